@@ -1,0 +1,65 @@
+"""Loyalty checks: one mechanism for the Lady of the Lake, the Cleric, Plot cards and liars.
+
+``check(ctx, checker, target, source)`` asks the target's role which Loyalty cards it may hand over.
+One option resolves at once; several (the Trickster may lie) become a hidden decision for the target.
+The result is private to the checker.
+"""
+from __future__ import annotations
+
+from .basics import Side
+from .errors import InvalidChoice
+from .models import Action, Pending, Prompt
+from .plugin import Ctx, Plugin, register
+
+
+def check(ctx: Ctx, checker: int, target: int, source: str, **extra: object) -> None:
+    options = ctx.role(target).loyalty_options(ctx, target)
+    if len(options) == 1:
+        _resolve(ctx, checker, target, options[0], source, extra)
+    else:
+        ctx.push(
+            "loyalty_card",
+            LoyaltyChecks.id,
+            [target],
+            hidden=True,
+            front=True,
+            checker=checker,
+            source=source,
+            options=[o.value for o in options],
+            extra=extra,
+        )
+
+
+def _resolve(ctx: Ctx, checker: int, target: int, shown: Side, source: str, extra: dict) -> None:
+    ctx.learn(checker, target, shown.value, source, **extra)
+    ctx.emit("LoyaltySeen", to=[checker], seat=target, side=shown.value, source=source)
+    ctx.emit("LoyaltyGiven", to=[target], checker=checker, side=shown.value, source=source)
+
+
+@register
+class LoyaltyChecks(Plugin):
+    id = "loyalty"
+    order = 0
+
+    def active(self, config) -> bool:
+        return True
+
+    def prompt(self, ctx: Ctx, pending: Pending, seat: int) -> Prompt:
+        return Prompt(
+            kind="loyalty_card",
+            seat=seat,
+            choices=list(pending.data["options"]),
+            info={"checker": pending.data["checker"], "source": pending.data["source"]},
+        )
+
+    def handle(self, ctx: Ctx, pending: Pending, action: Action) -> None:
+        if action.choice not in pending.data["options"]:
+            raise InvalidChoice("Hand over one of the Loyalty cards you may give.")
+        _resolve(
+            ctx,
+            pending.data["checker"],
+            action.seat,
+            Side(action.choice),
+            pending.data["source"],
+            pending.data.get("extra") or {},
+        )

@@ -1,0 +1,69 @@
+"""Lady of the Lake: after quests 2, 3 and 4 the holder checks one player's loyalty.
+
+The token starts with the seat before the first Leader ("on the Leader's right"); a player who has
+held it cannot be examined; the result is private to the holder; the token passes to the target.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .. import loyalty
+from ..errors import InvalidTarget
+from ..models import Action, Pending, Prompt
+from ..plugin import Ctx, Module, issue, register
+
+USED_AFTER = (2, 3, 4)
+
+
+def _targets(ctx: Ctx) -> list[int]:
+    mod = ctx.mod(LadyOfTheLake.id)
+    barred = set(mod["held"]) | {mod["holder"]}
+    return [s for s in range(ctx.n) if s not in barred]
+
+
+@register
+class LadyOfTheLake(Module):
+    id = "lady_of_the_lake"
+    option = "lady_of_the_lake"
+    order = 200
+
+    def validate(self, config):
+        if config.players < 7:
+            return [
+                issue(
+                    "warning",
+                    "lady_recommended_7",
+                    "The Lady of the Lake is recommended for 7 or more players.",
+                )
+            ]
+        return []
+
+    def setup(self, ctx: Ctx) -> None:
+        holder = ctx.next_seat(ctx.state.first_leader, -1)
+        ctx.mod(self.id).update(holder=holder, held=[])
+        ctx.emit("LadyGiven", seat=holder)
+
+    def after_quest(self, ctx: Ctx) -> None:
+        if len(ctx.state.quests) in USED_AFTER and _targets(ctx):
+            mod = ctx.mod(self.id)
+            ctx.push("lady", self.id, [mod["holder"]])
+
+    def prompt(self, ctx: Ctx, pending: Pending, seat: int) -> Prompt:
+        return Prompt(kind="lady", seat=seat, pick=1, targets=_targets(ctx))
+
+    def handle(self, ctx: Ctx, pending: Pending, action: Action) -> None:
+        if len(action.targets) != 1 or action.targets[0] not in _targets(ctx):
+            raise InvalidTarget(
+                "Choose one other player who has not held the Lady of the Lake."
+            )
+        target = action.targets[0]
+        mod = ctx.mod(self.id)
+        holder = mod["holder"]
+        ctx.emit("LadyUsed", holder=holder, target=target, quest_count=len(ctx.state.quests))
+        mod["held"].append(holder)
+        mod["holder"] = target
+        loyalty.check(ctx, holder, target, "lady")
+
+    def public_view(self, ctx: Ctx, view: dict[str, Any]) -> None:
+        mod = ctx.mod(self.id)
+        view["lady"] = {"holder": mod["holder"], "held": list(mod["held"])}

@@ -1,0 +1,248 @@
+"""Plug-in interface for roles and modules, their registry, and the context hooks receive.
+
+A role or module is one small file that subclasses :class:`Role` or :class:`Module` and decorates
+the class with :func:`register`. The engine calls the hooks below at fixed points of the round;
+a hook that needs a player's decision pushes a :class:`Pending` and the engine waits for it.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from .basics import Side, Theme
+from .errors import WrongPhase
+from .models import Action, ConfigIssue, Event, GameConfig, GameState, Knowledge, Pending, Prompt
+from .rng import draw_rng
+
+if TYPE_CHECKING:  # pragma: no cover
+    import random
+
+
+class Tally:
+    """The revealed quest cards and what modules do to them before the result is decided."""
+
+    def __init__(self, cards: list[str], fails_needed: int) -> None:
+        self.cards = cards
+        self.fails_needed = fails_needed
+        self.extra_fails = 0  # e.g. Messenger backup
+        self.reversals = 0  # e.g. Sorcerer Magic cards
+        self.notes: list[str] = []
+
+
+class Ctx:
+    """What a hook may touch: the (already copied) state, events, pendings and randomness."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    # --- facts -----------------------------------------------------------------------------
+    @property
+    def n(self) -> int:
+        return self.state.n
+
+    @property
+    def config(self) -> GameConfig:
+        return self.state.config
+
+    def role(self, seat: int) -> Role:
+        return ROLES[self.state.roles[seat]]
+
+    def side(self, seat: int) -> Side:
+        return self.state.sides[seat]
+
+    def seats_with(self, role_id: str) -> list[int]:
+        return [s for s, r in enumerate(self.state.roles) if r == role_id]
+
+    def plugins(self) -> list[Plugin]:
+        return active_plugins(self.state.config)
+
+    def plugin(self, plugin_id: str) -> Plugin:
+        return ALL[plugin_id]
+
+    def mod(self, plugin_id: str) -> dict[str, Any]:
+        """The plug-in's own slice of the state (created on first use)."""
+        return self.state.mods.setdefault(plugin_id, {})
+
+    def next_seat(self, seat: int, step: int = 1) -> int:
+        return (seat + step) % self.n
+
+    # --- effects ---------------------------------------------------------------------------
+    def emit(self, type_: str, to: list[int] | tuple[int, ...] | None = None, **data: Any) -> None:
+        self.events.append(Event(type=type_, to=None if to is None else tuple(to), data=data))
+
+    def push(
+        self,
+        kind: str,
+        owner: str,
+        actors: list[int],
+        hidden: bool = False,
+        front: bool = False,
+        **data: Any,
+    ) -> None:
+        """Wait for a decision. ``front`` puts it before decisions already waiting."""
+        pending = Pending(kind=kind, owner=owner, actors=actors, hidden=hidden, data=data)
+        if front:
+            self.state.pending.insert(0, pending)
+        else:
+            self.state.pending.append(pending)
+
+    def learn(self, seat: int, about: int | None, label: str, source: str, **extra: Any) -> None:
+        self.state.knowledge[seat].append(
+            Knowledge(seat=about, label=label, source=source, quest=extra.get("quest"))
+        )
+
+    def rng(self) -> random.Random:
+        r = draw_rng(self.state.seed, self.state.rng_calls)
+        self.state.rng_calls += 1
+        return r
+
+    def win(self, side: Side, reason: str) -> None:
+        self.state.winner = side
+        self.state.win_reason = reason
+
+
+def issue(level: str, code: str, message: str, **params: Any) -> ConfigIssue:
+    return ConfigIssue(level=level, code=code, message=message, params=params)
+
+
+class Plugin:
+    """Base of every role and module. Every hook is optional."""
+
+    id: ClassVar[str] = ""
+    order: ClassVar[int] = 100  # hooks run in (order, id) order
+    option_keys: ClassVar[tuple[str, ...]] = ()  # extra config.options keys this plug-in reads
+
+    # -- activation & setup --
+    def active(self, config: GameConfig) -> bool:  # pragma: no cover - overridden
+        return False
+
+    def validate(self, config: GameConfig) -> list[ConfigIssue]:
+        return []
+
+    def setup(self, ctx: Ctx) -> None:
+        """After roles are dealt and the first Leader chosen."""
+
+    # -- stage hooks (may push pendings) --
+    def on_reveal(self, ctx: Ctx) -> None: ...
+    def on_round_start(self, ctx: Ctx) -> None: ...
+    def before_team(self, ctx: Ctx) -> None: ...
+    def on_team_proposed(self, ctx: Ctx) -> None: ...
+    def on_votes_revealed(self, ctx: Ctx) -> None: ...
+    def on_team_approved(self, ctx: Ctx) -> None: ...
+    def before_cards(self, ctx: Ctx) -> None: ...
+    def on_cards_played(self, ctx: Ctx) -> None: ...
+    def on_quest_resolved(self, ctx: Ctx) -> None: ...
+    def after_quest(self, ctx: Ctx) -> None: ...
+    def on_game_end(self, ctx: Ctx) -> None: ...
+
+    # -- pure adjustments --
+    def check_proposal(self, ctx: Ctx, action: Action) -> None:
+        """Raise IllegalAction to refuse a proposal."""
+
+    def team_size_bonus(self, ctx: Ctx) -> int:
+        return 0
+
+    def adjust_cards(self, ctx: Ctx, seat: int, cards: list[str]) -> list[str]:
+        """Cards ``seat`` may play on the current quest."""
+        return cards
+
+    def adjust_tally(self, ctx: Ctx, tally: Tally) -> None: ...
+
+    def adjust_winners(self, ctx: Ctx, winners: list[int]) -> list[int]:
+        """Seats that share the victory (e.g. a Rogue's solo win)."""
+        return winners
+
+    def quest_slots(self, ctx: Ctx, slots: list[int]) -> list[int]:
+        """Quest slots the Leader may pick this round (only Targeting widens it)."""
+        return slots
+
+    # -- decisions owned by this plug-in --
+    def prompt(self, ctx: Ctx, pending: Pending, seat: int) -> Prompt | None:
+        return None
+
+    def handle(self, ctx: Ctx, pending: Pending, action: Action) -> None:
+        raise WrongPhase("Nothing to decide here.")
+
+    # -- views --
+    def public_view(self, ctx: Ctx, view: dict[str, Any]) -> None: ...
+    def private_view(self, ctx: Ctx, seat: int, view: dict[str, Any]) -> None: ...
+
+
+class Role(Plugin):
+    """A character card. ``side`` is its starting loyalty."""
+
+    side: ClassVar[Side] = Side.GOOD
+    filler: ClassVar[bool] = False  # Loyal Servant / Minion: added automatically
+    max_count: ClassVar[int] = 1
+    themes: ClassVar[frozenset[Theme]] = frozenset({Theme.AVALON})
+    # Reveal traits: the reveal steps this role shows itself in (thumb) and looks in (eyes).
+    shows_in: ClassVar[frozenset[str]] = frozenset()
+    looks_in: ClassVar[frozenset[str]] = frozenset()
+    can_assassinate: ClassVar[bool] = False
+    order = 50
+
+    def active(self, config: GameConfig) -> bool:
+        return self.filler or self.id in config.roles
+
+    def loyalty_options(self, ctx: Ctx, seat: int) -> list[Side]:
+        """Loyalty cards this seat may hand over when checked (Trickster: both; Troublemaker: the lie)."""
+        return [ctx.side(seat)]
+
+
+class Module(Plugin):
+    """An optional rule switched on by ``config.options[option]``."""
+
+    option: ClassVar[str] = ""
+    order = 100
+
+    def active(self, config: GameConfig) -> bool:
+        return bool(config.options.get(self.option))
+
+
+ROLES: dict[str, Role] = {}
+MODULES: dict[str, Module] = {}
+CORE: dict[str, Plugin] = {}  # always-on plug-ins (e.g. loyalty checks)
+ALL: dict[str, Plugin] = {}
+
+
+def register(cls: type[Plugin]) -> type[Plugin]:
+    inst = cls()
+    if not inst.id:
+        raise ValueError(f"{cls.__name__} has no id")
+    if inst.id in ALL:
+        raise ValueError(f"duplicate plug-in id {inst.id}")
+    ALL[inst.id] = inst
+    if isinstance(inst, Role):
+        ROLES[inst.id] = inst
+    elif isinstance(inst, Module):
+        MODULES[inst.id] = inst
+    else:
+        CORE[inst.id] = inst
+    return cls
+
+
+def load_plugins() -> None:
+    """Import every file in ``engine.roles`` and ``engine.modules`` so they register themselves."""
+    for pkg_name in ("engine.roles", "engine.modules"):
+        pkg = importlib.import_module(pkg_name)
+        for info in pkgutil.iter_modules(pkg.__path__):
+            importlib.import_module(f"{pkg_name}.{info.name}")
+
+
+_ACTIVE_CACHE: dict[tuple, tuple[str, ...]] = {}
+
+
+def active_plugins(config: GameConfig) -> list[Plugin]:
+    """Every plug-in that takes part in a game with this configuration, in hook order."""
+    key = (config.theme, config.roles, repr(sorted(config.options.items())), config.assassin)
+    ids = _ACTIVE_CACHE.get(key)
+    if ids is None:
+        found = [p for p in ALL.values() if p.id in CORE or p.active(config)]
+        found.sort(key=lambda p: (p.order, p.id))
+        ids = tuple(p.id for p in found)
+        if len(_ACTIVE_CACHE) > 512:
+            _ACTIVE_CACHE.clear()
+        _ACTIVE_CACHE[key] = ids
+    return [ALL[i] for i in ids]

@@ -1,0 +1,75 @@
+"""The Reveal stage, composed from role traits.
+
+Each :class:`RevealStep` is one block of the rulebook script: the roles that *show* (extend a thumb,
+or open their eyes together) and the roles that *look*. A role declares the steps it shows in and
+looks in (``Role.shows_in`` / ``Role.looks_in``); a step declares what lookers learn about showers.
+Adding a role with new reveal behaviour means declaring a step in that role's own file.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .models import GameConfig
+from .plugin import ROLES, Ctx
+
+
+@dataclass(frozen=True)
+class RevealStep:
+    id: str
+    order: int
+    label: str  # what a looker learns about each shower
+    mutual: bool = False  # lookers open their eyes together and see each other ("look around")
+    enabled: Callable[[GameConfig], bool] = lambda config: True
+    # Optional: a shower-specific label (e.g. each Lancelot sees the other's allegiance).
+    label_for: Callable[[Ctx, int], str] | None = None
+
+
+STEPS: dict[str, RevealStep] = {}
+
+
+def register_step(step: RevealStep) -> RevealStep:
+    STEPS[step.id] = step
+    return step
+
+
+# The Evil team's step ("Minions of Mordred, open your eyes"); Blind Spies skips it.
+register_step(
+    RevealStep(
+        id="evil",
+        order=20,
+        label="evil",
+        mutual=True,
+        enabled=lambda config: not config.option("blind_spies"),
+    )
+)
+
+
+def _ordered_steps(config: GameConfig) -> list[RevealStep]:
+    return sorted((s for s in STEPS.values() if s.enabled(config)), key=lambda s: (s.order, s.id))
+
+
+def compute_reveal(ctx: Ctx) -> None:
+    """Give every seat the knowledge the reveal script gives them."""
+    roles = [ROLES[r] for r in ctx.state.roles]
+    for step in _ordered_steps(ctx.config):
+        showers = [s for s, r in enumerate(roles) if step.id in r.shows_in]
+        lookers = [s for s, r in enumerate(roles) if step.id in r.looks_in]
+        for looker in lookers:
+            for shower in showers:
+                if shower == looker:
+                    continue
+                label = step.label_for(ctx, shower) if step.label_for else step.label
+                ctx.learn(looker, shower, label, "reveal")
+
+
+def reveal_script(config: GameConfig, role_ids: list[str]) -> list[dict[str, object]]:
+    """The reveal stage as data: for each step in play, which roles show and which look."""
+    present = [ROLES[r] for r in dict.fromkeys(role_ids)]
+    script = []
+    for step in _ordered_steps(config):
+        show = sorted(r.id for r in present if step.id in r.shows_in)
+        look = sorted(r.id for r in present if step.id in r.looks_in)
+        if look and (show or step.mutual):
+            script.append({"step": step.id, "show": show, "look": look, "mutual": step.mutual})
+    return script

@@ -1,0 +1,1 @@
+"""Character cards. Each file registers one role (or a pair); ``engine.plugin.load_plugins`` imports them all."""

@@ -1,0 +1,79 @@
+"""Per-seat views (boardgame.io's ``playerView``): exactly what one seat may know.
+
+``public_view`` is what the whole table may see. ``view(state, seat)`` adds that seat's own secrets:
+its role, its current side, what it learned (reveal, loyalty checks, looks at cards), its own vote
+and card, and what it may do now. Roles and sides of others appear only once the game has ended.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .basics import TEAM_SIZES, fails_required
+from .game import prompts, quest_slots, team_size, waiting_for
+from .models import GameState
+from .plugin import Ctx
+
+
+def public_view(state: GameState) -> dict[str, Any]:
+    ctx = Ctx(state)
+    n = state.n
+    slots = quest_slots(ctx) if state.stage == "team" else []
+    v: dict[str, Any] = {
+        "players": n,
+        "theme": state.config.theme.value,
+        "roles_in_play": sorted(set(state.config.roles)),
+        "options": dict(state.config.options),
+        "stage": state.stage,
+        "round": state.round,
+        "leader": state.leader,
+        "quest": state.quest,
+        "quest_choices": slots,
+        "team": list(state.team),
+        "team_size": team_size(ctx, state.quest if state.quest is not None else slots[0])
+        if (state.quest is not None or slots)
+        else None,
+        "vote_track": state.vote_track,
+        "track": [
+            {
+                "quest": i,
+                "size": TEAM_SIZES[n][i],
+                "fails_needed": fails_required(n, i),
+                "result": state.results[i],
+            }
+            for i in range(5)
+        ],
+        "voted": sorted(state.votes) if state.stage == "vote" else [],
+        "played": sorted(state.cards) if state.stage == "quest" else [],
+        "proposals": [p.model_dump() for p in state.proposals],
+        "quests": [q.model_dump() for q in state.quests],
+        "waiting": waiting_for(state),
+        "winner": state.winner.value if state.winner else None,
+        "win_reason": state.win_reason,
+        "winners": list(state.winners),
+    }
+    if state.over:
+        v["roles"] = list(state.roles)
+        v["sides"] = [s.value for s in state.sides]
+    for plugin in ctx.plugins():
+        plugin.public_view(ctx, v)
+    return v
+
+
+def view(state: GameState, seat: int) -> dict[str, Any]:
+    v = public_view(state)
+    ctx = Ctx(state)
+    you: dict[str, Any] = {
+        "seat": seat,
+        "role": state.roles[seat],
+        "side": state.sides[seat].value,
+        "knowledge": [k.model_dump() for k in state.knowledge[seat]],
+        "vote": None if seat not in state.votes else ("approve" if state.votes[seat] else "reject"),
+        "card": state.cards.get(seat) if state.stage in ("quest", "cards_played") else None,
+        "prompts": [p.model_dump() for p in prompts(state, seat)],
+    }
+    if state.stage != "vote":
+        you["vote"] = None
+    v["you"] = you
+    for plugin in ctx.plugins():
+        plugin.private_view(ctx, seat, v)
+    return v

@@ -1,0 +1,1 @@
+"""The bot around the engine: persistence, Telegram rendering and update handling."""

@@ -1,0 +1,141 @@
+"""Repository of versioned items, with conditional (version-checked) writes.
+
+Every item has a string ``key``, an integer ``version`` and a JSON-able ``body``. A write states the
+version it expects to replace (``None``: the item must not exist yet); if another writer got there
+first the write raises :class:`VersionConflict`, and the caller reloads, reapplies and retries
+(:func:`retrying`). ``FakeRepository`` here and ``DynamoRepository`` (``gamebot.dynamo``) share
+these semantics and are checked by the same contract tests.
+"""
+from __future__ import annotations
+
+import copy
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+class VersionConflict(Exception):
+    """Someone else wrote the item since it was read."""
+
+
+@dataclass
+class Item:
+    key: str
+    body: dict[str, Any]
+    version: int = 0  # 0: never written
+    expires_at: int | None = None  # epoch seconds; DynamoDB TTL deletes it some time after
+
+
+@dataclass
+class Write:
+    """One write inside a transaction. ``expect``: version to replace, or None for a new item."""
+
+    item: Item
+    expect: int | None
+
+
+@dataclass
+class Delete:
+    key: str
+    expect: int | None = None  # None: delete whatever is there
+
+
+class Repository(ABC):
+    @abstractmethod
+    def get(self, key: str) -> Item | None: ...
+
+    @abstractmethod
+    def put(self, item: Item, expect: int | None) -> Item:
+        """Write ``item`` if its stored version is ``expect``. Returns it with the new version."""
+
+    @abstractmethod
+    def transact(self, writes: list[Write], deletes: list[Delete] | None = None) -> list[Item]:
+        """All writes and deletes, or none (VersionConflict). Returns the written items."""
+
+    @abstractmethod
+    def delete(self, key: str, expect: int | None = None) -> None: ...
+
+    @abstractmethod
+    def claim(self, key: str, ttl_seconds: int) -> bool:
+        """Create a marker item if absent (for de-duplication). False if it already existed."""
+
+
+@dataclass
+class FakeRepository(Repository):
+    """In-memory repository with the same conditional-write semantics, for unit tests."""
+
+    items: dict[str, Item] = field(default_factory=dict)
+    clock: Callable[[], float] = time.time
+    calls: dict[str, int] = field(default_factory=lambda: {"read": 0, "write": 0})
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Lock()
+
+    def _live(self, key: str) -> Item | None:
+        item = self.items.get(key)
+        if item is not None and item.expires_at is not None and item.expires_at <= self.clock():
+            del self.items[key]
+            return None
+        return item
+
+    def get(self, key: str) -> Item | None:
+        with self._lock:
+            self.calls["read"] += 1
+            item = self._live(key)
+            return copy.deepcopy(item) if item else None
+
+    def _check(self, key: str, expect: int | None) -> None:
+        current = self._live(key)
+        if expect is None and current is not None:
+            raise VersionConflict(key)
+        if expect is not None and (current is None or current.version != expect):
+            raise VersionConflict(key)
+
+    def put(self, item: Item, expect: int | None) -> Item:
+        return self.transact([Write(item, expect)])[0]
+
+    def transact(self, writes: list[Write], deletes: list[Delete] | None = None) -> list[Item]:
+        deletes = deletes or []
+        with self._lock:
+            self.calls["write"] += 1
+            for w in writes:
+                self._check(w.item.key, w.expect)
+            for d in deletes:
+                if d.expect is not None:
+                    self._check(d.key, d.expect)
+            out = []
+            for w in writes:
+                stored = copy.deepcopy(w.item)
+                stored.version = (w.expect or 0) + 1
+                self.items[stored.key] = stored
+                out.append(copy.deepcopy(stored))
+            for d in deletes:
+                self.items.pop(d.key, None)
+            return out
+
+    def delete(self, key: str, expect: int | None = None) -> None:
+        self.transact([], [Delete(key, expect)])
+
+    def claim(self, key: str, ttl_seconds: int) -> bool:
+        try:
+            self.put(Item(key=key, body={}, expires_at=int(self.clock()) + ttl_seconds), None)
+        except VersionConflict:
+            return False
+        return True
+
+
+def retrying(attempt: Callable[[], T], tries: int = 25, backoff: float = 0.005) -> T:
+    """Run ``attempt`` (read, apply, conditional write) again after each VersionConflict."""
+    for i in range(tries):
+        try:
+            return attempt()
+        except VersionConflict:
+            if i == tries - 1:
+                raise
+            time.sleep(backoff * (1 + i % 5))
+    raise AssertionError("unreachable")  # pragma: no cover

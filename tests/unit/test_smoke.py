@@ -1,0 +1,13 @@
+import random
+
+from engine import GameConfig, new_game, replay
+from engine.bots import play_random_game
+
+
+def test_bots_finish_a_game_and_it_replays_from_seed():
+    config = GameConfig(players=7, roles=("merlin", "assassin", "percival", "morgana"))
+    state, _ = new_game(config, 11)
+    for _action, state, _events in play_random_game(state, random.Random(5)):
+        pass
+    assert state.over and state.winner is not None
+    assert replay(config, 11, state.log) == state
