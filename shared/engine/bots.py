@@ -85,3 +85,10 @@ def play_random_game(state: GameState, rng: random.Random, max_actions: int = 50
         state, events = apply_action(state, action)
         yield action, state, events
     raise RuntimeError("game did not end")
+
+
+def play_to_end(state: GameState, rng: random.Random, max_actions: int = 5000) -> GameState:
+    """Let bots play every seat until the game ends; returns the final state."""
+    for _action, state, _events in play_random_game(state, rng, max_actions):  # noqa: B007, B020
+        pass
+    return state

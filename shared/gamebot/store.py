@@ -14,10 +14,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
-
-T = TypeVar("T")
-
+from typing import Any
 
 class VersionConflict(Exception):
     """Someone else wrote the item since it was read."""
@@ -129,7 +126,7 @@ class FakeRepository(Repository):
         return True
 
 
-def retrying(attempt: Callable[[], T], tries: int = 25, backoff: float = 0.005) -> T:
+def retrying[T](attempt: Callable[[], T], tries: int = 25, backoff: float = 0.005) -> T:
     """Run ``attempt`` (read, apply, conditional write) again after each VersionConflict."""
     for i in range(tries):
         try:
