@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+
 class VersionConflict(Exception):
     """Someone else wrote the item since it was read."""
 
