@@ -307,6 +307,8 @@ def _play(ctx: Ctx, action: Action) -> None:
         )
     s.cards[action.seat] = action.choice
     ctx.emit("CardPlayed", seat=action.seat, count=len(s.cards), of=len(s.team))
+    for plugin in ctx.plugins():
+        plugin.on_card_played(ctx, action.seat)
     if len(s.cards) == len(s.team):
         _goto(s, "cards_played")
 

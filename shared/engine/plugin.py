@@ -132,6 +132,8 @@ class Plugin:
     def on_votes_revealed(self, ctx: Ctx) -> None: ...
     def on_team_approved(self, ctx: Ctx) -> None: ...
     def before_cards(self, ctx: Ctx) -> None: ...
+    def on_card_played(self, ctx: Ctx, seat: int) -> None:
+        """One quest card was just played by ``seat`` (pure: emit events, no pendings)."""
     def on_cards_played(self, ctx: Ctx) -> None: ...
     def on_quest_resolved(self, ctx: Ctx) -> None: ...
     def after_quest(self, ctx: Ctx) -> None: ...
@@ -189,6 +191,10 @@ class Role(Plugin):
     def loyalty_options(self, ctx: Ctx, seat: int) -> list[Side]:
         """Loyalty cards this seat may hand over when checked (Trickster: both; Troublemaker: the lie)."""
         return [ctx.side(seat)]
+
+    def reveal_traits(self, config: GameConfig) -> tuple[frozenset[str], frozenset[str]]:
+        """(shows_in, looks_in) in this game; an option may change them (the hidden Evil Sorcerer)."""
+        return self.shows_in, self.looks_in
 
 
 class Module(Plugin):

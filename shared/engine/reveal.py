@@ -23,6 +23,9 @@ class RevealStep:
     enabled: Callable[[GameConfig], bool] = lambda config: True
     # Optional: a shower-specific label (e.g. each Lancelot sees the other's allegiance).
     label_for: Callable[[Ctx, int], str] | None = None
+    # Optional: who shows when it is not a character but a seat chosen in play (e.g. "leader" for the
+    # Cleric, "assassin" for the Untrustworthy Servant). The step's plug-in gives that knowledge itself.
+    shown_by: str | None = None
 
 
 STEPS: dict[str, RevealStep] = {}
@@ -53,8 +56,8 @@ def compute_reveal(ctx: Ctx) -> None:
     """Give every seat the knowledge the reveal script gives them."""
     roles = [ROLES[r] for r in ctx.state.roles]
     for step in _ordered_steps(ctx.config):
-        showers = [s for s, r in enumerate(roles) if step.id in r.shows_in]
-        lookers = [s for s, r in enumerate(roles) if step.id in r.looks_in]
+        showers = [s for s, r in enumerate(roles) if step.id in r.reveal_traits(ctx.config)[0]]
+        lookers = [s for s, r in enumerate(roles) if step.id in r.reveal_traits(ctx.config)[1]]
         for looker in lookers:
             for shower in showers:
                 if shower == looker:
@@ -68,8 +71,12 @@ def reveal_script(config: GameConfig, role_ids: list[str]) -> list[dict[str, obj
     present = [ROLES[r] for r in dict.fromkeys(role_ids)]
     script = []
     for step in _ordered_steps(config):
-        show = sorted(r.id for r in present if step.id in r.shows_in)
-        look = sorted(r.id for r in present if step.id in r.looks_in)
-        if look and (show or step.mutual):
+        show = sorted(r.id for r in present if step.id in r.reveal_traits(config)[0])
+        look = sorted(r.id for r in present if step.id in r.reveal_traits(config)[1])
+        if look and step.shown_by:
+            script.append(
+                {"step": step.id, "show": [], "look": look, "mutual": False, "shown_by": step.shown_by}
+            )
+        elif look and (show or step.mutual):
             script.append({"step": step.id, "show": show, "look": look, "mutual": step.mutual})
     return script

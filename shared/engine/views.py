@@ -42,7 +42,7 @@ def public_view(state: GameState) -> dict[str, Any]:
             }
             for i in range(5)
         ],
-        "voted": sorted(state.votes) if state.stage == "vote" else [],
+        "voted": sorted(state.votes) if state.stage in ("team_proposed", "vote") else [],
         "played": sorted(state.cards) if state.stage == "quest" else [],
         "proposals": [p.model_dump() for p in state.proposals],
         "quests": [q.model_dump() for q in state.quests],

@@ -43,6 +43,19 @@ class Delete:
     expect: int | None = None  # None: delete whatever is there
 
 
+MAX_TRANSACTION_ITEMS = 100  # DynamoDB TransactWriteItems limit
+
+
+def check_transaction(writes: list[Write], deletes: list[Delete]) -> None:
+    """Refuse what DynamoDB refuses (ValidationException): >100 items, or one key touched twice."""
+    keys = [w.item.key for w in writes] + [d.key for d in deletes]
+    if len(keys) > MAX_TRANSACTION_ITEMS:
+        raise ValueError(f"a transaction holds at most {MAX_TRANSACTION_ITEMS} items, not {len(keys)}")
+    if len(set(keys)) != len(keys):
+        twice = sorted({k for k in keys if keys.count(k) > 1})
+        raise ValueError(f"a transaction may touch each item once; repeated: {twice}")
+
+
 class Repository(ABC):
     @abstractmethod
     def get(self, key: str) -> Item | None: ...
@@ -53,7 +66,10 @@ class Repository(ABC):
 
     @abstractmethod
     def transact(self, writes: list[Write], deletes: list[Delete] | None = None) -> list[Item]:
-        """All writes and deletes, or none (VersionConflict). Returns the written items."""
+        """All writes and deletes, or none (VersionConflict). Returns the written items.
+
+        Like DynamoDB's TransactWriteItems: at most 100 items, each key at most once (ValueError).
+        """
 
     @abstractmethod
     def delete(self, key: str, expect: int | None = None) -> None: ...
@@ -99,6 +115,9 @@ class FakeRepository(Repository):
 
     def transact(self, writes: list[Write], deletes: list[Delete] | None = None) -> list[Item]:
         deletes = deletes or []
+        check_transaction(writes, deletes)
+        if not writes and not deletes:
+            return []
         with self._lock:
             self.calls["write"] += 1
             for w in writes:

@@ -1,5 +1,5 @@
 """Merlin: Good; sees the agents of Evil (not Mordred) at the reveal. Evil wins if the Assassin names him."""
-from ..basics import Side
+from ..basics import SIDES_BY_PLAYERS, Side
 from ..plugin import ROLES, Role, issue, register
 from ..reveal import RevealStep, register_step
 
@@ -36,6 +36,17 @@ class Merlin(Role):
                     "error",
                     "assassin_not_in_play",
                     f"'{designated}' is not in this game, so cannot assassinate.",
+                    role=designated,
+                )
+            ]
+        evil_seats = SIDES_BY_PLAYERS.get(config.players, (0, 0))[1]
+        evil_chosen = sum(1 for r in config.roles if r in ROLES and ROLES[r].side is Side.EVIL)
+        if role.filler and evil_chosen >= evil_seats:
+            return [
+                issue(
+                    "error",
+                    "assassin_not_in_play",
+                    f"Every Evil seat holds a special character, so no '{designated}' can assassinate.",
                     role=designated,
                 )
             ]

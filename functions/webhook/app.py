@@ -1,0 +1,119 @@
+"""The Telegram webhook Lambda: ``lambda_handler(event, context)`` behind an API Gateway HTTP API.
+
+Thin on purpose: check the secret header, parse the JSON body, hand it to ``gamebot.service``.
+The Bot, the repository and the service are built once per container and ONE asyncio event loop is
+kept at module scope (``asyncio.run`` per call closes the loop the Bot's HTTP client is bound to).
+
+Environment: ``TABLE_NAME``, ``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_WEBHOOK_SECRET``,
+``TELEGRAM_API_BASE_URL`` (default https://api.telegram.org), ``TELEGRAM_BOT_USERNAME`` (optional:
+otherwise from getMe during ``initialize``), ``AWS_ENDPOINT_URL_DYNAMODB`` (boto3 standard).
+The token and the secret are never logged.
+"""
+from __future__ import annotations
+
+import asyncio
+import base64
+import hmac
+import json
+import logging
+import os
+import time
+from typing import Any
+
+log = logging.getLogger("gamebot.webhook")
+if not logging.getLogger().handlers:
+    logging.basicConfig(level=logging.INFO)
+logging.getLogger("gamebot").setLevel(logging.INFO)
+logging.getLogger("httpx").setLevel(logging.WARNING)  # httpx logs request URLs, which contain the token
+logging.getLogger("httpcore").setLevel(logging.WARNING)
+
+SECRET_HEADER = "x-telegram-bot-api-secret-token"
+
+_LOOP = asyncio.new_event_loop()
+_APP: dict[str, Any] = {}
+
+
+def _settings() -> tuple[str, ...]:
+    return (
+        os.environ.get("TELEGRAM_BOT_TOKEN", ""),
+        os.environ.get("TELEGRAM_API_BASE_URL", "https://api.telegram.org").rstrip("/"),
+        os.environ.get("TABLE_NAME", ""),
+        os.environ.get("TELEGRAM_BOT_USERNAME", ""),
+        os.environ.get("AWS_ENDPOINT_URL_DYNAMODB", ""),
+    )
+
+
+async def _build(settings: tuple[str, ...]) -> Any:
+    from telegram import Bot
+    from telegram.request import HTTPXRequest
+
+    from gamebot.callbacks import Codec
+    from gamebot.dynamo import DynamoRepository
+    from gamebot.service import Service
+    from gamebot.telegram_io import TelegramIO
+
+    token, base_url, table, username, _ = settings
+    request = HTTPXRequest(connection_pool_size=16, read_timeout=10.0, write_timeout=10.0, connect_timeout=5.0)
+    bot = Bot(token=token, base_url=f"{base_url}/bot", request=request)
+    await bot.initialize()  # getMe once per container
+    username = username or (bot.username or "")
+    return Service(DynamoRepository(table), TelegramIO(bot), Codec(token), bot_username=username)
+
+
+def service() -> Any:
+    """The container's service (rebuilt only if the configuration changed, e.g. between tests)."""
+    settings = _settings()
+    if _APP.get("settings") != settings:
+        old = _APP.get("service")
+        if old is not None:
+            try:
+                _LOOP.run_until_complete(old.io.bot.shutdown())
+            except Exception:  # pragma: no cover - best effort
+                pass
+        _APP["service"] = _LOOP.run_until_complete(_build(settings))
+        _APP["settings"] = settings
+    return _APP["service"]
+
+
+def _response(status: int, body: str = "") -> dict[str, Any]:
+    return {"statusCode": status, "headers": {"content-type": "text/plain"}, "body": body}
+
+
+def _authorised(headers: dict[str, str]) -> bool:
+    expected = os.environ.get("TELEGRAM_WEBHOOK_SECRET", "")
+    given = headers.get(SECRET_HEADER, "")
+    if not expected:
+        return False  # never run open: a missing secret configuration refuses everything
+    return hmac.compare_digest(given.encode(), expected.encode())
+
+
+def lambda_handler(event: dict[str, Any], context: Any = None) -> dict[str, Any]:
+    started = time.perf_counter()
+    headers = {str(k).lower(): str(v) for k, v in (event.get("headers") or {}).items()}
+    if not _authorised(headers):
+        log.warning("refused an update with a missing or wrong secret token")
+        return _response(401, "unauthorised")
+    body = event.get("body") or ""
+    try:
+        if event.get("isBase64Encoded"):
+            body = base64.b64decode(body).decode()
+        data = json.loads(body)
+        if not isinstance(data, dict) or "update_id" not in data:
+            raise ValueError("not an update")
+    except (ValueError, UnicodeDecodeError):
+        log.warning("ignored a body that is not a Telegram update")
+        return _response(200, "ignored")  # a retry would not help
+    status = _LOOP.run_until_complete(service().handle(data))
+    log.info("update %s -> %s in %.1f ms", data.get("update_id"), status, (time.perf_counter() - started) * 1000)
+    return _response(status, "ok" if status == 200 else "retry")
+
+
+def reset() -> None:
+    """Forget the cached service (tests that change the environment or the mocked AWS)."""
+    old = _APP.pop("service", None)
+    _APP.pop("settings", None)
+    if old is not None:
+        try:
+            _LOOP.run_until_complete(old.io.bot.shutdown())
+        except Exception:  # pragma: no cover - best effort
+            pass

@@ -1,0 +1,1 @@
+"""Local development doubles: a fake Telegram Bot API server and Update builders."""

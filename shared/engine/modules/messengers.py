@@ -1,0 +1,166 @@
+"""Messengers (Avalon Big Box): Message cards, Message tokens and the backup on the fifth quest.
+
+Play with all three Messengers (two ``good_messenger`` and one ``evil_messenger``, see
+``engine/roles/messenger.py``); the module is on whenever a Messenger is dealt. Rulings (see
+docs/coverage/modules.md):
+
+* Good Messengers may play Success or Good Message (counts as Success), each at most twice per game
+  (every Good Message card the Messenger puts down counts, even one the Trapper later sets aside).
+  The Evil Messenger may play Success, Fail or Evil Message (counts as Fail).
+* Message tokens are public: one per Message card revealed on a quest (``mods["messengers"]["tokens"]``).
+* Backup, on the fifth quest played: counting every token on the tableau including that quest's,
+  3+ Good Messages remove one Fail, 2+ Evil Messages add one Fail, both at once cancel. The rulebook
+  says a side *may* use its backup: the engine uses it for that side unless it could only hurt it,
+  which happens only when an odd number of Magic cards is about to reverse the quest.
+* Assassination: the Assassin announces "merlin" or "messengers" (when both are in play) and must name
+  both Good Messengers for the latter (``engine/modules/assassination.py`` ``TARGETS``). Without
+  Merlin, the Messengers are the only target.
+* Optional rule ``senior_junior_messengers``: an assignment at setup, not two more role ids. One Good
+  Messenger, drawn with the game's randomness, is the Senior: at the Reveal they learn the Junior
+  (knowledge label ``junior_messenger``); the Junior learns only that they are the Junior. The rank is
+  private (``view["you"]["messenger_rank"]``).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .. import cards
+from ..models import GameConfig
+from ..plugin import Ctx, Module, Tally, issue, register
+from .assassination import TARGETS
+
+GOOD_MESSAGE = "good_message"
+EVIL_MESSAGE = "evil_message"
+cards.register_card(GOOD_MESSAGE, cards.SUCCESS)
+cards.register_card(EVIL_MESSAGE, cards.FAIL)
+
+GOOD_MESSAGE_LIMIT = 2  # each Good Messenger, per game
+GOOD_BACKUP = 3  # Good Message tokens needed to remove one Fail
+EVIL_BACKUP = 2  # Evil Message tokens needed to add one Fail
+BACKUP_ROUND = 5  # the fifth quest played
+RECOMMENDED_PLAYERS = 7
+
+TARGETS["messengers"] = ("good_messenger", "good_messenger")
+
+
+def _ranks(ctx: Ctx) -> dict[int, str]:
+    mod = ctx.state.mods.get(Messengers.id, {})
+    if mod.get("senior") is None:
+        return {}
+    return {mod["senior"]: "senior", mod["junior"]: "junior"}
+
+
+@register
+class Messengers(Module):
+    id = "messengers"
+    order = 120  # after the Sorcerer's Magic (100): the backup reads tally.reversals
+    option_keys = ("senior_junior_messengers",)
+
+    def active(self, config: GameConfig) -> bool:
+        return "good_messenger" in config.roles or "evil_messenger" in config.roles
+
+    def validate(self, config: GameConfig):
+        found = []
+        if config.roles.count("good_messenger") != 2 or config.roles.count("evil_messenger") != 1:
+            found.append(
+                issue(
+                    "error",
+                    "messengers_need_all_three",
+                    "Play with all three Messengers: two Good Messengers and the Evil Messenger.",
+                )
+            )
+        if config.players < RECOMMENDED_PLAYERS:
+            found.append(
+                issue(
+                    "warning",
+                    "messengers_recommended_7",
+                    "The Messengers are recommended for 7 or more players.",
+                )
+            )
+        return found
+
+    def setup(self, ctx: Ctx) -> None:
+        mod = ctx.mod(self.id)
+        mod.update(used=[0] * ctx.n, tokens=[], backup=None, senior=None, junior=None)
+        if not ctx.config.option("senior_junior_messengers"):
+            return
+        seats = ctx.seats_with("good_messenger")
+        senior = seats[ctx.rng().randrange(len(seats))]
+        junior = next(s for s in seats if s != senior)
+        mod.update(senior=senior, junior=junior)
+        # "Junior Messenger, extend your thumb so that the Senior Messenger may know you".
+        ctx.learn(senior, junior, "junior_messenger", "reveal")
+        ctx.emit("MessengerRankDealt", to=[senior], rank="senior")
+        ctx.emit("MessengerRankDealt", to=[junior], rank="junior")
+
+    def adjust_cards(self, ctx: Ctx, seat: int, cards_: list[str]) -> list[str]:
+        role = ctx.state.roles[seat]
+        if role == "good_messenger":
+            if ctx.mod(self.id)["used"][seat] < GOOD_MESSAGE_LIMIT:
+                return [*cards_, GOOD_MESSAGE]
+            return cards_
+        if role == "evil_messenger":
+            return [*cards_, EVIL_MESSAGE]
+        return cards_
+
+    def on_cards_played(self, ctx: Ctx) -> None:
+        used = ctx.mod(self.id)["used"]
+        for seat, card in ctx.state.cards.items():
+            if card == GOOD_MESSAGE:
+                used[seat] += 1
+
+    def adjust_tally(self, ctx: Ctx, tally: Tally) -> None:
+        s = ctx.state
+        if len(s.quests) + 1 != BACKUP_ROUND:
+            return
+        good = tally.cards.count(GOOD_MESSAGE) + sum(q.cards.get(GOOD_MESSAGE, 0) for q in s.quests)
+        evil = tally.cards.count(EVIL_MESSAGE) + sum(q.cards.get(EVIL_MESSAGE, 0) for q in s.quests)
+        good_backup, evil_backup = good >= GOOD_BACKUP, evil >= EVIL_BACKUP
+        reversed_ = tally.reversals % 2 == 1
+        fails = sum(1 for c in tally.cards if cards.counts_as(c) == cards.FAIL) + tally.extra_fails
+        if good_backup and evil_backup:
+            applied = "cancelled"
+        elif good_backup:
+            applied = "good" if fails > 0 and not reversed_ else "declined"
+            if applied == "good":
+                tally.extra_fails -= 1
+        elif evil_backup:
+            applied = "evil" if not reversed_ else "declined"
+            if applied == "evil":
+                tally.extra_fails += 1
+        else:
+            applied = None
+        ctx.mod(self.id)["backup"] = {"good": good, "evil": evil, "applied": applied}
+        if applied in ("good", "evil", "cancelled"):
+            tally.notes.append(f"messenger_backup_{applied}")
+
+    def on_quest_resolved(self, ctx: Ctx) -> None:
+        record = ctx.state.quests[-1]
+        ctx.mod(self.id)["tokens"].append(
+            {
+                "round": record.round,
+                "quest": record.quest,
+                GOOD_MESSAGE: record.cards.get(GOOD_MESSAGE, 0),
+                EVIL_MESSAGE: record.cards.get(EVIL_MESSAGE, 0),
+            }
+        )
+
+    def public_view(self, ctx: Ctx, view: dict[str, Any]) -> None:
+        mod = ctx.state.mods.get(self.id, {})
+        tokens = [dict(t) for t in mod.get("tokens", [])]
+        view["messengers"] = {
+            "tokens": tokens,
+            "good_messages": sum(t[GOOD_MESSAGE] for t in tokens),
+            "evil_messages": sum(t[EVIL_MESSAGE] for t in tokens),
+            "backup": mod.get("backup"),
+        }
+
+    def private_view(self, ctx: Ctx, seat: int, view: dict[str, Any]) -> None:
+        if ctx.state.roles[seat] != "good_messenger":
+            return
+        mod = ctx.state.mods.get(self.id, {})
+        used = mod.get("used", [0] * ctx.n)[seat]
+        view["you"]["good_messages_left"] = max(0, GOOD_MESSAGE_LIMIT - used)
+        rank = _ranks(ctx).get(seat)
+        if rank:
+            view["you"]["messenger_rank"] = rank

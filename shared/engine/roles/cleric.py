@@ -1,0 +1,33 @@
+"""Cleric (Big Box p. 10): Good; during the Reveal stage learns whether the (first) Leader is Good or Evil.
+
+Script: "Leader, extend your thumb if you are Evil" / "Cleric, open your eyes". The look is a loyalty
+check (``engine.loyalty.check``), so a Trickster Leader may lie and a Troublemaker Leader must lie.
+The reveal step carries no static knowledge (the shower is a seat, not a character): the check runs in
+``on_reveal``. A Cleric who is the first Leader already knows their own loyalty. Recommended for 7+.
+"""
+from __future__ import annotations
+
+from .. import loyalty
+from ..basics import Side
+from ..plugin import Ctx, Role, issue, register
+from ..reveal import RevealStep, register_step
+
+register_step(RevealStep(id="cleric", order=10, label="leader", shown_by="leader"))
+
+
+@register
+class Cleric(Role):
+    id = "cleric"
+    side = Side.GOOD
+    looks_in = frozenset({"cleric"})
+
+    def validate(self, config):
+        if config.players < 7:
+            return [issue("warning", "cleric_recommended_7", "The Cleric is recommended for 7 or more players.")]
+        return []
+
+    def on_reveal(self, ctx: Ctx) -> None:
+        leader = ctx.state.first_leader
+        for cleric in ctx.seats_with(self.id):
+            if cleric != leader:
+                loyalty.check(ctx, cleric, leader, "cleric")

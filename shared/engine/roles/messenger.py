@@ -1,0 +1,24 @@
+"""Messengers (Avalon Big Box): two Good Messengers and one Evil Messenger, always all three.
+
+The Good Messengers have no Reveal step of their own; with the optional rule
+``senior_junior_messengers`` one of them is made the Senior Messenger at setup (see
+``engine/modules/messengers.py``). The Evil Messenger is an ordinary agent of Evil at the Reveal.
+"""
+from ..basics import Side
+from ..plugin import Role, register
+
+
+@register
+class GoodMessenger(Role):
+    id = "good_messenger"
+    side = Side.GOOD
+    max_count = 2
+
+
+@register
+class EvilMessenger(Role):
+    id = "evil_messenger"
+    side = Side.EVIL
+    shows_in = frozenset({"evil", "merlin"})
+    looks_in = frozenset({"evil"})
+    can_assassinate = True

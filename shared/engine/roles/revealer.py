@@ -1,0 +1,42 @@
+"""Revealer (Big Box p. 10): Evil; must reveal their identity after the second failed Quest.
+
+The engine reveals them: a public ``RevealerRevealed`` event right after the second Quest fails, and
+the public view lists them under ``revealed``. Recommended for 7+ players.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..basics import Side
+from ..plugin import Ctx, Role, issue, register
+
+REVEAL_AFTER_FAILS = 2
+
+
+@register
+class Revealer(Role):
+    id = "revealer"
+    side = Side.EVIL
+    shows_in = frozenset({"evil", "merlin"})
+    looks_in = frozenset({"evil"})
+    can_assassinate = True
+
+    def validate(self, config):
+        if config.players < 7:
+            return [
+                issue("warning", "revealer_recommended_7", "The Revealer is recommended for 7 or more players.")
+            ]
+        return []
+
+    def on_quest_resolved(self, ctx: Ctx) -> None:
+        mod = ctx.mod(self.id)
+        if mod.get("revealed") or ctx.state.failures() < REVEAL_AFTER_FAILS:
+            return
+        seats = ctx.seats_with(self.id)
+        mod["revealed"] = seats
+        for seat in seats:
+            ctx.emit("RevealerRevealed", seat=seat, role=self.id, side=Side.EVIL.value)
+
+    def public_view(self, ctx: Ctx, view: dict[str, Any]) -> None:
+        for seat in ctx.state.mods.get(self.id, {}).get("revealed", []):
+            view.setdefault("revealed", []).append({"seat": seat, "role": self.id, "side": Side.EVIL.value})

@@ -1,0 +1,214 @@
+"""DynamoDB implementation of :class:`gamebot.store.Repository` (low-level boto3 client).
+
+Table layout (see template.yaml): partition key ``pk`` (S) only; ``version`` (N), ``body`` (S: the
+compact JSON of the body), ``expires_at`` (N, epoch seconds, the table's TTL attribute).
+
+Semantics match ``FakeRepository``: a write states the version it replaces (``None``: the item must
+not exist); an item whose ``expires_at`` has passed counts as absent everywhere (DynamoDB's TTL
+deletes lazily, up to days later), so it is hidden from ``get`` and can be created over.
+
+The client is created lazily, once per container (warm Lambda invocations reuse it). The region comes
+from ``AWS_REGION`` / ``AWS_DEFAULT_REGION`` (us-east-1 if unset, for local use); boto3 itself honours
+``AWS_ENDPOINT_URL_DYNAMODB`` (DynamoDB Local, moto server).
+"""
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from gamebot.store import Delete, Item, Repository, VersionConflict, Write, check_transaction
+
+DEFAULT_REGION = "us-east-1"
+
+_client_lock = threading.Lock()
+_shared_client: Any = None
+
+
+def default_client() -> Any:
+    """The process-wide DynamoDB client, created on first use."""
+    global _shared_client
+    with _client_lock:
+        if _shared_client is None:
+            import boto3  # imported lazily: unit tests with FakeRepository never need it
+            from botocore.config import Config
+
+            region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or DEFAULT_REGION
+            _shared_client = boto3.client(
+                "dynamodb",
+                region_name=region,
+                config=Config(
+                    retries={"mode": "standard", "max_attempts": 4},
+                    connect_timeout=3,
+                    read_timeout=5,
+                ),
+            )
+        return _shared_client
+
+
+def reset_default_client() -> None:
+    """Forget the cached client (tests that change the environment)."""
+    global _shared_client
+    with _client_lock:
+        _shared_client = None
+
+
+def _error_code(exc: Exception) -> str:
+    response = getattr(exc, "response", None) or {}
+    return str(response.get("Error", {}).get("Code", ""))
+
+
+# Reasons in a cancelled transaction that mean "someone else got there first": reload and retry.
+_CONFLICT_REASONS = {"ConditionalCheckFailed", "TransactionConflict"}
+
+
+class DynamoRepository(Repository):
+    """Repository on one DynamoDB table. ``calls`` counts requests like ``FakeRepository.calls``."""
+
+    def __init__(
+        self,
+        table_name: str,
+        client: Any = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.table_name = table_name
+        self._client = client
+        self.clock = clock
+        self.calls = {"read": 0, "write": 0}
+
+    @property
+    def client(self) -> Any:
+        if self._client is None:
+            self._client = default_client()
+        return self._client
+
+    # -- encoding ----------------------------------------------------------------------------
+
+    def _now(self) -> int:
+        return int(self.clock())
+
+    @staticmethod
+    def _encode(item: Item, version: int) -> dict[str, Any]:
+        record: dict[str, Any] = {
+            "pk": {"S": item.key},
+            "version": {"N": str(version)},
+            "body": {"S": json.dumps(item.body, separators=(",", ":"), ensure_ascii=False)},
+        }
+        if item.expires_at is not None:
+            record["expires_at"] = {"N": str(int(item.expires_at))}
+        return record
+
+    @staticmethod
+    def _decode(record: dict[str, Any]) -> Item:
+        expires = record.get("expires_at")
+        return Item(
+            key=record["pk"]["S"],
+            body=json.loads(record["body"]["S"]) if "body" in record else {},
+            version=int(record["version"]["N"]) if "version" in record else 0,
+            expires_at=int(float(expires["N"])) if expires else None,
+        )
+
+    def _condition(self, expect: int | None) -> dict[str, Any]:
+        """Condition that the stored item is at version ``expect`` (None: absent or expired)."""
+        now = {"N": str(self._now())}
+        if expect is None:
+            return {
+                "ConditionExpression": "attribute_not_exists(pk) OR expires_at <= :now",
+                "ExpressionAttributeValues": {":now": now},
+            }
+        return {
+            "ConditionExpression": (
+                "version = :expected AND (attribute_not_exists(expires_at) OR expires_at > :now)"
+            ),
+            "ExpressionAttributeValues": {":expected": {"N": str(expect)}, ":now": now},
+        }
+
+    # -- Repository --------------------------------------------------------------------------
+
+    def get(self, key: str) -> Item | None:
+        self.calls["read"] += 1
+        response = self.client.get_item(
+            TableName=self.table_name, Key={"pk": {"S": key}}, ConsistentRead=True
+        )
+        record = response.get("Item")
+        if record is None:
+            return None
+        item = self._decode(record)
+        if item.expires_at is not None and item.expires_at <= self.clock():
+            return None  # expired: TTL has not deleted it yet
+        return item
+
+    def put(self, item: Item, expect: int | None) -> Item:
+        version = (expect or 0) + 1
+        self.calls["write"] += 1
+        try:
+            self.client.put_item(
+                TableName=self.table_name, Item=self._encode(item, version), **self._condition(expect)
+            )
+        except Exception as exc:
+            if _error_code(exc) == "ConditionalCheckFailedException":
+                raise VersionConflict(item.key) from exc
+            raise
+        return Item(key=item.key, body=json.loads(json.dumps(item.body)), version=version,
+                    expires_at=item.expires_at)
+
+    def delete(self, key: str, expect: int | None = None) -> None:
+        self.calls["write"] += 1
+        kwargs: dict[str, Any] = {"TableName": self.table_name, "Key": {"pk": {"S": key}}}
+        if expect is not None:
+            kwargs.update(self._condition(expect))
+        try:
+            self.client.delete_item(**kwargs)
+        except Exception as exc:
+            if _error_code(exc) == "ConditionalCheckFailedException":
+                raise VersionConflict(key) from exc
+            raise
+
+    def transact(self, writes: list[Write], deletes: list[Delete] | None = None) -> list[Item]:
+        deletes = deletes or []
+        check_transaction(writes, deletes)
+        if not writes and not deletes:
+            return []
+        if len(writes) == 1 and not deletes:  # a single write needs no (twice as costly) transaction
+            return [self.put(writes[0].item, writes[0].expect)]
+        if len(deletes) == 1 and not writes:
+            self.delete(deletes[0].key, deletes[0].expect)
+            return []
+        ops: list[dict[str, Any]] = []
+        out: list[Item] = []
+        for w in writes:
+            version = (w.expect or 0) + 1
+            ops.append({"Put": {"TableName": self.table_name, "Item": self._encode(w.item, version),
+                                **self._condition(w.expect)}})
+            out.append(Item(key=w.item.key, body=json.loads(json.dumps(w.item.body)), version=version,
+                            expires_at=w.item.expires_at))
+        for d in deletes:
+            op: dict[str, Any] = {"TableName": self.table_name, "Key": {"pk": {"S": d.key}}}
+            if d.expect is not None:
+                op.update(self._condition(d.expect))
+            ops.append({"Delete": op})
+        self.calls["write"] += 1
+        try:
+            self.client.transact_write_items(TransactItems=ops)
+        except Exception as exc:
+            code = _error_code(exc)
+            if code == "TransactionCanceledException":
+                reasons = getattr(exc, "response", {}).get("CancellationReasons") or []
+                codes = {r.get("Code") for r in reasons}
+                if codes & _CONFLICT_REASONS:
+                    keys = [w.item.key for w in writes] + [d.key for d in deletes]
+                    raise VersionConflict(", ".join(keys)) from exc
+            elif code == "TransactionConflictException":
+                raise VersionConflict("transaction conflict") from exc
+            raise
+        return out
+
+    def claim(self, key: str, ttl_seconds: int) -> bool:
+        try:
+            self.put(Item(key=key, body={}, expires_at=self._now() + ttl_seconds), None)
+        except VersionConflict:
+            return False
+        return True

@@ -1,0 +1,1246 @@
+"""Update handling: Telegram update -> load session -> apply -> version-checked save -> outgoing effects.
+
+Every update that changes a game runs as one attempt under ``store.retrying``: read the chat's session
+(one read), apply the update (engine action, lobby change...), and write the session back with a
+condition on the version read, recording the update id in the same write (so a redelivered update is
+recognised and applied once). On a conflict the attempt is re-run from a fresh read. Bot API calls are
+made only after the commit (``TelegramIO.run``), so an error there never causes a second application.
+
+Steady play costs one read and one write per vote or quest card: those updates only edit messages
+whose ids are already stored (or the message the button sits on) and send new ones whose ids need not
+be remembered.
+"""
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram import Update
+
+import engine
+from engine import (
+    Action,
+    GameState,
+    IllegalAction,
+    apply_action,
+    new_game,
+    prompts,
+    public_view,
+    validate_config,
+    view,
+)
+
+from . import render, texts
+from .callbacks import BadCallback, Button, Codec, parse_start_payload
+from .render import Table
+from .session import (
+    CANCELLED,
+    ENDED,
+    LOBBY,
+    PLAYING,
+    Player,
+    Selection,
+    Session,
+    UserRecord,
+    chat_key,
+    kind_tag,
+    new_game_id,
+    serial,
+    user_key,
+)
+from .store import Item, Repository, VersionConflict, Write, retrying
+from .telegram_io import Out, Result
+
+log = logging.getLogger("gamebot.service")
+
+GROUP_TYPES = ("group", "supergroup")
+MAX_PLAYERS = 10
+
+
+def _commands() -> list[tuple[str, str]]:
+    try:
+        from .commands import COMMANDS
+
+        return list(COMMANDS)
+    except ImportError:  # pragma: no cover - the commands module ships with the layer
+        return [("newgame", ""), ("status", ""), ("rules", ""), ("help", ""), ("cancel", ""), ("leave", "")]
+
+
+def display_name(user: Any) -> str:
+    name = (user.first_name or "").strip() or (user.username or "") or str(user.id)
+    if user.last_name:
+        name += f" {user.last_name.strip()[:1]}."
+    return name[:32]
+
+
+class Reply(Exception):
+    """Stop the attempt and answer with this text (no write)."""
+
+    def __init__(self, text: str, alert: bool = False, url: str | None = None) -> None:
+        super().__init__(text)
+        self.text = text
+        self.alert = alert
+        self.url = url
+
+
+@dataclass
+class Plan:
+    """What one attempt decided: the session to write (None: no write), extra writes, effects."""
+
+    session: Session | None = None
+    outs: list[Out] = field(default_factory=list)
+    writes: list[Write] = field(default_factory=list)
+    answer: str | None = None
+    alert: bool = False
+    url: str | None = None
+    duplicate: bool = False
+
+
+@dataclass
+class Job:
+    """One update being handled."""
+
+    update: Update
+    update_id: int
+    committed: bool = False
+    callback_id: str | None = None
+    answered: bool = False
+
+
+class Service:
+    def __init__(
+        self,
+        repo: Repository,
+        io: Any,
+        codec: Codec,
+        bot_username: str = "",
+        clock: Any = time.time,
+        seeds: Any = None,
+    ) -> None:
+        """``seeds``: optional ``random.Random`` for game seeds (tests); otherwise ``secrets``."""
+        self.seeds = seeds
+        self.repo = repo
+        self.io = io
+        self.codec = codec
+        self.bot_username = bot_username
+        self.clock = clock
+
+    # ------------------------------------------------------------------------------------------------
+    # Entry point
+    # ------------------------------------------------------------------------------------------------
+
+    async def handle(self, data: dict[str, Any]) -> int:
+        """Process one update (the webhook's JSON). Returns the HTTP status for Telegram."""
+        update = Update.de_json(data, getattr(self.io, "bot", None))
+        job = Job(update=update, update_id=update.update_id)
+        try:
+            await self._dispatch(job)
+            return 200
+        except Exception as exc:
+            log.exception("update %s failed (%s)", job.update_id, "after commit" if job.committed else "before commit")
+            retry = not job.committed and transient(exc)
+            if job.callback_id and not job.answered and not retry:
+                await self._safe_answer(job, texts.t("error.generic"))
+            # Only ask Telegram to redeliver when nothing was committed and a retry may help (storage
+            # unavailable, throttled, contention). A bug would fail again on every redelivery: 200.
+            return 500 if retry else 200
+
+    async def _dispatch(self, job: Job) -> None:
+        u = job.update
+        if u.callback_query is not None:
+            job.callback_id = u.callback_query.id
+            await self._on_callback(job)
+        elif u.message is not None:
+            await self._on_message(job)
+        elif u.my_chat_member is not None:
+            await self._on_my_chat_member(job)
+        # every other update type is ignored (200)
+
+    # ------------------------------------------------------------------------------------------------
+    # Plumbing: transactions, effects, follow-ups
+    # ------------------------------------------------------------------------------------------------
+
+    def _load(self, chat_id: int) -> tuple[Session | None, int | None]:
+        item = self.repo.get(chat_key(chat_id))
+        if item is None:
+            return None, None
+        return Session.from_body(item.body), item.version
+
+    def _load_user(self, user_id: int) -> tuple[UserRecord, int | None]:
+        item = self.repo.get(user_key(user_id))
+        if item is None:
+            return UserRecord(id=user_id), None
+        return UserRecord.model_validate(item.body), item.version
+
+    def _transact(self, job: Job, chat_id: int, decide: Any) -> Plan:
+        """Run ``decide(session) -> Plan`` under the retry loop with a version-checked write."""
+
+        def attempt() -> Plan:
+            session, version = self._load(chat_id)
+            if session is not None and job.update_id in session.seen:
+                return Plan(duplicate=True)
+            try:
+                plan = decide(session)
+            except Reply as r:
+                return Plan(answer=r.text, alert=r.alert, url=r.url)
+            if plan.session is not None:
+                plan.session.mark_seen(job.update_id)
+                item = Item(key=chat_key(chat_id), body=plan.session.body())
+                if plan.writes:
+                    self.repo.transact([Write(item, version), *plan.writes])
+                else:
+                    self.repo.put(item, version)
+                job.committed = True
+            elif plan.writes:
+                self.repo.transact(plan.writes)
+                job.committed = True
+            return plan
+
+        return retrying(attempt)
+
+    async def _finish(self, job: Job, plan: Plan, chat_id: int | None = None) -> list[Result]:
+        outs = list(plan.outs)
+        if job.callback_id and not job.answered:
+            text = plan.answer
+            outs.insert(0, Out("answer", callback_id=job.callback_id, text=(text or "")[:200] or None,
+                               alert=plan.alert, url=plan.url, tag="answer"))
+            job.answered = True
+        elif plan.answer and not job.callback_id and job.update.effective_chat is not None:
+            outs.insert(0, Out("send", chat_id=job.update.effective_chat.id, text=plan.answer, tag="reply"))
+        if not outs:
+            return []
+        results = await self.io.run(outs)
+        await self._after(job, results, chat_id)
+        return results
+
+    async def _safe_answer(self, job: Job, text: str) -> None:
+        try:
+            await self.io.run([Out("answer", callback_id=job.callback_id, text=text, tag="answer")])
+            job.answered = True
+        except Exception:  # pragma: no cover - best effort
+            log.warning("could not answer callback query")
+
+    async def _after(self, job: Job, results: list[Result], chat_id: int | None) -> None:
+        """Follow-ups once the effects ran: remember new message ids, handle unreachable users."""
+        remember = {
+            r.out.remember: r.message_id
+            for r in results
+            if r.ok and r.out.remember and r.message_id and r.message_id != r.out.message_id
+        }
+        blocked = sorted({r.out.user_id for r in results if r.error == "forbidden" and r.out.user_id})
+        if chat_id is None or not (remember or blocked):
+            return
+        try:
+            notices = self._follow_up(chat_id, remember, blocked)
+        except Exception:
+            log.exception("follow-up write failed")
+            return
+        if notices:
+            await self.io.run(notices)
+
+    def _follow_up(self, chat_id: int, remember: dict[str, int], blocked: list[int]) -> list[Out]:
+        for uid in blocked:
+            self._mark_user(uid, blocked=True)
+        notices: list[Out] = []
+
+        def attempt() -> None:
+            notices.clear()
+            session, version = self._load(chat_id)
+            if session is None:
+                return
+            for name, mid in remember.items():
+                setattr(session, name, mid)
+            if session.active:
+                for uid in blocked:
+                    seat = session.seat_of(uid)
+                    if seat is None or uid in session.unreachable:
+                        continue
+                    session.unreachable.append(uid)
+                    table = self._table(session)
+                    notices.append(
+                        Out("send", chat_id=chat_id, tag="unreachable",
+                            text=table.t("unreachable", name=table.mention(seat), link=table.deep_link("r")))
+                    )
+            self.repo.put(Item(key=chat_key(chat_id), body=session.body()), version)
+
+        retrying(attempt)
+        return notices
+
+    def _mark_user(self, user_id: int, **changes: Any) -> UserRecord:
+        def attempt() -> UserRecord:
+            rec, version = self._load_user(user_id)
+            rec = rec.model_copy(update=changes)
+            self.repo.put(Item(key=user_key(user_id), body=rec.body()), version)
+            return rec
+
+        return retrying(attempt)
+
+    def _table(self, session: Session, lang: str | None = None) -> Table:
+        theme = session.settings.theme
+        if session.state:
+            theme = session.game().config.theme.value
+        return Table(
+            chat_id=session.chat_id,
+            game_id=session.game_id or "",
+            title=session.title,
+            lang=lang or session.lang,
+            theme=theme,
+            names=session.names(),
+            user_ids=[p.id for p in session.players],
+            bot_username=self.bot_username,
+        )
+
+    def _active_elsewhere(self, rec: UserRecord, chat_id: int) -> Session | None:
+        """The other group's session whose active game this user is in (pointers are checked lazily)."""
+        if rec.chat is None or rec.chat == chat_id:
+            return None
+        other, _ = self._load(rec.chat)
+        if other is None or not other.active or other.game_id != rec.game_id or other.seat_of(rec.id) is None:
+            return None
+        return other
+
+    # ------------------------------------------------------------------------------------------------
+    # Messages and commands
+    # ------------------------------------------------------------------------------------------------
+
+    async def _on_message(self, job: Job) -> None:
+        msg = job.update.message
+        if msg.migrate_to_chat_id:
+            await self._migrate(job, msg.chat.id, msg.migrate_to_chat_id)
+            return
+        text = msg.text or ""
+        if not text.startswith("/") or msg.from_user is None:
+            return
+        word, _, args = text.partition(" ")
+        cmd, _, target = word[1:].partition("@")
+        if target and self.bot_username and target.lower() != self.bot_username.lower():
+            return  # addressed to another bot
+        cmd = cmd.lower()
+        private = msg.chat.type == "private"
+        handler = {
+            "start": self._cmd_start,
+            "newgame": self._cmd_newgame,
+            "status": self._cmd_status,
+            "rules": self._cmd_rules,
+            "help": self._cmd_help,
+            "cancel": self._cmd_cancel,
+            "leave": self._cmd_leave,
+        }.get(cmd)
+        if handler is None:
+            return
+        if private and cmd in ("newgame", "cancel", "leave"):
+            await self._finish(job, Plan(answer=texts.t("error.group_only", texts.lang_for(msg.from_user.language_code))))
+            return
+        if not private and msg.chat.type not in GROUP_TYPES:
+            return
+        await handler(job, args.strip())
+
+    def _user_lang(self, job: Job) -> str:
+        user = job.update.effective_user
+        return texts.lang_for(user.language_code if user else None)
+
+    async def _cmd_help(self, job: Job, args: str) -> None:
+        lang = self._user_lang(job)
+        lines = [texts.t("help.title", lang), "", texts.t("help.body", lang), "", texts.t("help.commands", lang)]
+        for name, description in _commands():
+            lines.append(texts.t("help.command_line", lang, command=name, description=render.esc(description)))
+        await self._finish(job, Plan(answer="\n".join(lines)))
+
+    async def _cmd_rules(self, job: Job, args: str) -> None:
+        chat = job.update.effective_chat
+        lang = self._user_lang(job)
+        session = None
+        if chat.type in GROUP_TYPES:
+            session, _ = self._load(chat.id)
+        elif job.update.effective_user:
+            rec, _ = self._load_user(job.update.effective_user.id)
+            if rec.chat is not None:
+                session, _ = self._load(rec.chat)
+        if session is not None and session.active:
+            table = self._table(session, lang)
+            roles, options = list(session.settings.roles), dict(session.settings.options)
+            if session.state:
+                cfg = session.game().config
+                roles, options = list(cfg.roles), dict(cfg.options)
+            text = render.rules_text(table, roles, options)
+        else:
+            text = "\n\n".join(
+                render.rules_text(Table(chat_id=chat.id, game_id="", lang=lang, theme=th), [], {})
+                for th in ("avalon", "resistance")
+            )
+        await self._finish(job, Plan(answer=text))
+
+    async def _cmd_start(self, job: Job, args: str) -> None:
+        msg = job.update.message
+        user = msg.from_user
+        if msg.chat.type != "private":
+            await self._cmd_help(job, args)
+            return
+        lang = texts.lang_for(user.language_code)
+        parsed = parse_start_payload(args) if args else None
+        if parsed and parsed[0] == "j":
+            _, chat_id, game_id = parsed
+            plan = self._transact(job, chat_id, lambda s: self._join(job, s, user, game_id, via_start=True))
+            if plan.answer and not plan.outs:
+                # could not join: still record that the user can be reached
+                self._mark_user(user.id, started=True, blocked=False, name=display_name(user), lang=lang)
+                plan.answer = texts.t("start.join_failed", lang, reason=plan.answer)
+            await self._finish(job, plan, chat_id)
+            return
+        rec = self._mark_user(user.id, started=True, blocked=False, name=display_name(user), lang=lang)
+        if rec.chat is not None:
+            session, _ = self._load(rec.chat)
+            if session is not None and session.status == PLAYING and session.seat_of(user.id) is not None:
+                await self._reconnect(job, session, user.id)
+                return
+        await self._finish(job, Plan(answer=texts.t("start.welcome", lang, name=render.esc(user.first_name))))
+
+    async def _reconnect(self, job: Job, session: Session, user_id: int) -> None:
+        """A player who (re)opened the private chat gets their role and current prompts again."""
+        chat_id = session.chat_id
+
+        def decide(s: Session | None) -> Plan:
+            if s is None or s.status != PLAYING or s.seat_of(user_id) is None:
+                raise Reply(texts.t("status.private_none"))
+            seat = s.seat_of(user_id)
+            if user_id in s.unreachable:
+                s.unreachable.remove(user_id)
+                plan = Plan(session=s)
+            else:
+                plan = Plan()
+            plan.outs = self._private_status(s, seat, intro=True)
+            return plan
+
+        plan = self._transact(job, chat_id, decide)
+        await self._finish(job, plan, chat_id)
+
+    def _private_status(self, s: Session, seat: int, intro: bool = False) -> list[Out]:
+        state = s.game()
+        player = s.players[seat]
+        table = self._table(s, player.lang)
+        outs = []
+        if intro:
+            outs.append(Out("send", chat_id=player.id, user_id=player.id, tag="reconnect",
+                            text=table.t("start.reconnected", name=render.esc(player.name), title=render.esc(s.title))))
+        v = view(state, seat)
+        outs.append(Out("send", chat_id=player.id, user_id=player.id, text=render.role_card(table, v), tag="role"))
+        outs.extend(self._prompt_outs(s, state, seat, v))
+        return outs
+
+    async def _cmd_newgame(self, job: Job, args: str) -> None:
+        msg = job.update.message
+        user = msg.from_user
+        chat = msg.chat
+        lang = texts.lang_for(user.language_code)
+
+        def decide(s: Session | None) -> Plan:
+            if s is not None and s.active:
+                raise Reply(texts.t("newgame.exists", s.lang))
+            session = Session(
+                chat_id=chat.id,
+                title=chat.title or "",
+                lang=lang,
+                game_id=new_game_id(),
+                status=LOBBY,
+                host=user.id,
+                settings=s.settings if s is not None else render_default_settings(args),
+                seen=list(s.seen) if s is not None else [],
+            )
+            plan = Plan(session=session)
+            rec, version = self._load_user(user.id)
+            table = self._table(session)
+            elsewhere = self._active_elsewhere(rec, chat.id) if rec.reachable else None
+            if rec.reachable and elsewhere is None:
+                session.players.append(Player(id=user.id, name=display_name(user), lang=lang))
+                rec = rec.model_copy(update={"chat": chat.id, "game_id": session.game_id, "name": display_name(user)})
+                plan.writes.append(Write(Item(key=user_key(user.id), body=rec.body()), version))
+                table = self._table(session)
+            text, kb = self._lobby(session)
+            plan.outs.append(Out("send", chat_id=chat.id, text=text, keyboard=kb, remember="lobby_msg", tag="lobby"))
+            if elsewhere is not None:
+                plan.outs.append(Out("send", chat_id=chat.id, tag="notice", text=table.t(
+                    "lobby.in_other_game", title=render.esc(elsewhere.title or "?"))))
+            elif not session.players:
+                plan.outs.append(Out("send", chat_id=chat.id, tag="notice", text=table.t(
+                    "newgame.host_not_reachable", name=render.esc(display_name(user)), link=table.deep_link("j"))))
+            return plan
+
+        plan = self._transact(job, chat.id, decide)
+        await self._finish(job, plan, chat.id)
+
+    def _lobby(self, s: Session) -> tuple[str, list]:
+        table = self._table(s)
+        host = next((p.name for p in s.players if p.id == s.host), None)
+        return render.lobby(table, host, list(s.settings.roles), dict(s.settings.options), self.codec)
+
+    async def _cmd_status(self, job: Job, args: str) -> None:
+        chat = job.update.effective_chat
+        user = job.update.effective_user
+        if chat.type == "private":
+            rec, _ = self._load_user(user.id)
+            session = self._load(rec.chat)[0] if rec.chat is not None else None
+            if session is None or session.status != PLAYING or session.seat_of(user.id) is None:
+                await self._finish(job, Plan(answer=texts.t("status.private_none", self._user_lang(job))))
+                return
+            await self._finish(job, Plan(outs=self._private_status(session, session.seat_of(user.id))), session.chat_id)
+            return
+        session, _ = self._load(chat.id)
+        if session is None or not session.active:
+            await self._finish(job, Plan(answer=texts.t("status.none", self._user_lang(job))))
+            return
+        if session.status == LOBBY:
+            text, kb = self._lobby(session)
+            await self._finish(job, Plan(outs=[Out("send", chat_id=chat.id, text=text, keyboard=kb,
+                                                   remember="lobby_msg", tag="lobby")]), chat.id)
+            return
+        state = session.game()
+        table = self._table(session)
+        pv = public_view(state)
+        outs = [Out("send", chat_id=chat.id, text=render.board(table, pv), remember="board_msg", tag="board")]
+        s = serial(state)
+        leader_prompts = prompts(state, state.leader)
+        if leader_prompts and leader_prompts[0].kind == "propose":
+            sel = session.sel.get("g")
+            outs.append(self._picker_out(session, state, leader_prompts[0], sel if sel and sel.serial == s else None))
+        elif pv["stage"] == "vote" or any(p.kind == "vote" for seat in range(state.n) for p in prompts(state, seat)):
+            text, kb = render.vote_message(table, pv, self.codec, s)
+            outs.append(Out("send", chat_id=chat.id, text=text, keyboard=kb, tag="vote"))
+        await self._finish(job, Plan(outs=outs), chat.id)
+
+    async def _cmd_cancel(self, job: Job, args: str) -> None:
+        chat = job.update.effective_chat
+        user = job.update.effective_user
+        session, _ = self._load(chat.id)
+        if session is None or not session.active:
+            await self._finish(job, Plan(answer=texts.t("cancel.nothing", self._user_lang(job))))
+            return
+        allowed = user.id == session.host or await self.io.is_admin(chat.id, user.id)
+        if not allowed:
+            await self._finish(job, Plan(answer=texts.t("cancel.not_allowed", session.lang)))
+            return
+        game_id = session.game_id
+
+        def decide(s: Session | None) -> Plan:
+            if s is None or not s.active or s.game_id != game_id:
+                raise Reply(texts.t("cancel.nothing", self._user_lang(job)))
+            return self._cancel(s, display_name(user))
+
+        plan = self._transact(job, chat.id, decide)
+        await self._finish(job, plan, chat.id)
+
+    def _cancel(self, s: Session, by: str, removed: bool = False) -> Plan:
+        table = self._table(s)
+        plan = Plan(session=s)
+        was_playing = s.status == PLAYING
+        s.status = CANCELLED
+        s.ended_at = self.clock()
+        s.sel = {}
+        if removed:  # the bot is no longer in the group: tell the players privately
+            for p in s.players:
+                t = self._table(s, p.lang)
+                plan.outs.append(Out("send", chat_id=p.id, user_id=p.id, essential=False, tag="removed",
+                                     text=t.t("end.removed", title=render.esc(s.title))))
+            return plan
+        if not was_playing:
+            if s.lobby_msg:
+                plan.outs.append(Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, tag="lobby",
+                                     text=table.t("cancel.lobby", name=render.esc(by))))
+            else:
+                plan.outs.append(Out("send", chat_id=s.chat_id, tag="notice", text=table.t("cancel.lobby", name=render.esc(by))))
+            return plan
+        state = s.game()
+        pv = public_view(state)
+        pv["roles"] = list(state.roles)  # the game is over: every role may be shown
+        pv["sides"] = [x.value for x in state.sides]
+        if s.board_msg:
+            plan.outs.append(Out("edit", chat_id=s.chat_id, message_id=s.board_msg, essential=False, tag="board",
+                                 text=render.board(table, pv, status="cancelled")))
+        for text in render.game_over(table, pv, cancelled_by=by):
+            plan.outs.append(Out("send", chat_id=s.chat_id, text=text, tag="end"))
+        return plan
+
+    async def _cmd_leave(self, job: Job, args: str) -> None:
+        chat = job.update.effective_chat
+        user = job.update.effective_user
+        plan = self._transact(job, chat.id, lambda s: self._leave(s, user, None))
+        await self._finish(job, plan, chat.id)
+
+    def _leave(self, s: Session | None, user: Any, game_id: str | None) -> Plan:
+        lang = texts.lang_for(user.language_code)
+        if s is None or not s.active or (game_id is not None and s.game_id != game_id):
+            raise Reply(texts.t("leave.nothing", lang))
+        if s.status == PLAYING:
+            raise Reply(texts.t("leave.in_game", lang), alert=True)
+        seat = s.seat_of(user.id)
+        if seat is None:
+            raise Reply(texts.t("lobby.not_joined", lang))
+        del s.players[seat]
+        plan = Plan(session=s, answer=texts.t("lobby.left", lang))
+        rec, version = self._load_user(user.id)
+        if rec.chat == s.chat_id:
+            rec = rec.model_copy(update={"chat": None, "game_id": None})
+            plan.writes.append(Write(Item(key=user_key(user.id), body=rec.body()), version))
+        if not s.players:
+            s.status = CANCELLED
+            s.ended_at = self.clock()
+            text, kb = self._table(s).t("lobby.closed"), None
+        else:
+            if s.host == user.id:
+                s.host = s.players[0].id
+            text, kb = self._lobby(s)
+        if s.lobby_msg:
+            plan.outs.append(Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=text, keyboard=kb, tag="lobby"))
+        return plan
+
+    # ------------------------------------------------------------------------------------------------
+    # Membership
+    # ------------------------------------------------------------------------------------------------
+
+    async def _on_my_chat_member(self, job: Job) -> None:
+        m = job.update.my_chat_member
+        chat = m.chat
+        status = m.new_chat_member.status
+        if chat.type == "private":
+            if status in ("kicked", "left"):
+                await self._user_blocked(job, chat.id)
+            elif status == "member":
+                self._mark_user(chat.id, started=True, blocked=False)
+            return
+        if chat.type not in GROUP_TYPES:
+            return
+        if status in ("left", "kicked"):
+            def decide(s: Session | None) -> Plan:
+                if s is None or not s.active:
+                    return Plan()
+                return self._cancel(s, "", removed=True)
+
+            plan = self._transact(job, chat.id, decide)
+            await self._finish(job, plan, None)
+        elif m.old_chat_member.status in ("left", "kicked") and status in ("member", "administrator"):
+            lang = texts.lang_for(m.from_user.language_code if m.from_user else None)
+            text = texts.t("help.title", lang) + "\n\n" + texts.t("help.body", lang)
+            await self._finish(job, Plan(outs=[Out("send", chat_id=chat.id, text=text, essential=False, tag="hello")]))
+
+    async def _user_blocked(self, job: Job, user_id: int) -> None:
+        rec = self._mark_user(user_id, blocked=True)
+        if rec.chat is None:
+            return
+        chat_id = rec.chat
+
+        def decide(s: Session | None) -> Plan:
+            if s is None or not s.active or s.game_id != rec.game_id or s.seat_of(user_id) is None:
+                return Plan()
+            if user_id in s.unreachable:
+                return Plan()
+            s.unreachable.append(user_id)
+            table = self._table(s)
+            seat = s.seat_of(user_id)
+            return Plan(session=s, outs=[Out("send", chat_id=s.chat_id, tag="blocked",
+                                             text=table.t("blocked.group", name=table.mention(seat), link=table.deep_link("r")))])
+
+        plan = self._transact(job, chat_id, decide)
+        await self._finish(job, plan, chat_id)
+
+    async def _migrate(self, job: Job, old_id: int, new_id: int) -> None:
+        """A group became a supergroup: its chat id changed. Move the session to the new id."""
+        session, version = self._load(old_id)
+        if session is None or not session.active:
+            return
+        target, target_version = self._load(new_id)
+        if target is not None and target.active:
+            return
+        session.chat_id = new_id
+        session.lobby_msg = session.board_msg = session.vote_msg = None
+        writes = [Write(Item(key=chat_key(new_id), body=session.body()), target_version)]
+        old = session.model_copy(update={"chat_id": old_id, "status": CANCELLED})
+        writes.append(Write(Item(key=chat_key(old_id), body=old.body()), version))
+        for p in session.players:
+            rec, v = self._load_user(p.id)
+            if rec.chat == old_id:
+                writes.append(Write(Item(key=user_key(p.id), body=rec.model_copy(update={"chat": new_id}).body()), v))
+        try:
+            self.repo.transact(writes)
+            job.committed = True
+        except VersionConflict:
+            log.warning("migration of a chat raced; leaving it")
+
+    # ------------------------------------------------------------------------------------------------
+    # Callback queries
+    # ------------------------------------------------------------------------------------------------
+
+    async def _on_callback(self, job: Job) -> None:
+        q = job.update.callback_query
+        lang = texts.lang_for(q.from_user.language_code)
+        try:
+            button = self.codec.decode(q.data)
+        except BadCallback:
+            await self._finish(job, Plan(answer=texts.t("error.stale", lang)))
+            return
+        handler = {
+            "L": self._cb_lobby,
+            "S": self._cb_settings,
+            "T": self._cb_team,
+            "V": self._cb_vote,
+            "P": self._cb_prompt,
+        }[button.scope]
+        await handler(job, button)
+
+    def _check_game(self, s: Session | None, b: Button, status: str, lang: str) -> Session:
+        if s is None or s.game_id != b.game_id or s.status != status:
+            raise Reply(texts.t("error.stale", lang))
+        return s
+
+    # --- lobby ---------------------------------------------------------------------------------------
+
+    async def _cb_lobby(self, job: Job, b: Button) -> None:
+        q = job.update.callback_query
+        user = q.from_user
+        op = b.op
+        if op == "j":
+            plan = self._transact(job, b.chat_id, lambda s: self._join(job, s, user, b.game_id))
+        elif op == "l":
+            plan = self._transact(job, b.chat_id, lambda s: self._leave(s, user, b.game_id))
+        elif op == "s":
+            plan = self._transact(job, b.chat_id, lambda s: self._open_settings(s, user, b))
+        elif op == "g":
+            plan = self._transact(job, b.chat_id, lambda s: self._start_game(s, user, b, q))
+        else:
+            plan = Plan(answer=texts.t("error.stale"))
+        await self._finish(job, plan, b.chat_id)
+
+    def _join(self, job: Job, s: Session | None, user: Any, game_id: str, via_start: bool = False) -> Plan:
+        lang = texts.lang_for(user.language_code)
+        if s is None or s.status != LOBBY or s.game_id != game_id:
+            raise Reply(texts.t("start.game_gone", lang) if via_start else texts.t("error.stale", lang))
+        table = self._table(s)
+        rec, version = self._load_user(user.id)
+        if via_start:
+            rec = rec.model_copy(update={"started": True, "blocked": False})
+        if s.seat_of(user.id) is not None:
+            if via_start:
+                return Plan(writes=[Write(Item(key=user_key(user.id), body=rec.body()), version)],
+                            outs=[Out("send", chat_id=user.id, user_id=user.id, tag="joined",
+                                      text=texts.t("start.joined", lang, title=render.esc(s.title)))])
+            raise Reply(texts.t("lobby.already_joined", lang))
+        if not rec.reachable:
+            raise Reply(texts.t("lobby.need_private", lang), url=table.deep_link("j"))
+        if len(s.players) >= MAX_PLAYERS:
+            raise Reply(texts.t("lobby.full", lang), alert=True)
+        other = self._active_elsewhere(rec, s.chat_id)
+        if other is not None:
+            raise Reply(texts.t("lobby.in_other_game", lang, title=render.esc(other.title or "?")), alert=True)
+        name = display_name(user)
+        if name in s.names():
+            name = f"{name} @{user.username}" if user.username else f"{name} #{len(s.players) + 1}"
+        s.players.append(Player(id=user.id, name=name[:40], lang=lang))
+        if s.host is None:
+            s.host = user.id
+        rec = rec.model_copy(update={"chat": s.chat_id, "game_id": s.game_id, "name": name, "lang": lang})
+        plan = Plan(session=s, writes=[Write(Item(key=user_key(user.id), body=rec.body()), version)])
+        text, kb = self._lobby(s)
+        if s.lobby_msg:
+            plan.outs.append(Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=text, keyboard=kb, tag="lobby"))
+        if via_start:
+            plan.outs.append(Out("send", chat_id=user.id, user_id=user.id, tag="joined",
+                                 text=texts.t("start.joined", lang, title=render.esc(s.title))))
+        else:
+            plan.answer = texts.t("lobby.joined", lang)
+        return plan
+
+    def _host_check(self, s: Session, user: Any) -> None:
+        if user.id != s.host:
+            host = next((p.name for p in s.players if p.id == s.host), "?")
+            raise Reply(texts.t("lobby.only_host", texts.lang_for(user.language_code), host=host), alert=True)
+
+    def _open_settings(self, s: Session | None, user: Any, b: Button) -> Plan:
+        lang = texts.lang_for(user.language_code)
+        s = self._check_game(s, b, LOBBY, lang)
+        self._host_check(s, user)
+        rec, _ = self._load_user(user.id)
+        if not rec.reachable:
+            raise Reply(texts.t("lobby.need_private", lang), url=self._table(s).deep_link("j"))
+        text, kb = self._settings_panel(s, "main", lang)
+        return Plan(outs=[Out("send", chat_id=user.id, user_id=user.id, text=text, keyboard=kb, tag="settings")],
+                    answer=texts.t("lobby.settings_sent", lang))
+
+    def _settings_panel(self, s: Session, page: str, lang: str) -> tuple[str, list]:
+        table = self._table(s, lang)
+        n = min(max(len(s.players), 5), 10)
+        issues = self._issues(s, n)
+        return render.settings_panel(table, s.settings, page, n, issues, self.codec)
+
+    def _issues(self, s: Session, n: int) -> list[Any]:
+        try:
+            return validate_config(self._config(s, n))
+        except Exception as exc:  # e.g. a preset not offered for this many players
+            problems = getattr(exc, "problems", None)
+            if problems:
+                return list(problems)
+            raise
+
+    def _config(self, s: Session, n: int) -> engine.GameConfig:
+        st = s.settings
+        if st.preset:
+            try:
+                from engine.presets import get_preset
+
+                preset = get_preset(st.preset)
+                if n in preset.players:
+                    return preset.config(n)
+            except (ImportError, KeyError):
+                pass
+        return st.config(n)
+
+    def _start_game(self, s: Session | None, user: Any, b: Button, q: Any) -> Plan:
+        lang = texts.lang_for(user.language_code)
+        s = self._check_game(s, b, LOBBY, lang)
+        self._host_check(s, user)
+        n = len(s.players)
+        table = self._table(s)
+        if not 5 <= n <= MAX_PLAYERS:
+            raise Reply(texts.t("lobby.not_enough", lang, count=n), alert=True)
+        try:
+            config = self._config(s, n)
+        except Exception as exc:
+            problems = getattr(exc, "problems", None) or []
+            raise Reply(texts.t("lobby.config_errors", lang, errors="\n".join(p.message for p in problems))[:200], alert=True) from None
+        errors = [i for i in validate_config(config) if i.level == "error"]
+        if errors:
+            raise Reply(texts.t("lobby.config_errors", lang, errors="\n".join(i.message for i in errors))[:200], alert=True)
+        unreachable = []
+        for p in s.players:
+            rec, _ = self._load_user(p.id)
+            if not rec.reachable:
+                unreachable.append(p.name)
+        if unreachable:
+            text = table.t("lobby.unreachable", names=render.esc(", ".join(unreachable)), link=table.deep_link("j"))
+            return Plan(outs=[Out("send", chat_id=s.chat_id, text=text, tag="notice")], answer=text[:200], alert=True)
+        seed = self.seeds.getrandbits(48) if self.seeds is not None else secrets.randbits(48)
+        state, events = new_game(config, seed)
+        s.status = PLAYING
+        s.state = state.to_json()
+        s.board_msg = q.message.message_id if q.message else s.lobby_msg
+        s.lobby_msg = None
+        s.unreachable = []
+        plan = Plan(session=s)
+        plan.outs = self._game_outs(s, None, state, events, trigger=("start", q.message.message_id if q.message else None))
+        if s.board_msg:
+            plan.outs.append(Out("pin", chat_id=s.chat_id, message_id=s.board_msg, essential=False, tag="pin"))
+        return plan
+
+    # --- settings (host, private) ---------------------------------------------------------------------
+
+    async def _cb_settings(self, job: Job, b: Button) -> None:
+        q = job.update.callback_query
+        user = q.from_user
+        lang = texts.lang_for(user.language_code)
+        msg_id = q.message.message_id if q.message else None
+
+        def decide(s: Session | None) -> Plan:
+            if s is None or s.game_id != b.game_id or s.status != LOBBY:
+                raise Reply(texts.t("settings.not_lobby", lang), alert=True)
+            self._host_check(s, user)
+            st = s.settings
+            page, op, changed = "main", b.op, True
+            if op == "th":
+                st.theme = "resistance" if st.theme == "avalon" else "avalon"
+                st.roles = [r for r in st.roles if r in render.available_roles(st.theme)]
+                if st.theme == "avalon" and not st.roles:
+                    st.roles = ["merlin", "assassin"]
+                valid = {opt for _, opt, _ in render.available_modules(st.theme)}
+                st.options = {k: v for k, v in st.options.items() if k in valid}
+                st.preset, st.assassin = None, None
+            elif op in ("pm", "pr", "pb", "pp"):
+                page = {"pm": "main", "pr": "roles", "pb": "modules", "pp": "presets"}[op]
+                changed = False
+            elif op.startswith("r") and op[1:].isdigit():
+                page = "roles"
+                roles = render.available_roles(st.theme)
+                idx = int(op[1:])
+                if idx >= len(roles):
+                    raise Reply(texts.t("error.stale", lang))
+                rid = roles[idx]
+                max_count = engine.ROLES[rid].max_count
+                count = st.roles.count(rid)
+                st.roles = [r for r in st.roles if r != rid] + ([rid] * ((count + 1) % (max_count + 1)))
+                if st.assassin and st.assassin not in st.roles:
+                    st.assassin = None
+                st.preset = None
+            elif op.startswith("m") and op[1:].isdigit():
+                page = "modules"
+                mods = render.available_modules(st.theme)
+                idx = int(op[1:])
+                if idx >= len(mods):
+                    raise Reply(texts.t("error.stale", lang))
+                _, opt, values = mods[idx]
+                if values:  # cycle: off -> each named value -> off
+                    cycle = [None, *values]
+                    current = st.options.get(opt)
+                    nxt = cycle[(cycle.index(current) + 1) % len(cycle)] if current in cycle else values[0]
+                    if nxt is None:
+                        st.options.pop(opt, None)
+                    else:
+                        st.options[opt] = nxt
+                elif st.options.get(opt):
+                    st.options.pop(opt)
+                else:
+                    st.options[opt] = True
+                st.preset = None
+            elif op.startswith("p") and op[1:].isdigit():
+                page = "presets"
+                presets = render.available_presets(st.theme)
+                idx = int(op[1:])
+                if idx >= len(presets):
+                    raise Reply(texts.t("error.stale", lang))
+                p = presets[idx]
+                n = min(max(len(s.players), p.min_players), p.max_players)
+                st.preset = p.id
+                st.roles = list(p.roles_for(n))
+                st.options = dict(p.options)
+                st.assassin = p.assassin
+            elif op == "a":
+                choices = [None] + [r for r in dict.fromkeys(st.roles) if engine.ROLES[r].side.value == "evil"] + ["minion"]
+                i = choices.index(st.assassin) if st.assassin in choices else 0
+                st.assassin = choices[(i + 1) % len(choices)]
+            elif op == "d":
+                text, kb = self._lobby(s)
+                outs = []
+                if msg_id:
+                    panel, _ = self._settings_panel(s, "main", lang)
+                    outs.append(Out("edit", chat_id=user.id, message_id=msg_id, text=panel, keyboard=None, tag="settings"))
+                if s.lobby_msg:
+                    outs.append(Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=text, keyboard=kb, tag="lobby"))
+                return Plan(outs=outs, answer=texts.t("settings.done", lang))
+            else:
+                raise Reply(texts.t("error.stale", lang))
+            text, kb = self._settings_panel(s, page, lang)
+            outs = [Out("edit", chat_id=user.id, message_id=msg_id, text=text, keyboard=kb, essential=False, tag="settings")]
+            return Plan(session=s if changed else None, outs=outs)
+
+        plan = self._transact(job, b.chat_id, decide)
+        await self._finish(job, plan, b.chat_id)
+
+    # --- team picker (group) ----------------------------------------------------------------------------
+
+    def _picker_out(self, s: Session, state: GameState, prompt: Any, sel: Selection | None,
+                    message_id: int | None = None) -> Out:
+        table = self._table(s)
+        pv = public_view(state)
+        sizes = {int(k): int(v) for k, v in (prompt.info.get("sizes") or {}).items()}
+        if not sizes:
+            sizes = {pv["quest_choices"][0] if pv["quest_choices"] else 0: prompt.pick}
+        text, kb = render.team_picker(
+            table, pv, sizes, list(prompt.quests), int(prompt.info.get("attempt", state.vote_track + 1)),
+            list(sel.targets) if sel else [], sel.quest if sel else None, self.codec, serial(state),
+        )
+        if message_id is not None:
+            return Out("edit", chat_id=s.chat_id, message_id=message_id, text=text, keyboard=kb, essential=False, tag="picker")
+        return Out("send", chat_id=s.chat_id, text=text, keyboard=kb, tag="picker")
+
+    async def _cb_team(self, job: Job, b: Button) -> None:
+        q = job.update.callback_query
+        user = q.from_user
+        lang = texts.lang_for(user.language_code)
+        msg_id = q.message.message_id if q.message else None
+
+        def decide(s: Session | None) -> Plan:
+            s = self._check_game(s, b, PLAYING, lang)
+            state = s.game()
+            if serial(state) != b.serial:
+                raise Reply(texts.t("error.stale", lang))
+            seat = s.seat_of(user.id)
+            mine = [p for p in prompts(state, seat) if p.kind == "propose"] if seat is not None else []
+            if not mine:
+                raise Reply(texts.t("team.only_leader", lang, leader=s.players[state.leader].name))
+            prompt = mine[0]
+            sel = s.sel.get("g")
+            if sel is None or sel.serial != b.serial:
+                sel = Selection(serial=b.serial, kind="propose")
+            op = b.op
+            if op.startswith("t") and op[1:].isdigit():
+                target = int(op[1:])
+                if target not in prompt.targets:
+                    raise Reply(texts.t("error.stale", lang))
+                sel.targets = sorted(set(sel.targets) ^ {target})
+            elif op.startswith("q") and op[1:].isdigit() and prompt.quests:
+                quest = int(op[1:])
+                if quest not in prompt.quests:
+                    raise Reply(texts.t("error.stale", lang))
+                sel.quest = quest
+            elif op == "c":
+                if prompt.quests and sel.quest is None:
+                    raise Reply(texts.t("team.choose_quest_first", lang), alert=True)
+                action = Action(seat=seat, kind="propose", targets=tuple(sel.targets),
+                                quest=sel.quest if prompt.quests else None)
+                plan = self._apply(s, state, action, lang, trigger=("picker", msg_id))
+                s.sel.pop("g", None)
+                return plan
+            else:
+                raise Reply(texts.t("error.stale", lang))
+            s.sel["g"] = sel
+            table = self._table(s, lang)
+            return Plan(session=s, outs=[self._picker_out(s, state, prompt, sel, msg_id)],
+                        answer=texts.t("team.selected", lang, names=", ".join(table.names[t] for t in sel.targets) or "—"))
+
+        plan = self._transact(job, b.chat_id, decide)
+        await self._finish(job, plan, b.chat_id)
+
+    # --- votes (group) -------------------------------------------------------------------------------------
+
+    async def _cb_vote(self, job: Job, b: Button) -> None:
+        q = job.update.callback_query
+        user = q.from_user
+        lang = texts.lang_for(user.language_code)
+        msg_id = q.message.message_id if q.message else None
+
+        def decide(s: Session | None) -> Plan:
+            s = self._check_game(s, b, PLAYING, lang)
+            state = s.game()
+            if serial(state) != b.serial or b.op[:2] != kind_tag("vote") or b.op[2:] not in ("a", "r"):
+                raise Reply(texts.t("error.stale", lang))
+            seat = s.seat_of(user.id)
+            if seat is None:
+                raise Reply(texts.t("error.not_in_game", lang))
+            choice = "approve" if b.op[2:] == "a" else "reject"
+            plan = self._apply(s, state, Action(seat=seat, kind="vote", choice=choice), lang, trigger=("vote", msg_id))
+            plan.answer = texts.t("vote.cast", lang, vote=texts.t(f"vote.{choice}", lang))
+            return plan
+
+        plan = self._transact(job, b.chat_id, decide)
+        await self._finish(job, plan, b.chat_id)
+
+    # --- private prompts ----------------------------------------------------------------------------------
+
+    async def _cb_prompt(self, job: Job, b: Button) -> None:
+        q = job.update.callback_query
+        user = q.from_user
+        lang = texts.lang_for(user.language_code)
+        msg_id = q.message.message_id if q.message else None
+
+        def decide(s: Session | None) -> Plan:
+            s = self._check_game(s, b, PLAYING, lang)
+            state = s.game()
+            seat = s.seat_of(user.id)
+            if seat is None:
+                raise Reply(texts.t("error.not_in_game", lang))
+            s_now = serial(state)
+            mine = [p for p in prompts(state, seat) if kind_tag(p.kind) == b.op[:2]]
+            if s_now != b.serial or not mine:
+                plan = Plan(answer=texts.t("error.stale", lang))
+                if msg_id:  # take the dead buttons away
+                    plan.outs.append(Out("markup", chat_id=user.id, message_id=msg_id, keyboard=None, essential=False))
+                return plan
+            prompt = mine[0]
+            pd = prompt.model_dump()
+            op = b.op[2:]
+            mode = render.prompt_mode(pd)
+            key = str(seat)
+            sel = s.sel.get(key)
+            if sel is None or sel.serial != s_now or sel.kind != prompt.kind:
+                sel = Selection(serial=s_now, kind=prompt.kind)
+            action = None
+            if op == "p" and prompt.optional:
+                action = Action(seat=seat, kind=prompt.kind, choice="pass")
+            elif op.startswith("t") and op[1:].isdigit() and int(op[1:]) in prompt.targets:
+                target = int(op[1:])
+                if mode == "immediate":
+                    action = Action(seat=seat, kind=prompt.kind, targets=(target,))
+                elif target in sel.targets:
+                    sel.targets.remove(target)
+                else:
+                    sel.targets = sorted([*sel.targets, target])
+            elif op.startswith("x") and op[1:].isdigit() and int(op[1:]) < len(prompt.choices):
+                choice = prompt.choices[int(op[1:])]
+                if mode == "immediate":
+                    action = Action(seat=seat, kind=prompt.kind, choice=choice)
+                else:
+                    sel.choice = None if sel.choice == choice else choice
+            elif op.startswith("q") and op[1:].isdigit() and int(op[1:]) in prompt.quests:
+                quest = int(op[1:])
+                if mode == "immediate":
+                    action = Action(seat=seat, kind=prompt.kind, quest=quest)
+                else:
+                    sel.quest = quest
+            elif op == "c" and mode == "select":
+                action = Action(seat=seat, kind=prompt.kind, targets=tuple(sel.targets), choice=sel.choice, quest=sel.quest)
+            else:
+                raise Reply(texts.t("error.stale", lang))
+            player = s.players[seat]
+            table = self._table(s, player.lang)
+            if action is None:
+                s.sel[key] = sel
+                text, kb = render.private_prompt(table, pd, self.codec, s_now, sel.model_dump(), public_view(state))
+                return Plan(session=s, outs=[Out("edit", chat_id=user.id, message_id=msg_id, text=text, keyboard=kb,
+                                                 essential=False, user_id=user.id, tag="prompt")])
+            prompt_text, _ = render.private_prompt(table, pd, self.codec, s_now, None, public_view(state))
+            plan = self._apply(s, state, action, lang, trigger=("prompt", msg_id))
+            s.sel.pop(key, None)
+            if msg_id:
+                plan.outs.insert(0, Out("edit", chat_id=user.id, message_id=msg_id, user_id=user.id, tag="answered",
+                                        text=render.answered(table, prompt_text, prompt.kind, action)))
+            plan.answer = plan.answer or "✔️"
+            return plan
+
+        plan = self._transact(job, b.chat_id, decide)
+        await self._finish(job, plan, b.chat_id)
+
+    # ------------------------------------------------------------------------------------------------
+    # Applying an engine action and turning its events into messages
+    # ------------------------------------------------------------------------------------------------
+
+    def _apply(self, s: Session, state: GameState, action: Action, lang: str, trigger: tuple[str, int | None]) -> Plan:
+        try:
+            new, events = apply_action(state, action)
+        except IllegalAction as exc:
+            key = f"illegal.{exc.code}"
+            text = texts.t(key, lang, **exc.params) if texts.has(key, lang) else exc.reason
+            raise Reply(text, alert=True) from None
+        s.state = new.to_json()
+        outs = self._game_outs(s, state, new, events, trigger)
+        return Plan(session=s, outs=outs)
+
+    def _prompt_outs(self, s: Session, state: GameState, seat: int, v: dict[str, Any] | None = None) -> list[Out]:
+        """Private prompt messages for ``seat`` (group decisions — team, vote — are not sent here)."""
+        player = s.players[seat]
+        table = self._table(s, player.lang)
+        pv = public_view(state)
+        outs = []
+        for p in prompts(state, seat):
+            if p.kind in ("propose", "vote"):
+                continue
+            text, kb = render.private_prompt(table, p.model_dump(), self.codec, serial(state), None, pv)
+            outs.append(Out("send", chat_id=player.id, user_id=player.id, text=text, keyboard=kb, tag=f"prompt:{p.kind}"))
+        return outs
+
+    def _game_outs(
+        self,
+        s: Session,
+        before: GameState | None,
+        after: GameState,
+        events: list[Any],
+        trigger: tuple[str, int | None],
+    ) -> list[Out]:
+        """Every message one state change causes. Group messages use only public data."""
+        table = self._table(s)
+        chat = s.chat_id
+        pv = public_view(after)
+        pv_before = public_view(before) if before is not None else None
+        s_after = serial(after)
+        types = {e.type for e in events}
+        kind, trig_msg = trigger
+        head: list[Out] = []  # edits of existing messages
+        group: list[Out] = []  # new group messages
+        private: list[Out] = []
+
+        # 1. Role cards at the start.
+        if before is None:
+            for seat, player in enumerate(s.players):
+                t = self._table(s, player.lang)
+                private.append(Out("send", chat_id=player.id, user_id=player.id, tag="role",
+                                   text=render.role_card(t, view(after, seat))))
+
+        # 2. The vote message: progress while voting, closed once revealed, then quest progress.
+        reused_trigger = False
+        if "VotesRevealed" in types and s.vote_msg and pv_before is not None:
+            text = render.vote_closed(table, pv_before)
+            if after.stage == "quest":
+                text = render.quest_progress(table, pv)
+            head.append(Out("edit", chat_id=chat, message_id=s.vote_msg, text=text, keyboard=None, tag="vote"))
+        elif "VoteCast" in types and s.vote_msg and s.vote_serial == s_after:
+            text, kb = render.vote_message(table, pv, self.codec, s_after)
+            head.append(Out("edit", chat_id=chat, message_id=s.vote_msg, text=text, keyboard=kb, essential=False, tag="vote"))
+        elif "QuestCompleted" in types and s.vote_msg:
+            quest = next(e.data.get("quest", 0) for e in events if e.type == "QuestCompleted")
+            head.append(Out("edit", chat_id=chat, message_id=s.vote_msg, text=render.quest_done(table, pv_before or pv, quest),
+                            keyboard=None, essential=False, tag="quest"))
+        elif "CardPlayed" in types and s.vote_msg and after.stage == "quest":
+            text = render.quest_progress(table, pv)
+            head.append(Out("edit", chat_id=chat, message_id=s.vote_msg, text=text, keyboard=None, essential=False, tag="quest"))
+        elif "QuestStarted" in types and s.vote_msg and after.stage == "quest":
+            head.append(Out("edit", chat_id=chat, message_id=s.vote_msg, text=render.quest_progress(table, pv),
+                            keyboard=None, essential=False, tag="quest"))
+
+        # 3. Private events (loyalty seen, cards seen...).
+        for seat, player in enumerate(s.players):
+            lines = render.private_events(self._table(s, player.lang), events, seat)
+            if lines:
+                private.append(Out("send", chat_id=player.id, user_id=player.id, text="\n".join(lines), tag="private_event"))
+
+        # 4. Public announcements, one message per update.
+        lines = render.announcements(table, events)
+        if lines:
+            group.append(Out("send", chat_id=chat, text="\n".join(lines), tag="announce"))
+
+        # 5. New decisions: the team picker and the vote in the group, everything else in private.
+        for seat in range(after.n):
+            now = prompts(after, seat)
+            if not now:
+                continue
+            if before is not None:
+                old = prompts(before, seat)
+                if old and serial(before) == s_after and [p.kind for p in old] == [p.kind for p in now]:
+                    continue  # same decision as before: its message is already out
+            for p in now:
+                if p.kind == "propose":
+                    group.append(self._picker_out(s, after, p, None))
+                elif p.kind == "vote":
+                    if s.vote_serial == s_after:
+                        continue
+                    s.vote_serial = s_after
+                    text, kb = render.vote_message(table, pv, self.codec, s_after)
+                    if kind == "picker" and trig_msg and not reused_trigger:
+                        reused_trigger = True
+                        s.vote_msg = trig_msg
+                        head.append(Out("edit", chat_id=chat, message_id=trig_msg, text=text, keyboard=kb, tag="vote"))
+                    else:
+                        s.vote_msg = None
+                        group.append(Out("send", chat_id=chat, text=text, keyboard=kb, remember="vote_msg", tag="vote"))
+                else:
+                    private.extend(self._prompt_outs(s, after, seat))
+                    break
+        if kind == "picker" and trig_msg and not reused_trigger:
+            # the team was proposed but the vote waits for another decision first
+            head.append(Out("edit", chat_id=chat, message_id=trig_msg, keyboard=None, tag="picker",
+                            text=render.vote_closed(table, pv).split("\n")[0] if pv["proposals"] else "✔️"))
+
+        # 6. The board, edited only when its text changes.
+        status = "ended" if after.over else "playing"
+        board_text = render.board(table, pv, status)
+        if kind == "start" and s.board_msg:
+            head.insert(0, Out("edit", chat_id=chat, message_id=s.board_msg, text=board_text, keyboard=None,
+                               fallback_send=True, remember="board_msg", tag="board"))
+            # (remembered only if the lobby message was gone and the board had to be sent anew)
+        elif pv_before is None or render.board(table, pv_before) != board_text:
+            if s.board_msg:
+                head.append(Out("edit", chat_id=chat, message_id=s.board_msg, text=board_text, keyboard=None,
+                                fallback_send=True, remember="board_msg", tag="board"))
+
+        # 7. The end: every role, the winner, the history.
+        tail: list[Out] = []
+        if after.over and (before is None or not before.over):
+            s.status = ENDED
+            s.ended_at = self.clock()
+            s.sel = {}
+            for text in render.game_over(table, pv):
+                tail.append(Out("send", chat_id=chat, text=text, tag="end"))
+        return head + private + group + tail
+
+
+def transient(exc: BaseException) -> bool:
+    """Errors a redelivery may get past: storage conflicts and AWS/network failures."""
+    if isinstance(exc, VersionConflict | ConnectionError | TimeoutError):
+        return True
+    module = type(exc).__module__ or ""
+    return module.startswith(("botocore", "boto3", "urllib3"))
+
+
+def render_default_settings(args: str):
+    """Settings for a new lobby: ``/newgame resistance`` picks The Resistance."""
+    from .session import Settings
+
+    if args.strip().lower().startswith("res"):
+        return Settings(theme="resistance", roles=[])
+    return Settings()

@@ -1,0 +1,154 @@
+"""The per-chat game session (item ``chat#<chat_id>``) and the per-user record (``user#<user_id>``).
+
+A group has at most one active session: a lobby (players joining, host choosing settings) or a game
+(the engine ``GameState`` as JSON). The session also keeps the ids of the group messages the bot edits
+without a button press on them (the lobby, later turned into the board, and the vote/quest progress
+message), the selection a player is building with toggle buttons, and the last update ids applied
+(so that a redelivered update is applied once, recorded in the same conditional write).
+"""
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from engine import GameConfig, GameState, Theme
+
+SEEN_MAX = 100
+LOBBY, PLAYING, ENDED, CANCELLED = "lobby", "playing", "ended", "cancelled"
+ACTIVE = (LOBBY, PLAYING)
+
+
+def chat_key(chat_id: int) -> str:
+    return f"chat#{chat_id}"
+
+
+def user_key(user_id: int) -> str:
+    return f"user#{user_id}"
+
+
+def new_game_id() -> str:
+    return secrets.token_hex(3)  # 6 hex characters
+
+
+class Player(BaseModel):
+    id: int
+    name: str
+    lang: str = "en"
+
+
+class Settings(BaseModel):
+    theme: str = "avalon"
+    roles: list[str] = Field(default_factory=lambda: ["merlin", "assassin"])
+    options: dict[str, Any] = Field(default_factory=dict)
+    assassin: str | None = None
+    preset: str | None = None
+
+    def config(self, players: int) -> GameConfig:
+        return GameConfig(
+            theme=Theme(self.theme),
+            players=players,
+            roles=tuple(self.roles),
+            options=dict(self.options),
+            assassin=self.assassin,
+        )
+
+
+class Selection(BaseModel):
+    """What a player has toggled so far on a multi-step prompt (team picker, pick-N prompts)."""
+
+    serial: int
+    kind: str
+    targets: list[int] = Field(default_factory=list)
+    quest: int | None = None
+    choice: str | None = None
+
+
+class Session(BaseModel):
+    chat_id: int
+    title: str = ""
+    lang: str = "en"
+    game_id: str | None = None
+    status: str = "none"
+    host: int | None = None
+    players: list[Player] = Field(default_factory=list)
+    settings: Settings = Field(default_factory=Settings)
+    state: str | None = None  # engine GameState JSON
+    lobby_msg: int | None = None  # the lobby message; becomes the board at the start
+    board_msg: int | None = None
+    vote_msg: int | None = None  # vote progress, then quest progress
+    vote_serial: int | None = None  # the decision point vote_msg belongs to
+    settings_msg: int | None = None  # the host's private settings panel
+    sel: dict[str, Selection] = Field(default_factory=dict)  # "g": group picker; str(seat): private
+    unreachable: list[int] = Field(default_factory=list)  # user ids we could not message
+    seen: list[int] = Field(default_factory=list)
+    ended_at: float | None = None
+
+    # --- helpers ---------------------------------------------------------------------------------
+    @property
+    def active(self) -> bool:
+        return self.status in ACTIVE
+
+    def seat_of(self, user_id: int) -> int | None:
+        for i, p in enumerate(self.players):
+            if p.id == user_id:
+                return i
+        return None
+
+    def names(self) -> list[str]:
+        return [p.name for p in self.players]
+
+    def game(self) -> GameState | None:
+        return GameState.from_json(self.state) if self.state else None
+
+    def mark_seen(self, update_id: int | None) -> None:
+        if update_id is None:
+            return
+        self.seen.append(update_id)
+        if len(self.seen) > SEEN_MAX:
+            del self.seen[: len(self.seen) - SEEN_MAX]
+
+    def body(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", exclude_none=True)
+
+    @classmethod
+    def from_body(cls, body: dict[str, Any]) -> Session:
+        return cls.model_validate(body)
+
+
+class UserRecord(BaseModel):
+    id: int
+    name: str = ""
+    lang: str = "en"
+    started: bool = False  # the user opened a private chat with the bot
+    blocked: bool = False  # the user blocked the bot (403)
+    chat: int | None = None  # the group of the active game they are in
+    game_id: str | None = None
+
+    @property
+    def reachable(self) -> bool:
+        return self.started and not self.blocked
+
+    def body(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", exclude_none=True)
+
+
+def serial(state: GameState) -> int:
+    """The decision point now: the number of actions before it. Stable while a vote or quest collects
+    answers from several players (votes and cards are subtracted); changes once the game moves on."""
+    n = len(state.log)
+    if state.stage in ("team_proposed", "vote"):
+        n -= len(state.votes)
+    elif state.stage == "quest" and not state.pending:
+        n -= len(state.cards)
+    return n
+
+
+def kind_tag(kind: str) -> str:
+    """Two characters naming a prompt kind inside callback data (a button answers only its kind)."""
+    import zlib
+
+    value = zlib.crc32(kind.encode()) % 1296
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    return digits[value // 36] + digits[value % 36]

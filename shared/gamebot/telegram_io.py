@@ -1,0 +1,179 @@
+"""The ONLY module that talks to the Telegram Bot API (python-telegram-bot v22 ``telegram.Bot``).
+
+The service describes what to do as a list of :class:`Out` operations; :meth:`TelegramIO.run` executes
+them in order and reports each one's :class:`Result`. Failure policy:
+
+* 429 ``RetryAfter``: essential operations wait ``retry_after`` and retry (within a time budget);
+  progress edits (``essential=False``) are dropped.
+* 403 ``Forbidden`` on a private chat: reported as ``forbidden`` so the service marks the user
+  unreachable and tells the group how to fix it.
+* 400 "message is not modified": ignored (counts as done). An essential edit whose message is gone
+  can fall back to sending a new message (``fallback_send``).
+* timeouts / network errors: essential sends are retried once, the rest dropped.
+
+Errors are logged without the token or the webhook secret (PTB never puts the token in messages).
+"""
+from __future__ import annotations
+
+import asyncio
+import datetime as dtm
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, LinkPreviewOptions
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
+
+from .render import Btn
+
+log = logging.getLogger("gamebot.telegram")
+
+NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+
+
+@dataclass
+class Out:
+    """One Bot API call the service wants made."""
+
+    op: str  # "send" | "edit" | "answer" | "pin" | "markup"
+    chat_id: int | None = None
+    text: str | None = None
+    keyboard: list[list[Btn]] | None = None
+    message_id: int | None = None
+    essential: bool = True
+    user_id: int | None = None  # private recipient: a 403 marks this user unreachable
+    remember: str | None = None  # store the sent message id in the session under this name
+    fallback_send: bool = False  # an edit whose message is gone is sent anew
+    callback_id: str | None = None
+    alert: bool = False
+    url: str | None = None
+    tag: str | None = None  # free label for tests and logs (e.g. "board", "vote", "role")
+
+
+@dataclass
+class Result:
+    out: Out
+    ok: bool
+    message_id: int | None = None
+    error: str | None = None  # "forbidden" | "retry_after" | "not_modified" | "bad_request" | "network"
+    detail: str = ""
+
+
+def markup(keyboard: list[list[Btn]] | None) -> InlineKeyboardMarkup | None:
+    if keyboard is None:
+        return None
+    rows = [
+        [
+            InlineKeyboardButton(b.text, url=b.url) if b.url else InlineKeyboardButton(b.text, callback_data=b.data)
+            for b in row
+        ]
+        for row in keyboard
+    ]
+    return InlineKeyboardMarkup(rows)
+
+
+def _seconds(value: Any) -> float:
+    if isinstance(value, dtm.timedelta):
+        return value.total_seconds()
+    return float(value)
+
+
+@dataclass
+class TelegramIO:
+    bot: Bot
+    wait_budget: float = 20.0  # seconds an update may spend waiting on 429s in total
+    sleep: Any = asyncio.sleep
+    stats: dict[str, int] = field(default_factory=lambda: {"calls": 0, "errors": 0, "dropped": 0})
+
+    async def is_admin(self, chat_id: int, user_id: int) -> bool:
+        try:
+            member = await self.bot.get_chat_member(chat_id, user_id)
+        except TelegramError as exc:
+            log.warning("getChatMember failed: %s", type(exc).__name__)
+            return False
+        return member.status in ("creator", "administrator")
+
+    async def run(self, outs: list[Out]) -> list[Result]:
+        results = []
+        deadline = time.monotonic() + self.wait_budget
+        for out in outs:
+            results.append(await self._one(out, deadline))
+        return results
+
+    async def _call(self, out: Out) -> int | None:
+        self.stats["calls"] += 1
+        if out.op == "send":
+            msg = await self.bot.send_message(
+                chat_id=out.chat_id,
+                text=out.text,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup(out.keyboard),
+                link_preview_options=NO_PREVIEW,
+            )
+            return msg.message_id
+        if out.op == "edit":
+            await self.bot.edit_message_text(
+                text=out.text,
+                chat_id=out.chat_id,
+                message_id=out.message_id,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup(out.keyboard),
+                link_preview_options=NO_PREVIEW,
+            )
+            return out.message_id
+        if out.op == "markup":
+            await self.bot.edit_message_reply_markup(
+                chat_id=out.chat_id, message_id=out.message_id, reply_markup=markup(out.keyboard)
+            )
+            return out.message_id
+        if out.op == "answer":
+            await self.bot.answer_callback_query(
+                callback_query_id=out.callback_id, text=out.text, show_alert=out.alert, url=out.url
+            )
+            return None
+        if out.op == "pin":
+            await self.bot.pin_chat_message(chat_id=out.chat_id, message_id=out.message_id, disable_notification=True)
+            return out.message_id
+        raise ValueError(f"unknown op {out.op}")
+
+    async def _one(self, out: Out, deadline: float) -> Result:
+        tries = 0
+        while True:
+            tries += 1
+            try:
+                mid = await self._call(out)
+                return Result(out, True, mid)
+            except RetryAfter as exc:
+                wait = _seconds(exc._retry_after if hasattr(exc, "_retry_after") else exc.retry_after)
+                if not out.essential or out.op == "answer" or time.monotonic() + wait > deadline or tries > 3:
+                    self.stats["dropped"] += 1
+                    log.warning("flood control: dropped %s (%s, retry after %.0fs)", out.op, out.tag, wait)
+                    return Result(out, False, error="retry_after", detail=str(wait))
+                await self.sleep(wait)
+            except Forbidden as exc:
+                self.stats["errors"] += 1
+                log.info("forbidden: %s to a %s chat", out.op, "private" if out.user_id else "group")
+                return Result(out, False, error="forbidden", detail=exc.message)
+            except BadRequest as exc:
+                text = exc.message.lower()
+                if "not modified" in text:
+                    return Result(out, True, out.message_id, error="not_modified")
+                if out.op == "edit" and out.fallback_send and ("not found" in text or "can't be edited" in text):
+                    out = Out(**{**out.__dict__, "op": "send", "message_id": None})
+                    continue
+                self.stats["errors"] += 1
+                if out.op != "answer":  # an old callback query can no longer be answered: harmless
+                    log.warning("bad request on %s (%s): %s", out.op, out.tag, exc.message)
+                return Result(out, False, error="bad_request", detail=exc.message)
+            except (TimedOut, NetworkError) as exc:
+                self.stats["errors"] += 1
+                if out.essential and out.op == "send" and tries < 2:
+                    continue
+                log.warning("network error on %s (%s): %s", out.op, out.tag, type(exc).__name__)
+                return Result(out, False, error="network", detail=type(exc).__name__)
+            except TelegramError as exc:
+                self.stats["errors"] += 1
+                log.warning("telegram error on %s (%s): %s", out.op, out.tag, type(exc).__name__)
+                return Result(out, False, error="telegram", detail=type(exc).__name__)

@@ -1,0 +1,62 @@
+"""Fixtures for end-to-end tests: the real webhook Lambda handler, the fake Bot API server on
+127.0.0.1, and DynamoDB mocked by moto (table created from template.yaml)."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from localdev.fake_telegram import FakeTelegram
+
+TOKEN = "123456:E2E-TEST-token"
+SECRET = "e2e-webhook-secret"
+TABLE = "avalon-e2e"
+
+
+@pytest.fixture(scope="session")
+def fake_server():
+    with FakeTelegram(token=TOKEN) as fake:
+        yield fake
+
+
+@pytest.fixture
+def lambda_env(fake_server, monkeypatch):
+    """Environment of the webhook function, with moto's DynamoDB and a fresh fake Telegram."""
+    import app
+    from moto import mock_aws
+
+    from gamebot import dynamo
+    from gamebot.tables import create_table_from_template
+
+    fake_server.reset()
+    env = {
+        "TABLE_NAME": TABLE,
+        "TELEGRAM_BOT_TOKEN": TOKEN,
+        "TELEGRAM_WEBHOOK_SECRET": SECRET,
+        "TELEGRAM_API_BASE_URL": fake_server.base_url,
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_SESSION_TOKEN": "testing",
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "AWS_REGION": "us-east-1",
+    }
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.delenv("AWS_ENDPOINT_URL_DYNAMODB", raising=False)
+    monkeypatch.delenv("TELEGRAM_BOT_USERNAME", raising=False)
+    with mock_aws():
+        dynamo.reset_default_client()
+        app.reset()
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        create_table_from_template(dynamo.default_client(), TABLE, os.path.join(root, "template.yaml"))
+        yield fake_server
+        app.reset()
+        dynamo.reset_default_client()
+    fake_server.reset()
+
+
+@pytest.fixture
+def table(lambda_env):
+    from tests.e2e.driver import LambdaTable
+
+    return LambdaTable(lambda_env, SECRET)

@@ -1,0 +1,119 @@
+"""``gamebot.telegram_io`` against the fake Bot API server with a real python-telegram-bot ``Bot``:
+flood control, blocked users, unchanged edits, vanished messages and timeouts."""
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import telegram
+from telegram.request import HTTPXRequest
+
+from gamebot.render import Btn
+from gamebot.telegram_io import Out, TelegramIO
+from localdev import updates as U
+from localdev.fake_telegram import FakeTelegram
+
+TOKEN = "123456:IO-test"
+GROUP = -1001234500001
+
+
+@pytest.fixture(scope="module")
+def server():
+    with FakeTelegram(token=TOKEN) as fake:
+        yield fake
+
+
+@pytest.fixture(scope="module")
+def loop():
+    loop = asyncio.new_event_loop()
+    yield loop
+    loop.close()
+
+
+@pytest.fixture(scope="module")
+def bot(server, loop):
+    b = telegram.Bot(TOKEN, base_url=f"{server.base_url}/bot", request=HTTPXRequest(read_timeout=0.5))
+    loop.run_until_complete(b.initialize())
+    yield b
+    loop.run_until_complete(b.shutdown())
+
+
+@pytest.fixture
+def io(server, bot):
+    server.reset()
+    server.add_group(GROUP)
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    tio = TelegramIO(bot, sleep=sleep)
+    tio.waits = waits
+    yield tio
+    server.reset()
+
+
+def test_essential_message_waits_for_retry_after_and_is_delivered(io, server, loop):
+    fault = server.inject("sendMessage", status=429, retry_after=3, times=1)
+    [r] = loop.run_until_complete(io.run([Out("send", chat_id=GROUP, text="<b>Votes</b>")]))
+    assert r.ok and fault.hits == 1
+    assert io.waits == [3.0]
+    assert server.texts(GROUP) == ["<b>Votes</b>"]
+
+
+def test_progress_edit_is_dropped_under_flood_control(io, server, loop):
+    [sent] = loop.run_until_complete(io.run([Out("send", chat_id=GROUP, text="Voted (1/5)")]))
+    server.inject("editMessageText", status=429, retry_after=5, times=1)
+    [r] = loop.run_until_complete(io.run([Out("edit", chat_id=GROUP, message_id=sent.message_id,
+                                               text="Voted (2/5)", essential=False)]))
+    assert not r.ok and r.error == "retry_after" and io.waits == []
+    assert server.texts(GROUP) == ["Voted (1/5)"]
+
+
+def test_flood_waits_beyond_the_budget_are_not_waited(io, server, loop):
+    server.inject("sendMessage", status=429, retry_after=60, times=1)
+    [r] = loop.run_until_complete(io.run([Out("send", chat_id=GROUP, text="x")]))
+    assert r.error == "retry_after" and io.waits == []
+
+
+def test_blocked_user_is_reported_as_forbidden(io, server, loop):
+    server.block(U.user(5))
+    [r] = loop.run_until_complete(io.run([Out("send", chat_id=5, user_id=5, text="your role")]))
+    assert r.error == "forbidden"
+    [r] = loop.run_until_complete(io.run([Out("send", chat_id=6, user_id=6, text="never started")]))
+    assert r.error == "forbidden"
+
+
+def test_unchanged_edit_counts_as_done(io, server, loop):
+    kb = [[Btn("Approve", "V:1:a:0:xa:abcdef")]]
+    [sent] = loop.run_until_complete(io.run([Out("send", chat_id=GROUP, text="board", keyboard=kb)]))
+    [r] = loop.run_until_complete(io.run([Out("edit", chat_id=GROUP, message_id=sent.message_id, text="board", keyboard=kb)]))
+    assert r.ok and r.error == "not_modified"
+
+
+def test_edit_of_a_vanished_board_sends_it_again(io, server, loop):
+    [r] = loop.run_until_complete(io.run([Out("edit", chat_id=GROUP, message_id=999, text="board",
+                                               fallback_send=True, remember="board_msg")]))
+    assert r.ok and r.message_id != 999 and r.out.op == "send"
+    assert server.texts(GROUP) == ["board"]
+
+
+def test_timeouts_retry_an_essential_send_once(io, server, loop):
+    server.inject("sendMessage", delay=1.0, times=1)  # longer than the 0.5 s read timeout
+    [r] = loop.run_until_complete(io.run([Out("send", chat_id=GROUP, text="results")]))
+    assert r.ok
+    assert "results" in server.texts(GROUP)
+
+
+def test_callback_answers_carry_text_alert_and_deep_link(io, server, loop):
+    url = f"https://t.me/{U.BOT_USERNAME}?start=jabc_def"
+    loop.run_until_complete(io.run([Out("answer", callback_id="cbq1", text="Open a chat", url=url, alert=True)]))
+    params = server.calls_to("answerCallbackQuery")[-1]
+    assert params["url"] == url and params["text"] == "Open a chat"
+
+
+def test_admin_check_reads_the_member_status(io, server, loop):
+    server.set_admins(GROUP, U.user(2), creator=U.user(1))
+    assert loop.run_until_complete(io.is_admin(GROUP, 1))
+    assert loop.run_until_complete(io.is_admin(GROUP, 2))
+    assert not loop.run_until_complete(io.is_admin(GROUP, 3))

@@ -1,0 +1,119 @@
+"""Helpers for the Avalon Big Box module tests (test_bigbox_*.py): chosen deals and quest drivers."""
+from __future__ import annotations
+
+from collections import Counter
+
+from engine import ROLES, Action, GameConfig, GameState, Side, apply_action, new_game
+from engine.plugin import Ctx
+from engine.reveal import compute_reveal
+
+FILLERS = ("servant", "minion")
+# Rulebook chart (players -> Good, Evil), copied so the tests do not read it from the engine.
+GOOD_EVIL = {5: (3, 2), 6: (4, 2), 7: (4, 3), 8: (5, 3), 9: (6, 3), 10: (6, 4)}
+
+
+def config_for(roles: list[str], options: dict | None = None) -> GameConfig:
+    return GameConfig(
+        players=len(roles), roles=tuple(r for r in roles if r not in FILLERS), options=dict(options or {})
+    )
+
+
+def make_state(roles: list[str], leader: int = 0, options: dict | None = None, seed: int = 0) -> GameState:
+    """A game at its first Team-building step with ``roles[seat]`` dealt and ``leader`` leading.
+
+    A real ``new_game`` is re-dealt: roles, sides, Leader, every plug-in's setup and the reveal are
+    redone consistently by the engine itself.
+    """
+    config = config_for(roles, options)
+    sides = [ROLES[r].side for r in roles]
+    good, evil = GOOD_EVIL[len(roles)]
+    assert (sides.count(Side.GOOD), sides.count(Side.EVIL)) == (good, evil), "not a legal deal"
+    state, _ = new_game(config, seed)
+    assert Counter(state.roles) == Counter(roles) and state.stage == "team"
+    state = state.model_copy(deep=True)
+    state.roles = list(roles)
+    state.sides = sides
+    state.knowledge = [[] for _ in roles]
+    state.first_leader = state.leader = leader
+    state.mods = {}
+    ctx = Ctx(state)
+    for plugin in ctx.plugins():
+        plugin.setup(ctx)
+    compute_reveal(ctx)
+    return GameState.model_validate(state.model_dump())
+
+
+def act(state: GameState, seat: int, kind: str, targets=(), choice: str | None = None, quest=None):
+    new, _events = apply_action(
+        state, Action(seat=seat, kind=kind, targets=tuple(targets), choice=choice, quest=quest)
+    )
+    return new
+
+
+def act_events(state: GameState, seat: int, kind: str, targets=(), choice: str | None = None):
+    return apply_action(state, Action(seat=seat, kind=kind, targets=tuple(targets), choice=choice))
+
+
+def pending_kind(state: GameState) -> str | None:
+    return state.pending[0].kind if state.pending else None
+
+
+def answer(state: GameState, answers: dict) -> GameState:
+    """Answer waiting decisions whose kind is in ``answers`` (a seat/tuple of seats, or "pass")."""
+    while state.pending and state.pending[0].kind in answers:
+        p = state.pending[0]
+        value = answers[p.kind]
+        if value == "pass":
+            state = act(state, p.actors[0], p.kind, choice="pass")
+        elif isinstance(value, str):
+            state = act(state, p.actors[0], p.kind, choice=value)
+        else:
+            targets = value if isinstance(value, tuple) else (value,)
+            state = act(state, p.actors[0], p.kind, targets=targets)
+    return state
+
+
+def approve_all(state: GameState) -> GameState:
+    for seat in range(state.n):
+        state = act(state, seat, "vote", choice="approve")
+    return state
+
+
+def to_cards(state: GameState, team, watch=None, excalibur=None) -> GameState:
+    """Propose ``team``, give Excalibur / the Watch token if asked, approve: stops at the quest stage."""
+    state = act(state, state.leader, "propose", tuple(team))
+    state = answer(state, {"give_excalibur": excalibur if excalibur is not None else _other(state)})
+    state = approve_all(state)
+    state = answer(state, {"watch": watch if watch is not None else state.team[0]})
+    assert state.stage == "quest", state.stage
+    return state
+
+
+def _other(state: GameState) -> int:
+    return next(t for t in state.team if t != state.leader)
+
+
+def play_cards(state: GameState, cards: dict[int, str] | None = None) -> GameState:
+    """Every Team member plays: ``cards[seat]`` or Success."""
+    cards = cards or {}
+    for seat in list(state.team):
+        state = act(state, seat, "play", choice=cards.get(seat, "success"))
+    return state
+
+
+def quest(
+    state: GameState,
+    team,
+    cards: dict[int, str] | None = None,
+    watch=None,
+    excalibur=None,
+    switch="pass",
+    trap=None,
+) -> GameState:
+    """One full quest: proposal, approval, cards, then Excalibur (``switch``) and the Trapper (``trap``)."""
+    state = to_cards(state, team, watch=watch, excalibur=excalibur)
+    state = play_cards(state, cards)
+    answers: dict = {"excalibur": switch}
+    if trap is not None:
+        answers["trap"] = trap
+    return answer(state, answers)

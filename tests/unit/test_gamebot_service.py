@@ -1,0 +1,472 @@
+"""The update service with an in-memory repository and a recording Bot API double."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from gamebot.session import Session, chat_key, user_key
+from localdev import updates as U
+from tests.e2e.driver import Driver, Policy
+from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen
+
+OTHER = -1002000000002
+
+
+@pytest.fixture
+def h():
+    harness = Harness()
+    yield harness
+    harness.close()
+
+
+def session(h: Harness, chat: int = GROUP) -> Session:
+    return Session.from_body(h.repo.items[chat_key(chat)].body)
+
+
+def test_join_requires_a_private_chat_and_answers_with_a_deep_link(h):
+    h.send(U.start(U.user(1)))
+    h.send(U.command(U.group(GROUP), U.user(1), "/newgame"))
+    h.press_label(2, GROUP, "Join")  # user 2 never opened the private chat
+    answer = h.last_answer()
+    assert answer.url and answer.url.startswith("https://t.me/AvalonTestBot?start=j")
+    assert [p.id for p in session(h).players] == [1]
+    payload = answer.url.split("start=")[1]
+    h.send(U.start(U.user(2), payload))  # the deep link opens the chat and completes the join
+    assert [p.id for p in session(h).players] == [1, 2]
+    assert "You joined the game" in h.io.last(2).text
+    assert "2. Carol" in h.io.chat(GROUP)[0].text  # the lobby message was edited in place
+
+
+def test_one_active_game_per_group(h):
+    h.lobby([1, 2, 3])
+    h.send(U.command(U.group(GROUP), U.user(2), "/newgame"))
+    assert "already running" in h.io.last(GROUP).text
+
+
+def test_a_player_is_in_one_active_game_at_a_time(h):
+    h.lobby([1, 2, 3])
+    h.send(U.command(U.group(OTHER, "Other"), U.user(4), "/newgame"))
+    h.press_label(2, OTHER, "Join")
+    assert "already playing in another game" in h.last_answer().text
+    assert 2 not in [p.id for p in session(h, OTHER).players]
+    h.press_label(2, GROUP, "Leave")  # after leaving the first lobby the second one is open to them
+    h.press_label(2, OTHER, "Join")
+    assert 2 in [p.id for p in session(h, OTHER).players]
+
+
+def test_only_the_host_starts_and_at_least_five_players(h):
+    h.lobby([1, 2, 3, 4])
+    h.press_label(2, GROUP, "Start")
+    assert "Only the host" in h.last_answer().text
+    h.press_label(1, GROUP, "Start")
+    assert "5 to 10 players" in h.last_answer().text
+    assert session(h).status == "lobby"
+
+
+def test_invalid_settings_are_explained_with_the_engine_messages(h):
+    h.lobby([1, 2, 3, 4, 5])
+    h.press_label(1, GROUP, "Settings")
+    h.press_label(1, 1, "Characters")
+    h.press_label(1, 1, "Morgana")  # Morgana without Percival is an error
+    assert "Morgana must be played with Percival" in h.io.last(1).text
+    h.press_label(1, 1, "Back")
+    h.press_label(1, 1, "Done")
+    h.press_label(1, GROUP, "Start")
+    assert "Morgana must be played with Percival" in h.last_answer().text
+    assert session(h).status == "lobby"
+
+
+def test_settings_offer_every_engine_role_of_the_theme_and_presets(h):
+    import engine
+
+    h.lobby([1, 2, 3, 4, 5])
+    h.press_label(1, GROUP, "Settings")
+    h.press_label(1, 1, "Characters")
+    labels = " ".join(b.text for row in h.io.last(1).keyboard for b in row)
+    from gamebot.texts import name_of
+
+    for role in engine.ROLES.values():
+        if not role.filler and engine.Theme.AVALON in role.themes:
+            assert name_of("role", role.id)[:28] in labels
+    h.press_label(1, 1, "Back")
+    h.press_label(1, 1, "Game: The Resistance")
+    assert session(h).settings.theme == "resistance"
+    assert session(h).settings.roles == []
+
+
+def test_start_deals_each_player_a_private_role_and_posts_the_board(h):
+    players = [1, 2, 3, 4, 5]
+    h.lobby(players)
+    h.press_label(1, GROUP, "Start")
+    s = session(h)
+    state = s.game()
+    assert s.status == "playing" and s.board_msg == h.io.chat(GROUP)[0].message_id
+    for seat, uid in enumerate(players):
+        card = next(m.text for m in h.io.chat(uid) if "Your secret role" in m.text)
+        from gamebot.texts import name_of
+
+        assert name_of("role", state.roles[seat]) in card
+    leader = players[state.leader]
+    assert f"tg://user?id={leader}" in h.io.last(GROUP).text
+
+
+def test_others_pressing_the_team_picker_are_told_it_is_not_their_turn(h):
+    players = [1, 2, 3, 4, 5]
+    h.lobby(players)
+    h.press_label(1, GROUP, "Start")
+    state = session(h).game()
+    other = players[(state.leader + 1) % 5]
+    h.press_label(other, GROUP, "Propose team")
+    assert "Only the Leader" in h.last_answer().text
+    h.press_label(players[state.leader], GROUP, "Propose team")
+    assert "exactly 2" in h.last_answer().text  # the engine's reason for a wrong team size
+
+
+def _to_vote(h: Harness, players: list[int]):
+    h.lobby(players)
+    h.press_label(players[0], GROUP, "Start")
+    state = session(h).game()
+    leader = players[state.leader]
+    for name in ("Bob", "Carol"):
+        h.press_label(leader, GROUP, name)
+    h.press_label(leader, GROUP, "Propose team")
+    return state
+
+
+def test_group_sees_who_voted_but_not_how_until_everyone_has(h):
+    players = [1, 2, 3, 4, 5]
+    _to_vote(h, players)
+    vote_msg = h.io.with_button(GROUP, "Approve")[0]
+    h.press_label(1, GROUP, "Approve")
+    h.press_label(2, GROUP, "Reject")
+    assert "Voted (2/5): Bob and Carol" in vote_msg.text
+    assert "Approve:" not in vote_msg.text and "Reject:" not in vote_msg.text.replace("❌ Reject", "")
+    for uid in (3, 4, 5):
+        h.press_label(uid, GROUP, "Approve")
+    results = h.io.last(GROUP).text if "Votes" in h.io.last(GROUP).text else next(
+        m.text for m in h.io.chat(GROUP) if "<b>Votes</b>" in m.text)
+    assert "Approve: Bob, Dave, Erin and Frank" in results and "Reject: Carol" in results
+
+
+def test_each_team_member_gets_only_the_cards_they_may_play(h):
+    players = [1, 2, 3, 4, 5]
+    state = _to_vote(h, players)
+    for uid in players:
+        h.press_label(uid, GROUP, "Approve")
+    team = [0, 1]  # Bob and Carol are seats 0 and 1
+    for seat, uid in enumerate(players):
+        prompts = [m for m in h.io.chat(uid) if "choose your card" in m.text]
+        if seat in team:
+            labels = [b.text for row in prompts[-1].keyboard for b in row]
+            assert labels == (["✅ Success"] if state.sides[seat].value == "good" else ["✅ Success", "❌ Fail"])
+        else:
+            assert prompts == []
+
+
+def test_a_vote_or_a_card_costs_one_read_and_one_write(h):
+    players = [1, 2, 3, 4, 5]
+    _to_vote(h, players)
+    for uid in players:
+        before = dict(h.repo.calls)
+        h.press_label(uid, GROUP, "Approve")
+        assert h.repo.calls["read"] - before["read"] <= 1
+        assert h.repo.calls["write"] - before["write"] <= 1
+    for uid in (1, 2):
+        before = dict(h.repo.calls)
+        h.press_label(uid, uid, "Success")
+        assert h.repo.calls["read"] - before["read"] <= 1
+        assert h.repo.calls["write"] - before["write"] <= 1
+
+
+def test_a_redelivered_update_is_applied_once(h):
+    players = [1, 2, 3, 4, 5]
+    _to_vote(h, players)
+    msg, btn = h.io.with_button(GROUP, "Approve")
+    update = U.press(U.user(1), U.message(GROUP, msg.message_id, msg.text), btn.data)
+    assert h.send(update) == 200
+    log_after_first = session(h).game().log
+    sent = len(h.io.outs)
+    assert h.send(update) == 200  # Telegram redelivers the same update
+    assert session(h).game().log == log_after_first
+    assert [o.op for o in h.io.outs[sent:]] == ["answer"]
+
+
+def test_stale_and_forged_buttons_are_refused(h):
+    players = [1, 2, 3, 4, 5]
+    _to_vote(h, players)
+    msg, btn = h.io.with_button(GROUP, "Approve")
+    for uid in players:
+        h.press(uid, msg, btn.data)
+    log = session(h).game().log
+    h.press(1, msg, btn.data)  # the vote is over: this button is out of date
+    assert "out of date" in h.last_answer().text
+    forged = btn.data[:-6] + "AAAAAA"
+    h.press(1, msg, forged)
+    assert "out of date" in h.last_answer().text
+    assert session(h).game().log == log
+
+
+def test_a_player_outside_the_game_cannot_vote(h):
+    _to_vote(h, [1, 2, 3, 4, 5])
+    h.press_label(9, GROUP, "Approve")
+    assert "not playing" in h.last_answer().text
+
+
+@pytest.mark.parametrize("n", [5, 7, 10])
+def test_full_games_end_with_every_role_revealed(h, n):
+    players = list(range(1, n + 1))
+    h.lobby(players)
+    h.press_label(1, GROUP, "Start")
+    driver = Driver(HarnessScreen(h), GROUP, players, Policy(rng=random.Random(n)))
+    driver.play()
+    assert driver.over()
+    state = session(h).game()
+    end = "\n".join(m.text for m in h.io.chat(GROUP) if "Game over" in m.text or "<b>Roles</b>" in m.text)
+    from gamebot.texts import name_of
+
+    for seat in range(n):
+        assert name_of("role", state.roles[seat]) in end
+    assert session(h).status == "ended"
+
+
+def test_cancel_needs_the_host_or_an_admin_and_reveals_roles(h):
+    h.lobby([1, 2, 3, 4, 5])
+    h.press_label(1, GROUP, "Start")
+    h.send(U.command(U.group(GROUP), U.user(3), "/cancel"))
+    assert "Only the host or a group admin" in h.io.last(GROUP).text
+    h.io.admins.add(3)
+    h.send(U.command(U.group(GROUP), U.user(3), "/cancel"))
+    assert session(h).status == "cancelled"
+    assert any("Game cancelled" in m.text for m in h.io.chat(GROUP))
+    assert any("<b>Roles</b>" in m.text for m in h.io.chat(GROUP))
+    h.send(U.command(U.group(GROUP), U.user(2), "/newgame"))  # the group and its players are free again
+    assert session(h).status == "lobby"
+
+
+def test_leave_works_in_the_lobby_but_not_during_a_game(h):
+    h.lobby([1, 2, 3, 4, 5])
+    h.send(U.command(U.group(GROUP), U.user(5), "/leave"))
+    assert 5 not in [p.id for p in session(h).players]
+    h.press_label(5, GROUP, "Join")
+    h.press_label(1, GROUP, "Start")
+    h.send(U.command(U.group(GROUP), U.user(5), "/leave"))
+    assert "needs every player" in h.io.last(GROUP).text
+    assert 5 in [p.id for p in session(h).players]
+
+
+def test_host_leaving_passes_the_lobby_on_and_the_last_one_closes_it(h):
+    h.lobby([1, 2])
+    h.press_label(1, GROUP, "Leave")
+    assert session(h).host == 2
+    h.press_label(2, GROUP, "Leave")
+    assert session(h).status == "cancelled"
+
+
+def test_bot_removed_from_the_group_ends_the_game_and_frees_players(h):
+    h.lobby([1, 2, 3, 4, 5])
+    h.press_label(1, GROUP, "Start")
+    h.send(U.bot_removed(U.group(GROUP), U.user(1)))
+    assert session(h).status == "cancelled"
+    assert "I was removed" in h.io.last(2).text
+    h.send(U.command(U.group(OTHER, "Other"), U.user(2), "/newgame"))
+    assert [p.id for p in session(h, OTHER).players] == [2]
+
+
+def test_a_player_who_blocks_the_bot_is_reported_and_can_reconnect(h):
+    players = [1, 2, 3, 4, 5]
+    _to_vote(h, players)
+    h.send(U.bot_blocked(U.user(2)))
+    h.io.forbidden.add(2)
+    notice = h.io.last(GROUP).text
+    assert "blocked me" in notice and "start=r" in notice
+    assert h.repo.items[user_key(2)].body["blocked"] is True
+    for uid in players:  # the quest prompt to the blocked team member fails with 403
+        h.press_label(uid, GROUP, "Approve")
+    assert 2 in session(h).unreachable
+    h.io.forbidden.discard(2)
+    payload = notice.split("start=")[1].split('"')[0].split()[0]
+    h.send(U.start(U.user(2), payload))
+    texts = [m.text for m in h.io.chat(2)]
+    assert any("Welcome back" in t for t in texts)
+    assert any("choose your card" in t for t in texts[-2:])  # the pending quest card is sent again
+    assert 2 not in session(h).unreachable
+
+
+def test_commands_addressed_to_another_bot_are_ignored(h):
+    sent = len(h.io.outs)
+    h.send(U.command(U.group(GROUP), U.user(1), "/help", bot_username="SomeOtherBot"))
+    assert len(h.io.outs) == sent
+    h.send(U.command(U.group(GROUP), U.user(1), "/help", bot_username=U.BOT_USERNAME))
+    assert "/newgame" in h.io.last(GROUP).text
+
+
+def test_status_and_rules_describe_the_current_game(h):
+    h.lobby([1, 2, 3, 4, 5])
+    h.press_label(1, GROUP, "Start")
+    h.send(U.command(U.group(GROUP), U.user(2), "/status"))
+    assert "Propose team" in " ".join(b.text for row in h.io.last(GROUP).keyboard for b in row)
+    h.send(U.command(U.group(GROUP), U.user(2), "/rules"))
+    assert "Merlin" in h.io.last(GROUP).text and "Avalon in short" in h.io.last(GROUP).text
+    h.send(U.command(U.private(U.user(2)), U.user(2), "/status"))
+    assert any("Your secret role" in m.text for m in h.io.chat(2)[-2:])
+
+
+def test_unknown_update_types_are_ignored():
+    harness = Harness()
+    try:
+        assert harness.send({"update_id": 77, "edited_message": U.text(U.group(GROUP), U.user(1), "x")["message"]}) == 200
+        assert harness.io.outs == []
+    finally:
+        harness.close()
+
+
+def _preset_cases():
+    from engine.presets import PRESETS
+
+    return [(p.id, p.name, p.theme.value, p.min_players) for p in PRESETS.values()]
+
+
+@pytest.mark.parametrize("preset_id,name,theme,n", _preset_cases(), ids=lambda x: str(x))
+def test_every_preset_is_chosen_in_settings_and_plays_to_the_end(h, preset_id, name, theme, n):
+    players = list(range(1, n + 1))
+    h.lobby(players)
+    h.press_label(1, GROUP, "Settings")
+    if theme == "resistance":
+        h.press_label(1, 1, "Game: The Resistance")
+    h.press_label(1, 1, "Presets")
+    h.press_label(1, 1, name)
+    h.press_label(1, 1, "Back")
+    h.press_label(1, 1, "Done")
+    assert session(h).settings.preset == preset_id
+    h.press_label(1, GROUP, "Start")
+    assert session(h).status == "playing", h.last_answer().text
+    driver = Driver(HarnessScreen(h), GROUP, players, Policy(rng=random.Random(n)))
+    driver.play()
+    assert driver.over()
+
+
+MODULE_CASES = [
+    (["Plot cards"], [], 7),
+    (["Plot cards"], [], 10),
+    (["Excalibur"], [], 7),
+    (["Trapper"], [], 7),
+    (["Lady of the Lake", "Targeting"], ["Percival", "Morgana"], 8),
+    ([], ["the Good Rogue", "the Evil Rogue"], 7),
+    (["Evil Sorcerer hidden"], ["the Good Sorcerer", "the Evil Sorcerer"], 7),
+    (["Senior and Junior"], ["a Good Messenger", "the Evil Messenger"], 8),
+]
+
+
+@pytest.mark.parametrize("options,roles,n", MODULE_CASES, ids=lambda x: str(x))
+def test_big_box_modules_and_characters_are_played_through_generic_prompts(h, options, roles, n):
+    players = list(range(1, n + 1))
+    h.lobby(players)
+    h.press_label(1, GROUP, "Settings")
+    h.press_label(1, 1, "Characters")
+    for role in roles:
+        h.press_label(1, 1, role)
+    if "a Good Messenger" in roles:
+        h.press_label(1, 1, "a Good Messenger")  # two Good Messengers
+    h.press_label(1, 1, "Back")
+    h.press_label(1, 1, "Options")
+    for option in options:
+        h.press_label(1, 1, option)
+    h.press_label(1, 1, "Back")
+    h.press_label(1, 1, "Done")
+    h.press_label(1, GROUP, "Start")
+    assert session(h).status == "playing", h.last_answer().text
+    driver = Driver(HarnessScreen(h), GROUP, players, Policy(rng=random.Random(n)))
+    driver.play()
+    assert driver.over()
+
+
+class FailingRepo:
+    """A repository whose storage is unreachable."""
+
+    calls = {"read": 0, "write": 0}
+
+    def get(self, key):
+        raise ConnectionError("storage unavailable")
+
+    put = transact = delete = claim = get
+
+
+def test_storage_failure_before_commit_asks_telegram_to_redeliver(h):
+    h.service.repo = FailingRepo()
+    assert h.send(U.command(U.group(GROUP), U.user(1), "/newgame")) == 500
+    assert h.io.outs == []
+
+
+def test_an_error_after_the_commit_never_causes_a_redelivery(h):
+    h.lobby([1, 2, 3, 4, 5])
+
+    async def broken(outs):
+        raise RuntimeError("Bot API exploded")
+
+    h.io.run = broken
+    msg, btn = h.io.with_button(GROUP, "Start")
+    assert h.press(1, msg, btn.data) == 200  # committed: the game started even though sending failed
+    assert session(h).status == "playing"
+
+
+def test_a_bug_while_deciding_answers_the_button_and_is_not_redelivered(h, monkeypatch):
+    h.lobby([1, 2, 3, 4, 5])
+
+    def bug(*args, **kwargs):
+        raise KeyError("oops")
+
+    monkeypatch.setattr(h.service, "_start_game", bug)
+    assert h.press_label(1, GROUP, "Start") == 200
+    assert "something went wrong" in h.last_answer().text
+    assert session(h).status == "lobby"
+
+
+def test_a_vote_or_card_that_does_not_finish_the_round_edits_one_group_message(h):
+    """Group traffic stays low: one progress edit per vote or card, nothing else in the group."""
+    players = [1, 2, 3, 4, 5]
+    _to_vote(h, players)
+    for uid in players[:4]:
+        sent = len(h.io.outs)
+        h.press_label(uid, GROUP, "Approve")
+        group_ops = [o for o in h.io.outs[sent:] if o.chat_id == GROUP]
+        assert [(o.op, o.tag) for o in group_ops] == [("edit", "vote")]
+    h.press_label(5, GROUP, "Approve")
+    sent = len(h.io.outs)
+    h.press_label(1, 1, "Success")  # Bob (seat 0) is on the team; one of two cards
+    group_ops = [o for o in h.io.outs[sent:] if o.chat_id == GROUP]
+    assert [(o.op, o.tag) for o in group_ops] == [("edit", "quest")]
+    assert "Cards played: 1/2" in group_ops[0].text
+
+
+def test_concurrent_votes_both_count_after_a_version_conflict(h):
+    """Two Lambda containers apply votes at the same time: the loser reloads, reapplies and retries."""
+    import asyncio
+    import threading
+
+    from gamebot.service import Service
+
+    players = [1, 2, 3, 4, 5]
+    _to_vote(h, players)
+    msg, btn = h.io.with_button(GROUP, "Approve")
+    mine = U.press(U.user(1), U.message(GROUP, msg.message_id, msg.text), btn.data)
+    theirs = U.press(U.user(2), U.message(GROUP, msg.message_id, msg.text), btn.data)
+    other = Service(h.repo, h.io, h.codec, bot_username=U.BOT_USERNAME)
+    original_put = h.repo.put
+    raced = []
+
+    def put(item, expect):
+        if not raced:  # another container commits its vote between our read and our write
+            raced.append(True)
+            loop = asyncio.new_event_loop()
+            t = threading.Thread(target=lambda: loop.run_until_complete(other.handle(theirs)))
+            t.start()
+            t.join()
+            loop.close()
+        return original_put(item, expect)
+
+    h.repo.put = put
+    assert h.send(mine) == 200
+    state = session(h).game()
+    assert sorted(state.votes) == [0, 1]
+    assert {mine["update_id"], theirs["update_id"]} <= set(session(h).seen)

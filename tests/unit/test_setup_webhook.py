@@ -1,0 +1,465 @@
+"""The deploy-time webhook registration (custom resource) and the operators' script.
+
+A tiny HTTP server on 127.0.0.1 plays both the Telegram Bot API (``/bot<token>/<method>``) and the
+CloudFormation pre-signed ResponseURL (``/cfn/...``); it records every request so the tests can
+assert exactly what was sent.
+"""
+from __future__ import annotations
+
+import importlib.util
+import io
+import json
+import logging
+import re
+import socket
+import subprocess
+import sys
+import threading
+from collections import defaultdict
+from contextlib import redirect_stdout
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import boto3
+import pytest
+from botocore.stub import Stubber
+
+from gamebot.commands import COMMANDS, bot_api_commands
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKEN = "123456:AAE-test_token-value"
+OTHER_TOKEN = "987654:AAF-other_token"
+SECRET = "s3cr3t-" + "x" * 30
+URL = "https://abc123.execute-api.eu-west-1.amazonaws.com/webhook"
+
+
+def _load(name: str, path: Path) -> Any:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# Loaded by path: functions/webhook/app.py is also called ``app`` on the test path.
+setup_app = _load("setup_webhook_app_under_test", ROOT / "functions/setup_webhook/app.py")
+set_webhook_script = _load("set_webhook_script_under_test", ROOT / "scripts/set_webhook.py")
+
+
+@dataclass
+class Recorded:
+    verb: str
+    path: str
+    headers: dict[str, str]
+    body: bytes
+
+    @property
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+    @property
+    def method(self) -> str:
+        return self.path.rsplit("/", 1)[-1]
+
+
+@dataclass
+class FakeServer:
+    """Bot API + CloudFormation response endpoint. Script replies per Bot API method with ``reply``."""
+
+    base_url: str = ""
+    requests: list[Recorded] = field(default_factory=list)
+    replies: dict[str, list[tuple[int, Any]]] = field(default_factory=lambda: defaultdict(list))
+    webhook_url: str = URL  # what getWebhookInfo reports
+
+    def reply(self, method: str, status: int, payload: Any) -> None:
+        self.replies[method].append((status, payload))
+
+    def bot_calls(self, token: str = TOKEN) -> list[Recorded]:
+        return [r for r in self.requests if r.path.startswith(f"/bot{token}/")]
+
+    def cfn_responses(self) -> list[Recorded]:
+        return [r for r in self.requests if r.path.startswith("/cfn/")]
+
+    def answer(self, verb: str, path: str, headers: dict[str, str], body: bytes) -> tuple[int, bytes]:
+        self.requests.append(Recorded(verb, path, headers, body))
+        if path.startswith("/cfn/"):
+            return 200, b""
+        match = re.fullmatch(r"/bot([^/]+)/(\w+)", path)
+        if not match:
+            return 404, b'{"ok": false, "error_code": 404, "description": "Not Found"}'
+        method = match.group(2)
+        if self.replies[method]:
+            status, payload = self.replies[method].pop(0)
+        elif method == "getWebhookInfo":
+            status, payload = 200, {"ok": True, "result": {"url": self.webhook_url, "pending_update_count": 0}}
+        else:
+            status, payload = 200, {"ok": True, "result": True}
+        return status, json.dumps(payload).encode()
+
+
+@pytest.fixture
+def server():
+    fake = FakeServer()
+
+    class Handler(BaseHTTPRequestHandler):
+        def _handle(self) -> None:
+            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            status, reply = fake.answer(self.command, self.path, dict(self.headers.items()), body)
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(reply)))
+            self.end_headers()
+            self.wfile.write(reply)
+
+        do_POST = do_PUT = _handle
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    fake.base_url = f"http://127.0.0.1:{httpd.server_address[1]}"
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield fake
+    httpd.shutdown()
+    httpd.server_close()
+
+
+class Context:
+    log_stream_name = "2025/01/01/[$LATEST]abcdef"
+
+    def __init__(self, remaining_ms: int = 30_000):
+        self.remaining_ms = remaining_ms
+
+    def get_remaining_time_in_millis(self) -> int:
+        return self.remaining_ms
+
+
+def props(server: FakeServer, token: str = TOKEN, **extra: Any) -> dict[str, Any]:
+    return {
+        "ServiceToken": "arn:aws:lambda:eu-west-1:111111111111:function:setup",
+        "BotToken": token,
+        "SecretToken": SECRET,
+        "WebhookUrl": URL,
+        "ApiBaseUrl": server.base_url,
+        **extra,
+    }
+
+
+def cfn_event(server: FakeServer, request_type: str, properties: Any, **extra: Any) -> dict[str, Any]:
+    return {
+        "RequestType": request_type,
+        "ResponseURL": f"{server.base_url}/cfn/response?X-Amz-Signature=abc",
+        "StackId": "arn:aws:cloudformation:eu-west-1:111111111111:stack/bot/guid",
+        "RequestId": "request-1",
+        "LogicalResourceId": "TelegramWebhook",
+        "ResourceType": "Custom::TelegramWebhook",
+        "ResourceProperties": properties,
+        **extra,
+    }
+
+
+def only_response(server: FakeServer) -> dict[str, Any]:
+    responses = server.cfn_responses()
+    assert len(responses) == 1, responses
+    assert responses[0].verb == "PUT"
+    return responses[0].json
+
+
+# ---- the custom resource -------------------------------------------------------------------------
+
+
+def test_create_sets_webhook_with_secret_handled_updates_and_dropped_pending(server):
+    setup_app.lambda_handler(cfn_event(server, "Create", props(server)), Context())
+    calls = server.bot_calls()
+    assert [c.method for c in calls] == ["setWebhook", "setMyCommands"]
+    assert calls[0].headers["Content-Type"] == "application/json"
+    assert calls[0].json == {
+        "url": URL,
+        "secret_token": SECRET,
+        "allowed_updates": ["message", "callback_query", "my_chat_member"],
+        "drop_pending_updates": True,
+    }
+
+
+def test_create_sets_command_menu_from_gamebot_commands(server):
+    setup_app.lambda_handler(cfn_event(server, "Create", props(server)), Context())
+    menu = server.bot_calls()[1].json["commands"]
+    assert menu == [{"command": name, "description": text} for name, text in COMMANDS]
+
+
+def test_create_reports_success_to_response_url(server):
+    setup_app.lambda_handler(cfn_event(server, "Create", props(server)), Context())
+    put = server.cfn_responses()[0]
+    assert put.path == "/cfn/response?X-Amz-Signature=abc"
+    assert put.headers.get("Content-Type", "") == ""  # the pre-signed URL signs an empty content type
+    body = only_response(server)
+    assert body["Status"] == "SUCCESS"
+    assert body["PhysicalResourceId"] == "telegram-webhook-123456"
+    assert body["StackId"] == "arn:aws:cloudformation:eu-west-1:111111111111:stack/bot/guid"
+    assert body["RequestId"] == "request-1"
+    assert body["LogicalResourceId"] == "TelegramWebhook"
+    assert body["Data"] == {"WebhookUrl": URL, "BotId": "123456"}
+
+
+def test_update_for_same_bot_keeps_physical_id(server):
+    event = cfn_event(
+        server, "Update", props(server), PhysicalResourceId="telegram-webhook-123456",
+        OldResourceProperties=props(server, SecretToken="old-" + "y" * 30),
+    )
+    setup_app.lambda_handler(event, Context())
+    assert server.bot_calls()[0].json["secret_token"] == SECRET
+    body = only_response(server)
+    assert (body["Status"], body["PhysicalResourceId"]) == ("SUCCESS", "telegram-webhook-123456")
+
+
+def test_update_to_another_bot_changes_physical_id_so_old_bot_is_unhooked(server):
+    event = cfn_event(
+        server, "Update", props(server, token=OTHER_TOKEN), PhysicalResourceId="telegram-webhook-123456",
+        OldResourceProperties=props(server),
+    )
+    setup_app.lambda_handler(event, Context())
+    assert [c.method for c in server.bot_calls(OTHER_TOKEN)] == ["setWebhook", "setMyCommands"]
+    assert only_response(server)["PhysicalResourceId"] == "telegram-webhook-987654"
+
+
+def test_create_reports_failed_when_telegram_rejects_webhook(server, caplog):
+    server.reply("setWebhook", 400, {
+        "ok": False, "error_code": 400, "description": "Bad Request: bad webhook: HTTPS url must be provided",
+    })
+    with caplog.at_level(logging.INFO):
+        setup_app.lambda_handler(cfn_event(server, "Create", props(server)), Context())
+    body = only_response(server)
+    assert body["Status"] == "FAILED"
+    assert "setWebhook: HTTP 400: Bad Request: bad webhook" in body["Reason"]
+    assert Context.log_stream_name in body["Reason"]
+    assert [c.method for c in server.bot_calls()] == ["setWebhook"]  # no commands after a failure
+    assert TOKEN not in caplog.text and SECRET not in caplog.text
+
+
+def test_failure_reason_never_contains_bot_token(server, caplog):
+    server.reply("setWebhook", 401, {"ok": False, "error_code": 401, "description": f"Unauthorized {TOKEN}"})
+    with caplog.at_level(logging.INFO):
+        setup_app.lambda_handler(cfn_event(server, "Create", props(server)), Context())
+    response = server.cfn_responses()[0].body.decode()
+    assert json.loads(response)["Status"] == "FAILED"
+    assert "Unauthorized ***" in response
+    assert TOKEN not in response and TOKEN not in caplog.text
+
+
+def test_create_reports_failed_when_properties_missing(server):
+    properties = props(server)
+    del properties["WebhookUrl"]
+    setup_app.lambda_handler(cfn_event(server, "Create", properties), Context())
+    body = only_response(server)
+    assert body["Status"] == "FAILED" and "WebhookUrl" in body["Reason"]
+    assert server.bot_calls() == []
+
+
+def test_malformed_properties_still_get_an_answer(server):
+    setup_app.lambda_handler(cfn_event(server, "Create", "not a mapping"), Context())
+    assert only_response(server)["Status"] == "FAILED"
+
+
+def test_unknown_request_type_reports_failed(server):
+    setup_app.lambda_handler(cfn_event(server, "Rename", props(server)), Context())
+    body = only_response(server)
+    assert body["Status"] == "FAILED" and "Rename" in body["Reason"]
+
+
+def test_telegram_429_is_retried_after_retry_after(server):
+    server.reply("setWebhook", 429, {
+        "ok": False, "error_code": 429, "description": "Too Many Requests", "parameters": {"retry_after": 0},
+    })
+    setup_app.lambda_handler(cfn_event(server, "Create", props(server)), Context())
+    assert [c.method for c in server.bot_calls()] == ["setWebhook", "setWebhook", "setMyCommands"]
+    assert only_response(server)["Status"] == "SUCCESS"
+
+
+def test_out_of_time_reports_failed_instead_of_hanging(server):
+    # Less time left than the handler keeps back for answering: no Bot API call is attempted.
+    setup_app.lambda_handler(cfn_event(server, "Create", props(server)), Context(remaining_ms=3_000))
+    assert server.bot_calls() == []
+    body = only_response(server)
+    assert body["Status"] == "FAILED" and "out of time" in body["Reason"]
+
+
+def test_api_base_url_comes_from_environment_when_not_a_property(server, monkeypatch):
+    monkeypatch.setenv("TELEGRAM_API_BASE_URL", server.base_url + "/")
+    properties = props(server)
+    del properties["ApiBaseUrl"]
+    setup_app.lambda_handler(cfn_event(server, "Create", properties), Context())
+    assert [c.method for c in server.bot_calls()] == ["setWebhook", "setMyCommands"]
+    assert only_response(server)["Status"] == "SUCCESS"
+
+
+def test_delete_removes_webhook_that_points_at_this_stack(server):
+    event = cfn_event(server, "Delete", props(server), PhysicalResourceId="telegram-webhook-123456")
+    setup_app.lambda_handler(event, Context())
+    calls = server.bot_calls()
+    assert [c.method for c in calls] == ["getWebhookInfo", "deleteWebhook"]
+    assert calls[1].json == {"drop_pending_updates": False}
+    body = only_response(server)
+    assert (body["Status"], body["PhysicalResourceId"]) == ("SUCCESS", "telegram-webhook-123456")
+
+
+def test_delete_leaves_webhook_of_another_deployment(server):
+    server.webhook_url = "https://other.example.com/webhook"
+    event = cfn_event(server, "Delete", props(server), PhysicalResourceId="telegram-webhook-123456")
+    setup_app.lambda_handler(event, Context())
+    assert [c.method for c in server.bot_calls()] == ["getWebhookInfo"]
+    assert only_response(server)["Status"] == "SUCCESS"
+
+
+def test_delete_reports_success_when_telegram_fails(server):
+    server.reply("getWebhookInfo", 401, {"ok": False, "error_code": 401, "description": "Unauthorized"})
+    event = cfn_event(server, "Delete", props(server), PhysicalResourceId="telegram-webhook-123456")
+    setup_app.lambda_handler(event, Context())
+    body = only_response(server)
+    assert body["Status"] == "SUCCESS" and "ignored" in body["Reason"]
+
+
+def test_delete_reports_success_when_bot_api_unreachable(server):
+    with socket.socket() as probe:  # a port nothing listens on: connection refused at once
+        probe.bind(("127.0.0.1", 0))
+        closed_port = probe.getsockname()[1]
+    event = cfn_event(server, "Delete", props(server, ApiBaseUrl=f"http://127.0.0.1:{closed_port}"),
+                      PhysicalResourceId="telegram-webhook-123456")
+    setup_app.lambda_handler(event, Context())
+    body = only_response(server)
+    assert body["Status"] == "SUCCESS" and "network error" in body["Reason"]
+
+
+def test_delete_after_failed_create_with_no_token_succeeds(server):
+    event = cfn_event(server, "Delete", {"ServiceToken": "arn"}, PhysicalResourceId="telegram-webhook")
+    setup_app.lambda_handler(event, Context())
+    assert server.bot_calls() == [] and only_response(server)["Status"] == "SUCCESS"
+
+
+def test_commands_are_valid_bot_commands():
+    names = [name for name, _ in COMMANDS]
+    assert set(names) == {"newgame", "status", "rules", "help", "cancel", "leave", "start"}
+    assert len(names) == len(set(names))
+    for name, text in COMMANDS:
+        assert re.fullmatch(r"[a-z0-9_]{1,32}", name)
+        assert 1 <= len(text) <= 256
+    assert bot_api_commands()[0] == {"command": COMMANDS[0][0], "description": COMMANDS[0][1]}
+
+
+def test_setup_function_and_commands_need_only_the_standard_library():
+    # -I -S: no site-packages, so any third-party import (e.g. a new import in gamebot/__init__.py,
+    # which the setup function loads from the layer) fails here as it would slow the function down.
+    code = (
+        "import sys; sys.path[:0] = [sys.argv[1], sys.argv[2]]; import app; "
+        "assert len(app.load_commands()) == 7; "
+        "third = {m.split('.')[0] for m in sys.modules} & {'telegram', 'pydantic', 'httpx', 'boto3', 'engine'}; "
+        "assert not third, third"
+    )
+    result = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", code, str(ROOT / "shared"), str(ROOT / "functions/setup_webhook")],
+        capture_output=True, text=True, check=False,
+    )
+    assert result.returncode == 0, result.stderr
+
+
+# ---- scripts/set_webhook.py ------------------------------------------------------------------------
+
+
+def run_script(*argv: str, **clients: Any) -> tuple[int, str]:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        code = set_webhook_script.main(list(argv), **clients)
+    return code, out.getvalue()
+
+
+@pytest.fixture
+def clean_env(monkeypatch):
+    for name in ("TELEGRAM_BOT_TOKEN", "TELEGRAM_WEBHOOK_URL", "TELEGRAM_WEBHOOK_SECRET", "TELEGRAM_API_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    return monkeypatch
+
+
+def test_script_sets_webhook_and_commands_like_a_deploy(server, clean_env):
+    code, out = run_script("--token", TOKEN, "--url", URL, "--secret", SECRET, "--api-base-url", server.base_url)
+    assert code == 0
+    calls = server.bot_calls()
+    assert [c.method for c in calls] == ["setWebhook", "setMyCommands"]
+    assert calls[0].json == setup_app.set_webhook_params(URL, SECRET)
+    assert calls[1].json == {"commands": bot_api_commands()}
+    assert URL in out and TOKEN not in out
+
+
+def test_script_reads_values_from_environment(server, clean_env):
+    clean_env.setenv("TELEGRAM_BOT_TOKEN", TOKEN)
+    clean_env.setenv("TELEGRAM_WEBHOOK_URL", URL)
+    clean_env.setenv("TELEGRAM_WEBHOOK_SECRET", SECRET)
+    clean_env.setenv("TELEGRAM_API_BASE_URL", server.base_url)
+    code, _ = run_script("--keep-pending", "--no-commands")
+    assert code == 0
+    calls = server.bot_calls()
+    assert [c.method for c in calls] == ["setWebhook"]
+    assert calls[0].json["drop_pending_updates"] is False and calls[0].json["secret_token"] == SECRET
+
+
+def test_script_delete_calls_delete_webhook(server, clean_env):
+    code, out = run_script("--delete", "--token", TOKEN, "--api-base-url", server.base_url)
+    assert code == 0 and "123456" in out
+    calls = server.bot_calls()
+    assert [c.method for c in calls] == ["deleteWebhook"]
+    assert calls[0].json == {"drop_pending_updates": True}
+
+
+def test_script_info_prints_webhook_info(server, clean_env):
+    code, out = run_script("--info", "--token", TOKEN, "--api-base-url", server.base_url)
+    assert code == 0
+    assert [c.method for c in server.bot_calls()] == ["getWebhookInfo"]
+    assert json.loads(out) == {"url": URL, "pending_update_count": 0}
+
+
+def test_script_rejects_secret_telegram_would_refuse(server, clean_env):
+    with pytest.raises(SystemExit) as exit_info:
+        run_script("--token", TOKEN, "--url", URL, "--secret", "has spaces", "--api-base-url", server.base_url)
+    assert exit_info.value.code == 2
+    assert server.bot_calls() == []
+
+
+def test_script_exits_1_when_telegram_refuses(server, clean_env, capsys):
+    server.reply("setWebhook", 400, {"ok": False, "error_code": 400, "description": "Bad Request: bad webhook"})
+    code, _ = run_script("--token", TOKEN, "--url", URL, "--secret", SECRET, "--api-base-url", server.base_url)
+    assert code == 1
+    assert "Bad Request: bad webhook" in capsys.readouterr().err
+
+
+def test_script_stack_reads_outputs_and_function_settings(server, clean_env):
+    credentials = {"region_name": "eu-west-1", "aws_access_key_id": "test", "aws_secret_access_key": "test"}
+    cfn = boto3.client("cloudformation", **credentials)
+    lam = boto3.client("lambda", **credentials)
+    with Stubber(cfn) as cfn_stub, Stubber(lam) as lambda_stub:
+        cfn_stub.add_response(
+            "describe_stacks",
+            {"Stacks": [{
+                "StackName": "avalon-bot", "CreationTime": "2025-01-01T00:00:00Z", "StackStatus": "CREATE_COMPLETE",
+                "Outputs": [
+                    {"OutputKey": "WebhookUrl", "OutputValue": URL},
+                    {"OutputKey": "WebhookFunctionName", "OutputValue": "avalon-bot-WebhookFunction-abc"},
+                ],
+            }]},
+            {"StackName": "avalon-bot"},
+        )
+        lambda_stub.add_response(
+            "get_function_configuration",
+            {"Environment": {"Variables": {
+                "TELEGRAM_BOT_TOKEN": TOKEN, "TELEGRAM_WEBHOOK_SECRET": SECRET,
+                "TELEGRAM_API_BASE_URL": server.base_url, "TABLE_NAME": "games",
+            }}},
+            {"FunctionName": "avalon-bot-WebhookFunction-abc"},
+        )
+        code, _ = run_script("--stack", "avalon-bot", cfn=cfn, lambda_client=lam)
+        cfn_stub.assert_no_pending_responses()
+        lambda_stub.assert_no_pending_responses()
+    assert code == 0
+    calls = server.bot_calls()
+    assert [c.method for c in calls] == ["setWebhook", "setMyCommands"]
+    assert calls[0].json == setup_app.set_webhook_params(URL, SECRET)

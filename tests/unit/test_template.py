@@ -1,0 +1,136 @@
+"""template.yaml keeps the decisions other parts of the bot rely on, and least privilege.
+
+cfn-lint checks the CloudFormation schema (scripts/check_template) but not the inline IAM statements
+of SAM functions, nor the project's own fixed names, so those are asserted here.
+"""
+from __future__ import annotations
+
+import re
+import secrets
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+TEMPLATE = Path(__file__).resolve().parents[2] / "template.yaml"
+
+
+class CfnLoader(yaml.SafeLoader):
+    """Reads CloudFormation short forms (!Ref, !GetAtt, !Sub ...) as their long forms."""
+
+
+def _intrinsic(loader: CfnLoader, suffix: str, node: yaml.Node) -> dict[str, Any]:
+    if isinstance(node, yaml.ScalarNode):
+        value: Any = loader.construct_scalar(node)
+    elif isinstance(node, yaml.SequenceNode):
+        value = loader.construct_sequence(node, deep=True)
+    else:
+        value = loader.construct_mapping(node, deep=True)
+    if suffix == "Ref":
+        return {"Ref": value}
+    if suffix == "GetAtt" and isinstance(value, str):
+        value = value.split(".", 1)
+    return {f"Fn::{suffix}": value}
+
+
+CfnLoader.add_multi_constructor("!", _intrinsic)
+template = yaml.load(TEMPLATE.read_text(), Loader=CfnLoader)  # a SafeLoader subclass
+resources = template["Resources"]
+
+
+def test_webhook_function_may_only_use_single_items_of_game_table():
+    policies = resources["WebhookFunction"]["Properties"]["Policies"]
+    statements = [s for policy in policies for s in policy["Statement"]]
+    assert statements == [{
+        "Sid": "GameTableItems",
+        "Effect": "Allow",
+        "Action": [
+            "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem",
+            "dynamodb:ConditionCheckItem",
+        ],
+        "Resource": {"Fn::GetAtt": ["GameTable", "Arn"]},
+    }]
+
+
+def test_setup_function_has_no_aws_permissions():
+    assert "Policies" not in resources["SetupWebhookFunction"]["Properties"]
+
+
+def test_table_has_string_pk_ttl_on_demand_and_pitr():
+    table = resources["GameTable"]["Properties"]
+    assert table["KeySchema"] == [{"AttributeName": "pk", "KeyType": "HASH"}]
+    assert table["AttributeDefinitions"] == [{"AttributeName": "pk", "AttributeType": "S"}]
+    assert table["TimeToLiveSpecification"] == {"AttributeName": "expires_at", "Enabled": True}
+    assert table["BillingMode"] == "PAY_PER_REQUEST"
+    assert table["PointInTimeRecoverySpecification"] == {"PointInTimeRecoveryEnabled": True}
+
+
+def test_webhook_route_is_post_webhook_on_http_api_v2():
+    function = resources["WebhookFunction"]["Properties"]
+    assert function["CodeUri"] == "functions/webhook/" and function["Handler"] == "app.lambda_handler"
+    event = function["Events"]["Webhook"]
+    assert event["Type"] == "HttpApi"
+    assert event["Properties"] == {
+        "ApiId": {"Ref": "WebhookApi"}, "Path": "/webhook", "Method": "POST", "PayloadFormatVersion": "2.0",
+    }
+    assert resources["WebhookApi"]["Type"] == "AWS::Serverless::HttpApi"
+    assert template["Outputs"]["WebhookUrl"]["Value"]["Fn::Sub"].endswith("/webhook")
+
+
+def test_webhook_function_environment_uses_fixed_names():
+    own = resources["WebhookFunction"]["Properties"]["Environment"]["Variables"]
+    shared = template["Globals"]["Function"]["Environment"]["Variables"]
+    assert set(own) | set(shared) == {
+        "TABLE_NAME", "TELEGRAM_BOT_TOKEN", "TELEGRAM_WEBHOOK_SECRET", "TELEGRAM_API_BASE_URL",
+        "TELEGRAM_BOT_USERNAME", "LOG_LEVEL",
+    }
+    assert own["TABLE_NAME"] == {"Ref": "GameTable"}
+    assert template["Parameters"]["TelegramApiBaseUrl"]["Default"] == "https://api.telegram.org"
+
+
+def test_functions_run_python312_on_x86_64_with_the_shared_layer():
+    globals_ = template["Globals"]["Function"]
+    assert (globals_["Runtime"], globals_["Architectures"]) == ("python3.12", ["x86_64"])
+    layer = resources["SharedLayer"]
+    assert layer["Properties"]["ContentUri"] == "shared/"
+    assert layer["Metadata"]["BuildMethod"] == "python3.12"
+    for name in ("WebhookFunction", "SetupWebhookFunction"):
+        assert resources[name]["Properties"]["Layers"] == [{"Ref": "SharedLayer"}]
+
+
+def test_token_and_secret_parameters_are_noecho():
+    params = template["Parameters"]
+    assert params["TelegramBotToken"]["NoEcho"] is True
+    assert params["TelegramWebhookSecret"]["NoEcho"] is True
+
+
+def test_secret_pattern_accepts_only_telegram_secret_characters():
+    pattern = re.compile(template["Parameters"]["TelegramWebhookSecret"]["AllowedPattern"])
+    assert pattern.match(secrets.token_urlsafe(32))  # the generator DEPLOY.md recommends
+    assert pattern.match("A-z_0" * 51 + "x")  # 256 characters
+    assert not pattern.match("A-z_0" * 51 + "xy")  # 257
+    assert not pattern.match("short-secret")
+    assert not pattern.match("x" * 40 + "!")
+    assert not pattern.match("x" * 40 + " ")
+
+
+def test_every_function_log_group_has_retention():
+    for function in ("WebhookFunction", "SetupWebhookFunction"):
+        groups = [
+            r for r in resources.values()
+            if r["Type"] == "AWS::Logs::LogGroup"
+            and r["Properties"]["LogGroupName"] == {"Fn::Sub": f"/aws/lambda/${{{function}}}"}
+        ]
+        assert len(groups) == 1 and groups[0]["Properties"]["RetentionInDays"] == {"Ref": "LogRetentionDays"}
+
+
+def test_custom_resource_registers_this_stacks_webhook():
+    webhook = resources["TelegramWebhook"]
+    assert webhook["Properties"]["ServiceToken"] == {"Fn::GetAtt": ["SetupWebhookFunction", "Arn"]}
+    assert webhook["Properties"]["WebhookUrl"] == template["Outputs"]["WebhookUrl"]["Value"]
+    assert webhook["Properties"]["SecretToken"] == {"Ref": "TelegramWebhookSecret"}
+    # Log group before the first invocation; the route (function, permission, stage) before Telegram posts.
+    assert set(webhook["DependsOn"]) == {
+        "SetupWebhookLogGroup", "WebhookFunction", "WebhookFunctionWebhookPermission",
+        "WebhookApiApiGatewayDefaultStage",
+    }
