@@ -6,7 +6,8 @@ kept at module scope (``asyncio.run`` per call closes the loop the Bot's HTTP cl
 
 Environment: ``TABLE_NAME``, ``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_WEBHOOK_SECRET``,
 ``TELEGRAM_API_BASE_URL`` (default https://api.telegram.org), ``TELEGRAM_BOT_USERNAME`` (optional:
-otherwise from getMe during ``initialize``), ``AWS_ENDPOINT_URL_DYNAMODB`` (boto3 standard).
+otherwise from getMe during ``initialize``), ``AWS_ENDPOINT_URL_DYNAMODB`` (boto3 standard),
+``GAME_ARCHIVE_DAYS`` (days a finished game's archive item lives before TTL deletes it; default 30).
 The token and the secret are never logged.
 """
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any
 log = logging.getLogger("gamebot.webhook")
 if not logging.getLogger().handlers:
     logging.basicConfig(level=logging.INFO)
-logging.getLogger("gamebot").setLevel(logging.INFO)
+logging.getLogger("gamebot").setLevel(os.environ.get("LOG_LEVEL", "INFO").upper())
 logging.getLogger("httpx").setLevel(logging.WARNING)  # httpx logs request URLs, which contain the token
 logging.getLogger("httpcore").setLevel(logging.WARNING)
 
@@ -40,6 +41,7 @@ def _settings() -> tuple[str, ...]:
         os.environ.get("TABLE_NAME", ""),
         os.environ.get("TELEGRAM_BOT_USERNAME", ""),
         os.environ.get("AWS_ENDPOINT_URL_DYNAMODB", ""),
+        os.environ.get("GAME_ARCHIVE_DAYS", ""),
     )
 
 
@@ -49,15 +51,16 @@ async def _build(settings: tuple[str, ...]) -> Any:
 
     from gamebot.callbacks import Codec
     from gamebot.dynamo import DynamoRepository
-    from gamebot.service import Service
+    from gamebot.service import ARCHIVE_DAYS, Service
     from gamebot.telegram_io import TelegramIO
 
-    token, base_url, table, username, _ = settings
+    token, base_url, table, username, _, archive_days = settings
     request = HTTPXRequest(connection_pool_size=16, read_timeout=10.0, write_timeout=10.0, connect_timeout=5.0)
     bot = Bot(token=token, base_url=f"{base_url}/bot", request=request)
     await bot.initialize()  # getMe once per container
     username = username or (bot.username or "")
-    return Service(DynamoRepository(table), TelegramIO(bot), Codec(token), bot_username=username)
+    return Service(DynamoRepository(table), TelegramIO(bot), Codec(token), bot_username=username,
+                   archive_days=float(archive_days or ARCHIVE_DAYS))
 
 
 def service() -> Any:

@@ -45,6 +45,7 @@ from .session import (
     Selection,
     Session,
     UserRecord,
+    archive_key,
     chat_key,
     kind_tag,
     new_game_id,
@@ -58,6 +59,7 @@ log = logging.getLogger("gamebot.service")
 
 GROUP_TYPES = ("group", "supergroup")
 MAX_PLAYERS = 10
+ARCHIVE_DAYS = 30.0
 
 
 def _commands() -> list[tuple[str, str]]:
@@ -119,9 +121,12 @@ class Service:
         bot_username: str = "",
         clock: Any = time.time,
         seeds: Any = None,
+        archive_days: float = ARCHIVE_DAYS,
     ) -> None:
-        """``seeds``: optional ``random.Random`` for game seeds (tests); otherwise ``secrets``."""
+        """``seeds``: optional ``random.Random`` for game seeds (tests); otherwise ``secrets``.
+        ``archive_days``: how long a finished game's archive item lives before DynamoDB's TTL deletes it."""
         self.seeds = seeds
+        self.archive_days = archive_days
         self.repo = repo
         self.io = io
         self.codec = codec
@@ -538,6 +543,13 @@ class Service:
         s.status = CANCELLED
         s.ended_at = self.clock()
         s.sel = {}
+        pv: dict[str, Any] = {}
+        if was_playing:
+            state = s.game()
+            pv = public_view(state)
+            pv["roles"] = list(state.roles)  # the game is over: every role may be shown
+            pv["sides"] = [x.value for x in state.sides]
+            plan.writes.append(self._archive(s, state, pv))
         if removed:  # the bot is no longer in the group: tell the players privately
             for p in s.players:
                 t = self._table(s, p.lang)
@@ -551,10 +563,6 @@ class Service:
             else:
                 plan.outs.append(Out("send", chat_id=s.chat_id, tag="notice", text=table.t("cancel.lobby", name=render.esc(by))))
             return plan
-        state = s.game()
-        pv = public_view(state)
-        pv["roles"] = list(state.roles)  # the game is over: every role may be shown
-        pv["sides"] = [x.value for x in state.sides]
         if s.board_msg:
             plan.outs.append(Out("edit", chat_id=s.chat_id, message_id=s.board_msg, essential=False, tag="board",
                                  text=render.board(table, pv, status="cancelled")))
@@ -1100,7 +1108,35 @@ class Service:
             raise Reply(text, alert=True) from None
         s.state = new.to_json()
         outs = self._game_outs(s, state, new, events, trigger)
-        return Plan(session=s, outs=outs)
+        plan = Plan(session=s, outs=outs)
+        if new.over:
+            plan.writes.append(self._archive(s, new, public_view(new)))
+        return plan
+
+    def _archive(self, s: Session, state: GameState, final_view: dict[str, Any]) -> Write:
+        """The game is finished (ended or cancelled): keep its summary in the chat item for good and move
+        the whole game to an archive item that expires by TTL. Written in the same transaction."""
+        now = self.clock()
+        s.last = {
+            "game_id": s.game_id,
+            "status": s.status,
+            "ended_at": now,
+            "names": s.names(),
+            "user_ids": [p.id for p in s.players],
+            "view": final_view,
+        }
+        record = {
+            "chat_id": s.chat_id,
+            "game_id": s.game_id,
+            "title": s.title,
+            "status": s.status,
+            "ended_at": now,
+            "players": [p.model_dump() for p in s.players],
+            "state": s.state,
+        }
+        s.state = None
+        return Write(Item(key=archive_key(s.chat_id, s.game_id or ""), body=record,
+                          expires_at=int(now + self.archive_days * 86400)), None)
 
     def _prompt_outs(self, s: Session, state: GameState, seat: int, v: dict[str, Any] | None = None) -> list[Out]:
         """Private prompt messages for ``seat`` (group decisions — team, vote — are not sent here)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
 from engine import GameConfig, GameState, Theme
 
@@ -26,6 +26,11 @@ def chat_key(chat_id: int) -> str:
 
 def user_key(user_id: int) -> str:
     return f"user#{user_id}"
+
+
+def archive_key(chat_id: int, game_id: str) -> str:
+    """A finished game, kept whole (seed + log replay it) until DynamoDB's TTL deletes it."""
+    return f"game#{chat_id}#{game_id}"
 
 
 def new_game_id() -> str:
@@ -84,6 +89,10 @@ class Session(BaseModel):
     unreachable: list[int] = Field(default_factory=list)  # user ids we could not message
     seen: list[int] = Field(default_factory=list)
     ended_at: float | None = None
+    # The summary of the last finished game (its final public view, every role revealed): kept in the
+    # chat item for good, while the whole game moves to an archive item that expires (archive_key).
+    last: dict[str, Any] | None = None
+    _game: tuple[str, GameState] | None = PrivateAttr(default=None)
 
     # --- helpers ---------------------------------------------------------------------------------
     @property
@@ -100,7 +109,13 @@ class Session(BaseModel):
         return [p.name for p in self.players]
 
     def game(self) -> GameState | None:
-        return GameState.from_json(self.state) if self.state else None
+        """The engine state, parsed once per ``state`` text (the engine never mutates a state it is given)."""
+        if not self.state:
+            return None
+        cached = self._game
+        if cached is None or cached[0] is not self.state:
+            cached = self._game = (self.state, GameState.from_json(self.state))
+        return cached[1]
 
     def mark_seen(self, update_id: int | None) -> None:
         if update_id is None:

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from gamebot.session import Session, chat_key, user_key
+from gamebot.session import Session, archive_key, chat_key, user_key
 from localdev import updates as U
 from tests.e2e.driver import Driver, Policy
 from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen
@@ -221,13 +221,55 @@ def test_full_games_end_with_every_role_revealed(h, n):
     driver = Driver(HarnessScreen(h), GROUP, players, Policy(rng=random.Random(n)))
     driver.play()
     assert driver.over()
-    state = session(h).game()
+    s = session(h)
+    state = archived_game(h, s)
     end = "\n".join(m.text for m in h.io.chat(GROUP) if "Game over" in m.text or "<b>Roles</b>" in m.text)
     from gamebot.texts import name_of
 
     for seat in range(n):
         assert name_of("role", state.roles[seat]) in end
-    assert session(h).status == "ended"
+    assert s.status == "ended"
+
+
+def archived_game(h: Harness, s: Session):
+    """The finished game from its archive item (the chat item keeps only the summary)."""
+    from engine import GameState
+
+    item = h.repo.items[archive_key(GROUP, s.last["game_id"])]
+    return GameState.from_json(item.body["state"])
+
+
+def test_a_finished_game_is_archived_with_a_ttl_and_its_summary_is_kept(h):
+    from engine import replay
+
+    players = [1, 2, 3, 4, 5, 6]
+    h.lobby(players)
+    h.press_label(1, GROUP, "Start")
+    game_id = session(h).game_id
+    Driver(HarnessScreen(h), GROUP, players, Policy(rng=random.Random(4))).play()
+    s = session(h)
+    assert s.status == "ended" and s.state is None  # the chat item no longer carries the whole game
+    item = h.repo.items[archive_key(GROUP, game_id)]
+    assert item.expires_at == int(s.last["ended_at"] + 30 * 86400)  # DynamoDB's TTL deletes it later
+    state = archived_game(h, s)
+    assert state.over and replay(state.config, state.seed, state.log) == state  # replayable from the archive
+    summary = s.last
+    assert summary["game_id"] == game_id and summary["names"] == s.names()
+    assert summary["view"]["winner"] == state.winner.value
+    assert summary["view"]["roles"] == list(state.roles)  # the summary reveals every role: the game is over
+    assert len(summary["view"]["proposals"]) == len(state.proposals)
+    assert chat_key(GROUP) in h.repo.items and h.repo.items[chat_key(GROUP)].expires_at is None
+
+
+def test_a_cancelled_game_is_archived_too(h):
+    h.lobby([1, 2, 3, 4, 5])
+    h.press_label(1, GROUP, "Start")
+    game_id = session(h).game_id
+    h.send(U.command(U.group(GROUP), U.user(1), "/cancel"))
+    s = session(h)
+    assert s.status == "cancelled" and s.state is None
+    assert s.last["status"] == "cancelled" and len(s.last["view"]["roles"]) == 5
+    assert archive_key(GROUP, game_id) in h.repo.items
 
 
 def test_cancel_needs_the_host_or_an_admin_and_reveals_roles(h):

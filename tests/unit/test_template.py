@@ -82,7 +82,7 @@ def test_webhook_function_environment_uses_fixed_names():
     shared = template["Globals"]["Function"]["Environment"]["Variables"]
     assert set(own) | set(shared) == {
         "TABLE_NAME", "TELEGRAM_BOT_TOKEN", "TELEGRAM_WEBHOOK_SECRET", "TELEGRAM_API_BASE_URL",
-        "TELEGRAM_BOT_USERNAME", "LOG_LEVEL",
+        "TELEGRAM_BOT_USERNAME", "LOG_LEVEL", "GAME_ARCHIVE_DAYS",
     }
     assert own["TABLE_NAME"] == {"Ref": "GameTable"}
     assert template["Parameters"]["TelegramApiBaseUrl"]["Default"] == "https://api.telegram.org"
