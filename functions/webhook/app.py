@@ -7,7 +7,8 @@ kept at module scope (``asyncio.run`` per call closes the loop the Bot's HTTP cl
 Environment: ``TABLE_NAME``, ``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_WEBHOOK_SECRET``,
 ``TELEGRAM_API_BASE_URL`` (default https://api.telegram.org), ``TELEGRAM_BOT_USERNAME`` (optional:
 otherwise from getMe during ``initialize``), ``AWS_ENDPOINT_URL_DYNAMODB`` (boto3 standard),
-``GAME_ARCHIVE_DAYS`` (days a finished game's archive item lives before TTL deletes it; default 30).
+``GAME_ARCHIVE_DAYS`` (days a finished game's archive item lives before TTL deletes it; default 30),
+``TIMER_FUNCTION_ARN``, ``SCHEDULER_ROLE_ARN``, ``SCHEDULE_GROUP`` (phase timers; without them: none).
 The token and the secret are never logged.
 """
 from __future__ import annotations
@@ -35,6 +36,8 @@ _APP: dict[str, Any] = {}
 
 
 def _settings() -> tuple[str, ...]:
+    from gamebot.scheduler import env_key
+
     return (
         os.environ.get("TELEGRAM_BOT_TOKEN", ""),
         os.environ.get("TELEGRAM_API_BASE_URL", "https://api.telegram.org").rstrip("/"),
@@ -42,6 +45,7 @@ def _settings() -> tuple[str, ...]:
         os.environ.get("TELEGRAM_BOT_USERNAME", ""),
         os.environ.get("AWS_ENDPOINT_URL_DYNAMODB", ""),
         os.environ.get("GAME_ARCHIVE_DAYS", ""),
+        *env_key(),
     )
 
 
@@ -51,16 +55,17 @@ async def _build(settings: tuple[str, ...]) -> Any:
 
     from gamebot.callbacks import Codec
     from gamebot.dynamo import DynamoRepository
+    from gamebot.scheduler import scheduler_from_env
     from gamebot.service import ARCHIVE_DAYS, Service
     from gamebot.telegram_io import TelegramIO
 
-    token, base_url, table, username, _, archive_days = settings
+    token, base_url, table, username, _, archive_days = settings[:6]
     request = HTTPXRequest(connection_pool_size=16, read_timeout=10.0, write_timeout=10.0, connect_timeout=5.0)
     bot = Bot(token=token, base_url=f"{base_url}/bot", request=request)
     await bot.initialize()  # getMe once per container
     username = username or (bot.username or "")
     return Service(DynamoRepository(table), TelegramIO(bot), Codec(token), bot_username=username,
-                   archive_days=float(archive_days or ARCHIVE_DAYS))
+                   archive_days=float(archive_days or ARCHIVE_DAYS), scheduler=scheduler_from_env())
 
 
 def service() -> Any:
