@@ -264,34 +264,12 @@ def _to_vote(h: Timed, players: list[int]) -> Timer:
     return next(t for t in h.sched.pending() if t.payload["phase"] == "vote" and t.payload["kind"] == "expire")
 
 
-def _race(h: Timed, update: dict) -> None:
-    """Deliver ``update`` (another container's human action) between the timer's read and its write."""
-    import asyncio
-    import threading
-
-    original = h.repo.put
-    raced: list[bool] = []
-
-    def put(item, expect):
-        if not raced and item.key == chat_key(GROUP):
-            raced.append(True)
-            other = Service(h.repo, h.io, h.codec, bot_username=U.BOT_USERNAME)
-            loop = asyncio.new_event_loop()
-            t = threading.Thread(target=lambda: loop.run_until_complete(other.handle(update)))
-            t.start()
-            t.join()
-            loop.close()
-        return original(item, expect)
-
-    h.repo.put = put
-
-
 def test_a_late_vote_racing_the_timer_counts_and_only_the_others_time_out(h):
     expire = _to_vote(h, [1, 2, 3, 4, 5])
     for uid in (1, 2):
         h.press_label(uid, GROUP, "Reject")
     msg, btn = h.io.with_button(GROUP, "Approve")
-    _race(h, U.press(U.user(3), U.message(GROUP, msg.message_id, msg.text), btn.data))
+    h.race_before_next_write(U.press(U.user(3), U.message(GROUP, msg.message_id, msg.text), btn.data))
     assert h.fire(expire) == "expired"  # conflict, reload, the same decision: time out who is still missing
     s = h.session()
     votes = s.game().proposals[-1].votes
@@ -304,7 +282,7 @@ def test_a_human_action_that_ends_the_decision_first_makes_the_timer_stale(h):
     for uid in (1, 2, 3, 4):
         h.press_label(uid, GROUP, "Approve")
     msg, btn = h.io.with_button(GROUP, "Approve")
-    _race(h, U.press(U.user(5), U.message(GROUP, msg.message_id, msg.text), btn.data))
+    h.race_before_next_write(U.press(U.user(5), U.message(GROUP, msg.message_id, msg.text), btn.data))
     assert h.fire(expire) == "stale"
     assert h.session().idle == {} and h.session().game().proposals[-1].votes == "AAAAA"
 
