@@ -673,6 +673,7 @@ class Service:
             return
         session.chat_id = new_id
         session.lobby_msg = session.board_msg = session.vote_msg = None
+        session.deadline = None  # its timers name the old chat: the next write plans new ones
         writes = [Write(Item(key=chat_key(new_id), body=session.body()), target_version)]
         old = session.model_copy(update={"chat_id": old_id, "status": CANCELLED})
         writes.append(Write(Item(key=chat_key(old_id), body=old.body()), version))

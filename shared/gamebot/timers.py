@@ -111,8 +111,7 @@ def configure(config: GameConfig, timers: TimerSettings) -> GameConfig:
     return config.model_copy(update={"options": {**config.options, VOTE_OPTION: timers.vote}})
 
 
-def _deadline(phase: str, serial_: int, step: str, limit: int, now: float, extensions: int = 0) -> Deadline:
-    due = int(math.ceil(now)) + limit
+def _deadline(phase: str, serial_: int, step: str, limit: int, due: int, extensions: int = 0) -> Deadline:
     lead = remind_lead(limit)
     return Deadline(phase=phase, serial=serial_, step=step, due=due, limit=limit, extensions=extensions,
                     remind_at=due - lead if lead else None)
@@ -127,7 +126,8 @@ def desired_deadline(s: Session, now: float) -> Deadline | None:
             return None
         if d is not None and d.phase == "join" and (d.limit == limit or d.extensions):
             return d
-        return _deadline("join", d.serial + 1 if d is not None and d.phase == "join" else 0, "", limit, now)
+        return _deadline("join", d.serial + 1 if d is not None and d.phase == "join" else 0, "", limit,
+                         int(math.ceil(now)) + limit)
     if s.status != PLAYING or s.game() is None:
         return None
     state = s.game()
@@ -138,7 +138,7 @@ def desired_deadline(s: Session, now: float) -> Deadline | None:
     if d is not None and (d.phase, d.serial, d.step) == key:
         return d
     limit = limit_for(s.settings.timers, phase)
-    return _deadline(*key, limit, now) if limit else None
+    return _deadline(*key, limit, int(math.ceil(now)) + limit) if limit else None
 
 
 def _same(a: Deadline | None, b: Deadline | None) -> bool:
@@ -406,9 +406,7 @@ class Timers:
                 raise Reply(texts.t("timers.extend.limit", lang, max=MAX_EXTENSIONS))
             now = self.service.clock()
             due = max(d.due, int(math.ceil(now))) + EXTEND_SECONDS
-            lead = remind_lead(due - now)
-            s.deadline = Deadline(phase="join", serial=d.serial + 1, due=due, limit=d.limit,
-                                  extensions=d.extensions + 1, remind_at=due - lead if lead else None)
+            s.deadline = _deadline("join", d.serial + 1, "", d.limit, due, extensions=d.extensions + 1)
             table = self.service._table(s)
             return Plan(session=s, answer=table.t(
                 "timers.extend.done", name=render.esc(s.players[s.seat_of(user.id)].name),
