@@ -442,3 +442,39 @@ def test_without_a_scheduler_nothing_is_planned():
         assert Session.from_body(h.repo.items[chat_key(GROUP)].body).deadline is None
     finally:
         h.close()
+
+
+def test_a_local_scheduler_fires_the_service_timers_in_process():
+    """The playground's wiring: LocalScheduler calls the timer handler on its own thread."""
+    import asyncio
+    import threading
+
+    from gamebot.scheduler import LocalScheduler
+
+    h = Harness()
+    clock = Clock()
+    fired = threading.Event()
+    outcomes: list[str] = []
+
+    def handler(payload):
+        loop = asyncio.new_event_loop()  # the timer function keeps its own loop, as in functions/timer
+        try:
+            outcomes.append(loop.run_until_complete(h.service.timers.fire(payload)))
+        finally:
+            loop.close()
+        if outcomes[-1] == "expired":
+            fired.set()
+
+    local = LocalScheduler(handler, clock=clock).start()
+    try:
+        h.service = Service(h.repo, h.io, h.codec, bot_username=U.BOT_USERNAME, clock=clock, scheduler=local)
+        h.lobby([1, 2, 3])
+        assert [t.payload["kind"] for t in local.pending()] == ["remind", "expire"]
+        clock.now = T0 + DEFAULT_LIMITS["join"]  # time to join is up
+        local.wake()
+        assert fired.wait(10.0)  # a guard against a hang, not a timing assertion
+        assert outcomes == ["reminded", "expired"]
+        assert Session.from_body(h.repo.items[chat_key(GROUP)].body).status == "cancelled"
+    finally:
+        local.stop()
+        h.close()
