@@ -7,75 +7,38 @@ kept at module scope (``asyncio.run`` per call closes the loop the Bot's HTTP cl
 Environment: ``TABLE_NAME``, ``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_WEBHOOK_SECRET``,
 ``TELEGRAM_API_BASE_URL`` (default https://api.telegram.org), ``TELEGRAM_BOT_USERNAME`` (optional:
 otherwise from getMe during ``initialize``), ``AWS_ENDPOINT_URL_DYNAMODB`` (boto3 standard),
-``GAME_ARCHIVE_DAYS`` (days a finished game's archive item lives before TTL deletes it; default 30).
+``GAME_ARCHIVE_DAYS`` (days a finished game's archive item lives before TTL deletes it; default 30),
+``TIMER_FUNCTION_ARN``, ``SCHEDULER_ROLE_ARN``, ``SCHEDULE_GROUP`` (phase timers; without them: none).
 The token and the secret are never logged.
 """
 from __future__ import annotations
 
-import asyncio
 import base64
 import hmac
 import json
-import logging
 import os
 import time
 from typing import Any
 
-log = logging.getLogger("gamebot.webhook")
-if not logging.getLogger().handlers:
-    logging.basicConfig(level=logging.INFO)
-logging.getLogger("gamebot").setLevel(os.environ.get("LOG_LEVEL", "INFO").upper())
-logging.getLogger("httpx").setLevel(logging.WARNING)  # httpx logs request URLs, which contain the token
-logging.getLogger("httpcore").setLevel(logging.WARNING)
+from gamebot.runtime import Container, environment, lambda_logging
+
+log = lambda_logging("gamebot.webhook")
 
 SECRET_HEADER = "x-telegram-bot-api-secret-token"
 
-_LOOP = asyncio.new_event_loop()
-_APP: dict[str, Any] = {}
-
-
-def _settings() -> tuple[str, ...]:
-    return (
-        os.environ.get("TELEGRAM_BOT_TOKEN", ""),
-        os.environ.get("TELEGRAM_API_BASE_URL", "https://api.telegram.org").rstrip("/"),
-        os.environ.get("TABLE_NAME", ""),
-        os.environ.get("TELEGRAM_BOT_USERNAME", ""),
-        os.environ.get("AWS_ENDPOINT_URL_DYNAMODB", ""),
-        os.environ.get("GAME_ARCHIVE_DAYS", ""),
-    )
+_CONTAINER = Container()  # the service and the one event loop of this container (gamebot.runtime)
 
 
 async def _build(settings: tuple[str, ...]) -> Any:
-    from telegram import Bot
-    from telegram.request import HTTPXRequest
+    from gamebot.runtime import build_service
+    from gamebot.scheduler import scheduler_from_env
 
-    from gamebot.callbacks import Codec
-    from gamebot.dynamo import DynamoRepository
-    from gamebot.service import ARCHIVE_DAYS, Service
-    from gamebot.telegram_io import TelegramIO
-
-    token, base_url, table, username, _, archive_days = settings
-    request = HTTPXRequest(connection_pool_size=16, read_timeout=10.0, write_timeout=10.0, connect_timeout=5.0)
-    bot = Bot(token=token, base_url=f"{base_url}/bot", request=request)
-    await bot.initialize()  # getMe once per container
-    username = username or (bot.username or "")
-    return Service(DynamoRepository(table), TelegramIO(bot), Codec(token), bot_username=username,
-                   archive_days=float(archive_days or ARCHIVE_DAYS))
+    return await build_service(settings, scheduler=scheduler_from_env())
 
 
 def service() -> Any:
     """The container's service (rebuilt only if the configuration changed, e.g. between tests)."""
-    settings = _settings()
-    if _APP.get("settings") != settings:
-        old = _APP.get("service")
-        if old is not None:
-            try:
-                _LOOP.run_until_complete(old.io.bot.shutdown())
-            except Exception:  # pragma: no cover - best effort
-                pass
-        _APP["service"] = _LOOP.run_until_complete(_build(settings))
-        _APP["settings"] = settings
-    return _APP["service"]
+    return _CONTAINER.get(environment(), _build)
 
 
 def _response(status: int, body: str = "") -> dict[str, Any]:
@@ -106,17 +69,11 @@ def lambda_handler(event: dict[str, Any], context: Any = None) -> dict[str, Any]
     except (ValueError, UnicodeDecodeError):
         log.warning("ignored a body that is not a Telegram update")
         return _response(200, "ignored")  # a retry would not help
-    status = _LOOP.run_until_complete(service().handle(data))
+    status = _CONTAINER.run(service().handle(data))
     log.info("update %s -> %s in %.1f ms", data.get("update_id"), status, (time.perf_counter() - started) * 1000)
     return _response(status, "ok" if status == 200 else "retry")
 
 
 def reset() -> None:
     """Forget the cached service (tests that change the environment or the mocked AWS)."""
-    old = _APP.pop("service", None)
-    _APP.pop("settings", None)
-    if old is not None:
-        try:
-            _LOOP.run_until_complete(old.io.bot.shutdown())
-        except Exception:  # pragma: no cover - best effort
-            pass
+    _CONTAINER.reset()

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from itertools import combinations
 
 from . import cards as card_registry
+from . import timeouts
 from .basics import (
     MAX_PLAYERS,
     MAX_REJECTIONS,
@@ -39,7 +40,7 @@ from .errors import (
     WrongTeamSize,
 )
 from .models import Action, ConfigIssue, Event, GameConfig, GameState, Prompt, Proposal, QuestRecord
-from .plugin import ALL, ROLES, Ctx, Tally, active_plugins, issue
+from .plugin import ALL, ROLES, TIMEOUT, Ctx, Tally, active_plugins, issue
 from .reveal import compute_reveal
 
 INPUT_STAGES = {"team": "propose", "vote": "vote", "quest": "play"}
@@ -184,8 +185,24 @@ def apply_action(state: GameState, action: Action) -> tuple[GameState, list[Even
         raise GameOver("The game is over.")
     if not 0 <= action.seat < state.n:
         raise InvalidTarget("That seat is not at this table.", seat=action.seat)
-    new = GameState.model_validate(state.model_dump())  # a deep copy, 4x faster than deepcopy
-    ctx = Ctx(new)
+    if action.kind == TIMEOUT:
+        new, ctx = _timeout(state, action)
+    else:
+        new = _copy(state)
+        ctx = Ctx(new)
+        _route(ctx, action)
+    new.log.append(action.encode())
+    _advance(ctx)
+    return new, ctx.events
+
+
+def _copy(state: GameState) -> GameState:
+    return GameState.model_validate(state.model_dump())  # a deep copy, 4x faster than deepcopy
+
+
+def _route(ctx: Ctx, action: Action) -> None:
+    """Hand ``action`` to the decision waiting first, or to the input stage's handler."""
+    new = ctx.state
     if new.pending:
         pending = new.pending[0]
         if action.seat not in pending.actors:
@@ -200,9 +217,36 @@ def apply_action(state: GameState, action: Action) -> tuple[GameState, list[Even
         if handler is None or action.kind != expected:
             raise WrongPhase(f"You cannot '{action.kind}' now.", stage=new.stage)
         handler(ctx, action)
-    new.log.append(action.encode())
-    _advance(ctx)
-    return new, ctx.events
+
+
+def _timeout(state: GameState, action: Action) -> tuple[GameState, Ctx]:
+    """``action.seat`` ran out of time: apply the default move the rules give it (engine.timeouts)."""
+    if action.targets or action.choice is not None or action.quest is not None:
+        raise InvalidChoice("A timeout carries no choice: the rules decide what it does.")
+    now = prompts(state, action.seat)
+    if not now:
+        raise NotYourTurn("Nobody is waiting for that seat.", seat=action.seat)
+    prompt = now[0]
+    new = _copy(state)
+    ctx = Ctx(new)
+    pending = new.pending[0] if new.pending else None
+    timeouts.announce(ctx, action.seat, prompt.kind, pending)
+    if pending is None and new.stage == "team":
+        new.vote_track += 1
+        ctx.emit("TeamNotProposed", leader=action.seat, rejections=new.vote_track)
+        _next_team(ctx)
+        return new, ctx
+    for move in timeouts.candidates(ctx, prompt, pending):
+        trial = _copy(new)
+        trial_ctx = Ctx(trial)
+        trial_ctx.events = list(ctx.events)
+        try:
+            _route(trial_ctx, move)
+        except IllegalAction:
+            continue
+        timeouts.applied(trial_ctx, move)
+        return trial, trial_ctx
+    raise IllegalAction(f"No default move is accepted for '{prompt.kind}'.", code="no_default", kind=prompt.kind)
 
 
 def current_slot(state: GameState) -> int:
@@ -364,6 +408,12 @@ def _after_vote_result(ctx: Ctx) -> None:
         return
     s.vote_track += 1
     ctx.emit("TeamRejected", team=s.team, rejections=s.vote_track)
+    _next_team(ctx)
+
+
+def _next_team(ctx: Ctx) -> None:
+    """After a rejected team (voted down, or none proposed in time): five in a row win for Evil."""
+    s = ctx.state
     s.team = []
     s.quest = None
     if s.vote_track >= MAX_REJECTIONS:

@@ -52,6 +52,13 @@ class LoyaltyChecks(Plugin):
             info={"checker": pending.data["checker"], "source": pending.data["source"]},
         )
 
+    def timeout_action(self, ctx: Ctx, pending: Pending, prompt: Prompt) -> Action | None:
+        """Out of time (a Trickster choosing whether to lie): hand over the true Loyalty card."""
+        truth = ctx.side(prompt.seat).value
+        if truth in pending.data["options"]:
+            return Action(seat=prompt.seat, kind="loyalty_card", choice=truth)
+        return None
+
     def handle(self, ctx: Ctx, pending: Pending, action: Action) -> None:
         if action.choice not in pending.data["options"]:
             raise InvalidChoice("Hand over one of the Loyalty cards you may give.")

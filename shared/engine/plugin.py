@@ -15,6 +15,8 @@ from .errors import WrongPhase
 from .models import Action, ConfigIssue, Event, GameConfig, GameState, Knowledge, Pending, Prompt
 from .rng import draw_rng
 
+TIMEOUT = "timeout"  # the engine's move for a seat that ran out of time (engine.timeouts)
+
 if TYPE_CHECKING:  # pragma: no cover
     import random
 
@@ -82,6 +84,8 @@ class Ctx:
         **data: Any,
     ) -> None:
         """Wait for a decision. ``front`` puts it before decisions already waiting."""
+        if kind == TIMEOUT:
+            raise ValueError(f"'{TIMEOUT}' is the engine's own move, not a decision kind")
         pending = Pending(kind=kind, owner=owner, actors=actors, hidden=hidden, data=data)
         if front:
             self.state.pending.insert(0, pending)
@@ -166,6 +170,15 @@ class Plugin:
 
     def handle(self, ctx: Ctx, pending: Pending, action: Action) -> None:
         raise WrongPhase("Nothing to decide here.")
+
+    def timeout_action(self, ctx: Ctx, pending: Pending, prompt: Prompt) -> Action | None:
+        """The move made for ``prompt.seat`` when it runs out of time on this plug-in's decision.
+
+        None (the default) leaves it to the engine: pass if the prompt is optional, else a legal
+        action drawn at random with ``ctx.rng()`` (see ``engine.timeouts``). Must be deterministic
+        given the state, and draw randomness only from ``ctx.rng()``, so that replay reproduces it.
+        """
+        return None
 
     # -- views --
     def public_view(self, ctx: Ctx, view: dict[str, Any]) -> None: ...

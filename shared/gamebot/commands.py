@@ -13,6 +13,9 @@ COMMANDS: list[tuple[str, str]] = [
     ("help", "List the commands and how to play"),
     ("cancel", "Cancel the game in this chat"),
     ("leave", "Leave the game before it starts"),
+    ("extend", "Give the lobby more time to join (anyone in the lobby)"),
+    ("forcestart", "Host: start now with the players who joined (5 to 10)"),
+    ("idles", "Show who ran out of time, in this game and in all games here"),
     ("start", "Open a private chat with the bot so it can send you your secret role"),
 ]
 

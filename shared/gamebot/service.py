@@ -33,7 +33,7 @@ from engine import (
     view,
 )
 
-from . import render, texts
+from . import render, texts, timers
 from .callbacks import BadCallback, Button, Codec, parse_start_payload
 from .render import Table
 from .session import (
@@ -99,6 +99,7 @@ class Plan:
     alert: bool = False
     url: str | None = None
     duplicate: bool = False
+    schedule: list[Any] = field(default_factory=list)  # timers to schedule once committed (gamebot.timers)
 
 
 @dataclass
@@ -122,9 +123,11 @@ class Service:
         clock: Any = time.time,
         seeds: Any = None,
         archive_days: float = ARCHIVE_DAYS,
+        scheduler: Any = None,
     ) -> None:
         """``seeds``: optional ``random.Random`` for game seeds (tests); otherwise ``secrets``.
-        ``archive_days``: how long a finished game's archive item lives before DynamoDB's TTL deletes it."""
+        ``archive_days``: how long a finished game's archive item lives before DynamoDB's TTL deletes it.
+        ``scheduler``: a ``gamebot.scheduler.Scheduler`` for phase timers (None: no time limits)."""
         self.seeds = seeds
         self.archive_days = archive_days
         self.repo = repo
@@ -132,6 +135,7 @@ class Service:
         self.codec = codec
         self.bot_username = bot_username
         self.clock = clock
+        self.timers = timers.Timers(self, scheduler)
 
     # ------------------------------------------------------------------------------------------------
     # Entry point
@@ -187,11 +191,13 @@ class Service:
             session, version = self._load(chat_id)
             if session is not None and job.update_id in session.seen:
                 return Plan(duplicate=True)
+            deadline = session.deadline if session is not None else None
             try:
                 plan = decide(session)
             except Reply as r:
                 return Plan(answer=r.text, alert=r.alert, url=r.url)
             if plan.session is not None:
+                plan.schedule = self.timers.plan(plan.session, deadline)
                 plan.session.mark_seen(job.update_id)
                 item = Item(key=chat_key(chat_id), body=plan.session.body())
                 if plan.writes:
@@ -207,6 +213,7 @@ class Service:
         return retrying(attempt)
 
     async def _finish(self, job: Job, plan: Plan, chat_id: int | None = None) -> list[Result]:
+        self.timers.dispatch(plan.schedule)
         outs = list(plan.outs)
         if job.callback_id and not job.answered:
             text = plan.answer
@@ -333,10 +340,13 @@ class Service:
             "help": self._cmd_help,
             "cancel": self._cmd_cancel,
             "leave": self._cmd_leave,
+            "extend": self.timers.cmd_extend,
+            "forcestart": self.timers.cmd_forcestart,
+            "idles": self.timers.cmd_idles,
         }.get(cmd)
         if handler is None:
             return
-        if private and cmd in ("newgame", "cancel", "leave"):
+        if private and cmd in ("newgame", "cancel", "leave", "extend", "forcestart", "idles"):
             await self._finish(job, Plan(answer=texts.t("error.group_only", texts.lang_for(msg.from_user.language_code))))
             return
         if not private and msg.chat.type not in GROUP_TYPES:
@@ -453,6 +463,7 @@ class Service:
                 host=user.id,
                 settings=s.settings if s is not None else render_default_settings(args),
                 seen=list(s.seen) if s is not None else [],
+                **timers.carry_over(s),
             )
             plan = Plan(session=session)
             rec, version = self._load_user(user.id)
@@ -662,6 +673,7 @@ class Service:
             return
         session.chat_id = new_id
         session.lobby_msg = session.board_msg = session.vote_msg = None
+        session.deadline = None  # its timers name the old chat: the next write plans new ones
         writes = [Write(Item(key=chat_key(new_id), body=session.body()), target_version)]
         old = session.model_copy(update={"chat_id": old_id, "status": CANCELLED})
         writes.append(Write(Item(key=chat_key(old_id), body=old.body()), version))
@@ -776,9 +788,14 @@ class Service:
 
     def _settings_panel(self, s: Session, page: str, lang: str) -> tuple[str, list]:
         table = self._table(s, lang)
+        if page == "timers":
+            return self.timers.panel(table, s.settings)
         n = min(max(len(s.players), 5), 10)
         issues = self._issues(s, n)
-        return render.settings_panel(table, s.settings, page, n, issues, self.codec)
+        text, kb = render.settings_panel(table, s.settings, page, n, issues, self.codec)
+        if page == "main":
+            kb.insert(len(kb) - 1, [self.timers.settings_button(table)])
+        return text, kb
 
     def _issues(self, s: Session, n: int) -> list[Any]:
         try:
@@ -826,15 +843,19 @@ class Service:
         if unreachable:
             text = table.t("lobby.unreachable", names=render.esc(", ".join(unreachable)), link=table.deep_link("j"))
             return Plan(outs=[Out("send", chat_id=s.chat_id, text=text, tag="notice")], answer=text[:200], alert=True)
+        return self._launch(s, config, q.message.message_id if q.message else None)
+
+    def _launch(self, s: Session, config: engine.GameConfig, msg_id: int | None) -> Plan:
+        """Deal and start the game; ``msg_id``: the message to turn into the board (else the lobby's)."""
         seed = self.seeds.getrandbits(48) if self.seeds is not None else secrets.randbits(48)
-        state, events = new_game(config, seed)
+        state, events = new_game(timers.configure(config, s.settings.timers), seed)
         s.status = PLAYING
-        s.state = state.to_json()
-        s.board_msg = q.message.message_id if q.message else s.lobby_msg
+        s.set_game(state)
+        s.board_msg = msg_id or s.lobby_msg
         s.lobby_msg = None
         s.unreachable = []
         plan = Plan(session=s)
-        plan.outs = self._game_outs(s, None, state, events, trigger=("start", q.message.message_id if q.message else None))
+        plan.outs = self._game_outs(s, None, state, events, trigger=("start", msg_id))
         if s.board_msg:
             plan.outs.append(Out("pin", chat_id=s.chat_id, message_id=s.board_msg, essential=False, tag="pin"))
         return plan
@@ -909,6 +930,9 @@ class Service:
                 st.roles = list(p.roles_for(n))
                 st.options = dict(p.options)
                 st.assassin = p.assassin
+            elif op == "pt" or op.startswith("k"):
+                page = "timers"
+                changed = self.timers.settings_op(st, op, lang)
             elif op == "a":
                 choices = [None] + [r for r in dict.fromkeys(st.roles) if engine.ROLES[r].side.value == "evil"] + ["minion"]
                 i = choices.index(st.assassin) if st.assassin in choices else 0
@@ -1100,13 +1124,20 @@ class Service:
     # ------------------------------------------------------------------------------------------------
 
     def _apply(self, s: Session, state: GameState, action: Action, lang: str, trigger: tuple[str, int | None]) -> Plan:
+        if action.kind == timers.TIMEOUT:  # only the timer path (gamebot.timers) times a seat out
+            raise Reply(texts.t("error.stale", lang))
         try:
             new, events = apply_action(state, action)
         except IllegalAction as exc:
             key = f"illegal.{exc.code}"
             text = texts.t(key, lang, **exc.params) if texts.has(key, lang) else exc.reason
             raise Reply(text, alert=True) from None
-        s.state = new.to_json()
+        return self._commit_game(s, state, new, events, trigger)
+
+    def _commit_game(self, s: Session, state: GameState, new: GameState, events: list[Any],
+                     trigger: tuple[str, int | None]) -> Plan:
+        """The session after a move: the new state, its messages, and the archive if the game ended."""
+        s.set_game(new)
         outs = self._game_outs(s, state, new, events, trigger)
         plan = Plan(session=s, outs=outs)
         if new.over:

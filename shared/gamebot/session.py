@@ -43,12 +43,34 @@ class Player(BaseModel):
     lang: str = "en"
 
 
+class TimerSettings(BaseModel):
+    """The group's time limits (``gamebot.timers``): seconds per phase, 0 = off; absent = the default."""
+
+    limits: dict[str, int] = Field(default_factory=dict)
+    vote: str = "approve"  # what a vote not cast in time counts as ("approve" or "reject")
+
+
+class Deadline(BaseModel):
+    """The running time limit: bound to the decision (``serial`` + ``step``) or, in the lobby, to a
+    counter that /extend and settings changes bump. Timers that fire for another one are stale."""
+
+    phase: str
+    serial: int
+    step: str = ""
+    due: int  # epoch seconds
+    remind_at: int | None = None
+    reminded: bool = False
+    limit: int = 0
+    extensions: int = 0  # lobby only: how often /extend was used
+
+
 class Settings(BaseModel):
     theme: str = "avalon"
     roles: list[str] = Field(default_factory=lambda: ["merlin", "assassin"])
     options: dict[str, Any] = Field(default_factory=dict)
     assassin: str | None = None
     preset: str | None = None
+    timers: TimerSettings = Field(default_factory=TimerSettings)
 
     def config(self, players: int) -> GameConfig:
         return GameConfig(
@@ -92,6 +114,14 @@ class Session(BaseModel):
     # The summary of the last finished game (its final public view, every role revealed): kept in the
     # chat item for good, while the whole game moves to an archive item that expires (archive_key).
     last: dict[str, Any] | None = None
+    deadline: Deadline | None = None  # the time limit running now (gamebot.timers)
+    # Turns that ran out of time, per user id (as a string): in this game (reset at /newgame) and in
+    # every game of this group. Timeouts of hidden decisions wait in idle_hidden until the game ends,
+    # so that nobody learns who held them.
+    idle: dict[str, int] = Field(default_factory=dict)
+    idle_totals: dict[str, int] = Field(default_factory=dict)
+    idle_hidden: dict[str, int] = Field(default_factory=dict)
+    idle_names: dict[str, str] = Field(default_factory=dict)
     _game: tuple[str, GameState] | None = PrivateAttr(default=None)
 
     # --- helpers ---------------------------------------------------------------------------------
@@ -116,6 +146,11 @@ class Session(BaseModel):
         if cached is None or cached[0] is not self.state:
             cached = self._game = (self.state, GameState.from_json(self.state))
         return cached[1]
+
+    def set_game(self, state: GameState) -> None:
+        """Store a new engine state (and keep it parsed, so ``game()`` does not parse it again)."""
+        self.state = state.to_json()
+        self._game = (self.state, state)
 
     def mark_seen(self, update_id: int | None) -> None:
         if update_id is None:

@@ -421,6 +421,82 @@ CATALOG: dict[str, dict[str, Any]] = {
         "kind.vote": "vote",
         "kind.play": "{Quest} cards",
         "preset.title": "{name}",
+        # --- timers ---------------------------------------------------------------------------------
+        "timers.off": "off",
+        "timers.minutes": "{n} min",
+        "timers.hours": "{n} h",
+        "timers.left_soon": "less than a minute",
+        "timers.phase.join": "Joining",
+        "timers.phase.propose": "Team proposal",
+        "timers.phase.vote": "Vote",
+        "timers.phase.quest": "{Quest} cards",
+        "timers.phase.lady": "Lady of the Lake",
+        "timers.phase.assassination": "Assassination",
+        "timers.phase.excalibur": "Excalibur",
+        "timers.phase.plot_cards": "Plot cards",
+        "timers.phase.trapper": "Trapper",
+        "timers.phase.rogue": "Rogue Watch",
+        "timers.phase.loyalty": "Loyalty cards",
+        "timers.phase.other": "Other decisions",
+        "timers.default.join": "the game starts if {count} to 10 players can play, else the lobby closes",
+        "timers.default.propose": "no team: it counts as a rejected team and the next {Leader} proposes",
+        "timers.default.vote": "the vote counts as {vote}",
+        "timers.default.quest": "the card played is {success}",
+        "timers.default.lady": "a random player is checked",
+        "timers.default.assassination": "a random player is named",
+        "timers.default.excalibur": "Excalibur goes to a random team member; using it is skipped",
+        "timers.default.plot_cards": "held cards are not played; other Plot decisions are made at random",
+        "timers.default.trapper": "a random card is set aside",
+        "timers.default.rogue": "the Watch goes to a random team member",
+        "timers.default.loyalty": "the true Loyalty card is shown",
+        "timers.default.other": "pass if allowed, else a random legal choice",
+        "timers.remind": "⏰ <b>{left}</b> left: waiting for {who} ({what}). If time runs out, {default}.",
+        "timers.remind_hidden": "⏰ <b>{left}</b> left: a secret decision is awaited.",
+        "timers.remind_private": "⏰ <b>{left}</b> left for your decision in <b>{title}</b>. If time runs out, {default}.",
+        "timers.remind_join": (
+            "⏰ The lobby closes in <b>{left}</b>: {count} players so far (5 to 10 can play). "
+            "Tap Join, or send /extend for more time (at most {max} times)."
+        ),
+        "timers.join.started": "⏰ Time to join is up: the game starts with the {count} players who joined.",
+        "timers.join.closed": (
+            "⏰ Time to join is up: only {count} players can play ({min} are needed). "
+            "The lobby is closed: send /newgame to open a new one."
+        ),
+        "timers.join.config": (
+            "⏰ Time to join is up, but these settings cannot be played with {count} players:\n{errors}\n"
+            "The lobby is closed: send /newgame to open a new one."
+        ),
+        "timers.join.dropped": "Not dealt in, because I cannot message them privately: {names}",
+        "timers.extend.done": "⏰ {name} extended the lobby: it closes in {left} ({used} of {max} extensions used).",
+        "timers.extend.none": "There is no lobby with a join timer here.",
+        "timers.extend.not_player": "Only players in the lobby can extend it: tap Join first.",
+        "timers.extend.limit": "The lobby was already extended {max} times.",
+        "timers.forcestart.no_lobby": "There is no lobby to start here.",
+        "timers.forcestart.not_enough": "You need 5 to 10 players I can message privately to start (now {count}).",
+        "timers.forcestart.started": "▶️ The host starts the game now with the {count} players who joined.",
+        "timers.idles.title": "⏰ <b>Idle record</b>: turns that ran out of time",
+        "timers.idles.game": "This game: {list}",
+        "timers.idles.total": "All games in this group: {list}",
+        "timers.idles.entry": "{name} ×{count}",
+        "timers.idles.none": "nobody",
+        "timers.page.title": "⏱ <b>Timers for {title}</b>",
+        "timers.page.help": (
+            "A time limit for each phase (off: no limit). A reminder comes shortly before the end; when time "
+            "runs out I apply the default below. Tap a phase to change its limit."
+        ),
+        "timers.page.line": "• {phase}: <b>{limit}</b> — {default}",
+        "timers.page.unavailable": "⚠️ This bot runs without a scheduler: time limits are not enforced.",
+        "timers.button.page": "⏱ Timers",
+        "timers.button.phase": "{phase}: {limit}",
+        "timers.button.vote": "🗳 Missing vote counts as: {vote}",
+        "timers.button.all_off": "⏹ All off",
+        "timers.button.defaults": "↩️ Defaults",
+        "ev.PlayerTimedOut": "⏰ {seat} ran out of time.",
+        "ev.SecretDecisionTimedOut": "⏰ A secret decision ran out of time: the default was applied.",
+        "ev.TeamNotProposed": "⏰ No team was proposed in time: it counts as a rejected team ({rejections}/5).",
+        "priv.DefaultApplied": "⏰ Your time ran out, so I applied the default for you.",
+        "module.timeout_vote": "Timers",
+        "modulehelp.timeout_vote": "A vote not cast before the time limit counts as Reject.",
     },
 }
 

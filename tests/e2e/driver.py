@@ -162,7 +162,7 @@ class Driver:
                 continue
             m = MENTION.search(msg.get("html") or msg["text"]) if msg.get("html") or "tg://" in msg["text"] else None
             leader = int(m.group(1)) if m else self._leader_by_name(msg["text"])
-            if leader is None:
+            if leader is None or leader not in self.players:  # a Leader the driver does not play waits
                 return False
             key = (leader, msg["message_id"], _look(msg))
             if key in self._dead:

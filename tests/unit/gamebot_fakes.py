@@ -128,6 +128,29 @@ class Harness:
     def last_answer(self) -> Out:
         return self.io.answers[-1]
 
+    def race_before_next_write(self, update: dict[str, Any]) -> None:
+        """Another container handles ``update`` and commits between our next read and our next write
+        of the group's session (then the write conflicts, and the attempt reloads and retries)."""
+        import threading
+
+        from gamebot.session import chat_key
+
+        original_put = self.repo.put
+        raced: list[bool] = []
+
+        def put(item, expect):
+            if not raced and item.key == chat_key(self.group):
+                raced.append(True)
+                other = Service(self.repo, self.io, self.codec, bot_username=U.BOT_USERNAME)
+                loop = asyncio.new_event_loop()
+                t = threading.Thread(target=lambda: loop.run_until_complete(other.handle(update)))
+                t.start()
+                t.join()
+                loop.close()
+            return original_put(item, expect)
+
+        self.repo.put = put
+
     def lobby(self, players: list[int], host: int | None = None) -> None:
         """Everyone opens the private chat, the host sends /newgame, the others press Join."""
         host = players[0] if host is None else host

@@ -483,31 +483,12 @@ def test_a_vote_or_card_that_does_not_finish_the_round_edits_one_group_message(h
 
 def test_concurrent_votes_both_count_after_a_version_conflict(h):
     """Two Lambda containers apply votes at the same time: the loser reloads, reapplies and retries."""
-    import asyncio
-    import threading
-
-    from gamebot.service import Service
-
     players = [1, 2, 3, 4, 5]
     _to_vote(h, players)
     msg, btn = h.io.with_button(GROUP, "Approve")
     mine = U.press(U.user(1), U.message(GROUP, msg.message_id, msg.text), btn.data)
     theirs = U.press(U.user(2), U.message(GROUP, msg.message_id, msg.text), btn.data)
-    other = Service(h.repo, h.io, h.codec, bot_username=U.BOT_USERNAME)
-    original_put = h.repo.put
-    raced = []
-
-    def put(item, expect):
-        if not raced:  # another container commits its vote between our read and our write
-            raced.append(True)
-            loop = asyncio.new_event_loop()
-            t = threading.Thread(target=lambda: loop.run_until_complete(other.handle(theirs)))
-            t.start()
-            t.join()
-            loop.close()
-        return original_put(item, expect)
-
-    h.repo.put = put
+    h.race_before_next_write(theirs)  # another container commits its vote between our read and our write
     assert h.send(mine) == 200
     state = session(h).game()
     assert sorted(state.votes) == [0, 1]

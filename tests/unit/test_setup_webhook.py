@@ -340,7 +340,9 @@ def test_delete_after_failed_create_with_no_token_succeeds(server):
 
 def test_commands_are_valid_bot_commands():
     names = [name for name, _ in COMMANDS]
-    assert set(names) == {"newgame", "status", "rules", "help", "cancel", "leave", "start"}
+    assert set(names) == {
+        "newgame", "status", "rules", "help", "cancel", "leave", "start", "extend", "forcestart", "idles",
+    }
     assert len(names) == len(set(names))
     for name, text in COMMANDS:
         assert re.fullmatch(r"[a-z0-9_]{1,32}", name)
@@ -353,7 +355,7 @@ def test_setup_function_and_commands_need_only_the_standard_library():
     # which the setup function loads from the layer) fails here as it would slow the function down.
     code = (
         "import sys; sys.path[:0] = [sys.argv[1], sys.argv[2]]; import app; "
-        "assert len(app.load_commands()) == 7; "
+        "assert len(app.load_commands()) == 10; "
         "third = {m.split('.')[0] for m in sys.modules} & {'telegram', 'pydantic', 'httpx', 'boto3', 'engine'}; "
         "assert not third, third"
     )

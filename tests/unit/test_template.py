@@ -10,6 +10,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 TEMPLATE = Path(__file__).resolve().parents[2] / "template.yaml"
@@ -38,18 +39,80 @@ template = yaml.load(TEMPLATE.read_text(), Loader=CfnLoader)  # a SafeLoader sub
 resources = template["Resources"]
 
 
-def test_webhook_function_may_only_use_single_items_of_game_table():
-    policies = resources["WebhookFunction"]["Properties"]["Policies"]
+SCHEDULES_OF_THE_GROUP = {
+    "Fn::Sub": "arn:${AWS::Partition}:scheduler:${AWS::Region}:${AWS::AccountId}:schedule/${TimerScheduleGroup}/*"
+}
+
+
+@pytest.mark.parametrize("function", ["WebhookFunction", "TimerFunction"])
+def test_game_functions_may_only_use_single_items_and_create_timer_schedules(function):
+    policies = resources[function]["Properties"]["Policies"]
     statements = [s for policy in policies for s in policy["Statement"]]
-    assert statements == [{
-        "Sid": "GameTableItems",
+    assert statements == [
+        {
+            "Sid": "GameTableItems",
+            "Effect": "Allow",
+            "Action": [
+                "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem",
+                "dynamodb:ConditionCheckItem",
+            ],
+            "Resource": {"Fn::GetAtt": ["GameTable", "Arn"]},
+        },
+        {
+            "Sid": "CreateTimerSchedules",
+            "Effect": "Allow",
+            "Action": "scheduler:CreateSchedule",
+            "Resource": SCHEDULES_OF_THE_GROUP,
+        },
+        {
+            "Sid": "PassSchedulerRole",
+            "Effect": "Allow",
+            "Action": "iam:PassRole",
+            "Resource": {"Fn::GetAtt": ["SchedulerRole", "Arn"]},
+            "Condition": {"StringEquals": {"iam:PassedToService": "scheduler.amazonaws.com"}},
+        },
+    ]
+
+
+def test_scheduler_role_is_assumed_only_by_this_schedule_group_and_only_invokes_the_timer_function():
+    role = resources["SchedulerRole"]["Properties"]
+    assert "Policies" not in role and "ManagedPolicyArns" not in role
+    (trust,) = role["AssumeRolePolicyDocument"]["Statement"]
+    assert trust["Principal"] == {"Service": "scheduler.amazonaws.com"} and trust["Action"] == "sts:AssumeRole"
+    assert trust["Condition"] == {"StringEquals": {
+        "aws:SourceAccount": {"Ref": "AWS::AccountId"},
+        "aws:SourceArn": {"Fn::GetAtt": ["TimerScheduleGroup", "Arn"]},
+    }}
+    policy = resources["SchedulerInvokePolicy"]
+    assert policy["Type"] == "AWS::IAM::RolePolicy" and policy["Properties"]["RoleName"] == {"Ref": "SchedulerRole"}
+    assert policy["Properties"]["PolicyDocument"]["Statement"] == [{
+        "Sid": "InvokeTimerFunction",
         "Effect": "Allow",
-        "Action": [
-            "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem",
-            "dynamodb:ConditionCheckItem",
-        ],
-        "Resource": {"Fn::GetAtt": ["GameTable", "Arn"]},
+        "Action": "lambda:InvokeFunction",
+        "Resource": {"Fn::GetAtt": ["TimerFunction", "Arn"]},
     }]
+    assert resources["TimerScheduleGroup"]["Type"] == "AWS::Scheduler::ScheduleGroup"
+
+
+def test_timer_function_is_the_timer_handler_and_schedules_with_the_stacks_role_and_group():
+    function = resources["TimerFunction"]["Properties"]
+    assert function["CodeUri"] == "functions/timer/" and function["Handler"] == "app.lambda_handler"
+    assert "Events" not in function  # only EventBridge Scheduler (through SchedulerRole) invokes it
+    env = function["Environment"]["Variables"]
+    assert set(env) == {"TABLE_NAME", "TELEGRAM_BOT_TOKEN", "TELEGRAM_BOT_USERNAME", "GAME_ARCHIVE_DAYS",
+                        "SCHEDULER_ROLE_ARN", "SCHEDULE_GROUP"}
+    assert env["SCHEDULER_ROLE_ARN"] == {"Fn::GetAtt": ["SchedulerRole", "Arn"]}
+    assert env["SCHEDULE_GROUP"] == {"Ref": "TimerScheduleGroup"}
+    webhook = resources["WebhookFunction"]["Properties"]["Environment"]["Variables"]
+    assert webhook["TIMER_FUNCTION_ARN"] == {"Fn::GetAtt": ["TimerFunction", "Arn"]}
+    assert (webhook["SCHEDULER_ROLE_ARN"], webhook["SCHEDULE_GROUP"]) == (env["SCHEDULER_ROLE_ARN"], env["SCHEDULE_GROUP"])
+
+
+def test_template_names_match_the_scheduler_environment_variables():
+    from gamebot import scheduler
+
+    assert {scheduler.ENV_TARGET, scheduler.ENV_ROLE, scheduler.ENV_GROUP} <= set(
+        resources["WebhookFunction"]["Properties"]["Environment"]["Variables"])
 
 
 def test_setup_function_has_no_aws_permissions():
@@ -83,6 +146,7 @@ def test_webhook_function_environment_uses_fixed_names():
     assert set(own) | set(shared) == {
         "TABLE_NAME", "TELEGRAM_BOT_TOKEN", "TELEGRAM_WEBHOOK_SECRET", "TELEGRAM_API_BASE_URL",
         "TELEGRAM_BOT_USERNAME", "LOG_LEVEL", "GAME_ARCHIVE_DAYS",
+        "TIMER_FUNCTION_ARN", "SCHEDULER_ROLE_ARN", "SCHEDULE_GROUP",
     }
     assert own["TABLE_NAME"] == {"Ref": "GameTable"}
     assert template["Parameters"]["TelegramApiBaseUrl"]["Default"] == "https://api.telegram.org"
@@ -94,7 +158,7 @@ def test_functions_run_python312_on_x86_64_with_the_shared_layer():
     layer = resources["SharedLayer"]
     assert layer["Properties"]["ContentUri"] == "shared/"
     assert layer["Metadata"]["BuildMethod"] == "python3.12"
-    for name in ("WebhookFunction", "SetupWebhookFunction"):
+    for name in ("WebhookFunction", "SetupWebhookFunction", "TimerFunction"):
         assert resources[name]["Properties"]["Layers"] == [{"Ref": "SharedLayer"}]
 
 
@@ -115,7 +179,7 @@ def test_secret_pattern_accepts_only_telegram_secret_characters():
 
 
 def test_every_function_log_group_has_retention():
-    for function in ("WebhookFunction", "SetupWebhookFunction"):
+    for function in ("WebhookFunction", "SetupWebhookFunction", "TimerFunction"):
         groups = [
             r for r in resources.values()
             if r["Type"] == "AWS::Logs::LogGroup"

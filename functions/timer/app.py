@@ -1,0 +1,70 @@
+"""The timer Lambda: EventBridge Scheduler invokes it when a phase's reminder or deadline is due.
+
+The event is the payload ``gamebot.timers`` scheduled (``{"chat", "game", "phase", "serial", "step",
+"due", "kind"}``). The handler reads the chat's session and acts only if that exact deadline is still
+running (a stale timer does nothing): it reminds the group, or applies the engine's timeout defaults
+in a version-checked write and sends the messages, then schedules the next decision's timers.
+
+Like the webhook, the service is built once per container with ONE event loop (``gamebot.runtime``).
+Environment: ``TABLE_NAME``, ``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_API_BASE_URL``,
+``TELEGRAM_BOT_USERNAME``, ``GAME_ARCHIVE_DAYS``, ``SCHEDULER_ROLE_ARN``, ``SCHEDULE_GROUP``; the
+timers it schedules target this function itself (its ARN comes from the invocation context).
+Storage errors are raised so that EventBridge Scheduler retries (a retry of a timer that did act is
+stale); anything else is logged and dropped.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from gamebot.runtime import Container, environment, lambda_logging
+
+log = lambda_logging("gamebot.timer")
+
+FIELDS = {"chat": int, "game": str, "phase": str, "serial": int, "step": str, "due": int, "kind": str}
+
+_CONTAINER = Container()
+
+
+def service(target_arn: str = "") -> Any:
+    """The container's service; the timers it schedules invoke ``target_arn`` (this function)."""
+    from gamebot.runtime import build_service
+    from gamebot.scheduler import scheduler_from_env
+
+    async def build(settings: tuple[str, ...]) -> Any:
+        return await build_service(settings, scheduler=scheduler_from_env(target_arn or None), pool=8)
+
+    return _CONTAINER.get(environment() + (target_arn,), build)
+
+
+def reset() -> None:
+    """Forget the cached service (tests that change the environment or the mocked AWS)."""
+    _CONTAINER.reset()
+
+
+def payload_of(event: Any) -> dict[str, Any] | None:
+    """The timer payload, checked field by field (anything else is ignored, never retried)."""
+    if not isinstance(event, dict) or set(FIELDS) - set(event):
+        return None
+    try:
+        return {key: kind(event[key]) for key, kind in FIELDS.items()}
+    except (TypeError, ValueError):
+        return None
+
+
+def lambda_handler(event: Any, context: Any = None) -> dict[str, str]:
+    from gamebot.service import transient
+
+    payload = payload_of(event)
+    if payload is None:
+        log.warning("ignored an event that is not a timer payload")
+        return {"status": "ignored"}
+    target = getattr(context, "invoked_function_arn", "") or ""
+    try:
+        outcome = _CONTAINER.run(service(target).timers.fire(payload))
+    except Exception as exc:
+        if transient(exc):
+            raise  # EventBridge Scheduler retries (RetryPolicy)
+        log.exception("timer %s/%s failed", payload["phase"], payload["kind"])
+        return {"status": "error"}
+    log.info("timer %s %s serial %s -> %s", payload["phase"], payload["kind"], payload["serial"], outcome)
+    return {"status": outcome}

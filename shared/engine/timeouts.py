@@ -1,0 +1,129 @@
+"""What happens when a seat runs out of time: the rules of the ``timeout`` move.
+
+``apply_action(state, Action(seat, kind="timeout"))`` is refused unless ``seat`` is awaited right now
+(``prompts(state, seat)`` is not empty). Otherwise the engine decides the seat's move, applies it like
+any other and logs the ``timeout`` itself, so ``replay`` decides the same move again from the same
+state (randomness comes only from ``ctx.rng()``). The defaults, also in docs/TIMERS.md:
+
+* Team proposal (``propose``): no team is proposed. It counts as a rejected team: the vote track
+  advances, the next player becomes Leader, and a fifth rejection in a row wins for Evil, as a
+  fifth voted-down team does.
+* Vote (``vote``, also an Opinion Maker's open vote): the option ``timeout_vote`` -- ``approve``
+  (default) or ``reject``.
+* Quest card (``play``): Success (the only card Good may play, so it reveals nothing), else a card
+  that counts as Success, else (a seat that may only play Fail-type cards) a random allowed card.
+* A plug-in decision: the owner's ``Plugin.timeout_action`` if it returns an action (the Trickster's
+  Loyalty card: their true loyalty); else pass if the prompt is optional; else a random legal
+  action (uniform over the choices the plug-in accepts), drawn with ``ctx.rng()``.
+
+Events: ``PlayerTimedOut(seat, kind)`` for the table; for a hidden decision only
+``SecretDecisionTimedOut(kind)`` (nobody learns who held it); ``DefaultApplied(kind, choice,
+targets, quest)`` privately to the seat; ``TeamNotProposed(leader, rejections)`` for a skipped team.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+
+from . import cards
+from .models import Action, GameConfig, Pending, Prompt
+from .plugin import ALL, TIMEOUT, Ctx, Plugin, issue, register
+
+VOTE_OPTION = "timeout_vote"
+VOTE_CHOICES = ("approve", "reject")
+DEFAULT_VOTE = "approve"
+
+
+def vote_default(config: GameConfig) -> str:
+    return config.option(VOTE_OPTION) or DEFAULT_VOTE
+
+
+def quest_card(choices: list[str]) -> str | None:
+    """The card a timed-out team member plays: Success, else a card counting as Success."""
+    if cards.SUCCESS in choices:
+        return cards.SUCCESS
+    return next((c for c in choices if cards.counts_as(c) == cards.SUCCESS), None)
+
+
+def every_answer(prompt: Prompt) -> list[Action]:
+    """Every answer a prompt's fields allow (the owner may still refuse some), in a fixed order."""
+    seat, kind = prompt.seat, prompt.kind
+    choices: list[str | None] = list(prompt.choices) or [None]
+    out: list[Action] = []
+    if prompt.pick:
+        sizes = prompt.info.get("sizes") or {}
+        for quest in prompt.quests or [None]:
+            size = int(sizes.get(str(quest), prompt.pick)) if quest is not None else prompt.pick
+            for team in combinations(prompt.targets, size):
+                out += [Action(seat=seat, kind=kind, targets=team, quest=quest, choice=c) for c in choices]
+    elif prompt.choices:
+        out = [Action(seat=seat, kind=kind, choice=c) for c in prompt.choices]
+    elif prompt.quests:
+        out = [Action(seat=seat, kind=kind, quest=q) for q in prompt.quests]
+    return out
+
+
+def candidates(ctx: Ctx, prompt: Prompt, pending: Pending | None) -> list[Action]:
+    """The moves to try, best first; the engine applies the first one the rules accept."""
+    seat = prompt.seat
+    if pending is not None:
+        own = ALL[pending.owner].timeout_action(ctx, pending, prompt)
+        if own is not None:
+            return [own]
+    if prompt.kind == "vote":
+        return [Action(seat=seat, kind="vote", choice=vote_default(ctx.config))]
+    if pending is None and prompt.kind == "play":
+        card = quest_card(prompt.choices)
+        if card is not None:
+            return [Action(seat=seat, kind="play", choice=card)]
+    if prompt.optional:
+        return [Action(seat=seat, kind=prompt.kind, choice="pass")]
+    options = every_answer(prompt)
+    ctx.rng().shuffle(options)  # the first one accepted is uniform over the accepted ones
+    return options
+
+
+def announce(ctx: Ctx, seat: int, kind: str, pending: Pending | None) -> None:
+    """Tell the table who ran out of time, unless the decision is hidden: then only that one did."""
+    if pending is not None and pending.hidden:
+        ctx.emit("SecretDecisionTimedOut", kind=kind)
+    else:
+        ctx.emit("PlayerTimedOut", seat=seat, kind=kind)
+
+
+def applied(ctx: Ctx, action: Action) -> None:
+    ctx.emit(
+        "DefaultApplied",
+        to=[action.seat],
+        kind=action.kind,
+        choice=action.choice,
+        targets=list(action.targets),
+        quest=action.quest,
+    )
+
+
+@register
+class Timeouts(Plugin):
+    """Always on: owns the ``timeout_vote`` option (what a vote not cast in time counts as)."""
+
+    id = "timeouts"
+    order = 0
+    option_keys = (VOTE_OPTION,)
+
+    def active(self, config: GameConfig) -> bool:
+        return True
+
+    def validate(self, config: GameConfig):
+        value = config.options.get(VOTE_OPTION)
+        if value is not None and value not in VOTE_CHOICES:
+            return [
+                issue(
+                    "error",
+                    "bad_timeout_vote",
+                    f"A vote not cast in time counts as 'approve' or 'reject', not {value!r}.",
+                    value=value,
+                )
+            ]
+        return []
+
+
+__all__ = ["DEFAULT_VOTE", "TIMEOUT", "VOTE_OPTION", "candidates", "every_answer", "quest_card", "vote_default"]

@@ -1,0 +1,84 @@
+"""What the Lambda entry points share (the webhook and the timer function): the service of a container.
+
+The Bot, the repository and the service are built once per container and ONE asyncio event loop is kept
+for it (``asyncio.run`` per call would close the loop the Bot's HTTP client is bound to). The service
+is rebuilt only when its settings change (e.g. between tests that change the environment).
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+
+def lambda_logging(name: str) -> logging.Logger:
+    """Logging for a Lambda entry point: ``LOG_LEVEL`` for the bot, and never a URL with the token."""
+    if not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.INFO)
+    logging.getLogger("gamebot").setLevel(os.environ.get("LOG_LEVEL", "INFO").upper())
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # httpx logs request URLs, which contain the token
+    logging.getLogger("httpcore").setLevel(logging.WARNING)
+    return logging.getLogger(name)
+
+
+def environment(*names: str) -> tuple[str, ...]:
+    """The settings a service is built from: the common environment, then ``names``, then the scheduler's."""
+    from .scheduler import env_key
+
+    common = (
+        os.environ.get("TELEGRAM_BOT_TOKEN", ""),
+        os.environ.get("TELEGRAM_API_BASE_URL", "https://api.telegram.org").rstrip("/"),
+        os.environ.get("TABLE_NAME", ""),
+        os.environ.get("TELEGRAM_BOT_USERNAME", ""),
+        os.environ.get("AWS_ENDPOINT_URL_DYNAMODB", ""),
+        os.environ.get("GAME_ARCHIVE_DAYS", ""),
+    )
+    return common + tuple(os.environ.get(n, "") for n in names) + env_key()
+
+
+async def build_service(settings: tuple[str, ...], scheduler: Any = None, pool: int = 16) -> Any:
+    """A Service on DynamoDB and the Bot API from ``environment()``'s settings (getMe once)."""
+    from telegram import Bot
+    from telegram.request import HTTPXRequest
+
+    from .callbacks import Codec
+    from .dynamo import DynamoRepository
+    from .service import ARCHIVE_DAYS, Service
+    from .telegram_io import TelegramIO
+
+    token, base_url, table, username, _, archive_days = settings[:6]
+    request = HTTPXRequest(connection_pool_size=pool, read_timeout=10.0, write_timeout=10.0, connect_timeout=5.0)
+    bot = Bot(token=token, base_url=f"{base_url}/bot", request=request)
+    await bot.initialize()  # getMe once per container
+    return Service(DynamoRepository(table), TelegramIO(bot), Codec(token), bot_username=username or (bot.username or ""),
+                   archive_days=float(archive_days or ARCHIVE_DAYS), scheduler=scheduler)
+
+
+class Container:
+    """One service per container and its event loop."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.settings: tuple[str, ...] | None = None
+        self.service: Any = None
+
+    def run(self, coro: Coroutine[Any, Any, Any]) -> Any:
+        return self.loop.run_until_complete(coro)
+
+    def get(self, settings: tuple[str, ...], build: Callable[[tuple[str, ...]], Coroutine[Any, Any, Any]]) -> Any:
+        if self.settings != settings:
+            self.reset()
+            self.service = self.run(build(settings))
+            self.settings = settings
+        return self.service
+
+    def reset(self) -> None:
+        """Forget the service (shutting its Bot down), e.g. when tests change the environment."""
+        old, self.service, self.settings = self.service, None, None
+        if old is not None:
+            try:
+                self.run(old.io.bot.shutdown())
+            except Exception:  # pragma: no cover - best effort
+                pass

@@ -1,0 +1,480 @@
+"""Phase timers through ``Service.handle`` and ``Timers.fire`` with a FakeScheduler and a fake clock.
+
+Timers are fired by hand in time order (``fire_next``), like EventBridge Scheduler would; the clock
+only moves when a timer fires, so nothing here depends on real time.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import Action, GameConfig, new_game, prompts
+from gamebot.scheduler import FakeScheduler, Timer
+from gamebot.service import Reply, Service
+from gamebot.session import Session, chat_key, serial
+from gamebot.timers import DEFAULT_LIMITS, EXTEND_SECONDS, MAX_EXTENSIONS
+from localdev import updates as U
+from tests.e2e.driver import Driver, Policy
+from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen
+
+T0 = 1_700_000_000.0
+NAME_CHARS = set("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_.")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Timed(Harness):
+    """The unit harness with phase timers on: a FakeScheduler and a clock the test moves."""
+
+    def __init__(self, seed: int = 7) -> None:
+        super().__init__(seed=seed)
+        self.clock = Clock()
+        self.sched = FakeScheduler()
+        self.service = Service(self.repo, self.io, self.codec, bot_username=U.BOT_USERNAME,
+                               seeds=random.Random(seed), clock=self.clock, scheduler=self.sched)
+
+    def session(self) -> Session:
+        return Session.from_body(self.repo.items[chat_key(self.group)].body)
+
+    def fire(self, timer: Timer) -> str:
+        self.clock.now = max(self.clock.now, timer.at)
+        return self.loop.run_until_complete(self.service.timers.fire(timer.payload))
+
+    def fire_next(self, kind: str | None = None) -> tuple[Timer, str]:
+        """Fire the earliest timer (of ``kind`` if given: earlier ones of the other kind are dropped)."""
+        while True:
+            timer = self.sched.pop_next()
+            assert timer is not None, "no timer left"
+            if kind is None or timer.payload["kind"] == kind:
+                return timer, self.fire(timer)
+
+    def command(self, uid: int, text: str) -> None:
+        self.send(U.command(U.group(self.group), U.user(uid), text))
+
+    def group_texts(self) -> list[str]:
+        return self.io.texts(self.group)
+
+
+@pytest.fixture
+def h():
+    harness = Timed()
+    yield harness
+    harness.close()
+
+
+def started(h: Timed, players: list[int]) -> Session:
+    h.lobby(players)
+    h.press_label(players[0], GROUP, "Start")
+    return h.session()
+
+
+def propose(h: Timed, players: list[int]) -> None:
+    """The Leader builds and proposes a team through the picker."""
+    driver = Driver(HarnessScreen(h), GROUP, players, Policy(rng=random.Random(1)))
+    while h.io.with_button(GROUP, "Approve") is None:
+        assert driver._picker()
+
+
+# --- the join phase ----------------------------------------------------------------------------------
+
+
+def test_a_lobby_gets_a_join_timer_with_a_reminder_and_an_expiry(h):
+    h.lobby([1, 2, 3])
+    remind, expire = h.sched.pending()
+    due = int(T0) + DEFAULT_LIMITS["join"]
+    assert (remind.at, expire.at) == (due - 60, due)
+    s = h.session()
+    for timer, kind in ((remind, "remind"), (expire, "expire")):
+        assert timer.payload == {"chat": GROUP, "game": s.game_id, "phase": "join", "serial": 0, "step": "",
+                                 "due": due, "kind": kind}
+        assert len(timer.name) <= 64 and set(timer.name) <= NAME_CHARS
+    assert s.deadline.due == due
+    assert len(h.sched.timers) == 2  # joining players change nothing
+
+
+def test_the_join_reminder_invites_more_players_and_extend(h):
+    h.lobby([1, 2, 3])
+    _, outcome = h.fire_next()
+    assert outcome == "reminded"
+    assert "The lobby closes in <b>1 min</b>: 3 players so far" in h.io.last(GROUP).text
+
+
+def test_join_expiry_starts_with_the_reachable_players_when_five_to_ten(h):
+    h.lobby([1, 2, 3, 4, 5, 6])
+    h.send(U.bot_blocked(6))  # Grace blocked the bot after joining
+    _, outcome = h.fire_next("expire")
+    assert outcome == "expired"
+    s = h.session()
+    assert s.status == "playing" and [p.id for p in s.players] == [1, 2, 3, 4, 5] and s.game().n == 5
+    notice = next(t for t in h.group_texts() if "Time to join is up" in t)
+    assert "starts with the 5 players" in notice and "Grace" in notice
+    assert any("Your secret role" in m.text for m in h.io.chat(5))
+    assert not any("Your secret role" in m.text for m in h.io.chat(6))
+    assert h.session().deadline.phase in ("propose", "plot_cards")  # the first decision has its own timer
+
+
+def test_join_expiry_closes_a_lobby_with_too_few_players(h):
+    h.lobby([1, 2, 3])
+    h.fire_next("expire")
+    s = h.session()
+    assert s.status == "cancelled" and s.deadline is None
+    assert "only 3 players can play (5 are needed)" in h.io.chat(GROUP)[0].text  # the lobby message, edited
+    assert h.io.chat(GROUP)[0].keyboard is None
+    h.command(2, "/newgame")  # the group is free for a new lobby
+    assert h.session().status == "lobby"
+
+
+def test_join_expiry_with_settings_that_cannot_be_played_closes_with_the_reasons(h):
+    h.lobby([1, 2, 3, 4, 5])
+    h.press_label(1, GROUP, "Settings")
+    h.press_label(1, 1, "Characters")
+    h.press_label(1, 1, "Morgana")  # Morgana without Percival
+    h.fire_next("expire")
+    assert h.session().status == "cancelled"
+    assert "Morgana must be played with Percival" in h.io.chat(GROUP)[0].text
+
+
+def test_extend_pushes_the_join_deadline_a_limited_number_of_times(h):
+    h.lobby([1, 2, 3])
+    first_expire = h.sched.pending()[1]
+    h.command(9, "/extend")
+    assert "Only players in the lobby" in h.io.last(GROUP).text
+    for used in range(1, MAX_EXTENSIONS + 1):
+        h.command(2, "/extend")
+        assert f"({used} of {MAX_EXTENSIONS} extensions used)" in h.io.last(GROUP).text
+        assert h.session().deadline.due == first_expire.at + used * EXTEND_SECONDS
+    h.command(3, "/extend")
+    assert f"already extended {MAX_EXTENSIONS} times" in h.io.last(GROUP).text
+    assert h.fire(first_expire) == "stale"  # the old deadline no longer applies
+    h.sched.timers.remove(first_expire)
+    assert h.session().status == "lobby"
+    outcomes = [h.fire_next()[1] for _ in range(len(h.sched.timers))]
+    assert outcomes.count("expired") == 1 and h.session().status == "cancelled"
+
+
+def test_forcestart_is_for_the_host_and_needs_five_reachable_players(h):
+    h.lobby([1, 2, 3, 4])
+    h.command(2, "/forcestart")
+    assert "Only the host" in h.io.last(GROUP).text
+    h.command(1, "/forcestart")
+    assert "5 to 10 players" in h.io.last(GROUP).text and h.session().status == "lobby"
+    for uid in (5, 6):
+        h.send(U.start(U.user(uid)))
+        h.press_label(uid, GROUP, "Join")
+    h.send(U.bot_blocked(6))
+    h.command(1, "/forcestart")
+    s = h.session()
+    assert s.status == "playing" and len(s.players) == 5 and 6 not in [p.id for p in s.players]
+    assert any("The host starts the game now with the 5 players" in t for t in h.group_texts())
+
+
+def test_group_commands_are_refused_in_private(h):
+    h.send(U.command(U.private(U.user(1)), U.user(1), "/extend"))
+    assert "This works in a group" in h.io.last(1).text
+
+
+# --- the game --------------------------------------------------------------------------------------------
+
+
+def play_with_an_absent_player(h: Timed, players: list[int], absent: int, seed: int) -> Driver:
+    """Everyone but ``absent`` plays through the buttons; when the table waits, the next timer fires."""
+    driver = Driver(HarnessScreen(h), GROUP, [p for p in players if p != absent], Policy(rng=random.Random(seed)))
+    for _ in range(400):
+        driver.play()
+        if driver.over():
+            break
+        h.fire_next()
+    return driver
+
+
+@pytest.mark.parametrize("seed,absent", [(1, 1), (2, 3), (3, 5), (4, 2)])
+def test_a_game_where_one_player_never_acts_still_finishes(seed, absent):
+    h = Timed(seed=seed)
+    try:
+        players = [1, 2, 3, 4, 5]
+        started(h, players)
+        driver = play_with_an_absent_player(h, players, absent, seed)
+        assert driver.over()
+        s = h.session()
+        assert s.status == "ended"
+        missed = s.idle.get(str(absent), 0)
+        assert missed > 0 and s.idle_totals[str(absent)] == missed
+        assert set(s.idle) == {str(absent)}  # nobody else ever ran out of time
+        name = U.user(absent)["first_name"]
+        assert sum(t.count(f"⏰ {name} ran out of time.") for t in h.group_texts()) >= 1
+        h.command(2, "/idles")
+        assert f"This game: {name} ×{missed}" in h.io.last(GROUP).text
+    finally:
+        h.close()
+
+
+def test_a_leader_who_never_proposes_passes_the_lead_as_a_rejected_team(h):
+    players = [1, 2, 3, 4, 5]
+    s = started(h, players)
+    leader = s.players[s.game().leader].id
+    timer, outcome = h.fire_next("expire")
+    assert (timer.payload["phase"], outcome) == ("propose", "expired")
+    state = h.session().game()
+    assert state.vote_track == 1 and state.leader == (s.game().leader + 1) % 5
+    assert "No team was proposed in time: it counts as a rejected team (1/5)" in "\n".join(h.group_texts())
+    assert h.session().idle == {str(leader): 1}
+    # the new Leader has a picker and a fresh deadline
+    assert h.session().deadline.phase == "propose" and h.session().deadline.serial == serial(state)
+
+
+def test_the_reminder_names_who_is_missing_and_is_sent_once(h):
+    players = [1, 2, 3, 4, 5]
+    started(h, players)
+    h.sched.timers.clear()
+    propose(h, players)
+    for uid in (1, 2, 3):
+        h.press_label(uid, GROUP, "Approve")
+    remind = next(t for t in h.sched.pending() if t.payload["kind"] == "remind")
+    assert remind.payload["phase"] == "vote"
+    assert h.fire(remind) == "reminded"
+    text = h.io.last(GROUP).text
+    assert "waiting for" in text and "Erin" in text and "Frank" in text and "Bob" not in text
+    assert "the vote counts as Approve" in text
+    assert any("⏰" in m.text for m in h.io.chat(4)) and not any("⏰" in m.text for m in h.io.chat(1))
+    sent = len(h.io.outs)
+    assert h.fire(remind) == "stale"  # a redelivered reminder is not sent twice
+    assert len(h.io.outs) == sent
+
+
+def test_a_stale_timer_does_nothing(h):
+    players = [1, 2, 3, 4, 5]
+    started(h, players)
+    propose_expire = h.sched.pending()[-1]
+    propose(h, players)  # in time
+    before = h.repo.items[chat_key(GROUP)].version
+    assert h.fire(propose_expire) == "stale"
+    assert h.repo.items[chat_key(GROUP)].version == before and h.session().idle == {}
+
+
+def _to_vote(h: Timed, players: list[int]) -> Timer:
+    started(h, players)
+    propose(h, players)
+    return next(t for t in h.sched.pending() if t.payload["phase"] == "vote" and t.payload["kind"] == "expire")
+
+
+def test_a_late_vote_racing_the_timer_counts_and_only_the_others_time_out(h):
+    expire = _to_vote(h, [1, 2, 3, 4, 5])
+    for uid in (1, 2):
+        h.press_label(uid, GROUP, "Reject")
+    msg, btn = h.io.with_button(GROUP, "Approve")
+    h.race_before_next_write(U.press(U.user(3), U.message(GROUP, msg.message_id, msg.text), btn.data))
+    assert h.fire(expire) == "expired"  # conflict, reload, the same decision: time out who is still missing
+    s = h.session()
+    votes = s.game().proposals[-1].votes
+    assert votes[2] == "A"  # Dave's late press counts as he cast it
+    assert s.idle == {"4": 1, "5": 1}
+
+
+def test_a_human_action_that_ends_the_decision_first_makes_the_timer_stale(h):
+    expire = _to_vote(h, [1, 2, 3, 4, 5])
+    for uid in (1, 2, 3, 4):
+        h.press_label(uid, GROUP, "Approve")
+    msg, btn = h.io.with_button(GROUP, "Approve")
+    h.race_before_next_write(U.press(U.user(5), U.message(GROUP, msg.message_id, msg.text), btn.data))
+    assert h.fire(expire) == "stale"
+    assert h.session().idle == {} and h.session().game().proposals[-1].votes == "AAAAA"
+
+
+def test_steady_play_keeps_its_budget_and_schedules_only_at_decision_changes(h):
+    _to_vote(h, [1, 2, 3, 4, 5])
+    for uid in (1, 2, 3, 4, 5):
+        before, timers = dict(h.repo.calls), len(h.sched.timers)
+        h.press_label(uid, GROUP, "Approve")
+        assert h.repo.calls["read"] - before["read"] <= 1 and h.repo.calls["write"] - before["write"] <= 1
+        assert len(h.sched.timers) == timers + (2 if uid == 5 else 0)  # the last vote opens the quest
+    assert h.sched.timers[-1].payload["phase"] == "quest"
+    before = dict(h.repo.calls)
+    h.press_label(1, 1, "Success")
+    assert h.repo.calls["read"] - before["read"] <= 1 and h.repo.calls["write"] - before["write"] <= 1
+
+
+def test_a_player_can_never_send_a_timeout(h):
+    s = started(h, [1, 2, 3, 4, 5])
+    state = s.game()
+    with pytest.raises(Reply):
+        h.service._apply(s, state, Action(seat=state.leader, kind="timeout"), "en", ("picker", None))
+    assert all(p.kind != "timeout" for seat in range(5) for p in prompts(state, seat))
+
+
+# --- hidden decisions ----------------------------------------------------------------------------------------
+
+TRICKSTER_ROLES = ["merlin", "assassin", "cleric", "trickster"]
+
+
+def _trickster_leader_seed() -> int:
+    """A harness seed whose game makes the Trickster the first Leader (the Cleric checks them in secret)."""
+    config = GameConfig(players=7, roles=tuple(TRICKSTER_ROLES))
+    for seed in range(500):
+        state, _ = new_game(config, random.Random(seed).getrandbits(48))
+        if state.roles[state.first_leader] == "trickster":
+            return seed
+    raise AssertionError("no seed")
+
+
+def test_a_hidden_decision_never_names_its_holder_until_the_game_ends():
+    h = Timed(seed=_trickster_leader_seed())
+    try:
+        players = list(range(1, 8))
+        h.lobby(players)
+        body = h.repo.items[chat_key(GROUP)].body
+        body["settings"]["roles"] = list(TRICKSTER_ROLES)  # (the settings panel's job; tested elsewhere)
+        h.press_label(1, GROUP, "Start")
+        s = h.session()
+        state = s.game()
+        trickster = s.players[state.roles.index("trickster")]
+        assert state.pending and state.pending[0].hidden and s.deadline.phase == "loyalty"
+        sent = len(h.io.outs)
+        _, outcome = h.fire_next("remind")
+        assert outcome == "reminded"
+        (reminder,) = [o for o in h.io.outs[sent:] if o.chat_id == GROUP]
+        assert "a secret decision is awaited" in reminder.text
+        assert trickster.name not in reminder.text and f"id={trickster.id}" not in reminder.text
+        assert [o.chat_id for o in h.io.outs[sent:] if o.chat_id != GROUP] == [trickster.id]  # nudged privately
+        sent = len(h.io.outs)
+        _, outcome = h.fire_next("expire")
+        assert outcome == "expired"
+        (announce,) = [o for o in h.io.outs[sent:] if o.chat_id == GROUP and o.tag == "announce"]
+        assert "A secret decision ran out of time" in announce.text and trickster.name not in announce.text
+        assert not any("ran out of time." in t and trickster.name in t for t in h.group_texts())
+        assert h.session().idle == {} and h.session().idle_hidden == {str(trickster.id): 1}
+        h.command(2, "/idles")
+        assert trickster.name not in h.io.last(GROUP).text
+        h.command(1, "/cancel")  # the game ends: now the record is complete
+        s = h.session()
+        assert s.idle == {str(trickster.id): 1} and s.idle_totals == {str(trickster.id): 1} and not s.idle_hidden
+    finally:
+        h.close()
+
+
+# --- settings, carrying over, off -----------------------------------------------------------------------------
+
+
+def test_the_timers_page_sets_limits_and_the_vote_default_for_the_group(h):
+    h.lobby([1, 2, 3, 4, 5])
+    h.press_label(1, GROUP, "Settings")
+    h.press_label(1, 1, "Timers")
+    page = h.io.last(1).text
+    assert "Timers for" in page and "Team proposal: <b>3 min</b>" in page and "counts as a rejected team" in page
+    h.press_label(1, 1, "Vote: 2 min")
+    h.press_label(1, 1, "Missing vote counts as: Approve")
+    assert "Vote: <b>3 min</b>" in h.io.last(1).text and "the vote counts as Reject" in h.io.last(1).text
+    h.press_label(1, 1, "Back")
+    h.press_label(1, 1, "Done")
+    s = started_from_lobby(h)
+    assert s.game().config.options.get("timeout_vote") == "reject"
+    h.sched.timers.clear()
+    propose(h, [1, 2, 3, 4, 5])
+    vote = next(t for t in h.sched.pending() if t.payload["kind"] == "expire")
+    assert vote.payload["phase"] == "vote" and vote.at == int(h.clock.now) + 180
+    h.command(1, "/cancel")
+    h.command(1, "/newgame")  # the group keeps its timers
+    assert h.session().settings.timers.limits == {"vote": 180} and h.session().settings.timers.vote == "reject"
+
+
+def started_from_lobby(h: Timed) -> Session:
+    h.press_label(1, GROUP, "Start")
+    return h.session()
+
+
+def test_all_timers_off_schedule_nothing(h):
+    h.lobby([1, 2, 3, 4, 5])
+    h.press_label(1, GROUP, "Settings")
+    h.press_label(1, 1, "Timers")
+    h.press_label(1, 1, "All off")
+    assert "Joining: <b>off</b>" in h.io.last(1).text
+    h.sched.timers.clear()
+    h.press_label(1, 1, "Back")
+    h.press_label(1, 1, "Done")
+    s = started_from_lobby(h)
+    Driver(HarnessScreen(h), GROUP, [1, 2, 3, 4, 5], Policy(rng=random.Random(2))).play()
+    assert h.sched.timers == [] and s.deadline is None
+    h.command(1, "/newgame")
+    h.press_label(1, GROUP, "Settings")
+    h.press_label(1, 1, "Timers")
+    h.press_label(1, 1, "Defaults")
+    assert "Joining: <b>10 min</b>" in h.io.last(1).text
+    assert len(h.sched.timers) == 2  # the join timer starts when the limit is set again
+
+
+def test_the_idle_record_resets_per_game_and_adds_up_across_games():
+    h = Timed(seed=3)
+    try:
+        players = [1, 2, 3, 4, 5]
+        started(h, players)
+        play_with_an_absent_player(h, players, 5, 3)
+        first = h.session().idle_totals["5"]
+        h.io.msgs.clear()  # a fresh screen: the driver reads "Game over" from the chat
+        h.io.order.clear()
+        h.command(1, "/newgame")
+        s = h.session()
+        assert s.idle == {} and s.idle_totals == {"5": first}
+        for uid in players[1:]:
+            h.press_label(uid, GROUP, "Join")
+        h.press_label(1, GROUP, "Start")
+        h.sched.timers[:] = [t for t in h.sched.timers if t.payload["phase"] != "join"]
+        play_with_an_absent_player(h, players, 4, 4)
+        s = h.session()
+        assert s.idle_totals["5"] == first and s.idle_totals["4"] == s.idle["4"] > 0 and "5" not in s.idle
+        h.command(3, "/idles")
+        text = h.io.last(GROUP).text
+        assert f"Frank ×{first}" in text.split("All games")[1] and "Frank" not in text.split("All games")[0]
+    finally:
+        h.close()
+
+
+def test_without_a_scheduler_nothing_is_planned():
+    h = Harness()
+    try:
+        h.lobby([1, 2, 3, 4, 5])
+        h.press_label(1, GROUP, "Start")
+        assert Session.from_body(h.repo.items[chat_key(GROUP)].body).deadline is None
+    finally:
+        h.close()
+
+
+def test_a_local_scheduler_fires_the_service_timers_in_process():
+    """The playground's wiring: LocalScheduler calls the timer handler on its own thread."""
+    import asyncio
+    import threading
+
+    from gamebot.scheduler import LocalScheduler
+
+    h = Harness()
+    clock = Clock()
+    fired = threading.Event()
+    outcomes: list[str] = []
+
+    def handler(payload):
+        loop = asyncio.new_event_loop()  # the timer function keeps its own loop, as in functions/timer
+        try:
+            outcomes.append(loop.run_until_complete(h.service.timers.fire(payload)))
+        finally:
+            loop.close()
+        if outcomes[-1] == "expired":
+            fired.set()
+
+    local = LocalScheduler(handler, clock=clock).start()
+    try:
+        h.service = Service(h.repo, h.io, h.codec, bot_username=U.BOT_USERNAME, clock=clock, scheduler=local)
+        h.lobby([1, 2, 3])
+        assert [t.payload["kind"] for t in local.pending()] == ["remind", "expire"]
+        clock.now = T0 + DEFAULT_LIMITS["join"]  # time to join is up
+        local.wake()
+        assert fired.wait(10.0)  # a guard against a hang, not a timing assertion
+        assert outcomes == ["reminded", "expired"]
+        assert Session.from_body(h.repo.items[chat_key(GROUP)].body).status == "cancelled"
+    finally:
+        local.stop()
+        h.close()
