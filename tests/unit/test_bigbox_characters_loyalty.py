@@ -71,9 +71,23 @@ def test_cleric_learns_the_first_leaders_loyalty_at_the_reveal(leader_role):
 
 
 def test_cleric_who_is_the_first_leader_checks_nobody():
-    s, events = _cleric_game("cleric")
+    config = GameConfig(players=7, roles=("merlin", "assassin", "cleric", "troublemaker"))
+    s, events = find_game(config, lambda st, ev: st.roles[st.first_leader] == "cleric")[1:]
+    assert s.stage == "team"
     assert _learned(s, s.first_leader, "cleric") == []
     assert not private_to(events, "LoyaltySeen")
+
+
+def test_cleric_who_is_the_first_leader_hands_their_own_card_when_a_trickster_plays():
+    # With a Trickster at the table every check is a hidden decision: the Reveal pauses the same way
+    # whoever leads first, and a Cleric who leads first hands their own Loyalty card to themself.
+    s, _ = _cleric_game("cleric")
+    cleric = s.first_leader
+    assert waiting_for(s) == {"kind": "loyalty_card", "seats": [], "hidden": True}
+    s, events = _hand_over(s, cleric)
+    assert _learned(s, cleric, "cleric") == [(cleric, "good")]
+    assert [e.to for e in events if e.type == "LoyaltySeen"] == [(cleric,)]
+    assert s.stage == "team"
 
 
 def test_cleric_sees_a_troublemaker_leader_as_evil():

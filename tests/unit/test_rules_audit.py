@@ -172,6 +172,23 @@ def test_with_a_trickster_at_the_table_every_examined_player_hands_a_card_in_sec
     assert not s.pending or s.pending[0].kind != "loyalty_card"
 
 
+@pytest.mark.parametrize("first_leader", ["cleric", "trickster", "merlin", "minion"])
+def test_with_a_trickster_and_a_cleric_the_reveal_looks_the_same_whoever_leads_first(first_leader):
+    """Defect: a Cleric who was the first Leader checked nobody, so with a Trickster at the table the Reveal
+    paused for a hidden Loyalty card in every game except those where the Cleric led first."""
+    config = GameConfig(players=7, roles=("merlin", "assassin", "cleric", "trickster"))
+    for seed in range(200):
+        state, events = new_game(config, seed)
+        if state.roles[state.first_leader] == first_leader:
+            break
+    assert state.stage == "reveal" and [e.type for e in events if e.public] == ["GameStarted"]
+    public = public_view(state)
+    assert public["waiting"] == {"kind": "loyalty_card", "seats": [], "hidden": True}
+    assert public["stage"] == "reveal" and public["leader"] == state.first_leader
+    (p,) = prompts(state, state.first_leader)
+    assert p.kind == "loyalty_card" and p.info["checker"] == state.roles.index("cleric")
+
+
 def test_without_a_trickster_loyalty_checks_resolve_at_once():
     roles = ["merlin", "servant", "servant", "troublemaker", "assassin", "minion", "minion"]
     s, events = act(_lady_time(roles), HOLDER, "lady", (3,))
