@@ -354,3 +354,13 @@ def test_without_a_designation_or_a_minion_the_first_evil_character_who_may_assa
     for seed in range(20):
         state, _ = new_game(config, seed)
         assert assassin_seat(Ctx(state)) == state.roles.index("morgana")
+
+
+def test_trapper_the_public_quest_track_shows_the_team_size_with_the_extra_member():
+    """002 Trapper: "the Leader takes one more Team token than normal". Defect: the public quest track (the
+    board's quest cells) showed the chart's sizes, one fewer than the Leader had to pick."""
+    s = make_state(MESSENGERS_8, options={"trapper": True})
+    view = public_view(s)
+    assert [cell["size"] for cell in view["track"]] == [4, 5, 5, 6, 6]  # chart 3, 4, 4, 5, 5 plus one
+    assert view["team_size"] == prompts(s, s.leader)[0].pick == 4
+    assert [cell["size"] for cell in public_view(make_state(MESSENGERS_8))["track"]] == [3, 4, 4, 5, 5]
