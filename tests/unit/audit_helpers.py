@@ -12,6 +12,7 @@ import random
 
 from engine import ROLES, GameConfig, GameState, Side, Theme, validate_config
 from engine.models import Knowledge
+from tests.unit.bigbox_helpers import oracle_cards
 
 GOOD_EVIL = {5: (3, 2), 6: (4, 2), 7: (4, 3), 8: (5, 3), 9: (6, 3), 10: (6, 4)}
 LANCELOTS = ("good_lancelot", "evil_lancelot")
@@ -61,28 +62,16 @@ def random_setup(rng: random.Random) -> GameConfig | None:
 
 
 def expected_cards(state: GameState, seat: int, watched: bool, good_messages_played: int) -> set[str]:
-    """Avalon Big Box card rules for the seat's character and current side."""
+    """Avalon Big Box card rules for the seat's character and current side: the module cards (Rogue,
+    Sorcerer, Messengers: ``bigbox_helpers.oracle_cards``) and the character restrictions."""
     role, side, options = state.roles[seat], state.sides[seat], state.config.options
-    cards = {"success"} if side is Side.GOOD else {"success", "fail"}
     if role == "lunatic":
-        cards = {"fail"}  # "must Fail every Quest that they are on"
+        return {"fail"}  # "must Fail every Quest that they are on"
     if role == "brute" and len(state.quests) >= 3:
-        cards = {"success"}  # "may Fail only the first three Quests"
+        return {"success"}  # "may Fail only the first three Quests"
     if role in LANCELOTS and side is Side.EVIL and options.get("lancelot") in PREDEALT:
-        cards = {"fail"}  # Variant 2: "Evil Lancelot may only play a Fail card"
-    if role == "good_rogue" and not watched:
-        cards.add("rogue_success")
-    if role == "evil_rogue" and not watched:
-        cards.add("rogue_fail")
-    if role == "good_sorcerer":
-        cards.add("magic")
-    if role == "evil_sorcerer":
-        cards = {"success", "magic"}  # "may only play Success or Magic"
-    if role == "good_messenger" and good_messages_played < 2:
-        cards.add("good_message")
-    if role == "evil_messenger":
-        cards.add("evil_message")
-    return cards
+        return {"fail"}  # Variant 2: "Evil Lancelot may only play a Fail card"
+    return oracle_cards(role, side, watched, good_messages_played)
 
 
 def _minion_of_mordred(role: str, config: GameConfig) -> bool:

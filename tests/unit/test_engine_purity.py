@@ -32,18 +32,17 @@ ALLOWED_IMPORTS = {
 }
 FORBIDDEN_CALLS = {"open", "print", "input", "eval", "exec", "__import__", "breakpoint"}
 
-# Every character and module at once, with Plot cards, on 10 players.
+# Many characters and modules at once, with Plot cards, on 10 players.
 CONFIG = GameConfig(
     players=10,
     roles=(
-        "merlin", "percival", "good_lancelot", "good_rogue", "good_sorcerer", "cleric",
-        "morgana", "evil_lancelot", "evil_sorcerer", "trickster",
+        "merlin", "percival", "untrustworthy_servant", "good_messenger", "good_messenger", "good_lancelot",
+        "assassin", "morgana", "evil_messenger", "evil_lancelot",
     ),
     options={
-        "lancelot": "bigbox_switch", "lady_of_the_lake": True, "excalibur": True, "trapper": True,
-        "plot_cards": True, "targeting": True, "sorcerer_hidden": True,
+        "lancelot": "french_predealt", "lady_of_the_lake": True, "excalibur": True, "plot_cards": True,
+        "targeting": True, "senior_junior_messengers": True,
     },
-    assassin="morgana",
 )
 SEED = 20240611
 SCRIPT = """
