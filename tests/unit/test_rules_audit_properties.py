@@ -7,7 +7,8 @@ engine's bookkeeping: it ends; it replays from its seed and log; every quest car
 rule; the Reveal teaches each seat exactly what the scripts say; the seat that assassinates (or recruits)
 is the one the Untrustworthy Servant was shown, is Evil, and may assassinate; the winners follow the
 current sides (or the Rogue's solo win); no view shows another seat's secret and views never change the
-state; public events carry no secret.
+state; a move that reveals nothing by rule looks the same to the table whatever the characters are; public
+events carry no secret.
 """
 from __future__ import annotations
 
@@ -34,8 +35,14 @@ from tests.unit.audit_helpers import LANCELOTS, expected_cards, expected_reveal,
 
 AUDIT = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
 ASSASSIN_MOVES = ("assassinate", "assassin_target", "recruit")
-# Moves that start a loyalty check (Lady of the Lake, Plot cards).
-LOYALTY_MOVES = ("lady", "plot_overheard_conversation", "plot_open_up", "plot_establish_confidence")
+# Moves whose public outcome may depend on secrets by rule: cards and votes are revealed, the Assassin's and the
+# Recruiter's guesses are answered, a quest resolves after Excalibur, the Trapper or Ambush. Every other move
+# (proposals, Lady of the Lake, Watch token, Excalibur given, every Plot card) must look the same to the table
+# whatever the characters are.
+REVEALING_MOVES = (
+    "play", "vote", "assassinate", "recruit", "assassin_target", "loyalty_card", "excalibur", "trap",
+    "plot_keeping_close_eye",
+)
 # Public events that name a character by rule: the Revealer shows themself, a Rogue's victory, the end.
 PUBLIC_ROLE_EVENTS = ("RevealerRevealed", "RogueWon", "RoguePartialVictory", "GameEnded")
 PRIVATE_ONLY = ("LoyaltySeen", "LoyaltyGiven", "QuestCardSeen", "CardSeen", "CardSwitched", "RoleDealt",
@@ -100,8 +107,9 @@ def _check_secrecy(state: GameState, rng: random.Random) -> None:
 
 
 def _check_same_public_outcome(before: GameState, action, after: GameState, rng: random.Random) -> None:
-    """Non-interference for loyalty checks: the same move with the characters dealt differently must look
-    the same to the table (who is examined is public; what they are, and whether they may lie, is not)."""
+    """Non-interference: the same move with the characters dealt differently (and every other secret
+    changed) must look the same to the table. E.g. who the Lady examines is public; what they are, and
+    whether they may lie, is not."""
     other = hide_secrets(before, None, rng)
     assert public_view(apply_action(other, action)[0]) == public_view(after)
 
@@ -150,7 +158,7 @@ def play_and_check(seed: int, policy: str) -> GameState:
             _check_secrecy(state, rng)
         before = state
         state, events = apply_action(state, action)
-        if action.kind in LOYALTY_MOVES:
+        if action.kind not in REVEALING_MOVES and not state.over:
             _check_same_public_outcome(before, action, state, rng)
         _check_events(events)
         recruited = recruited or any(e.type == "RecruitmentAttempted" and e.data["recruited"] for e in events)
