@@ -36,6 +36,18 @@ CONFIGS: dict[str, GameConfig] = {
         roles=("merlin", "assassin", "percival", "morgana", "mordred", "oberon"),
         options={"lady_of_the_lake": True, "targeting": True},
     ),
+    "10p Big Box mix, plot+lady+excalibur": GameConfig(
+        players=10,
+        roles=(
+            "merlin", "percival", "good_lancelot", "good_rogue", "good_sorcerer", "cleric",
+            "morgana", "evil_lancelot", "evil_sorcerer", "trickster",
+        ),
+        options={
+            "lancelot": "bigbox_switch", "lady_of_the_lake": True, "excalibur": True, "trapper": True,
+            "plot_cards": True,
+        },
+        assassin="morgana",
+    ),
 }
 
 

@@ -117,8 +117,21 @@ def validate_config(config: GameConfig) -> list[ConfigIssue]:
             found.append(issue("error", "unknown_option", f"There is no option called '{key}'.", option=key))
     if found:
         return found
-    for plugin in active_plugins(config):
+    active = active_plugins(config)
+    for plugin in active:
         found.extend(plugin.validate(config))
+    for plugin in ALL.values():
+        for key in plugin.option_keys:
+            if config.options.get(key) and plugin not in active:
+                found.append(
+                    issue(
+                        "warning",
+                        "option_without_effect",
+                        f"The option '{key}' has no effect: '{plugin.id}' is not in this game.",
+                        option=key,
+                        needs=plugin.id,
+                    )
+                )
     return found
 
 

@@ -1,8 +1,10 @@
 """Loyalty checks: one mechanism for the Lady of the Lake, the Cleric, Plot cards and liars.
 
 ``check(ctx, checker, target, source)`` asks the target's role which Loyalty cards it may hand over.
-One option resolves at once; several (the Trickster may lie) become a hidden decision for the target.
-The result is private to the checker.
+When nobody at the table could choose, the check resolves at once. When someone could (a Trickster
+"may lie"), every checked player hands over their card as a hidden decision, even with a single card
+to give: if only the Trickster were asked, the table would see the game wait exactly when the Trickster
+is checked. The result is private to the checker.
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from .plugin import Ctx, Plugin, register
 
 def check(ctx: Ctx, checker: int, target: int, source: str, **extra: object) -> None:
     options = ctx.role(target).loyalty_options(ctx, target)
-    if len(options) == 1:
+    if len(options) == 1 and not someone_may_choose(ctx):
         _resolve(ctx, checker, target, options[0], source, extra)
     else:
         ctx.push(
@@ -28,6 +30,11 @@ def check(ctx: Ctx, checker: int, target: int, source: str, **extra: object) -> 
             options=[o.value for o in options],
             extra=extra,
         )
+
+
+def someone_may_choose(ctx: Ctx) -> bool:
+    """Could any player at this table choose which Loyalty card to give (e.g. a Trickster)?"""
+    return any(len(ctx.role(seat).loyalty_options(ctx, seat)) > 1 for seat in range(ctx.n))
 
 
 def _resolve(ctx: Ctx, checker: int, target: int, shown: Side, source: str, extra: dict) -> None:

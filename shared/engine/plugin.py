@@ -201,6 +201,10 @@ class Role(Plugin):
     def active(self, config: GameConfig) -> bool:
         return self.filler or self.id in config.roles
 
+    def may_assassinate(self, config: GameConfig) -> bool:
+        """May this character be the one who assassinates in this game (when no Assassin card plays)?"""
+        return self.can_assassinate
+
     def loyalty_options(self, ctx: Ctx, seat: int) -> list[Side]:
         """Loyalty cards this seat may hand over when checked (Trickster: both; Troublemaker: the lie)."""
         return [ctx.side(seat)]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .basics import TEAM_SIZES, fails_required
+from .basics import fails_required
 from .game import prompts, quest_slots, team_size, waiting_for
 from .models import GameState
 from .plugin import Ctx
@@ -36,7 +36,7 @@ def public_view(state: GameState) -> dict[str, Any]:
         "track": [
             {
                 "quest": i,
-                "size": TEAM_SIZES[n][i],
+                "size": team_size(ctx, i),  # the chart, plus the Trapper's extra member
                 "fails_needed": fails_required(n, i),
                 "result": state.results[i],
             }

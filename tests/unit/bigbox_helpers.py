@@ -117,3 +117,21 @@ def quest(
     if trap is not None:
         answers["trap"] = trap
     return answer(state, answers)
+
+
+def oracle_cards(role: str, side: Side, watched: bool, good_messages_played: int) -> set[str]:
+    """The cards the rulebook lets this character play (Big Box card rules)."""
+    allowed = {"success"} if side is Side.GOOD else {"success", "fail"}
+    if role == "good_rogue" and not watched:
+        allowed.add("rogue_success")
+    if role == "evil_rogue" and not watched:
+        allowed.add("rogue_fail")
+    if role == "good_sorcerer":
+        allowed.add("magic")
+    if role == "evil_sorcerer":
+        allowed = {"success", "magic"}
+    if role == "good_messenger" and good_messages_played < 2:
+        allowed.add("good_message")
+    if role == "evil_messenger":
+        allowed.add("evil_message")
+    return allowed

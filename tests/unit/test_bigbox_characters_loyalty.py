@@ -16,6 +16,15 @@ def _cleric_game(first_leader_role: str):
     return find_game(config, lambda st, ev: st.roles[st.first_leader] == first_leader_role)[1:]
 
 
+def _hand_over(state, target):
+    """With a Trickster at the table every checked player hands over a Loyalty card in secret; a player
+    who may not choose is offered exactly one card. Returns the state and events after handing it."""
+    assert waiting_for(state) == {"kind": "loyalty_card", "seats": [], "hidden": True}
+    (p,) = prompts(state, target)
+    assert p.kind == "loyalty_card" and len(p.choices) == 1
+    return do(state, target, "loyalty_card", choice=p.choices[0])
+
+
 def _learned(state, seat, source):
     return [(k.seat, k.label) for k in state.knowledge[seat] if k.source == source]
 
@@ -47,6 +56,9 @@ def test_liars_recommended_only_with_a_loyalty_check(role):
 def test_cleric_learns_the_first_leaders_loyalty_at_the_reveal(leader_role):
     s, events = _cleric_game(leader_role)
     cleric, leader = seat_of(s, "cleric"), s.first_leader
+    assert s.stage == "reveal"  # a Trickster plays: the Leader hands over a card like any checked player
+    s, more = _hand_over(s, leader)
+    events = events + more
     assert s.stage == "team"
     assert _learned(s, cleric, "cleric") == [(leader, s.sides[leader].value)]
     seen = private_to(events, "LoyaltySeen")
@@ -59,15 +71,31 @@ def test_cleric_learns_the_first_leaders_loyalty_at_the_reveal(leader_role):
 
 
 def test_cleric_who_is_the_first_leader_checks_nobody():
-    s, events = _cleric_game("cleric")
+    config = GameConfig(players=7, roles=("merlin", "assassin", "cleric", "troublemaker"))
+    s, events = find_game(config, lambda st, ev: st.roles[st.first_leader] == "cleric")[1:]
+    assert s.stage == "team"
     assert _learned(s, s.first_leader, "cleric") == []
     assert not private_to(events, "LoyaltySeen")
+
+
+def test_cleric_who_is_the_first_leader_hands_their_own_card_when_a_trickster_plays():
+    # With a Trickster at the table every check is a hidden decision: the Reveal pauses the same way
+    # whoever leads first, and a Cleric who leads first hands their own Loyalty card to themself.
+    s, _ = _cleric_game("cleric")
+    cleric = s.first_leader
+    assert waiting_for(s) == {"kind": "loyalty_card", "seats": [], "hidden": True}
+    s, events = _hand_over(s, cleric)
+    assert _learned(s, cleric, "cleric") == [(cleric, "good")]
+    assert [e.to for e in events if e.type == "LoyaltySeen"] == [(cleric,)]
+    assert s.stage == "team"
 
 
 def test_cleric_sees_a_troublemaker_leader_as_evil():
     s, _ = _cleric_game("troublemaker")
     cleric, leader = seat_of(s, "cleric"), s.first_leader
     assert s.sides[leader] is Side.GOOD
+    assert prompts(s, leader)[0].choices == ["evil"]  # the only card the Troublemaker may give
+    s, _ = _hand_over(s, leader)
     assert _learned(s, cleric, "cleric") == [(leader, "evil")]
 
 
@@ -124,7 +152,12 @@ def test_lady_of_the_lake_on_the_trickster_who_may_lie(shown):
 
 def test_lady_of_the_lake_on_the_troublemaker_always_sees_the_lie():
     s, events = act(_lady_time(), HOLDER, "lady", targets=(TROUBLEMAKER,))
-    assert not s.pending or s.pending[0].kind != "loyalty_card"  # no choice: the Troublemaker must lie
+    # No choice: the Troublemaker must lie. (A Trickster plays, so the card is still handed in secret.)
+    assert prompts(s, TROUBLEMAKER)[0].choices == ["evil"]
+    with pytest.raises(InvalidChoice):
+        act(s, TROUBLEMAKER, "loyalty_card", choice="good")
+    s, more = _hand_over(s, TROUBLEMAKER)
+    events = events + more
     assert s.sides[TROUBLEMAKER] is Side.GOOD
     assert _learned(s, HOLDER, "lady") == [(TROUBLEMAKER, "evil")]
     given = [e for e in events if e.type == "LoyaltyGiven"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from bigbox_helpers import GOOD_EVIL
+from bigbox_helpers import GOOD_EVIL, oracle_cards
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -15,7 +15,6 @@ from engine import (
     Action,
     GameConfig,
     GameState,
-    Side,
     actors,
     apply_action,
     legal_actions,
@@ -57,24 +56,6 @@ def setups(draw):
     config = GameConfig(players=players, roles=tuple(roles), options=options)
     assume(not [i for i in validate(config) if i.level == "error"])
     return config
-
-
-def oracle_cards(role: str, side: Side, watched: bool, good_messages_played: int) -> set[str]:
-    """The cards the rulebook lets this character play (Big Box card rules)."""
-    allowed = {"success"} if side is Side.GOOD else {"success", "fail"}
-    if role == "good_rogue" and not watched:
-        allowed.add("rogue_success")
-    if role == "evil_rogue" and not watched:
-        allowed.add("rogue_fail")
-    if role == "good_sorcerer":
-        allowed.add("magic")
-    if role == "evil_sorcerer":
-        allowed = {"success", "magic"}
-    if role == "good_messenger" and good_messages_played < 2:
-        allowed.add("good_message")
-    if role == "evil_messenger":
-        allowed.add("evil_message")
-    return allowed
 
 
 def check_game(config: GameConfig, seed: int, policy: str) -> None:

@@ -1,9 +1,13 @@
 """Assassination stage: if three quests succeed and Merlin is in play, the Assassin names Merlin.
 
-Without an Assassin card a designated Evil character assassinates (Big Box): ``config.assassin``, or
-else a Minion of Mordred, or else the lowest-seated Evil character. Another plug-in may hand the
-task to someone else by setting ``state.mods["assassination"]["assassin"]`` (e.g. a recruited
-Untrustworthy Servant) or skip the stage with ``["skip"] = True`` (e.g. a Rogue's solo win).
+Without an Assassin card a designated Evil character assassinates (Big Box: "designate any other
+Evil character to serve as the Assassin"): ``config.assassin``, or else a Minion of Mordred, or else
+the lowest-seated Evil character card whose role may assassinate (``Role.may_assassinate``: not the
+Evil Rogue, not a Lancelot who may switch sides). The choice depends only on the cards dealt, never
+on current sides, so the seat the Untrustworthy Servant learns at the Reveal is the seat that
+assassinates. Another plug-in may hand the task to someone else by setting
+``state.mods["assassination"]["assassin"]`` (e.g. a recruited Untrustworthy Servant) or skip the
+stage with ``["skip"] = True`` (e.g. a Rogue's solo win).
 
 Other targets: a module may register another group of characters in ``TARGETS`` (the Messengers add
 ``"messengers"``: both Good Messengers). When more than one target is in play, the Assassin first
@@ -12,10 +16,10 @@ Evil wins only if every named player is one of them.
 """
 from __future__ import annotations
 
-from ..basics import Side
+from ..basics import SIDES_BY_PLAYERS, Side
 from ..errors import InvalidChoice, InvalidTarget
-from ..models import Action, GameConfig, Pending, Prompt
-from ..plugin import Ctx, Module, register
+from ..models import Action, ConfigIssue, GameConfig, Pending, Prompt
+from ..plugin import ROLES, Ctx, Module, issue, register
 
 # What the Assassin may announce: target id -> the characters they must all name correctly.
 TARGETS: dict[str, tuple[str, ...]] = {"merlin": ("merlin",)}
@@ -31,15 +35,94 @@ def target_kinds(config: GameConfig) -> list[str]:
 
 
 def assassin_seat(ctx: Ctx) -> int:
-    override = ctx.mod(Assassination.id).get("assassin")
+    """Who assassinates: a plug-in's override (a recruited Servant), else the dealt Assassin."""
+    override = ctx.state.mods.get(Assassination.id, {}).get("assassin")
     if override is not None:
         return override
-    for role_id in ("assassin", ctx.config.assassin, "minion"):
-        if role_id:
-            seats = ctx.seats_with(role_id)
-            if seats:
-                return seats[0]
-    return next(s for s in range(ctx.n) if ctx.state.sides[s] is Side.EVIL)
+    return dealt_assassin(ctx.config, ctx.state.roles)
+
+
+def dealt_assassin(config: GameConfig, roles: list[str]) -> int:
+    """The seat of the Assassin card, else of the designated character, else of a Minion, else of the
+    first Evil character card who may assassinate. Reads the cards only: a Lancelot switch or a
+    Recruitment never moves the task to another seat."""
+    for role_id in ("assassin", config.assassin, "minion"):
+        if role_id and role_id in roles:
+            return roles.index(role_id)
+    for seat, role_id in enumerate(roles):
+        role = ROLES[role_id]
+        if role.side is Side.EVIL and role.may_assassinate(config):
+            return seat
+    return next(s for s, r in enumerate(roles) if ROLES[r].side is Side.EVIL)  # pragma: no cover
+
+
+def assassin_issues(config: GameConfig) -> list[ConfigIssue]:
+    """Is there an Evil character to perform the Assassination stage, and is the designated one legal?"""
+    designated = config.assassin
+    if "assassin" in config.roles:
+        if designated is None or designated == "assassin":
+            return []
+        return [
+            issue(
+                "warning",
+                "assassin_designation_unused",
+                f"The Assassin is in the game, so '{designated}' does not assassinate.",
+                role=designated,
+            )
+        ]
+    evil_seats = SIDES_BY_PLAYERS.get(config.players, (0, 0))[1]
+    evil_chosen = sum(1 for r in config.roles if r in ROLES and ROLES[r].side is Side.EVIL)
+    minion_seat = evil_chosen < evil_seats
+    if designated is None:
+        if minion_seat or any(
+            ROLES[r].side is Side.EVIL and ROLES[r].may_assassinate(config) for r in config.roles if r in ROLES
+        ):
+            return []
+        return [
+            issue(
+                "error",
+                "no_assassin",
+                "No Evil character in this game can assassinate: add the Assassin or a Minion of Mordred.",
+            )
+        ]
+    role = ROLES.get(designated)
+    if role is None or role.side is not Side.EVIL:
+        return [
+            issue(
+                "error",
+                "assassin_not_evil",
+                "The character who assassinates must be an Evil character.",
+                role=designated,
+            )
+        ]
+    if not role.filler and designated not in config.roles:
+        return [
+            issue(
+                "error",
+                "assassin_not_in_play",
+                f"'{designated}' is not in this game, so cannot assassinate.",
+                role=designated,
+            )
+        ]
+    if role.filler and not minion_seat:
+        return [
+            issue(
+                "error",
+                "assassin_not_in_play",
+                f"Every Evil seat holds a special character, so no '{designated}' can assassinate.",
+                role=designated,
+            )
+        ]
+    if not role.can_assassinate:
+        return [
+            issue(
+                "error",
+                "assassin_cannot_assassinate",
+                f"'{designated}' plays alone and cannot be the Assassin.",
+                role=designated,
+            )
+        ]
+    return []
 
 
 def _targets(ctx: Ctx, assassin: int) -> list[int]:
@@ -54,6 +137,9 @@ class Assassination(Module):
 
     def active(self, config) -> bool:
         return bool(target_kinds(config))
+
+    def validate(self, config: GameConfig) -> list[ConfigIssue]:
+        return assassin_issues(config)
 
     def on_game_end(self, ctx: Ctx) -> None:
         s = ctx.state

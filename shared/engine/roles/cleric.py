@@ -3,7 +3,10 @@
 Script: "Leader, extend your thumb if you are Evil" / "Cleric, open your eyes". The look is a loyalty
 check (``engine.loyalty.check``), so a Trickster Leader may lie and a Troublemaker Leader must lie.
 The reveal step carries no static knowledge (the shower is a seat, not a character): the check runs in
-``on_reveal``. A Cleric who is the first Leader already knows their own loyalty. Recommended for 7+.
+``on_reveal``. A Cleric who is the first Leader already knows their own loyalty and checks nobody;
+but when a player at the table may choose their Loyalty card (a Trickster), every check is a hidden
+decision, so that Cleric hands their own card to themself: otherwise the table would see the Reveal
+pause in every game except the ones where the Cleric leads first. Recommended for 7+.
 """
 from __future__ import annotations
 
@@ -29,5 +32,5 @@ class Cleric(Role):
     def on_reveal(self, ctx: Ctx) -> None:
         leader = ctx.state.first_leader
         for cleric in ctx.seats_with(self.id):
-            if cleric != leader:
+            if cleric != leader or loyalty.someone_may_choose(ctx):
                 loyalty.check(ctx, cleric, leader, "cleric")

@@ -77,6 +77,10 @@ class EvilLancelot(_Lancelot):
     looks_in = frozenset({"evil", "lancelot"})
     can_assassinate = True
 
+    def may_assassinate(self, config) -> bool:
+        # In the variants he may change sides, so he is never the one who assassinates.
+        return not config.option("lancelot")
+
     def reveal_traits(self, config):
         if config.option("lancelot"):
             # "Evil Lancelot, extend your thumb so that the other agents of Evil may know you":
