@@ -29,6 +29,7 @@ class Msg:
     text: str
     keyboard: list[list[Btn]] | None = None
     history: list[str] = field(default_factory=list)
+    photo: bytes | None = None  # a photo message: ``text`` is its caption
 
 
 class RecordingIO:
@@ -43,6 +44,7 @@ class RecordingIO:
         self.answers: list[Out] = []
         self.forbidden: set[int] = set()  # users who blocked the bot
         self.admins: set[int] = set()
+        self.photo_error: str | None = None  # e.g. "bad_request": every sendPhoto fails so
         self._next = 500
 
     async def run(self, outs: list[Out]) -> list[Result]:
@@ -54,9 +56,11 @@ class RecordingIO:
                 results.append(Result(out, True))
             elif out.user_id in self.forbidden or (out.chat_id in self.forbidden):
                 results.append(Result(out, False, error="forbidden"))
-            elif out.op == "send":
+            elif out.op == "photo" and self.photo_error:
+                results.append(Result(out, False, error=self.photo_error))
+            elif out.op in ("send", "photo"):
                 self._next += 1
-                m = Msg(out.chat_id, self._next, out.text, out.keyboard, [out.text])
+                m = Msg(out.chat_id, self._next, out.text or "", out.keyboard, [out.text or ""], out.photo)
                 self.msgs[(out.chat_id, self._next)] = m
                 self.order.append((out.chat_id, self._next))
                 results.append(Result(out, True, self._next))
@@ -84,6 +88,9 @@ class RecordingIO:
     def texts(self, chat_id: int) -> list[str]:
         """Every text the chat was ever shown (sends and edits)."""
         return [t for m in self.chat(chat_id) for t in m.history]
+
+    def photos(self, chat_id: int) -> list[Msg]:
+        return [m for m in self.chat(chat_id) if m.photo is not None]
 
     def last(self, chat_id: int) -> Msg:
         return self.chat(chat_id)[-1]
