@@ -75,6 +75,9 @@ def _font(image_font: Any, name: str, size: int) -> Any:
             return image_font.load_default()
 
 
+_loaded: dict[str, tuple[Fonts, Glyphs]] = {}  # per font directory: parsed once per container
+
+
 def load_fonts(image_font: Any) -> Fonts:
     return Fonts(
         title=_font(image_font, BOLD, 34),
@@ -229,8 +232,9 @@ def render_png(last: dict[str, Any], lang: str, status: str | None = None) -> by
     def t(key: str, **params: Any) -> str:
         return plain(texts.t(key, lang, theme, **params))
 
-    fonts = load_fonts(ImageFont)
-    glyphs = Glyphs()
+    if FONT_DIR not in _loaded:
+        _loaded[FONT_DIR] = (load_fonts(ImageFont), Glyphs())
+    fonts, glyphs = _loaded[FONT_DIR]
     roles = list(pv.get("roles") or [])
     sides = list(pv.get("sides") or [])
     names = []

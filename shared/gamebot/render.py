@@ -157,7 +157,7 @@ def params(table: Table, data: dict[str, Any]) -> dict[str, Any]:
             out[key] = _cards(table, value)
         elif key in CARDS_KEYS and isinstance(value, list) and all(isinstance(c, str) for c in value):
             out[key] = esc(", ".join(table.card(c) for c in value))
-        elif key == "card" and isinstance(value, str):
+        elif key in ("card", "was") and isinstance(value, str):
             out[key] = esc(table.card(value))
         elif key == "role" and isinstance(value, str):
             out[key] = esc(table.role(value))

@@ -128,7 +128,7 @@ def _play(inv: Inventory, config: GameConfig, seed: int, random_moves: bool) -> 
 
 
 @functools.cache
-def inventory(seeds: int = 4) -> Inventory:
+def inventory(seeds: int = 2) -> Inventory:
     inv = Inventory()
     for config in configs():
         for seed in range(seeds):
