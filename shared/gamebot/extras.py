@@ -97,21 +97,23 @@ class Extras:
                             chat_id: int | None = None) -> None:
         """The group's language becomes ``code``. While a lobby or game is open only its host or a group
         admin may change it; otherwise anyone in the group may."""
-        from .service import Plan
+        from .service import Plan, Reply
 
         chat_id = chat_id if chat_id is not None else chat.id
         session, _ = self._load(chat_id)
-        allowed = session is None or not session.active or user.id == session.host
-        if not allowed:
-            allowed = await self.io.is_admin(chat_id, user.id)
-        if not allowed:
-            await self._finish(job, Plan(answer=texts.t("language.not_allowed", self._reply_lang(job, session)),
-                                         alert=True))
-            return
+        admin = False
+        if session is not None and session.active and user.id != session.host:
+            admin = await self.io.is_admin(chat_id, user.id)
+            if not admin:
+                await self._finish(job, Plan(answer=texts.t("language.not_allowed", self._reply_lang(job, session)),
+                                             alert=True))
+                return
 
         def decide(s: Session | None) -> Plan:
             if s is None:
                 s = Session(chat_id=chat_id, title=getattr(chat, "title", None) or "")
+            elif s.active and user.id != s.host and not admin:  # a lobby opened meanwhile
+                raise Reply(texts.t("language.not_allowed", s.lang), alert=True)
             s.lang = code
             plan = Plan(session=s)
             done = texts.t("language.changed", code, language=render.esc(texts.language_name(code)))
@@ -134,6 +136,11 @@ class Extras:
 
         plan = self._transact(job, chat_id, decide)
         await self._finish(job, plan, chat_id)
+
+    def _group_of(self, user_id: int) -> Session | None:
+        """The session of the group this user last played or joined in (two reads)."""
+        rec, _ = self._load_user(user_id)
+        return self._load(rec.chat)[0] if rec.chat is not None else None
 
     # --- statistics --------------------------------------------------------------------------------
 
@@ -195,8 +202,7 @@ class Extras:
         chat = job.update.effective_chat
         user = job.update.effective_user
         if chat.type == "private":
-            rec, _ = self._load_user(user.id)
-            session = self._load(rec.chat)[0] if rec.chat is not None else None
+            session = self._group_of(user.id)
             last = session.last if session is not None else None
             lang = self._lang(user, session)
             if not last or user.id not in (last.get("user_ids") or []):

@@ -67,7 +67,7 @@ class Table:
     def name(self, seat: int | None) -> str:
         if seat is None or not isinstance(seat, int) or not 0 <= seat < len(self.names):
             return self.t("unknown_player")
-        return html.escape(self.names[seat])
+        return html.escape(self.names[seat], quote=False)
 
     def mention(self, seat: int) -> str:
         if 0 <= seat < len(self.user_ids):
@@ -111,7 +111,7 @@ class Table:
 
 
 def esc(text: Any) -> str:
-    return html.escape(str(text))
+    return html.escape(str(text), quote=False)  # text, not attributes: quotes stay readable
 
 
 def split(text: str, limit: int = MAX_TEXT) -> list[str]:
@@ -138,7 +138,7 @@ def split(text: str, limit: int = MAX_TEXT) -> list[str]:
 
 def _cards(table: Table, cards: dict[str, int]) -> str:
     parts = [table.t("cards_count", count=n, card=table.card(c)) for c, n in sorted(cards.items())]
-    return ", ".join(parts) if parts else table.t("none")
+    return ", ".join(parts) if parts else table.t("nothing")
 
 
 def params(table: Table, data: dict[str, Any]) -> dict[str, Any]:
@@ -615,13 +615,13 @@ def answered(table: Table, prompt_text: str, kind: str, action: Any) -> str:
 
 
 def settings_summary(table: Table, roles: list[str], options: dict[str, Any]) -> tuple[str, str]:
-    role_names = ", ".join(esc(table.role(r)) for r in roles) or table.t("none")
+    role_names = ", ".join(esc(table.role(r)) for r in roles) or table.t("nothing")
     opts = [
         esc(table.module(k) + ("" if v is True else f" ({texts.name_of('variant', str(v), table.lang, table.theme)})"))
         for k, v in sorted(options.items())
         if v
     ]
-    return role_names, ", ".join(opts) or table.t("none")
+    return role_names, ", ".join(opts) or table.t("nothing")
 
 
 def lobby(table: Table, host: str | None, roles: list[str], options: dict[str, Any], codec: Codec) -> tuple[str, Keyboard]:

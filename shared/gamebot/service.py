@@ -142,7 +142,7 @@ class Service(Extras):
             log.exception("update %s failed (%s)", job.update_id, "after commit" if job.committed else "before commit")
             retry = not job.committed and transient(exc)
             if job.callback_id and not job.answered and not retry:
-                await self._safe_answer(job, texts.t("error.generic"))
+                await self._safe_answer(job, texts.t("error.generic", self._lang(update.effective_user)))
             # Only ask Telegram to redeliver when nothing was committed and a retry may help (storage
             # unavailable, throttled, contention). A bug would fail again on every redelivery: 200.
             return 500 if retry else 200
@@ -364,9 +364,7 @@ class Service(Extras):
         if chat.type in GROUP_TYPES:
             session, _ = self._load(chat.id)
         elif job.update.effective_user:
-            rec, _ = self._load_user(job.update.effective_user.id)
-            if rec.chat is not None:
-                session, _ = self._load(rec.chat)
+            session = self._group_of(job.update.effective_user.id)
         lang = self._reply_lang(job, session)
         if session is not None and session.active:
             table = self._table(session, lang)
@@ -492,8 +490,7 @@ class Service(Extras):
         chat = job.update.effective_chat
         user = job.update.effective_user
         if chat.type == "private":
-            rec, _ = self._load_user(user.id)
-            session = self._load(rec.chat)[0] if rec.chat is not None else None
+            session = self._group_of(user.id)
             if session is None or session.status != PLAYING or session.seat_of(user.id) is None:
                 await self._finish(job, Plan(answer=texts.t("status.private_none", self._reply_lang(job, session))))
                 return

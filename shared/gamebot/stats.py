@@ -198,10 +198,14 @@ def top_roles(body: dict[str, Any], n: int = 8) -> list[tuple[str, dict[str, Any
 # ---------------------------------------------------------------------------------------------------
 
 
+def escape(text: str) -> str:
+    from html import escape as html_escape
+
+    return html_escape(text, quote=False)
+
+
 def group_text(table: Any, body: dict[str, Any], title: str) -> str:
     """A group's statistics: games and wins per theme, assassinations, timeouts, top players, characters."""
-    from html import escape
-
     if not body.get("games"):
         return "\n".join([table.t("stats.group_empty"), table.t("stats.footer")])
     lines = [table.t("stats.group_title", title=title or "—"), ""]
@@ -220,20 +224,22 @@ def group_text(table: Any, body: dict[str, Any], title: str) -> str:
         for i, row in enumerate(top, 1):
             lines.append(table.t("stats.top_line", rank=i, name=escape(str(row.get("name") or "?")),
                                  wins=row.get("wins", 0), games=row["games"], rate=rate(row.get("wins", 0), row["games"])))
-    roles = top_roles(body)
+    return "\n".join(lines + _characters_and_footer(table, body, 8))
+
+
+def _characters_and_footer(table: Any, body: dict[str, Any], n: int) -> list[str]:
+    lines = []
+    roles = top_roles(body, n=n)
     if roles:
         lines += ["", table.t("stats.roles_title")]
         for rid, row in roles:
             lines.append(table.t("stats.role_line", role=escape(table.role(rid)), wins=row.get("wins", 0),
                                  games=row["games"]))
-    lines += ["", table.t("stats.footer")]
-    return "\n".join(lines)
+    return lines + ["", table.t("stats.footer")]
 
 
 def user_text(table: Any, body: dict[str, Any], name: str) -> str:
     """One player's statistics: games, wins, by side and by character, as the Assassin, timeouts."""
-    from html import escape
-
     if not body.get("games"):
         return "\n".join([table.t("stats.user_empty"), table.t("stats.footer")])
     games, wins = int(body["games"]), int(body.get("wins", 0))
@@ -249,14 +255,7 @@ def user_text(table: Any, body: dict[str, Any], name: str) -> str:
         lines.append(table.t("stats.assassin", hits=shots.get("hits", 0), attempts=shots["attempts"]))
     if body.get("idle"):
         lines.append(table.t("stats.idle", idle=body["idle"]))
-    roles = top_roles(body, n=30)
-    if roles:
-        lines += ["", table.t("stats.roles_title")]
-        for rid, row in roles:
-            lines.append(table.t("stats.role_line", role=escape(table.role(rid)), wins=row.get("wins", 0),
-                                 games=row["games"]))
-    lines += ["", table.t("stats.footer")]
-    return "\n".join(lines)
+    return "\n".join(lines + _characters_and_footer(table, body, 30))
 
 
 def texts_t(table: Any, key: str, theme: str, **params: Any) -> str:

@@ -178,7 +178,7 @@ def test_stats_in_the_group_and_in_private(h):
     assert "You have not finished a game yet" in h.io.last(9).text
     h.command(1, "/language fr")
     h.command(2, "/stats")
-    assert html.unescape(h.io.last(GROUP).text).startswith("📊 <b>Statistiques de")
+    assert html.unescape(h.io.last(GROUP).text).startswith("📊 <b>Statistiques · ")
 
 
 def test_stats_cost_one_read(h):
