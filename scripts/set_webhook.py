@@ -126,9 +126,10 @@ def main(argv: list[str] | None = None, *, cfn: Any = None, lambda_client: Any =
         print(f"webhook of bot {setup.bot_id(args.token)} set to {args.url}")
         print(f"allowed updates: {', '.join(params['allowed_updates'])}")
         if not args.no_commands:
-            commands = setup.load_commands()
-            setup.call_bot_api(args.token, "setMyCommands", {"commands": commands}, base_url=base, deadline=deadline)
-            print(f"command menu set: {' '.join('/' + c['command'] for c in commands)}")
+            for menu in setup.load_menus():
+                setup.call_bot_api(args.token, "setMyCommands", menu, base_url=base, deadline=deadline)
+                where = f" ({menu['language_code']})" if "language_code" in menu else ""
+                print(f"command menu set{where}: {' '.join('/' + c['command'] for c in menu['commands'])}")
         return 0
     except setup.TelegramError as exc:
         print(f"error: {exc}", file=sys.stderr)

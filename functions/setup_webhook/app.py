@@ -2,7 +2,8 @@
 
 Create/Update: ``setWebhook`` (our API URL, the secret token Telegram echoes in the
 ``X-Telegram-Bot-Api-Secret-Token`` header, the update types the bot handles, pending updates
-dropped) then ``setMyCommands`` (the command menu from ``gamebot.commands``, read from the layer).
+dropped) then ``setMyCommands`` (the command menu from ``gamebot.commands``, read from the layer: one
+call per catalog language, the default without ``language_code``).
 Delete: ``deleteWebhook``, but only while the bot's webhook still points at this stack's URL, so
 deleting an old stack cannot unhook a newer deployment of the same bot.
 
@@ -96,10 +97,18 @@ def set_webhook_params(url: str, secret_token: str, *, drop_pending_updates: boo
 
 
 def load_commands() -> list[dict[str, str]]:
-    """The command menu, from the layer's ``gamebot.commands`` (dependency-free module)."""
+    """The default-language command menu, from the layer's ``gamebot.commands`` (standard library only)."""
     from gamebot.commands import bot_api_commands
 
     return bot_api_commands()
+
+
+def load_menus() -> list[dict[str, Any]]:
+    """Every ``setMyCommands`` request: the default menu, then one per other catalog language
+    (with its ``language_code``, so Telegram shows each user the menu in their app's language)."""
+    from gamebot.commands import menus
+
+    return menus()
 
 
 def call_bot_api(
@@ -168,7 +177,8 @@ def register(props: dict[str, Any], deadline: Deadline) -> dict[str, Any]:
     token, url, secret = props["BotToken"], props["WebhookUrl"], props["SecretToken"]
     base = props.get("ApiBaseUrl")
     call_bot_api(token, "setWebhook", set_webhook_params(url, secret), base_url=base, deadline=deadline)
-    call_bot_api(token, "setMyCommands", {"commands": load_commands()}, base_url=base, deadline=deadline)
+    for menu in load_menus():
+        call_bot_api(token, "setMyCommands", menu, base_url=base, deadline=deadline)
     logger.info("webhook set to %s for bot %s; allowed updates %s", url, bot_id(token), ALLOWED_UPDATES)
     return {"WebhookUrl": url, "BotId": bot_id(token)}
 

@@ -1,25 +1,55 @@
-"""The bot's slash commands, as shown in Telegram's command menu.
+"""The bot's slash commands, as shown in Telegram's command menu, in every catalog language.
 
-A plain list of ``(command, English description)`` pairs with no imports, so that the small
-``setup_webhook`` Lambda (standard library only) can read it from the layer and send it to
-``setMyCommands``, and the update handler can use the same names. Telegram's limits: a command is
-1-32 characters of lowercase letters, digits and underscores; a description 1-256 characters.
+Standard library only (the small ``setup_webhook`` Lambda reads it from the layer and sends it to
+``setMyCommands``; the update handler uses the same names). The descriptions are the catalogs'
+``command.<name>`` entries: the default language's menu is registered without a ``language_code``
+(every user whose language has no menu of its own sees it), each other language's with its code.
+Telegram's limits: a command is 1-32 characters of lowercase letters, digits and underscores; a
+description 1-256 characters.
 """
+from __future__ import annotations
 
-COMMANDS: list[tuple[str, str]] = [
-    ("newgame", "Open a new game of The Resistance or Avalon in this group"),
-    ("status", "Show the game in this chat: players, missions, who acts next"),
-    ("rules", "Explain the rules and the roles in play"),
-    ("help", "List the commands and how to play"),
-    ("cancel", "Cancel the game in this chat"),
-    ("leave", "Leave the game before it starts"),
-    ("extend", "Give the lobby more time to join (anyone in the lobby)"),
-    ("forcestart", "Host: start now with the players who joined (5 to 10)"),
-    ("idles", "Show who ran out of time, in this game and in all games here"),
-    ("start", "Open a private chat with the bot so it can send you your secret role"),
+from . import texts
+
+COMMAND_NAMES: list[str] = [
+    "newgame",
+    "status",
+    "rules",
+    "help",
+    "stats",
+    "history",
+    "language",
+    "cancel",
+    "leave",
+    "extend",
+    "forcestart",
+    "idles",
+    "start",
 ]
 
 
-def bot_api_commands() -> list[dict[str, str]]:
-    """The list in the shape of the Bot API's ``BotCommand`` objects."""
-    return [{"command": name, "description": text} for name, text in COMMANDS]
+def description(name: str, lang: str = texts.DEFAULT_LANG) -> str:
+    return texts.t(f"command.{name}", lang)[:256]
+
+
+def commands(lang: str = texts.DEFAULT_LANG) -> list[tuple[str, str]]:
+    """``(command, description)`` pairs in ``lang``."""
+    return [(name, description(name, lang)) for name in COMMAND_NAMES]
+
+
+# Kept for callers that want the English menu as pairs.
+COMMANDS: list[tuple[str, str]] = commands()
+
+
+def bot_api_commands(lang: str | None = None) -> list[dict[str, str]]:
+    """The menu in the shape of the Bot API's ``BotCommand`` objects (default language if None)."""
+    return [{"command": name, "description": text} for name, text in commands(lang or texts.DEFAULT_LANG)]
+
+
+def menus() -> list[dict[str, object]]:
+    """Every ``setMyCommands`` request to make: the default menu first, then one per other language."""
+    out: list[dict[str, object]] = [{"commands": bot_api_commands()}]
+    for lang in texts.languages():
+        if lang != texts.DEFAULT_LANG:
+            out.append({"commands": bot_api_commands(lang), "language_code": lang})
+    return out

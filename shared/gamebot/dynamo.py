@@ -20,7 +20,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from gamebot.store import Delete, Item, Repository, VersionConflict, Write, check_transaction
+from gamebot.store import (
+    MAX_TRANSACTION_ITEMS,
+    Delete,
+    Item,
+    Repository,
+    VersionConflict,
+    Write,
+    check_transaction,
+)
 
 DEFAULT_REGION = "us-east-1"
 
@@ -140,6 +148,38 @@ class DynamoRepository(Repository):
         if item.expires_at is not None and item.expires_at <= self.clock():
             return None  # expired: TTL has not deleted it yet
         return item
+
+    def get_many(self, keys: list[str]) -> dict[str, Item]:
+        """One TransactGetItems (strongly consistent, up to 100 keys). It needs no IAM action of its
+        own: DynamoDB authorizes each item with dynamodb:GetItem, which the function already has."""
+        unique = list(dict.fromkeys(keys))
+        if not unique:
+            return {}
+        if len(unique) > MAX_TRANSACTION_ITEMS:
+            raise ValueError(f"at most {MAX_TRANSACTION_ITEMS} keys at once")
+        if len(unique) == 1:
+            item = self.get(unique[0])
+            return {unique[0]: item} if item is not None else {}
+        self.calls["read"] += 1
+        try:
+            response = self.client.transact_get_items(
+                TransactItems=[{"Get": {"TableName": self.table_name, "Key": {"pk": {"S": key}}}} for key in unique]
+            )
+        except Exception as exc:
+            # a write in flight on one of the items cancels the read: read again (retrying re-runs)
+            if _error_code(exc) in ("TransactionCanceledException", "TransactionConflictException"):
+                raise VersionConflict(", ".join(unique)) from exc
+            raise
+        found = {}
+        for entry in response.get("Responses") or []:
+            record = entry.get("Item")
+            if not record:
+                continue
+            item = self._decode(record)
+            if item.expires_at is not None and item.expires_at <= self.clock():
+                continue
+            found[item.key] = item
+        return found
 
     def put(self, item: Item, expect: int | None) -> Item:
         version = (expect or 0) + 1

@@ -25,6 +25,7 @@ MAX_TEXT = 4000  # Telegram allows 4096 characters per message
 # Event data keys that hold one seat / a list of seats.
 SEAT_KEYS = {"seat", "leader", "holder", "target", "assassin", "checker", "previous", "source", "by", "junior", "senior"}
 SEATS_KEYS = {"team", "approve", "reject", "winners", "seats", "targets", "holders", "players_seen"}
+CARDS_KEYS = {"cards", "drawn", "card_ids"}  # lists of card ids (quest cards, Plot cards, Allegiance cards)
 
 # Public events folded into other messages (progress counters, the picker and the vote message).
 SILENT_PUBLIC = {"VoteCast", "CardPlayed", "TeamProposed", "TeamRequested", "GameEnded"}
@@ -66,7 +67,7 @@ class Table:
     def name(self, seat: int | None) -> str:
         if seat is None or not isinstance(seat, int) or not 0 <= seat < len(self.names):
             return self.t("unknown_player")
-        return html.escape(self.names[seat])
+        return html.escape(self.names[seat], quote=False)
 
     def mention(self, seat: int) -> str:
         if 0 <= seat < len(self.user_ids):
@@ -91,6 +92,17 @@ class Table:
     def module(self, module_id: str) -> str:
         return texts.name_of("module", module_id, self.lang, self.theme)
 
+    def source(self, source: str) -> str:
+        """What taught a player something (``lady``, ``cleric``, a Plot card...)."""
+        return texts.name_of("source", source, self.lang, self.theme)
+
+    def field(self, key: str) -> str:
+        """A data key of an event or a plug-in's view, as a word (``deck_left`` -> ``cards left``)."""
+        return texts.name_of("field", key, self.lang, self.theme)
+
+    def note(self, note: str) -> str:
+        return texts.name_of("note", note, self.lang, self.theme)
+
     def link(self, payload: str) -> str:
         return f"https://t.me/{self.bot_username}?start={payload}"
 
@@ -99,7 +111,7 @@ class Table:
 
 
 def esc(text: Any) -> str:
-    return html.escape(str(text))
+    return html.escape(str(text), quote=False)  # text, not attributes: quotes stay readable
 
 
 def split(text: str, limit: int = MAX_TEXT) -> list[str]:
@@ -126,7 +138,7 @@ def split(text: str, limit: int = MAX_TEXT) -> list[str]:
 
 def _cards(table: Table, cards: dict[str, int]) -> str:
     parts = [table.t("cards_count", count=n, card=table.card(c)) for c, n in sorted(cards.items())]
-    return ", ".join(parts) if parts else table.t("none")
+    return ", ".join(parts) if parts else table.t("nothing")
 
 
 def params(table: Table, data: dict[str, Any]) -> dict[str, Any]:
@@ -143,14 +155,18 @@ def params(table: Table, data: dict[str, Any]) -> dict[str, Any]:
             out[key] = ", ".join(str(q + 1) for q in value if isinstance(q, int))
         elif key == "cards" and isinstance(value, dict):
             out[key] = _cards(table, value)
-        elif key == "cards" and isinstance(value, list) and all(isinstance(c, str) for c in value):
+        elif key in CARDS_KEYS and isinstance(value, list) and all(isinstance(c, str) for c in value):
             out[key] = esc(", ".join(table.card(c) for c in value))
-        elif key == "card" and isinstance(value, str):
+        elif key in ("card", "was") and isinstance(value, str):
             out[key] = esc(table.card(value))
         elif key == "role" and isinstance(value, str):
             out[key] = esc(table.role(value))
         elif key == "side" and isinstance(value, str):
             out[key] = esc(table.side(value))
+        elif key == "source" and isinstance(value, str):
+            out[key] = esc(table.source(value))
+        elif key == "rank" and isinstance(value, str):
+            out[key] = esc(texts.name_of("rank", value, table.lang, table.theme))
         elif key == "vote" and isinstance(value, str):
             out[key] = esc(texts.name_of("vote", value, table.lang, table.theme))
         elif isinstance(value, bool):
@@ -166,6 +182,10 @@ def params(table: Table, data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def _compact(value: Any, limit: int = 120) -> str:
     text = str(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -173,7 +193,7 @@ def _compact(value: Any, limit: int = 120) -> str:
 
 def _generic_line(table: Table, key: str, etype: str, data: dict[str, Any]) -> str:
     p = params(table, data)
-    details = "".join(f"\n   {esc(texts.humanize(k))}: {v}" for k, v in p.items() if v not in ("", None))
+    details = "".join(f"\n   {esc(_cap(table.field(k)))}: {v}" for k, v in p.items() if v not in ("", None))
     return table.t(key, what=esc(texts.humanize(etype)), details=details)
 
 
@@ -185,10 +205,17 @@ def event_line(table: Table, etype: str, data: dict[str, Any], private: bool = F
         key = "ev.QuestCompleted.success" if data.get("success") else "ev.QuestCompleted.fail"
         line = table.t(key, **p)
         for note in data.get("notes") or []:
-            line += "\n" + table.t("ev.QuestCompleted.note", note=esc(texts.humanize(str(note))))
+            line += "\n" + table.t("ev.QuestCompleted.note", note=esc(table.note(str(note))))
         return line
-    if etype == "AssassinationAttempted":
-        return table.t("ev.AssassinationAttempted.hit" if data.get("hit") else "ev.AssassinationAttempted.miss", **p)
+    if "targets" in p and "target" not in p:  # several seats named at once (e.g. both Good Messengers)
+        p["target"] = p["targets"]
+    if etype in ("AssassinationAttempted", "RecruitmentAttempted"):
+        outcome = "hit" if data.get("hit", data.get("recruited")) else "miss"
+        kind = data.get("kind")
+        special = f"ev.{etype}.{kind}.{outcome}"
+        return table.t(special if kind and texts.has(special, table.lang) else f"ev.{etype}.{outcome}", **p)
+    if etype == "PlotCardPlayed" and "target" in data:
+        return table.t("ev.PlotCardPlayed.target", **p)
     if etype == "VotesRevealed":
         p["approve"] = table.names_of(data.get("approve", []))
         p["reject"] = table.names_of(data.get("reject", []))
@@ -268,7 +295,7 @@ def _view_value(table: Table, value: Any) -> str:
     """A plug-in's extra public view entry, compactly (seat-like keys become names)."""
     if isinstance(value, dict):
         p = params(table, value)
-        return "; ".join(f"{esc(texts.humanize(k))}: {v}" for k, v in p.items())
+        return "; ".join(f"{esc(table.field(k))}: {v}" for k, v in p.items())
     if isinstance(value, list):
         return esc(_compact(", ".join(str(v) for v in value)))
     return esc(_compact(value))
@@ -404,7 +431,7 @@ def game_over(table: Table, pv: dict[str, Any], cancelled_by: str | None = None)
             reject = [i for i, v in enumerate(votes) if v == "R"]
             result = table.t("end.approved") if p.get("approved") else table.t("end.rejected")
             if p.get("note"):
-                result += f" ({esc(texts.humanize(p['note']))})"
+                result += f" ({esc(table.note(p['note']))})"
             history.append(
                 table.t(
                     "end.proposal",
@@ -444,7 +471,7 @@ def knowledge_lines(table: Table, knowledge: list[dict[str, Any]]) -> list[str]:
     for (label, source, quest), seats in groups.items():
         text = esc(texts.name_of("know", label, table.lang, table.theme))
         if source != "reveal":
-            text += f" ({esc(table.kind(source))})"
+            text += f" ({esc(table.source(source))})"
         if quest is not None:
             lines.append(table.t("role.knowledge_quest_line", names=table.names_of(seats), label=text, quest=quest + 1))
         else:
@@ -522,7 +549,7 @@ def private_prompt(
         for k, v in p.items():
             if k in ("kind",):
                 continue
-            lines.append(table.t("prompt.info_line", name=esc(texts.humanize(k)), value=v))
+            lines.append(table.t("prompt.info_line", name=esc(_cap(table.field(k))), value=v))
     pick = int(prompt.get("pick") or 0)
     if pick:
         lines.append(table.t("prompt.pick", count=pick))
@@ -588,13 +615,13 @@ def answered(table: Table, prompt_text: str, kind: str, action: Any) -> str:
 
 
 def settings_summary(table: Table, roles: list[str], options: dict[str, Any]) -> tuple[str, str]:
-    role_names = ", ".join(esc(table.role(r)) for r in roles) or table.t("none")
+    role_names = ", ".join(esc(table.role(r)) for r in roles) or table.t("nothing")
     opts = [
         esc(table.module(k) + ("" if v is True else f" ({texts.name_of('variant', str(v), table.lang, table.theme)})"))
         for k, v in sorted(options.items())
         if v
     ]
-    return role_names, ", ".join(opts) or table.t("none")
+    return role_names, ", ".join(opts) or table.t("nothing")
 
 
 def lobby(table: Table, host: str | None, roles: list[str], options: dict[str, Any], codec: Codec) -> tuple[str, Keyboard]:
@@ -685,14 +712,17 @@ def settings_panel(
     players: int,
     issues: list[Any],
     codec: Codec,
+    group_lang: str = texts.DEFAULT_LANG,
 ) -> tuple[str, Keyboard]:
-    """The host's private settings panel: theme, characters, options, presets, validation messages."""
+    """The host's private settings panel: theme, characters, options, presets, the group's language,
+    validation messages. The panel itself speaks the host's language (``table.lang``)."""
     role_names, option_names = settings_summary(table, list(settings.roles), dict(settings.options))
     lines = [
         table.t("settings.title", title=esc(table.title)),
         table.t("settings.theme", game=esc(table.t(f"theme.{settings.theme}"))),
         table.t("settings.roles", roles=role_names),
         table.t("settings.options", options=option_names),
+        table.t("settings.language", language=esc(texts.language_name(group_lang))),
     ]
     if "merlin" in settings.roles and "assassin" not in settings.roles:
         who = esc(table.role(settings.assassin)) if settings.assassin else table.t("settings.assassin_auto")
@@ -700,8 +730,8 @@ def settings_panel(
     lines.append(table.t("settings.for_players", players=players))
     errors = [i for i in issues if i.level == "error"]
     warnings = [i for i in issues if i.level != "error"]
-    lines += [table.t("settings.errors", message=esc(i.message)) for i in errors]
-    lines += [table.t("settings.warnings", message=esc(i.message)) for i in warnings]
+    lines += [table.t("settings.errors", message=issue_text(table, i)) for i in errors]
+    lines += [table.t("settings.warnings", message=issue_text(table, i)) for i in warnings]
     if not errors:
         lines.append(table.t("settings.ok"))
 
@@ -735,13 +765,16 @@ def settings_panel(
         lines += ["", table.t("settings.page.presets")]
         for i, p in enumerate(available_presets(settings.theme)):
             mark = "✅ " if settings.preset == p.id else ""
-            span = f" ({p.min_players}–{p.max_players})"
-            rows.append([Btn(mark + p.name[:40] + span, data(f"p{i}"))])
-            lines.append(f"• <b>{esc(p.name)}</b>{span}: {esc(p.description)}")
+            name = preset_name(table, p)
+            span = {"low": p.min_players, "high": p.max_players}
+            rows.append([Btn(mark + table.t("settings.preset_button", name=name[:40], **span), data(f"p{i}"))])
+            lines.append(table.t("settings.preset_line", name=esc(name), description=esc(preset_help(table, p)), **span))
         rows.append([Btn(table.t("settings.button.back"), data("pm"))])
     else:
         other = "resistance" if settings.theme == "avalon" else "avalon"
         rows.append([Btn(table.t("settings.button.theme", game=table.t(f"theme.{other}")), data("th"))])
+        if len(texts.languages()) > 1:  # the group's language: each press moves to the next catalog
+            rows.append([Btn(table.t("settings.button.language", language=texts.language_name(group_lang)), data("lg"))])
         rows.append([Btn(table.t("settings.button.roles"), data("pr")), Btn(table.t("settings.button.modules"), data("pb"))])
         if available_presets(settings.theme):
             rows.append([Btn(table.t("settings.button.presets"), data("pp"))])
@@ -750,6 +783,43 @@ def settings_panel(
             rows.append([Btn(table.t("settings.button.assassin", role=who), data("a"))])
         rows.append([Btn(table.t("settings.button.done"), data("d"))])
     return "\n".join(lines), rows
+
+
+def issue_text(table: Table, issue: Any, html: bool = True) -> str:
+    """An engine ``ConfigIssue`` in the table's language (``config.<code>``; the engine's English
+    message for a code the catalog does not know yet). Escaped HTML, or plain text (``html=False``,
+    e.g. for a callback alert)."""
+    key = f"config.{issue.code}"
+    quote = esc if html else str
+    if not texts.has(key, table.lang):
+        return quote(issue.message)
+    values: dict[str, Any] = {}
+    for name, value in (issue.params or {}).items():
+        if name in ("role", "missing") and isinstance(value, str):
+            values[name] = table.role(value)
+        elif name == "roles" and isinstance(value, list | tuple):
+            values[name] = ", ".join(table.role(str(r)) for r in value)
+        elif name == "theme" and isinstance(value, str) and texts.has(f"theme.{value}", table.lang):
+            values[name] = table.t(f"theme.{value}")
+        elif name == "option" and isinstance(value, str):
+            values[name] = table.module(value)
+        elif name == "preset" and isinstance(value, str):
+            values[name] = texts.name_of("preset", value, table.lang, table.theme)
+        elif isinstance(value, list | tuple):
+            values[name] = ", ".join(str(v) for v in value)
+        else:
+            values[name] = value
+    return table.t(key, **{k: quote(v) if isinstance(v, str) else v for k, v in values.items()})
+
+
+def preset_name(table: Table, preset: Any) -> str:
+    key = f"preset.{preset.id}"
+    return table.t(key) if texts.has(key, table.lang) else preset.name
+
+
+def preset_help(table: Table, preset: Any) -> str:
+    key = f"presethelp.{preset.id}"
+    return table.t(key) if texts.has(key, table.lang) else preset.description
 
 
 def rules_text(table: Table, roles: list[str], options: dict[str, Any]) -> str:

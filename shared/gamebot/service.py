@@ -35,6 +35,8 @@ from engine import (
 
 from . import render, texts, timers
 from .callbacks import BadCallback, Button, Codec, parse_start_payload
+from .commands import commands as command_menu
+from .extras import Extras
 from .render import Table
 from .session import (
     CANCELLED,
@@ -60,15 +62,6 @@ log = logging.getLogger("gamebot.service")
 GROUP_TYPES = ("group", "supergroup")
 MAX_PLAYERS = 10
 ARCHIVE_DAYS = 30.0
-
-
-def _commands() -> list[tuple[str, str]]:
-    try:
-        from .commands import COMMANDS
-
-        return list(COMMANDS)
-    except ImportError:  # pragma: no cover - the commands module ships with the layer
-        return [("newgame", ""), ("status", ""), ("rules", ""), ("help", ""), ("cancel", ""), ("leave", "")]
 
 
 def display_name(user: Any) -> str:
@@ -100,6 +93,7 @@ class Plan:
     url: str | None = None
     duplicate: bool = False
     schedule: list[Any] = field(default_factory=list)  # timers to schedule once committed (gamebot.timers)
+    picture: tuple[int, dict[str, Any], str] | None = None  # (chat, game summary, language): sent last
 
 
 @dataclass
@@ -113,7 +107,7 @@ class Job:
     answered: bool = False
 
 
-class Service:
+class Service(Extras):
     def __init__(
         self,
         repo: Repository,
@@ -152,7 +146,7 @@ class Service:
             log.exception("update %s failed (%s)", job.update_id, "after commit" if job.committed else "before commit")
             retry = not job.committed and transient(exc)
             if job.callback_id and not job.answered and not retry:
-                await self._safe_answer(job, texts.t("error.generic"))
+                await self._safe_answer(job, texts.t("error.generic", self._lang(update.effective_user)))
             # Only ask Telegram to redeliver when nothing was committed and a retry may help (storage
             # unavailable, throttled, contention). A bug would fail again on every redelivery: 200.
             return 500 if retry else 200
@@ -222,6 +216,10 @@ class Service:
             job.answered = True
         elif plan.answer and not job.callback_id and job.update.effective_chat is not None:
             outs.insert(0, Out("send", chat_id=job.update.effective_chat.id, text=plan.answer, tag="reply"))
+        if plan.picture is not None:  # drawn after the commit; the text end messages go first
+            photo = self._picture_out(*plan.picture)
+            if photo is not None:
+                outs.append(photo)
         if not outs:
             return []
         results = await self.io.run(outs)
@@ -343,37 +341,41 @@ class Service:
             "extend": self.timers.cmd_extend,
             "forcestart": self.timers.cmd_forcestart,
             "idles": self.timers.cmd_idles,
+            "stats": self._cmd_stats,
+            "history": self._cmd_history,
+            "language": self._cmd_language,
         }.get(cmd)
         if handler is None:
             return
         if private and cmd in ("newgame", "cancel", "leave", "extend", "forcestart", "idles"):
-            await self._finish(job, Plan(answer=texts.t("error.group_only", texts.lang_for(msg.from_user.language_code))))
+            await self._finish(job, Plan(answer=texts.t("error.group_only", self._lang(msg.from_user))))
             return
         if not private and msg.chat.type not in GROUP_TYPES:
             return
         await handler(job, args.strip())
 
     def _user_lang(self, job: Job) -> str:
-        user = job.update.effective_user
-        return texts.lang_for(user.language_code if user else None)
+        return self._lang(job.update.effective_user)
 
     async def _cmd_help(self, job: Job, args: str) -> None:
-        lang = self._user_lang(job)
+        chat = job.update.effective_chat
+        session = self._load(chat.id)[0] if chat.type in GROUP_TYPES else None
+        lang = self._reply_lang(job, session)
         lines = [texts.t("help.title", lang), "", texts.t("help.body", lang), "", texts.t("help.commands", lang)]
-        for name, description in _commands():
+        for name, description in command_menu(lang):
             lines.append(texts.t("help.command_line", lang, command=name, description=render.esc(description)))
+        languages = ", ".join(texts.language_name(code) for code in texts.languages())
+        lines += ["", texts.t("help.languages", lang, languages=render.esc(languages))]
         await self._finish(job, Plan(answer="\n".join(lines)))
 
     async def _cmd_rules(self, job: Job, args: str) -> None:
         chat = job.update.effective_chat
-        lang = self._user_lang(job)
         session = None
         if chat.type in GROUP_TYPES:
             session, _ = self._load(chat.id)
         elif job.update.effective_user:
-            rec, _ = self._load_user(job.update.effective_user.id)
-            if rec.chat is not None:
-                session, _ = self._load(rec.chat)
+            session = self._group_of(job.update.effective_user.id)
+        lang = self._reply_lang(job, session)
         if session is not None and session.active:
             table = self._table(session, lang)
             roles, options = list(session.settings.roles), dict(session.settings.options)
@@ -394,7 +396,7 @@ class Service:
         if msg.chat.type != "private":
             await self._cmd_help(job, args)
             return
-        lang = texts.lang_for(user.language_code)
+        lang = self._lang(user)
         parsed = parse_start_payload(args) if args else None
         if parsed and parsed[0] == "j":
             _, chat_id, game_id = parsed
@@ -419,7 +421,7 @@ class Service:
 
         def decide(s: Session | None) -> Plan:
             if s is None or s.status != PLAYING or s.seat_of(user_id) is None:
-                raise Reply(texts.t("status.private_none"))
+                raise Reply(texts.t("status.private_none", self._reply_lang(job, s)))
             seat = s.seat_of(user_id)
             if user_id in s.unreachable:
                 s.unreachable.remove(user_id)
@@ -435,7 +437,7 @@ class Service:
     def _private_status(self, s: Session, seat: int, intro: bool = False) -> list[Out]:
         state = s.game()
         player = s.players[seat]
-        table = self._table(s, player.lang)
+        table = self._table(s, self._player_lang(s, seat))
         outs = []
         if intro:
             outs.append(Out("send", chat_id=player.id, user_id=player.id, tag="reconnect",
@@ -449,11 +451,13 @@ class Service:
         msg = job.update.message
         user = msg.from_user
         chat = msg.chat
-        lang = texts.lang_for(user.language_code)
+        own = texts.lang_for(user.language_code, "")  # "" when we do not speak the user's language
 
         def decide(s: Session | None) -> Plan:
             if s is not None and s.active:
                 raise Reply(texts.t("newgame.exists", s.lang))
+            # the group keeps its language (/language, settings); a new group speaks its first host's
+            lang = s.lang if s is not None and texts.supported(s.lang) else own or texts.DEFAULT_LANG
             session = Session(
                 chat_id=chat.id,
                 title=chat.title or "",
@@ -464,13 +468,14 @@ class Service:
                 settings=s.settings if s is not None else render_default_settings(args),
                 seen=list(s.seen) if s is not None else [],
                 **timers.carry_over(s),
+                last=s.last if s is not None else None,
             )
             plan = Plan(session=session)
             rec, version = self._load_user(user.id)
             table = self._table(session)
             elsewhere = self._active_elsewhere(rec, chat.id) if rec.reachable else None
             if rec.reachable and elsewhere is None:
-                session.players.append(Player(id=user.id, name=display_name(user), lang=lang))
+                session.players.append(Player(id=user.id, name=display_name(user), lang=own))
                 rec = rec.model_copy(update={"chat": chat.id, "game_id": session.game_id, "name": display_name(user)})
                 plan.writes.append(Write(Item(key=user_key(user.id), body=rec.body()), version))
                 table = self._table(session)
@@ -496,16 +501,15 @@ class Service:
         chat = job.update.effective_chat
         user = job.update.effective_user
         if chat.type == "private":
-            rec, _ = self._load_user(user.id)
-            session = self._load(rec.chat)[0] if rec.chat is not None else None
+            session = self._group_of(user.id)
             if session is None or session.status != PLAYING or session.seat_of(user.id) is None:
-                await self._finish(job, Plan(answer=texts.t("status.private_none", self._user_lang(job))))
+                await self._finish(job, Plan(answer=texts.t("status.private_none", self._reply_lang(job, session))))
                 return
             await self._finish(job, Plan(outs=self._private_status(session, session.seat_of(user.id))), session.chat_id)
             return
         session, _ = self._load(chat.id)
         if session is None or not session.active:
-            await self._finish(job, Plan(answer=texts.t("status.none", self._user_lang(job))))
+            await self._finish(job, Plan(answer=texts.t("status.none", self._reply_lang(job, session))))
             return
         if session.status == LOBBY:
             text, kb = self._lobby(session)
@@ -531,7 +535,7 @@ class Service:
         user = job.update.effective_user
         session, _ = self._load(chat.id)
         if session is None or not session.active:
-            await self._finish(job, Plan(answer=texts.t("cancel.nothing", self._user_lang(job))))
+            await self._finish(job, Plan(answer=texts.t("cancel.nothing", self._reply_lang(job, session))))
             return
         allowed = user.id == session.host or await self.io.is_admin(chat.id, user.id)
         if not allowed:
@@ -541,7 +545,7 @@ class Service:
 
         def decide(s: Session | None) -> Plan:
             if s is None or not s.active or s.game_id != game_id:
-                raise Reply(texts.t("cancel.nothing", self._user_lang(job)))
+                raise Reply(texts.t("cancel.nothing", self._reply_lang(job, s)))
             return self._cancel(s, display_name(user))
 
         plan = self._transact(job, chat.id, decide)
@@ -562,8 +566,8 @@ class Service:
             pv["sides"] = [x.value for x in state.sides]
             plan.writes.append(self._archive(s, state, pv))
         if removed:  # the bot is no longer in the group: tell the players privately
-            for p in s.players:
-                t = self._table(s, p.lang)
+            for seat, p in enumerate(s.players):
+                t = self._table(s, self._player_lang(s, seat))
                 plan.outs.append(Out("send", chat_id=p.id, user_id=p.id, essential=False, tag="removed",
                                      text=t.t("end.removed", title=render.esc(s.title))))
             return plan
@@ -588,7 +592,7 @@ class Service:
         await self._finish(job, plan, chat.id)
 
     def _leave(self, s: Session | None, user: Any, game_id: str | None) -> Plan:
-        lang = texts.lang_for(user.language_code)
+        lang = self._lang(user, s)
         if s is None or not s.active or (game_id is not None and s.game_id != game_id):
             raise Reply(texts.t("leave.nothing", lang))
         if s.status == PLAYING:
@@ -639,7 +643,7 @@ class Service:
             plan = self._transact(job, chat.id, decide)
             await self._finish(job, plan, None)
         elif m.old_chat_member.status in ("left", "kicked") and status in ("member", "administrator"):
-            lang = texts.lang_for(m.from_user.language_code if m.from_user else None)
+            lang = self._lang(m.from_user)
             text = texts.t("help.title", lang) + "\n\n" + texts.t("help.body", lang)
             await self._finish(job, Plan(outs=[Out("send", chat_id=chat.id, text=text, essential=False, tag="hello")]))
 
@@ -693,7 +697,7 @@ class Service:
 
     async def _on_callback(self, job: Job) -> None:
         q = job.update.callback_query
-        lang = texts.lang_for(q.from_user.language_code)
+        lang = self._lang(q.from_user)
         try:
             button = self.codec.decode(q.data)
         except BadCallback:
@@ -705,6 +709,7 @@ class Service:
             "T": self._cb_team,
             "V": self._cb_vote,
             "P": self._cb_prompt,
+            "G": self._cb_language,
         }[button.scope]
         await handler(job, button)
 
@@ -728,11 +733,12 @@ class Service:
         elif op == "g":
             plan = self._transact(job, b.chat_id, lambda s: self._start_game(s, user, b, q))
         else:
-            plan = Plan(answer=texts.t("error.stale"))
+            plan = Plan(answer=texts.t("error.stale", self._lang(user)))
         await self._finish(job, plan, b.chat_id)
 
     def _join(self, job: Job, s: Session | None, user: Any, game_id: str, via_start: bool = False) -> Plan:
-        lang = texts.lang_for(user.language_code)
+        lang = self._lang(user, s)
+        own = texts.lang_for(user.language_code, "")
         if s is None or s.status != LOBBY or s.game_id != game_id:
             raise Reply(texts.t("start.game_gone", lang) if via_start else texts.t("error.stale", lang))
         table = self._table(s)
@@ -755,7 +761,7 @@ class Service:
         name = display_name(user)
         if name in s.names():
             name = f"{name} @{user.username}" if user.username else f"{name} #{len(s.players) + 1}"
-        s.players.append(Player(id=user.id, name=name[:40], lang=lang))
+        s.players.append(Player(id=user.id, name=name[:40], lang=own))
         if s.host is None:
             s.host = user.id
         rec = rec.model_copy(update={"chat": s.chat_id, "game_id": s.game_id, "name": name, "lang": lang})
@@ -773,10 +779,10 @@ class Service:
     def _host_check(self, s: Session, user: Any) -> None:
         if user.id != s.host:
             host = next((p.name for p in s.players if p.id == s.host), "?")
-            raise Reply(texts.t("lobby.only_host", texts.lang_for(user.language_code), host=host), alert=True)
+            raise Reply(texts.t("lobby.only_host", self._lang(user, s), host=host), alert=True)
 
     def _open_settings(self, s: Session | None, user: Any, b: Button) -> Plan:
-        lang = texts.lang_for(user.language_code)
+        lang = self._lang(user, s)
         s = self._check_game(s, b, LOBBY, lang)
         self._host_check(s, user)
         rec, _ = self._load_user(user.id)
@@ -792,7 +798,7 @@ class Service:
             return self.timers.panel(table, s.settings)
         n = min(max(len(s.players), 5), 10)
         issues = self._issues(s, n)
-        text, kb = render.settings_panel(table, s.settings, page, n, issues, self.codec)
+        text, kb = render.settings_panel(table, s.settings, page, n, issues, self.codec, group_lang=s.lang)
         if page == "main":
             kb.insert(len(kb) - 1, [self.timers.settings_button(table)])
         return text, kb
@@ -820,7 +826,7 @@ class Service:
         return st.config(n)
 
     def _start_game(self, s: Session | None, user: Any, b: Button, q: Any) -> Plan:
-        lang = texts.lang_for(user.language_code)
+        lang = self._lang(user, s)
         s = self._check_game(s, b, LOBBY, lang)
         self._host_check(s, user)
         n = len(s.players)
@@ -831,10 +837,10 @@ class Service:
             config = self._config(s, n)
         except Exception as exc:
             problems = getattr(exc, "problems", None) or []
-            raise Reply(texts.t("lobby.config_errors", lang, errors="\n".join(p.message for p in problems))[:200], alert=True) from None
+            raise Reply(self._config_errors(s, lang, problems), alert=True) from None
         errors = [i for i in validate_config(config) if i.level == "error"]
         if errors:
-            raise Reply(texts.t("lobby.config_errors", lang, errors="\n".join(i.message for i in errors))[:200], alert=True)
+            raise Reply(self._config_errors(s, lang, errors), alert=True)
         unreachable = []
         for p in s.players:
             rec, _ = self._load_user(p.id)
@@ -860,15 +866,21 @@ class Service:
             plan.outs.append(Out("pin", chat_id=s.chat_id, message_id=s.board_msg, essential=False, tag="pin"))
         return plan
 
+    def _config_errors(self, s: Session, lang: str, issues: list[Any]) -> str:
+        """Why a setup cannot be played, as a (plain text) alert in the host's language."""
+        table = self._table(s, lang)
+        lines = "\n".join(render.issue_text(table, i, html=False) for i in issues)
+        return texts.t("lobby.config_errors", lang, errors=lines)[:200]
+
     # --- settings (host, private) ---------------------------------------------------------------------
 
     async def _cb_settings(self, job: Job, b: Button) -> None:
         q = job.update.callback_query
         user = q.from_user
-        lang = texts.lang_for(user.language_code)
         msg_id = q.message.message_id if q.message else None
 
         def decide(s: Session | None) -> Plan:
+            lang = self._lang(user, s)
             if s is None or s.game_id != b.game_id or s.status != LOBBY:
                 raise Reply(texts.t("settings.not_lobby", lang), alert=True)
             self._host_check(s, user)
@@ -882,6 +894,9 @@ class Service:
                 valid = {opt for _, opt, _ in render.available_modules(st.theme)}
                 st.options = {k: v for k, v in st.options.items() if k in valid}
                 st.preset, st.assassin = None, None
+            elif op == "lg":  # the group's language: the next catalog
+                codes = texts.languages()
+                s.lang = codes[(codes.index(s.lang) + 1) % len(codes)] if s.lang in codes else codes[0]
             elif op in ("pm", "pr", "pb", "pp"):
                 page = {"pm": "main", "pr": "roles", "pb": "modules", "pp": "presets"}[op]
                 changed = False
@@ -975,10 +990,10 @@ class Service:
     async def _cb_team(self, job: Job, b: Button) -> None:
         q = job.update.callback_query
         user = q.from_user
-        lang = texts.lang_for(user.language_code)
         msg_id = q.message.message_id if q.message else None
 
         def decide(s: Session | None) -> Plan:
+            lang = self._lang(user, s)
             s = self._check_game(s, b, PLAYING, lang)
             state = s.game()
             if serial(state) != b.serial:
@@ -1025,10 +1040,10 @@ class Service:
     async def _cb_vote(self, job: Job, b: Button) -> None:
         q = job.update.callback_query
         user = q.from_user
-        lang = texts.lang_for(user.language_code)
         msg_id = q.message.message_id if q.message else None
 
         def decide(s: Session | None) -> Plan:
+            lang = self._lang(user, s)
             s = self._check_game(s, b, PLAYING, lang)
             state = s.game()
             if serial(state) != b.serial or b.op[:2] != kind_tag("vote") or b.op[2:] not in ("a", "r"):
@@ -1049,10 +1064,10 @@ class Service:
     async def _cb_prompt(self, job: Job, b: Button) -> None:
         q = job.update.callback_query
         user = q.from_user
-        lang = texts.lang_for(user.language_code)
         msg_id = q.message.message_id if q.message else None
 
         def decide(s: Session | None) -> Plan:
+            lang = self._lang(user, s)
             s = self._check_game(s, b, PLAYING, lang)
             state = s.game()
             seat = s.seat_of(user.id)
@@ -1100,8 +1115,7 @@ class Service:
                 action = Action(seat=seat, kind=prompt.kind, targets=tuple(sel.targets), choice=sel.choice, quest=sel.quest)
             else:
                 raise Reply(texts.t("error.stale", lang))
-            player = s.players[seat]
-            table = self._table(s, player.lang)
+            table = self._table(s, self._player_lang(s, seat))
             if action is None:
                 s.sel[key] = sel
                 text, kb = render.private_prompt(table, pd, self.codec, s_now, sel.model_dump(), public_view(state))
@@ -1141,7 +1155,9 @@ class Service:
         outs = self._game_outs(s, state, new, events, trigger)
         plan = Plan(session=s, outs=outs)
         if new.over:
-            plan.writes.append(self._archive(s, new, public_view(new)))
+            final = public_view(new)
+            plan.writes.append(self._archive(s, new, final))
+            self._end_extras(s, new, final, plan)  # statistics in this transaction; the picture after it
         return plan
 
     def _archive(self, s: Session, state: GameState, final_view: dict[str, Any]) -> Write:
@@ -1172,7 +1188,7 @@ class Service:
     def _prompt_outs(self, s: Session, state: GameState, seat: int, v: dict[str, Any] | None = None) -> list[Out]:
         """Private prompt messages for ``seat`` (group decisions — team, vote — are not sent here)."""
         player = s.players[seat]
-        table = self._table(s, player.lang)
+        table = self._table(s, self._player_lang(s, seat))
         pv = public_view(state)
         outs = []
         for p in prompts(state, seat):
@@ -1205,7 +1221,7 @@ class Service:
         # 1. Role cards at the start.
         if before is None:
             for seat, player in enumerate(s.players):
-                t = self._table(s, player.lang)
+                t = self._table(s, self._player_lang(s, seat))
                 private.append(Out("send", chat_id=player.id, user_id=player.id, tag="role",
                                    text=render.role_card(t, view(after, seat))))
 
@@ -1232,7 +1248,7 @@ class Service:
 
         # 3. Private events (loyalty seen, cards seen...).
         for seat, player in enumerate(s.players):
-            lines = render.private_events(self._table(s, player.lang), events, seat)
+            lines = render.private_events(self._table(s, self._player_lang(s, seat)), events, seat)
             if lines:
                 private.append(Out("send", chat_id=player.id, user_id=player.id, text="\n".join(lines), tag="private_event"))
 

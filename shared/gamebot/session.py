@@ -40,7 +40,7 @@ def new_game_id() -> str:
 class Player(BaseModel):
     id: int
     name: str
-    lang: str = "en"
+    lang: str = ""  # their Telegram app's language if a catalog speaks it; "" follows the group's
 
 
 class TimerSettings(BaseModel):
@@ -95,7 +95,7 @@ class Selection(BaseModel):
 class Session(BaseModel):
     chat_id: int
     title: str = ""
-    lang: str = "en"
+    lang: str = "en"  # the group's language (/language, the settings panel): group messages use it
     game_id: str | None = None
     status: str = "none"
     host: int | None = None

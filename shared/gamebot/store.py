@@ -60,6 +60,16 @@ class Repository(ABC):
     @abstractmethod
     def get(self, key: str) -> Item | None: ...
 
+    def get_many(self, keys: list[str]) -> dict[str, Item]:
+        """The items of ``keys`` that exist (absent or expired ones are left out), read together: one
+        request for up to 100 keys where the store allows it (DynamoDB: TransactGetItems)."""
+        found = {}
+        for key in dict.fromkeys(keys):
+            item = self.get(key)
+            if item is not None:
+                found[key] = item
+        return found
+
     @abstractmethod
     def put(self, item: Item, expect: int | None) -> Item:
         """Write ``item`` if its stored version is ``expect``. Returns it with the new version."""
@@ -102,6 +112,14 @@ class FakeRepository(Repository):
             self.calls["read"] += 1
             item = self._live(key)
             return copy.deepcopy(item) if item else None
+
+    def get_many(self, keys: list[str]) -> dict[str, Item]:
+        if len(set(keys)) > MAX_TRANSACTION_ITEMS:
+            raise ValueError(f"at most {MAX_TRANSACTION_ITEMS} keys at once")
+        with self._lock:
+            self.calls["read"] += 1
+            found = {key: self._live(key) for key in dict.fromkeys(keys)}
+            return {key: copy.deepcopy(item) for key, item in found.items() if item is not None}
 
     def _check(self, key: str, expect: int | None) -> None:
         current = self._live(key)

@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, LinkPreviewOptions
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, LinkPreviewOptions
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 
@@ -37,7 +37,7 @@ NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 class Out:
     """One Bot API call the service wants made."""
 
-    op: str  # "send" | "edit" | "answer" | "pin" | "markup"
+    op: str  # "send" | "edit" | "answer" | "pin" | "markup" | "photo" (``photo`` bytes, ``text`` the caption)
     chat_id: int | None = None
     text: str | None = None
     keyboard: list[list[Btn]] | None = None
@@ -50,6 +50,7 @@ class Out:
     alert: bool = False
     url: str | None = None
     tag: str | None = None  # free label for tests and logs (e.g. "board", "vote", "role")
+    photo: bytes | None = None  # a PNG to upload (op "photo")
 
 
 @dataclass
@@ -133,6 +134,15 @@ class TelegramIO:
                 callback_query_id=out.callback_id, text=out.text, show_alert=out.alert, url=out.url
             )
             return None
+        if out.op == "photo":
+            msg = await self.bot.send_photo(
+                chat_id=out.chat_id,
+                photo=InputFile(out.photo or b"", filename="game.png"),
+                caption=out.text,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup(out.keyboard),
+            )
+            return msg.message_id
         if out.op == "pin":
             await self.bot.pin_chat_message(chat_id=out.chat_id, message_id=out.message_id, disable_notification=True)
             return out.message_id
@@ -169,7 +179,7 @@ class TelegramIO:
                 return Result(out, False, error="bad_request", detail=exc.message)
             except (TimedOut, NetworkError) as exc:
                 self.stats["errors"] += 1
-                if out.essential and out.op == "send" and tries < 2:
+                if out.essential and out.op in ("send", "photo") and tries < 2:
                     continue
                 log.warning("network error on %s (%s): %s", out.op, out.tag, type(exc).__name__)
                 return Result(out, False, error="network", detail=type(exc).__name__)

@@ -24,6 +24,38 @@ MENTION = re.compile(r"tg://user\?id=(\d+)")
 COUNT = re.compile(r"\((\d+)/(\d+)\)")
 
 
+@dataclass(frozen=True)
+class Words:
+    """The words a player reads on the buttons and messages, in the table's language."""
+
+    confirm: str = "Confirm"
+    quest: tuple[str, ...] = ("Quest", "Mission")
+    pass_: str = "Pass"
+    fail: str = "Fail"
+    approve: str = "Approve"
+    reject: str = "Reject"
+    voted: str = "Voted ("
+    and_: str = " and "
+    propose: str = "Propose team"
+    over: tuple[str, ...] = ("Game over", "Game cancelled")
+    join: str = "Join"
+    settings: str = "Settings"
+    characters: str = "Characters"
+    back: str = "Back"
+    options: str = "Options"
+    done: str = "Done"
+    start: str = "Start"
+
+
+ENGLISH = Words()
+FRENCH = Words(
+    confirm="Confirmer", quest=("Quête", "Mission"), pass_="Passer", fail="Échec", approve="Approuver",
+    reject="Rejeter", voted="Ont voté (", and_=" et ", propose="Proposer l'Équipe",
+    over=("Fin de la partie", "Partie annulée"), join="Rejoindre", settings="Réglages", characters="Personnages",
+    back="Retour", options="Options", done="Terminé", start="Commencer",
+)
+
+
 class Screen(Protocol):
     def messages(self, chat_id: int) -> list[dict[str, Any]]: ...
     def press(self, user_id: int, chat_id: int, message_id: int, data: str) -> Any: ...
@@ -56,6 +88,7 @@ class Driver:
     group: int
     players: list[int]
     policy: Policy = field(default_factory=Policy)
+    words: Words = ENGLISH
     presses: int = 0
     _voted: set[tuple[int, str, str]] = field(default_factory=set)
     _dead: set[tuple[int, int, str]] = field(default_factory=set)
@@ -65,7 +98,7 @@ class Driver:
         return [m["text"] for m in self.screen.messages(self.group)]
 
     def over(self) -> bool:
-        return any("Game over" in t or "Game cancelled" in t for t in self.group_texts())
+        return any(any(w in t for w in self.words.over) for t in self.group_texts())
 
     def _press(self, user: int, chat: int, msg: dict[str, Any], data: str) -> None:
         self.presses += 1
@@ -101,11 +134,12 @@ class Driver:
 
     def _answer_prompt(self, user: int, msg: dict[str, Any], buttons: list[dict[str, Any]]) -> None:
         rng = self.policy.rng
-        confirm = next((b for b in buttons if "Confirm" in b["text"]), None)
+        w = self.words
+        confirm = next((b for b in buttons if w.confirm in b["text"]), None)
         toggles = [b for b in buttons if b["text"].startswith(("▫️", "✅"))]
-        quests = [b for b in buttons if "Quest" in b["text"] or "Mission" in b["text"]]
-        passes = [b for b in buttons if "Pass" in b["text"]]
-        fail = [b for b in buttons if "Fail" in b["text"]]
+        quests = [b for b in buttons if any(q in b["text"] for q in w.quest)]
+        passes = [b for b in buttons if w.pass_ in b["text"]]
+        fail = [b for b in buttons if w.fail in b["text"]]
         if confirm is not None:
             m = COUNT.search(confirm["text"])
             chosen, size = (int(m.group(1)), int(m.group(2))) if m else (0, 1)
@@ -132,12 +166,13 @@ class Driver:
     def _vote(self) -> bool:
         for msg in reversed(self.screen.messages(self.group)):
             buttons = _buttons(msg)
-            approve = next((b for b in buttons if "Approve" in b["text"]), None)
-            reject = next((b for b in buttons if "Reject" in b["text"]), None)
+            approve = next((b for b in buttons if self.words.approve in b["text"]), None)
+            reject = next((b for b in buttons if self.words.reject in b["text"]), None)
             if approve is None or reject is None:
                 continue
-            voted_line = next((line for line in msg["text"].split("\n") if line.startswith("Voted (")), "")
-            voted = {name.strip() for name in re.split(r",| and ", voted_line.partition(": ")[2])}
+            voted_line = next((line for line in msg["text"].split("\n") if line.startswith(self.words.voted)), "")
+            names = voted_line.partition(":")[2]
+            voted = {name.strip() for name in re.split(f",|{re.escape(self.words.and_)}", names)}
             for user in self.players:
                 if self.name_of(user) in voted:
                     continue
@@ -157,7 +192,7 @@ class Driver:
     def _picker(self) -> bool:
         for msg in reversed(self.screen.messages(self.group)):
             buttons = _buttons(msg)
-            confirm = next((b for b in buttons if "Propose team" in b["text"]), None)
+            confirm = next((b for b in buttons if self.words.propose in b["text"]), None)
             if confirm is None:
                 continue
             m = MENTION.search(msg.get("html") or msg["text"]) if msg.get("html") or "tg://" in msg["text"] else None
@@ -168,7 +203,7 @@ class Driver:
             if key in self._dead:
                 return False
             self._dead.add(key)
-            quests = [b for b in buttons if b["text"].startswith(("Quest", "Mission", "🎯"))]
+            quests = [b for b in buttons if b["text"].startswith((*self.words.quest, "🎯"))]
             toggles = [b for b in buttons if b["text"].startswith(("▫️", "✅"))]
             count = COUNT.search(confirm["text"])
             if quests and not any(b["text"].startswith("🎯") for b in quests):
@@ -208,10 +243,13 @@ class LambdaTable:
     """A Telegram group as the webhook Lambda sees it: updates are posted through ``lambda_handler``
     (with the secret header) and what the bot sent is read back from ``FakeTelegram``."""
 
-    def __init__(self, fake: Any, secret: str, group: int = -1001000000001, title: str = "Avalon Test Group") -> None:
+    def __init__(self, fake: Any, secret: str, group: int = -1001000000001, title: str = "Avalon Test Group",
+                 words: Words = ENGLISH, language_code: str | None = "en") -> None:
         from localdev import updates as U
 
         self.U = U
+        self.words = words
+        self.language_code = language_code  # what every test user's Telegram app is set to
         self.fake = fake
         self.secret = secret
         self.group = group
@@ -231,7 +269,7 @@ class LambdaTable:
 
     def press(self, user_id: int, chat_id: int, message_id: int, data: str) -> int:
         msg = self.fake.message(chat_id, message_id)
-        return self.post(self.U.press(self.U.user(user_id), msg, data))
+        return self.post(self.U.press(self.user(user_id), msg, data))
 
     # --- posting updates -----------------------------------------------------------------------------
     def post(self, update: dict[str, Any], secret: str | None = "__default__") -> int:
@@ -244,17 +282,17 @@ class LambdaTable:
         return status
 
     def user(self, uid: int) -> dict[str, Any]:
-        return self.U.user(uid)
+        return self.U.user(uid, language_code=self.language_code)
 
     def start_private(self, uid: int) -> int:
         """The user opens the bot's private chat and presses Start."""
-        self.fake.start_private(self.U.user(uid))
-        return self.post(self.U.start(self.U.user(uid)))
+        self.fake.start_private(self.user(uid))
+        return self.post(self.U.start(self.user(uid)))
 
     def command(self, uid: int, text: str, chat: int | None = None) -> int:
         chat_id = self.group if chat is None else chat
-        chat_obj = self.U.group(chat_id, self.title) if chat_id < 0 else self.U.private(self.U.user(uid))
-        return self.post(self.U.command(chat_obj, self.U.user(uid), text))
+        chat_obj = self.U.group(chat_id, self.title) if chat_id < 0 else self.U.private(self.user(uid))
+        return self.post(self.U.command(chat_obj, self.user(uid), text))
 
     def press_label(self, uid: int, chat_id: int, contains: str) -> int:
         for m in reversed(self.messages(chat_id)):
@@ -273,19 +311,20 @@ class LambdaTable:
             self.start_private(uid)
         self.command(host, "/newgame")
         for uid in players[1:]:
-            self.press_label(uid, self.group, "Join")
+            self.press_label(uid, self.group, self.words.join)
         if roles or options:
-            self.press_label(host, self.group, "Settings")
-            self.press_label(host, host, "Characters")
+            w = self.words
+            self.press_label(host, self.group, w.settings)
+            self.press_label(host, host, w.characters)
             for r in roles:
                 self.press_label(host, host, r)
-            self.press_label(host, host, "Back")
+            self.press_label(host, host, w.back)
             if options:
-                self.press_label(host, host, "Options")
+                self.press_label(host, host, w.options)
                 for o in options:
                     self.press_label(host, host, o)
-                self.press_label(host, host, "Back")
-            self.press_label(host, host, "Done")
+                self.press_label(host, host, w.back)
+            self.press_label(host, host, w.done)
 
     def start_game(self, host: int) -> int:
-        return self.press_label(host, self.group, "Start")
+        return self.press_label(host, self.group, self.words.start)

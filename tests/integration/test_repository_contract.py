@@ -396,3 +396,29 @@ def test_default_client_is_created_once_from_the_environment(monkeypatch):
         assert DynamoRepository("t").client.meta.region_name == dynamo.DEFAULT_REGION
     finally:
         dynamo.reset_default_client()
+
+
+def test_get_many_reads_the_existing_live_items_in_one_request(env):
+    repo, clock = env
+    repo.put(Item("stats#chat#1", {"games": 3}), None)
+    repo.put(Item("stats#user#7", {"games": 1}), None)
+    repo.put(Item("old", {"x": 1}, expires_at=T0 + 10), None)
+    clock.now = T0 + 20  # "old" has expired: absent, like for get
+    base = dict(repo.calls)
+    found = repo.get_many(["stats#chat#1", "stats#user#7", "stats#user#8", "old", "stats#chat#1"])
+    assert found == {"stats#chat#1": Item("stats#chat#1", {"games": 3}, 1, None),
+                     "stats#user#7": Item("stats#user#7", {"games": 1}, 1, None)}
+    assert repo.calls["read"] - base["read"] == 1
+    assert repo.get_many([]) == {} and repo.get_many(["nothing"]) == {}
+    with pytest.raises(ValueError):
+        repo.get_many([f"k{i}" for i in range(101)])
+
+
+def test_get_many_versions_guard_the_writes_that_follow(env):
+    repo, _ = env
+    repo.put(Item("a", {"n": 1}), None)
+    seen = repo.get_many(["a", "b"])
+    repo.put(Item("a", {"n": 2}), seen["a"].version)  # someone else writes in between
+    with pytest.raises(VersionConflict):
+        repo.transact([Write(Item("a", {"n": 10}), seen["a"].version), Write(Item("b", {"n": 1}), None)])
+    assert repo.get("b") is None

@@ -117,3 +117,33 @@ def test_admin_check_reads_the_member_status(io, server, loop):
     assert loop.run_until_complete(io.is_admin(GROUP, 1))
     assert loop.run_until_complete(io.is_admin(GROUP, 2))
     assert not loop.run_until_complete(io.is_admin(GROUP, 3))
+
+
+def _png() -> bytes:
+    import io as _io
+
+    from PIL import Image
+
+    out = _io.BytesIO()
+    Image.new("RGB", (8, 8), (200, 30, 30)).save(out, format="PNG")
+    return out.getvalue()
+
+
+def test_a_photo_is_uploaded_with_its_caption(io, server, loop):
+    png = _png()
+    [r] = loop.run_until_complete(io.run([Out("photo", chat_id=GROUP, photo=png, text="🖼 <b>Avalon</b> · 5 players",
+                                              essential=False, tag="picture")]))
+    assert r.ok and r.message_id
+    msg = server.messages(GROUP)[-1]
+    assert msg["caption"] == "🖼 <b>Avalon</b> · 5 players"
+    assert server.files[msg["photo"][0]["file_id"]] == png  # the very bytes, uploaded as a file
+
+
+def test_a_photo_that_telegram_refuses_is_reported_not_raised(io, server, loop):
+    server.inject("sendPhoto", status=400, description="Bad Request: IMAGE_PROCESS_FAILED", times=1)
+    [r, after] = loop.run_until_complete(io.run([
+        Out("photo", chat_id=GROUP, photo=_png(), text="x", essential=False, tag="picture"),
+        Out("send", chat_id=GROUP, text="still delivered"),
+    ]))
+    assert not r.ok and r.error == "bad_request"
+    assert after.ok and server.messages(GROUP)[-1]["text"] == "still delivered"

@@ -29,6 +29,7 @@ class Msg:
     text: str
     keyboard: list[list[Btn]] | None = None
     history: list[str] = field(default_factory=list)
+    photo: bytes | None = None  # a photo message: ``text`` is its caption
 
 
 class RecordingIO:
@@ -43,6 +44,7 @@ class RecordingIO:
         self.answers: list[Out] = []
         self.forbidden: set[int] = set()  # users who blocked the bot
         self.admins: set[int] = set()
+        self.photo_error: str | None = None  # e.g. "bad_request": every sendPhoto fails so
         self._next = 500
 
     async def run(self, outs: list[Out]) -> list[Result]:
@@ -54,9 +56,11 @@ class RecordingIO:
                 results.append(Result(out, True))
             elif out.user_id in self.forbidden or (out.chat_id in self.forbidden):
                 results.append(Result(out, False, error="forbidden"))
-            elif out.op == "send":
+            elif out.op == "photo" and self.photo_error:
+                results.append(Result(out, False, error=self.photo_error))
+            elif out.op in ("send", "photo"):
                 self._next += 1
-                m = Msg(out.chat_id, self._next, out.text, out.keyboard, [out.text])
+                m = Msg(out.chat_id, self._next, out.text or "", out.keyboard, [out.text or ""], out.photo)
                 self.msgs[(out.chat_id, self._next)] = m
                 self.order.append((out.chat_id, self._next))
                 results.append(Result(out, True, self._next))
@@ -85,6 +89,9 @@ class RecordingIO:
         """Every text the chat was ever shown (sends and edits)."""
         return [t for m in self.chat(chat_id) for t in m.history]
 
+    def photos(self, chat_id: int) -> list[Msg]:
+        return [m for m in self.chat(chat_id) if m.photo is not None]
+
     def last(self, chat_id: int) -> Msg:
         return self.chat(chat_id)[-1]
 
@@ -108,16 +115,28 @@ class Harness:
         self.service = Service(self.repo, self.io, self.codec, bot_username=U.BOT_USERNAME, seeds=random.Random(seed))
         self.group = group
         self.loop = asyncio.new_event_loop()
+        self.langs: dict[int, str | None] = {}  # user id -> Telegram language_code (default "en")
+        self.sent: list[dict[str, Any]] = []  # every update delivered, in order
 
     def close(self) -> None:
         self.loop.close()
 
+    def user(self, user_id: int) -> dict[str, Any]:
+        return U.user(user_id, language_code=self.langs.get(user_id, "en"))
+
     def send(self, update: dict[str, Any]) -> int:
+        self.sent.append(update)
         return self.loop.run_until_complete(self.service.handle(update))
+
+    def command(self, user_id: int, text: str, chat_id: int | None = None) -> int:
+        """``user_id`` sends ``text`` in the group (default) or, with ``chat_id=user_id``, in private."""
+        chat_id = self.group if chat_id is None else chat_id
+        chat = U.group(chat_id) if chat_id < 0 else U.private(self.user(user_id))
+        return self.send(U.command(chat, self.user(user_id), text))
 
     def press(self, user_id: int, msg: Msg, data: str) -> int:
         m = U.message(msg.chat_id, msg.message_id, msg.text)
-        return self.send(U.press(U.user(user_id), m, data))
+        return self.send(U.press(self.user(user_id), m, data))
 
     def press_label(self, user_id: int, chat_id: int, contains: str) -> int:
         found = self.io.with_button(chat_id, contains)
@@ -151,15 +170,15 @@ class Harness:
 
         self.repo.put = put
 
-    def lobby(self, players: list[int], host: int | None = None) -> None:
+    def lobby(self, players: list[int], host: int | None = None, join: str = "Join") -> None:
         """Everyone opens the private chat, the host sends /newgame, the others press Join."""
         host = players[0] if host is None else host
         for uid in players:
-            self.send(U.start(U.user(uid)))
-        self.send(U.command(U.group(self.group), U.user(host), "/newgame"))
+            self.send(U.start(self.user(uid)))
+        self.send(U.command(U.group(self.group), self.user(host), "/newgame"))
         for uid in players:
             if uid != host:
-                self.press_label(uid, self.group, "Join")
+                self.press_label(uid, self.group, join)
 
 
 class HarnessScreen:

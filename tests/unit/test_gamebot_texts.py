@@ -1,22 +1,165 @@
-"""The text catalog: every entry renders in both themes; names fall back for new plug-ins."""
+"""The message catalogs: one JSON file per language, complete, with the same placeholders everywhere;
+every name the engine can show has an entry; a third language is one more file."""
 from __future__ import annotations
 
+import json
+import os
 import re
+import shutil
 
 import pytest
 
 import engine
-from gamebot import texts
+from engine import errors as engine_errors
+from engine.presets import PRESETS
+from gamebot import render, texts
+from tests.unit.i18n_inventory import inventory
+
+LANGS = texts.languages()
 
 
+def _templates(entry):
+    return list(entry.values()) if isinstance(entry, dict) else [entry]
+
+
+def _params(catalog: texts.Catalog, key: str) -> set[str]:
+    """The placeholders a caller must pass: the template's fields that are not this language's theme words."""
+    words = set().union(*(set(v) for v in catalog.vocab.values()))
+    found: set[str] = set()
+    for template in _templates(catalog.messages[key]):
+        found |= texts.placeholders(template)
+    return found - words
+
+
+def problems(reference: texts.Catalog, other: texts.Catalog) -> list[str]:
+    """Everything wrong with ``other`` compared with ``reference`` (missing or extra keys, placeholders
+    that differ, theme words missing in a theme)."""
+    out = [f"missing {k}" for k in reference.messages if k not in other.messages]
+    out += [f"extra {k}" for k in other.messages if k not in reference.messages]
+    for key in reference.messages.keys() & other.messages.keys():
+        if _params(reference, key) != _params(other, key):
+            out.append(f"placeholders of {key}: {sorted(_params(reference, key))} != {sorted(_params(other, key))}")
+    themes = [set(words) for words in other.vocab.values()]
+    if set(other.vocab) != set(reference.vocab) or any(t != themes[0] for t in themes):
+        out.append("theme words differ between themes")
+    return out
+
+
+def test_there_are_english_and_french_catalogs():
+    assert LANGS[0] == "en" and "fr" in LANGS
+    assert texts.language_name("fr") == "Français" and texts.language_name("en") == "English"
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGS if lang != "en"])
+def test_every_catalog_has_every_key_with_the_same_placeholders(lang):
+    assert problems(texts.catalog("en"), texts.catalog(lang)) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("theme", ["avalon", "resistance"])
-def test_every_catalog_entry_renders_in_both_themes(theme):
-    for key, entry in texts.CATALOG["en"].items():
-        templates = entry.values() if isinstance(entry, dict) else [entry]
-        for template in templates:
-            fields = set(re.findall(r"{(\w+)}", template))
-            out = texts.t(key, "en", theme, **{f: "X" for f in fields})
-            assert "{" not in out or "}" not in out, (key, out)
+def test_every_entry_renders_in_both_themes(lang, theme):
+    for key, entry in texts.catalog(lang).messages.items():
+        for template in _templates(entry):
+            fields = texts.placeholders(template)
+            out = texts.t(key, lang, theme, **{f: "X" for f in fields - set(texts.vocab(lang, theme))})
+            assert not re.search(r"{\w+}", out), (lang, key, out)
+
+
+def test_catalog_files_are_well_formed_json_with_unique_keys():
+    for lang in LANGS:
+        path = os.path.join(texts.LOCALES_DIR, f"{lang}.json")
+        with open(path, encoding="utf-8") as fh:
+            raw = fh.read()
+        assert raw.endswith("\n")
+        json.loads(raw)
+        assert texts.load_file(path).messages == texts.catalog(lang).messages
+
+
+def test_a_key_twice_in_a_catalog_is_refused(tmp_path):
+    path = tmp_path / "xx.json"
+    path.write_text('{"language": {"code": "xx"}, "vocab": {"avalon": {}}, '
+                    '"messages": {"a": {"k": "one"}, "b": {"k": "two"}}}')
+    with pytest.raises(texts.CatalogError, match="two sections"):
+        texts.load_file(str(path))
+    path.write_text('{"language": {"code": "xx"}, "vocab": {"avalon": {}}, "messages": {"a": {"k": "1", "k": "2"}}}')
+    with pytest.raises(texts.CatalogError, match="twice"):
+        texts.load_file(str(path))
+
+
+def test_a_missing_key_or_a_changed_placeholder_is_reported():
+    en = texts.catalog("en")
+    broken = dict(texts.catalog("fr").messages)
+    del broken["lobby.joined"]
+    broken["vote.progress"] = "Ont voté : {names}"  # lost {count} and {of}
+    fr = texts.Catalog("fr", "Français", texts.catalog("fr").vocab, broken)
+    found = problems(en, fr)
+    assert "missing lobby.joined" in found
+    assert any(p.startswith("placeholders of vote.progress") for p in found)
+
+
+# ---------------------------------------------------------------------------------------------------
+# A third language is one file
+# ---------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def with_tiny_catalog(tmp_path):
+    for lang in LANGS:
+        shutil.copy(os.path.join(texts.LOCALES_DIR, f"{lang}.json"), tmp_path)
+    tiny = {
+        "language": {"code": "eo", "name": "Esperanto"},
+        "vocab": {"avalon": {"Quest": "Serĉo", "quest": "serĉo"}, "resistance": {"Quest": "Misio", "quest": "misio"}},
+        "messages": {"lobby": {"lobby.button.join": "🙋 Aliĝi", "lobby.joined": "Vi aliĝis."},
+                     "announcements": {"ev.QuestStarted": "⚔️ {Quest} {quest}: {team} ludas."}},
+    }
+    (tmp_path / "eo.json").write_text(json.dumps(tiny, ensure_ascii=False))
+    previous = texts.LOCALES_DIR
+    texts.reload(str(tmp_path))
+    try:
+        yield
+    finally:
+        texts.reload(previous)
+
+
+def test_adding_a_language_is_adding_one_catalog_file(with_tiny_catalog):
+    from gamebot import commands
+
+    assert "eo" in texts.languages() and texts.language_name("eo") == "Esperanto"
+    assert texts.lang_for("eo") == "eo"
+    assert texts.t("lobby.button.join", "eo") == "🙋 Aliĝi"
+    assert texts.t("ev.QuestStarted", "eo", "resistance", quest=2, team="A") == "⚔️ Misio 2: A ludas."
+    assert texts.t("lobby.left", "eo") == texts.t("lobby.left", "en")  # not translated yet: English
+    assert {m.get("language_code") for m in commands.menus()} == {None, "eo", "fr"}
+    # ... and the completeness test names everything the new catalog still lacks
+    found = problems(texts.catalog("en"), texts.catalog("eo"))
+    assert "missing lobby.left" in found and "missing lobby.button.join" not in found
+
+
+def test_the_settings_panel_offers_every_catalog_language(with_tiny_catalog):
+    from gamebot.callbacks import Codec
+    from gamebot.session import Settings
+
+    table = render.Table(chat_id=-1, game_id="g", lang="en")
+    seen = []
+    lang = "en"
+    for _ in texts.languages():
+        _, kb = render.settings_panel(table, Settings(), "main", 5, [], Codec("k"), group_lang=lang)
+        seen.append(next(b.text for row in kb for b in row if b.text.startswith("🌐")))
+        lang = texts.languages()[(texts.languages().index(lang) + 1) % len(texts.languages())]
+    assert seen == ["🌐 English", "🌐 Esperanto", "🌐 Français"]
+
+
+def test_catalogs_are_parsed_only_when_a_language_is_used():
+    texts.reload()
+    texts.t("lobby.joined", "en")
+    assert set(texts._catalogs) == {"en"}
+    texts.t("lobby.joined", "fr")
+    assert set(texts._catalogs) == {"en", "fr"}
+
+
+# ---------------------------------------------------------------------------------------------------
+# Vocabulary and fallbacks
+# ---------------------------------------------------------------------------------------------------
 
 
 def test_theme_vocabulary_avalon_quests_resistance_missions():
@@ -28,36 +171,116 @@ def test_theme_vocabulary_avalon_quests_resistance_missions():
     assert texts.t("side.evil", "en", "resistance") == "Spy"
 
 
-def test_every_engine_role_and_module_has_a_readable_name():
+def test_french_uses_the_french_rulebook_words():
+    fr = texts.catalog("fr").vocab
+    assert fr["avalon"]["Leader"] == "Roi" and fr["avalon"]["Quest"] == "Quête"
+    assert fr["avalon"]["servant"] == "Fidèle Vassal d'Arthur" and fr["avalon"]["minion"] == "Sbire de Mordred"
+    assert (fr["avalon"]["success"], fr["avalon"]["fail"]) == ("Succès", "Échec")
+    names = {r: texts.name_of("role", r, "fr") for r in ("merlin", "percival", "assassin", "morgana", "mordred",
+                                                         "oberon", "good_lancelot", "evil_lancelot")}
+    assert names == {"merlin": "Merlin", "percival": "Perceval", "assassin": "l'Assassin", "morgana": "Morgane",
+                     "mordred": "Mordred", "oberon": "Oberon", "good_lancelot": "Lancelot du Bien",
+                     "evil_lancelot": "Lancelot du Mal"}
+    assert texts.name_of("module", "lady_of_the_lake", "fr") == "Dame du Lac"
+    assert texts.name_of("module", "excalibur", "fr") == "Excalibur"
+    assert texts.name_of("card", "switch", "fr") == "Changement d'Allégeance"
+    assert texts.t("ev.RoundStarted", "fr", "avalon", round=2, leader="Éric") == "🔔 <b>Tour 2</b> · Roi : Éric"
+    # The Resistance in French
+    assert texts.t("ev.QuestStarted", "fr", "resistance", quest=3, team="A et B").startswith("⚔️ Mission 3")
+    assert texts.name_of("role", "minion", "fr", "resistance") == "Espion"
+    assert texts.name_of("role", "servant", "fr", "resistance") == "Résistant"
+    assert texts.t("end.title.evil", "fr", "resistance") == "🏁 <b>Fin de la partie : les Espions l'emportent !</b>"
+
+
+def test_every_role_module_preset_and_engine_error_has_catalog_entries():
     for role_id in engine.ROLES:
-        name = texts.name_of("role", role_id)
-        assert name and "_" not in name
-    for module_id in engine.MODULES:
-        assert "_" not in texts.name_of("module", module_id)
+        assert texts.has(f"role.{role_id}") and texts.has(f"rolehelp.{role_id}"), role_id
+    for theme in ("avalon", "resistance"):
+        for module_id, option, values in render.available_modules(theme):
+            assert texts.has(f"module.{module_id}") and texts.has(f"modulehelp.{option}"), option
+            for value in values or []:
+                assert texts.has(f"variant.{value}"), value
+    for preset in PRESETS:
+        assert texts.has(f"preset.{preset}") and texts.has(f"presethelp.{preset}"), preset
+    codes = {cls.code for cls in vars(engine_errors).values()
+             if isinstance(cls, type) and issubclass(cls, engine_errors.IllegalAction)}
+    assert codes >= {"not_your_turn", "wrong_team_size", "card_not_allowed"}
+    for code in codes:
+        assert texts.has(f"illegal.{code}"), code
+
+
+def test_everything_the_engine_shows_in_play_has_catalog_entries():
+    inv = inventory()
+    missing = []
+    for etype in inv.public:
+        if etype in render.SILENT_PUBLIC:
+            continue
+        if not any(texts.has(f"ev.{etype}{suffix}") for suffix in ("", ".hit", ".success")):
+            missing.append(f"ev.{etype}")
+    for etype in inv.private:
+        if etype not in render.SILENT_PRIVATE and not texts.has(f"priv.{etype}") and not texts.has(f"ev.{etype}"):
+            missing.append(f"priv.{etype}")
+    for kind in inv.kinds - {"propose", "vote"}:
+        if not texts.has(f"prompt.{kind}"):
+            missing.append(f"prompt.{kind}")
+    names = [("kind", inv.kinds), ("know", inv.knowledge), ("source", inv.sources), ("card", inv.cards),
+             ("note", inv.notes), ("board", inv.board)]
+    for prefix, ids in names:
+        for ident in ids:
+            if not (texts.has(f"{prefix}.{ident}") or texts.has(f"plot.{ident.removeprefix('plot_')}")):
+                missing.append(f"{prefix}.{ident}")
+    for choice in inv.choices:
+        if not any(texts.has(k) for k in (f"choice.{choice}", f"card.{choice}", f"plot.{choice}")):
+            missing.append(f"choice.{choice}")
+    for reason in inv.reasons:
+        if not texts.has(f"end.reason.{reason}"):
+            missing.append(f"end.reason.{reason}")
+    for code in inv.issues:
+        if not texts.has(f"config.{code}"):
+            missing.append(f"config.{code}")
+    assert missing == []
+    assert len(inv.public) > 25 and len(inv.issues) > 20  # the games did reach the Big Box plug-ins
+
+
+def test_the_french_glossary_matches_the_catalog():
+    """docs/I18N.md lists the French names chosen for what the French rulebook lacks."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, "docs", "I18N.md"), encoding="utf-8") as fh:
+        doc = fh.read()
+    rows = re.findall(r"^\| `([a-z_.]+)` \| [^|]+ \| ([^|]+?) \|", doc, re.M)
+    assert len(rows) >= 20
+    for key, french in rows:
+        assert texts.has(key, "fr"), key
+        assert texts.t(key, "fr", "avalon").strip() == french.strip(), key
 
 
 def test_unknown_ids_fall_back_to_readable_names():
     assert texts.name_of("role", "black_knight") == "Black knight"
     assert texts.name_of("kind", "PlotCardDealt") == "Plot card dealt"
     assert texts.humanize("lady_of_the_lake") == "Lady of the lake"
+    assert texts.name_of("kind", "plot_open_up", "fr", "resistance") == "Se dévoiler"  # Plot cards by their card
 
 
-def test_unknown_languages_fall_back_to_english():
+def test_telegram_language_codes_pick_a_catalog_or_the_fallback():
+    assert texts.lang_for("fr-CA") == "fr" and texts.lang_for("FR") == "fr"
     assert texts.lang_for("xx-YY") == "en"
+    assert texts.lang_for("de", fallback="fr") == "fr"
     assert texts.lang_for(None) == "en"
     assert texts.t("lobby.button.join", "xx") == texts.t("lobby.button.join", "en")
 
 
-def test_a_translation_with_a_missing_placeholder_still_renders():
-    texts.CATALOG["zz"] = {"lobby.joined": "Beigetreten {nobody}"}
+def test_a_translation_with_an_unknown_placeholder_still_renders():
+    cat = texts.catalog("fr")
+    saved = cat.messages["lobby.joined"]
+    cat.messages["lobby.joined"] = "Rejoint {nobody}"
     try:
-        assert texts.t("lobby.joined", "zz") == "Beigetreten {nobody}"
-        assert texts.t("lobby.left", "zz") == texts.t("lobby.left", "en")
+        assert texts.t("lobby.joined", "fr") == "Rejoint {nobody}"
     finally:
-        del texts.CATALOG["zz"]
+        cat.messages["lobby.joined"] = saved
 
 
 def test_join_names_reads_naturally():
     assert texts.join_names(["A"]) == "A"
     assert texts.join_names(["A", "B", "C"]) == "A, B and C"
+    assert texts.join_names(["A", "B"], "fr") == "A et B"
     assert texts.join_names([]) == "none"

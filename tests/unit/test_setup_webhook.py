@@ -26,7 +26,8 @@ import boto3
 import pytest
 from botocore.stub import Stubber
 
-from gamebot.commands import COMMANDS, bot_api_commands
+from gamebot import texts
+from gamebot.commands import COMMANDS, bot_api_commands, menus
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "123456:AAE-test_token-value"
@@ -174,7 +175,7 @@ def only_response(server: FakeServer) -> dict[str, Any]:
 def test_create_sets_webhook_with_secret_handled_updates_and_dropped_pending(server):
     setup_app.lambda_handler(cfn_event(server, "Create", props(server)), Context())
     calls = server.bot_calls()
-    assert [c.method for c in calls] == ["setWebhook", "setMyCommands"]
+    assert [c.method for c in calls] == ["setWebhook"] + ["setMyCommands"] * len(texts.languages())
     assert calls[0].headers["Content-Type"] == "application/json"
     assert calls[0].json == {
         "url": URL,
@@ -188,6 +189,16 @@ def test_create_sets_command_menu_from_gamebot_commands(server):
     setup_app.lambda_handler(cfn_event(server, "Create", props(server)), Context())
     menu = server.bot_calls()[1].json["commands"]
     assert menu == [{"command": name, "description": text} for name, text in COMMANDS]
+    assert "language_code" not in server.bot_calls()[1].json  # the default menu, for every other language
+
+
+def test_create_sets_one_translated_menu_per_other_language(server):
+    setup_app.lambda_handler(cfn_event(server, "Create", props(server)), Context())
+    localized = {c.json["language_code"]: c.json["commands"] for c in server.bot_calls()[2:]}
+    assert set(localized) == set(texts.languages()) - {"en"}
+    french = {c["command"]: c["description"] for c in localized["fr"]}
+    assert list(french) == [name for name, _ in COMMANDS]
+    assert french["stats"].startswith("Statistiques") and french["language"] == "Choisir la langue de ce groupe"
 
 
 def test_create_reports_success_to_response_url(server):
@@ -221,7 +232,7 @@ def test_update_to_another_bot_changes_physical_id_so_old_bot_is_unhooked(server
         OldResourceProperties=props(server),
     )
     setup_app.lambda_handler(event, Context())
-    assert [c.method for c in server.bot_calls(OTHER_TOKEN)] == ["setWebhook", "setMyCommands"]
+    assert [c.method for c in server.bot_calls(OTHER_TOKEN)] == ["setWebhook"] + ["setMyCommands"] * len(menus())
     assert only_response(server)["PhysicalResourceId"] == "telegram-webhook-987654"
 
 
@@ -274,7 +285,7 @@ def test_telegram_429_is_retried_after_retry_after(server):
         "ok": False, "error_code": 429, "description": "Too Many Requests", "parameters": {"retry_after": 0},
     })
     setup_app.lambda_handler(cfn_event(server, "Create", props(server)), Context())
-    assert [c.method for c in server.bot_calls()] == ["setWebhook", "setWebhook", "setMyCommands"]
+    assert [c.method for c in server.bot_calls()] == ["setWebhook", "setWebhook"] + ["setMyCommands"] * len(menus())
     assert only_response(server)["Status"] == "SUCCESS"
 
 
@@ -291,7 +302,7 @@ def test_api_base_url_comes_from_environment_when_not_a_property(server, monkeyp
     properties = props(server)
     del properties["ApiBaseUrl"]
     setup_app.lambda_handler(cfn_event(server, "Create", properties), Context())
-    assert [c.method for c in server.bot_calls()] == ["setWebhook", "setMyCommands"]
+    assert [c.method for c in server.bot_calls()] == ["setWebhook"] + ["setMyCommands"] * len(menus())
     assert only_response(server)["Status"] == "SUCCESS"
 
 
@@ -342,11 +353,13 @@ def test_commands_are_valid_bot_commands():
     names = [name for name, _ in COMMANDS]
     assert set(names) == {
         "newgame", "status", "rules", "help", "cancel", "leave", "start", "extend", "forcestart", "idles",
+        "stats", "history", "language",
     }
     assert len(names) == len(set(names))
-    for name, text in COMMANDS:
-        assert re.fullmatch(r"[a-z0-9_]{1,32}", name)
-        assert 1 <= len(text) <= 256
+    for menu in menus():
+        for command in menu["commands"]:
+            assert re.fullmatch(r"[a-z0-9_]{1,32}", command["command"])
+            assert 1 <= len(command["description"]) <= 256
     assert bot_api_commands()[0] == {"command": COMMANDS[0][0], "description": COMMANDS[0][1]}
 
 
@@ -355,7 +368,7 @@ def test_setup_function_and_commands_need_only_the_standard_library():
     # which the setup function loads from the layer) fails here as it would slow the function down.
     code = (
         "import sys; sys.path[:0] = [sys.argv[1], sys.argv[2]]; import app; "
-        "assert len(app.load_commands()) == 10; "
+        "assert len(app.load_commands()) == 13 and len(app.load_menus()) >= 2; "
         "third = {m.split('.')[0] for m in sys.modules} & {'telegram', 'pydantic', 'httpx', 'boto3', 'engine'}; "
         "assert not third, third"
     )
@@ -387,8 +400,9 @@ def test_script_sets_webhook_and_commands_like_a_deploy(server, clean_env):
     code, out = run_script("--token", TOKEN, "--url", URL, "--secret", SECRET, "--api-base-url", server.base_url)
     assert code == 0
     calls = server.bot_calls()
-    assert [c.method for c in calls] == ["setWebhook", "setMyCommands"]
+    assert [c.method for c in calls] == ["setWebhook"] + ["setMyCommands"] * len(menus())
     assert calls[0].json == setup_app.set_webhook_params(URL, SECRET)
+    assert [c.json for c in calls[1:]] == menus()
     assert calls[1].json == {"commands": bot_api_commands()}
     assert URL in out and TOKEN not in out
 
@@ -463,5 +477,5 @@ def test_script_stack_reads_outputs_and_function_settings(server, clean_env):
         lambda_stub.assert_no_pending_responses()
     assert code == 0
     calls = server.bot_calls()
-    assert [c.method for c in calls] == ["setWebhook", "setMyCommands"]
+    assert [c.method for c in calls] == ["setWebhook"] + ["setMyCommands"] * len(menus())
     assert calls[0].json == setup_app.set_webhook_params(URL, SECRET)

@@ -1,0 +1,143 @@
+"""What the engine can show a player, collected by playing games: every event type (public and
+private) with its data keys, prompt kinds and their choices, knowledge labels and sources, quest
+cards, win reasons, notes, extra public-view keys and the config issue codes of many setups.
+
+The i18n tests check that every catalog has a name or template for each of them, so that a French
+table never sees an English fallback. Games are played by the engine's bots and by random legal
+moves over the presets and bundles of every character and module.
+"""
+from __future__ import annotations
+
+import functools
+import random
+from dataclasses import dataclass, field
+
+from engine import (
+    ROLES,
+    GameConfig,
+    actors,
+    apply_action,
+    legal_actions,
+    new_game,
+    prompts,
+    public_view,
+    validate_config,
+    view,
+)
+from engine.bots import choose_action
+from engine.presets import PRESETS
+from gamebot import render
+
+BASE = ["merlin", "assassin"]
+BUNDLES: list[tuple[int, list[str], dict]] = [
+    (10, BASE + ["percival", "morgana", "mordred", "oberon"], {"lady_of_the_lake": True}),
+    (10, BASE + ["good_rogue", "evil_rogue", "good_sorcerer", "evil_sorcerer"],
+     {"trapper": True, "excalibur": True, "sorcerer_hidden": True}),
+    (10, BASE + ["good_messenger", "good_messenger", "evil_messenger", "percival", "morgana"],
+     {"senior_junior_messengers": True, "plot_cards": True}),
+    (10, BASE + ["lunatic", "brute", "cleric", "revealer"], {"excalibur": True}),
+    (9, BASE + ["trickster", "troublemaker", "cleric"], {"lady_of_the_lake": True}),
+    (8, BASE + ["untrustworthy_servant", "percival", "morgana"], {"targeting": True}),
+    (8, BASE + ["good_lancelot", "evil_lancelot"], {"lancelot": "bigbox_switch"}),
+    (8, BASE + ["good_lancelot", "evil_lancelot"], {"lancelot": "classic_switch"}),
+    (8, BASE + ["good_lancelot", "evil_lancelot"], {"lancelot": "bigbox_predealt"}),
+    (8, BASE + ["good_lancelot", "evil_lancelot"], {"lancelot": "french_predealt"}),
+    (7, BASE + ["percival", "morgana"], {"plot_cards": True, "lady_of_the_lake": True}),
+]
+
+
+@dataclass
+class Inventory:
+    public: dict[str, set[str]] = field(default_factory=dict)  # event type -> data keys
+    private: dict[str, set[str]] = field(default_factory=dict)
+    kinds: set[str] = field(default_factory=set)
+    choices: set[str] = field(default_factory=set)
+    knowledge: set[str] = field(default_factory=set)
+    sources: set[str] = field(default_factory=set)
+    cards: set[str] = field(default_factory=set)
+    reasons: set[str] = field(default_factory=set)
+    notes: set[str] = field(default_factory=set)
+    board: set[str] = field(default_factory=set)
+    issues: dict[str, set[str]] = field(default_factory=dict)  # config issue code -> param names
+
+
+def configs() -> list[GameConfig]:
+    out = [p.config(n) for p in PRESETS.values() for n in sorted(p.players)]
+    for n, roles, options in BUNDLES:
+        out.append(GameConfig(players=n, roles=tuple(roles), options=options))
+    out.append(GameConfig(theme="resistance", players=7, roles=(), options={"plot_cards": True, "blind_spies": True}))
+    out.append(GameConfig(theme="resistance", players=6, roles=(), options={"targeting": True, "trapper": True}))
+    return out
+
+
+def _broken_setups() -> list[GameConfig]:
+    """Setups that raise every kind of config issue we know of (warnings and errors)."""
+    out = [GameConfig(players=5, roles=(r,) * ROLES[r].max_count, options={}) for r in ROLES if not ROLES[r].filler]
+    for _, opt, values in render.available_modules("avalon"):
+        out.append(GameConfig(players=5, roles=("merlin", "assassin"), options={opt: (values or [True])[0]}))
+    out += [
+        GameConfig(players=5, roles=("merlin", "assassin", "percival"), options={}),
+        GameConfig(players=5, roles=("assassin",), options={}),
+        GameConfig(players=5, roles=("merlin",), options={}, assassin="morgana"),
+        GameConfig(players=5, roles=("merlin", "percival"), options={}, assassin="merlin"),
+        GameConfig(players=5, roles=("merlin", "morgana", "mordred"), options={}, assassin="minion"),
+        GameConfig(players=5, roles=("merlin", "percival", "cleric", "troublemaker"), options={}),
+        GameConfig(players=5, roles=("mordred", "morgana", "oberon"), options={}),
+        GameConfig(players=7, roles=("merlin", "good_lancelot", "evil_lancelot"), options={"lancelot": "x"}),
+        GameConfig(players=7, roles=("merlin", "assassin"), options={"lancelot": "bigbox_switch"}),
+        GameConfig(players=7, roles=("merlin", "good_lancelot", "evil_lancelot"),
+                   options={"lancelot": "bigbox_switch"}, assassin="evil_lancelot"),
+        GameConfig(players=5, roles=("servant",), options={"nonsense": True}),
+        GameConfig(players=5, roles=("nobody",), options={}),
+        GameConfig(theme="resistance", players=5, roles=("merlin",), options={}),
+        GameConfig(players=5, roles=("merlin", "assassin"), options={"blind_spies": True}),
+    ]
+    return out
+
+
+def _play(inv: Inventory, config: GameConfig, seed: int, random_moves: bool) -> None:
+    rng = random.Random(seed)
+    state, events = new_game(config, seed)
+    seen = list(events)
+    for _ in range(3000):
+        if state.over:
+            break
+        for seat in range(state.n):
+            for p in prompts(state, seat):
+                inv.kinds.add(p.kind)
+                inv.choices.update(p.choices)
+        seat = rng.choice(actors(state))
+        action = rng.choice(legal_actions(state, seat)) if random_moves else choose_action(state, seat, rng)
+        state, events = apply_action(state, action)
+        seen += events
+    for ev in seen:
+        target = inv.public if ev.to is None else inv.private
+        target.setdefault(ev.type, set()).update(ev.data)
+        if ev.type == "QuestCompleted":
+            inv.notes.update(str(n) for n in ev.data.get("notes") or [])
+            inv.cards.update(ev.data.get("cards") or {})
+    for seat in range(state.n):
+        for k in view(state, seat)["you"]["knowledge"]:
+            inv.knowledge.add(k["label"])
+            inv.sources.add(k.get("source") or "reveal")
+    pv = public_view(state)
+    if pv.get("win_reason"):
+        inv.reasons.add(pv["win_reason"])
+    inv.notes.update(p["note"] for p in pv["proposals"] if p.get("note"))
+    inv.board.update(k for k in set(pv) - render.BASE_VIEW_KEYS if pv[k] not in (None, {}, []))
+
+
+@functools.cache
+def inventory(seeds: int = 2) -> Inventory:
+    inv = Inventory()
+    for config in configs():
+        for seed in range(seeds):
+            _play(inv, config, seed, random_moves=bool(seed % 2))
+    for config in configs() + _broken_setups():
+        try:
+            found = validate_config(config)
+        except Exception:  # noqa: BLE001 - some broken setups are refused before validation
+            continue
+        for issue in found:
+            inv.issues.setdefault(issue.code, set()).update(issue.params)
+    return inv

@@ -1,0 +1,297 @@
+"""Statistics (written in the game end's transaction), /stats, the game picture and /history, through
+the update service with the in-memory repository and the recording Bot API double."""
+from __future__ import annotations
+
+import html
+import random
+
+import pytest
+
+from engine import GameState
+from gamebot import stats
+from gamebot.session import Session, archive_key, chat_key
+from gamebot.store import FakeRepository, VersionConflict
+from tests.e2e.driver import Driver, Policy
+from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+class RecordingRepository(FakeRepository):
+    """Remembers the keys of every transaction."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.transactions: list[list[str]] = []
+
+    def transact(self, writes, deletes=None):
+        out = super().transact(writes, deletes)
+        self.transactions.append([w.item.key for w in writes])
+        return out
+
+
+@pytest.fixture
+def h():
+    harness = Harness()
+    harness.repo = RecordingRepository()
+    harness.service.repo = harness.repo
+    yield harness
+    harness.close()
+
+
+def session(h: Harness) -> Session:
+    return Session.from_body(h.repo.items[chat_key(GROUP)].body)
+
+
+def play(h: Harness, players: list[int], seed: int = 4, start: str = "Start") -> GameState:
+    h.lobby(players)
+    h.press_label(players[0], GROUP, start)
+    driver = Driver(HarnessScreen(h), GROUP, players, Policy(rng=random.Random(seed)))
+    for _ in range(2000):  # (not driver.over(): the group may show an earlier game's end)
+        if session(h).status == "ended" or not driver.step():
+            break
+    s = session(h)
+    assert s.status == "ended"
+    return GameState.from_json(h.repo.items[archive_key(GROUP, s.last["game_id"])].body["state"])
+
+
+def body(h: Harness, key: str) -> dict:
+    return h.repo.items[key].body
+
+
+def test_the_game_end_counts_the_game_for_the_group_and_each_player_in_one_transaction(h):
+    players = [1, 2, 3, 4, 5, 6, 7]
+    state = play(h, players)
+    winners = set(state.winners)
+    chat = body(h, stats.chat_stats_key(GROUP))
+    assert chat["games"] == 1 and chat["themes"]["avalon"]["games"] == 1
+    assert chat["themes"]["avalon"][state.winner.value] == 1
+    assert sum(r["games"] for r in chat["roles"].values()) == 7
+    assert sum(r["wins"] for r in chat["roles"].values()) == len(winners)
+    for seat, uid in enumerate(players):
+        mine = body(h, stats.user_stats_key(uid))
+        won = int(seat in winners)
+        assert (mine["games"], mine["wins"]) == (1, won)
+        assert mine["roles"] == {state.roles[seat]: {"games": 1, "wins": won}}
+        assert mine["sides"] == {state.sides[seat].value: {"games": 1, "wins": won}}
+        assert chat["players"][str(uid)]["games"] == 1
+    assassin = [int(e.split("|")[0]) for e in state.log if e.split("|")[1] == "assassinate"]
+    if assassin:
+        hit = int(state.win_reason == "merlin_assassinated")
+        assert chat["assassinations"] == {"attempts": 1, "hits": hit}
+        assert body(h, stats.user_stats_key(players[assassin[0]]))["assassinations"] == {"attempts": 1, "hits": hit}
+    # one transaction recorded the end: the chat item, the archive and every statistics item
+    [end] = [t for t in h.repo.transactions if any(k.startswith("game#") for k in t)]
+    assert set(end) == {chat_key(GROUP), archive_key(GROUP, session(h).last["game_id"]),
+                        stats.chat_stats_key(GROUP), *(stats.user_stats_key(u) for u in players)}
+
+
+def test_a_second_game_adds_up_and_a_redelivered_final_update_counts_once(h):
+    players = [1, 2, 3, 4, 5]
+    play(h, players, seed=1)
+    final = h.sent[-1]
+    before = {k: dict(v.body) for k, v in h.repo.items.items() if k.startswith("stats#")}
+    assert h.send(final) == 200  # Telegram redelivers the update that ended the game
+    assert {k: v.body for k, v in h.repo.items.items() if k.startswith("stats#")} == before
+    play(h, players, seed=2)
+    assert body(h, stats.chat_stats_key(GROUP))["games"] == 2
+    assert all(body(h, stats.user_stats_key(u))["games"] == 2 for u in players)
+
+
+def test_cancelled_games_are_not_counted(h):
+    h.lobby([1, 2, 3, 4, 5])
+    h.press_label(1, GROUP, "Start")
+    h.command(1, "/cancel")
+    assert session(h).status == "cancelled"
+    assert not [k for k in h.repo.items if k.startswith("stats#")]
+    h.command(1, "/stats")
+    text = h.io.last(GROUP).text
+    assert "No finished game in this group yet" in text and "cancelled games are not counted" in text
+
+
+def test_statistics_items_are_read_then_written_with_their_versions(h, monkeypatch):
+    """Another group's game ends for one of our players between our read and our write: our transaction
+    fails on that item's version and is re-run from fresh reads, so both games count."""
+    h.repo.put(stats.Item(stats.user_stats_key(3), {"games": 5, "wins": 1, "recent": ["other"]}), None)
+    original = h.repo.get_many
+    raced = []
+
+    def get_many(keys):
+        found = original(keys)
+        if stats.user_stats_key(3) in keys and not raced:
+            raced.append(True)
+            item = found[stats.user_stats_key(3)]
+            h.repo.put(stats.Item(item.key, dict(item.body, games=6, recent=["other", "another"])), item.version)
+        return found
+
+    monkeypatch.setattr(h.repo, "get_many", get_many)
+    play(h, [1, 2, 3, 4, 5])
+    assert raced
+    assert body(h, stats.user_stats_key(3))["games"] == 7
+    assert body(h, stats.chat_stats_key(GROUP))["games"] == 1
+
+
+def test_idle_timeouts_are_added_when_the_session_keeps_them():
+    """``Session.idle`` (timeouts per user id, added by the phase timers) is read defensively."""
+    import engine
+
+    class TimedSession(Session):
+        idle: dict[str, int] = {}
+
+    config = engine.GameConfig(players=5, roles=("merlin", "assassin"))
+    state, _ = engine.new_game(config, 3)
+    rng = random.Random(3)
+    from engine.bots import choose_action
+
+    while not state.over:
+        seat = rng.choice(engine.actors(state))
+        state, _ = engine.apply_action(state, choose_action(state, seat, rng))
+    h = Harness()
+    try:
+        players = [{"id": 10 + i, "name": f"P{i}"} for i in range(5)]
+        plain = Session(chat_id=GROUP, game_id="g1", players=players)
+        timed = TimedSession(chat_id=GROUP, game_id="g2", players=players, idle={"10": 2, "13": 1, "99": 0})
+        pv = engine.public_view(state)
+        writes = {w.item.key: w.item.body for w in h.service._stats_writes(timed, state, pv)}
+        assert writes[stats.chat_stats_key(GROUP)]["idle"] == 3
+        assert writes[stats.user_stats_key(10)]["idle"] == 2 and writes[stats.user_stats_key(11)]["idle"] == 0
+        writes = {w.item.key: w.item.body for w in h.service._stats_writes(plain, state, pv)}
+        assert writes[stats.chat_stats_key(GROUP)]["idle"] == 0
+    finally:
+        h.close()
+
+
+def test_stats_in_the_group_and_in_private(h):
+    players = [1, 2, 3, 4, 5, 6]
+    play(h, players, seed=7)
+    play(h, players, seed=8)
+    h.command(2, "/stats")
+    text = html.unescape(h.io.last(GROUP).text)
+    assert text.startswith("📊 <b>Statistics of")
+    assert "<b>Avalon</b> — games: 2 · Good won: " in text and "<b>Top players</b>" in text and "1. " in text
+    assert "<b>Characters</b>" in text and "• Merlin: wins " in text
+    assert "cancelled games are not counted" in text
+    h.command(2, "/stats", chat_id=2)
+    mine = html.unescape(h.io.last(2).text)
+    assert mine.startswith("📊 <b>Your statistics, Carol</b>") and "Games: 2 · wins:" in mine
+    h.command(9, "/stats", chat_id=9)
+    assert "You have not finished a game yet" in h.io.last(9).text
+    h.command(1, "/language fr")
+    h.command(2, "/stats")
+    assert html.unescape(h.io.last(GROUP).text).startswith("📊 <b>Statistiques · ")
+
+
+def test_stats_cost_one_read(h):
+    play(h, [1, 2, 3, 4, 5])
+    for chat in (GROUP, 1):
+        before = dict(h.repo.calls)
+        h.command(1, "/stats", chat_id=chat if chat > 0 else None)
+        assert h.repo.calls["read"] - before["read"] == 1 and h.repo.calls["write"] == before["write"]
+
+
+# ---------------------------------------------------------------------------------------------------
+# The picture
+# ---------------------------------------------------------------------------------------------------
+
+
+def test_the_end_of_a_game_sends_its_picture_after_the_text(h):
+    play(h, [1, 2, 3, 4, 5])
+    chat = h.io.chat(GROUP)
+    [photo] = h.io.photos(GROUP)
+    assert photo.photo.startswith(PNG)
+    assert photo.text.startswith("🖼 <b>Avalon</b> · 5 players · ")
+    end = [i for i, m in enumerate(chat) if "Game over" in m.text or "<b>History</b>" in m.text]
+    assert end and chat.index(photo) > max(end)  # the text history comes first
+
+
+def test_without_a_picture_the_end_messages_still_arrive(h, monkeypatch):
+    import gamebot.picture
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("no pictures today")
+
+    monkeypatch.setattr(gamebot.picture, "render_png", broken)
+    play(h, [1, 2, 3, 4, 5])
+    assert h.io.photos(GROUP) == []
+    assert any("Game over" in m.text for m in h.io.chat(GROUP))
+    assert any("<b>History</b>" in m.text for m in h.io.chat(GROUP))
+
+
+def test_a_refused_photo_loses_nothing_else(h):
+    h.io.photo_error = "bad_request"
+    play(h, [1, 2, 3, 4, 5])
+    assert session(h).status == "ended"
+    assert any("<b>History</b>" in m.text for m in h.io.chat(GROUP))
+    assert h.io.photos(GROUP) == []
+
+
+def test_history_sends_the_last_games_picture_again_with_one_read(h):
+    h.command(1, "/history")
+    assert "No finished game here yet" in h.io.last(GROUP).text
+    play(h, [1, 2, 3, 4, 5])
+    first = h.io.photos(GROUP)[0]
+    before = dict(h.repo.calls)
+    h.command(3, "/history")
+    assert h.repo.calls["read"] - before["read"] == 1
+    again = h.io.photos(GROUP)[-1]
+    assert again.message_id != first.message_id and again.photo == first.photo and again.text == first.text
+    h.command(3, "/newgame")  # a new lobby keeps the summary of the last game
+    h.command(4, "/history")
+    assert h.io.photos(GROUP)[-1].photo == first.photo
+    # in private: the last game of the player's group, sent to them
+    h.command(2, "/history", chat_id=2)
+    assert h.io.photos(2)[-1].photo == first.photo
+    h.command(9, "/history", chat_id=9)
+    assert "You have not played a finished game yet" in h.io.last(9).text
+
+
+def test_history_in_french_and_after_a_cancelled_game(h):
+    h.command(1, "/language fr")
+    h.lobby([1, 2, 3, 4, 5], join="Rejoindre")
+    h.press_label(1, GROUP, "Commencer")
+    h.command(1, "/cancel")
+    h.command(1, "/history")
+    photo = h.io.photos(GROUP)[-1]
+    assert photo.text == "🖼 <b>Avalon</b> · 5 joueurs · annulée"
+
+
+def test_history_falls_back_to_the_text_history(h, monkeypatch):
+    play(h, [1, 2, 3, 4, 5])
+    import gamebot.picture
+
+    monkeypatch.setattr(gamebot.picture, "render_png", lambda *a, **k: (_ for _ in ()).throw(OSError("x")))
+    photos = len(h.io.photos(GROUP))
+    h.command(1, "/history")
+    assert len(h.io.photos(GROUP)) == photos
+    assert "<b>History</b>" in h.io.last(GROUP).text
+
+
+def test_the_picture_shows_no_more_than_the_public_summary(h, monkeypatch):
+    """What is drawn comes from Session.last only: counts per quest, never who played which card."""
+    import gamebot.picture
+
+    seen = []
+    real = gamebot.picture.render_png
+    monkeypatch.setattr(gamebot.picture, "render_png", lambda last, lang, *a: seen.append(last) or real(last, lang))
+    play(h, [1, 2, 3, 4, 5])
+    [last] = seen
+    assert last == session(h).last
+    for quest in last["view"]["quests"]:
+        assert set(quest) == {"round", "quest", "leader", "team", "cards", "fails", "fails_needed", "success"}
+        assert all(isinstance(n, int) for n in quest["cards"].values())
+
+
+def test_a_transaction_conflict_at_the_end_is_retried_without_double_counting(h, monkeypatch):
+    original = h.repo.transact
+    failed = []
+
+    def transact(writes, deletes=None):
+        if any(w.item.key.startswith("stats#") for w in writes) and not failed:
+            failed.append(True)
+            raise VersionConflict("stats")
+        return original(writes, deletes)
+
+    monkeypatch.setattr(h.repo, "transact", transact)
+    play(h, [1, 2, 3, 4, 5])
+    assert failed and body(h, stats.chat_stats_key(GROUP))["games"] == 1
+    assert len(h.io.photos(GROUP)) == 1

@@ -1,0 +1,70 @@
+"""Rendering in French: events, knowledge, board extras and the end, from the French catalog."""
+from __future__ import annotations
+
+from gamebot import render
+from gamebot.render import Table
+
+NAMES = ["Arthur", "Bérénice", "Clément", "Dalia", "Émile", "Fanny", "Gaspard"]
+
+
+def fr(theme: str = "avalon") -> Table:
+    return Table(chat_id=-1, game_id="g", lang="fr", theme=theme, names=NAMES, user_ids=list(range(7)))
+
+
+def line(etype: str, private: bool = False, theme: str = "avalon", **data) -> str:
+    return render.event_line(fr(theme), etype, data, private=private)
+
+
+def test_french_announcements():
+    assert line("TeamApproved", quest=0, team=[0, 2]) == "👍 L'Équipe est <b>approuvée</b> : Arthur et Clément."
+    assert line("QuestCompleted", quest=1, success=False, cards={"fail": 1, "success": 2}, notes=["magic_reversed"]) == (
+        "❌ <b>Quête 2 échouée</b> (1 × ❌ Échec, 2 × ✅ Succès).\n   La Magie a inversé le résultat.")
+    assert line("QuestCompleted", theme="resistance", quest=0, success=True, cards={"success": 2}) == (
+        "✅ <b>Mission 1 réussie</b> (2 × ✅ Succès).")
+    assert line("LeaderChanged", leader=3, previous=2) == "👑 Dalia devient le Roi."
+    assert line("LeaderChanged", theme="resistance", leader=3) == "👑 Dalia devient le Chef."
+    assert line("VoteShown", seat=1, vote="approve") == "📣 Bérénice vote <b>pour</b> à découvert."
+
+
+def test_assassination_and_recruitment_name_their_outcome():
+    assert line("AssassinationAttempted", assassin=1, target=4, hit=False) == (
+        "🗡 Bérénice désigne Émile... qui n'est <b>pas</b> Merlin !")
+    assert line("AssassinationAttempted", assassin=1, targets=[2, 4], kind="messengers", hit=True) == (
+        "🗡 Bérénice désigne Clément et Émile... qui <b>sont</b> les Messagers du Bien !")
+    assert line("RecruitmentAttempted", assassin=1, target=3, recruited=True) == (
+        "🤝 Bérénice désigne Dalia... qui <b>est</b> le Vassal Peu Fiable et rejoint le Mal !")
+    assert line("PlotCardPlayed", seat=2, card="keeping_close_eye", target=5) == (
+        "🃏 Clément joue <b>Embuscade</b> sur Fanny.")
+    assert line("PlotCardPlayed", theme="resistance", seat=2, card="strong_leader") == (
+        "🃏 Clément joue <b>Chef charismatique</b>.")
+
+
+def test_private_knowledge_and_events():
+    table = fr()
+    lines = render.knowledge_lines(table, [{"seat": 1, "label": "evil", "source": "lady"},
+                                           {"seat": 3, "label": "fail", "source": "keeping_close_eye", "quest": 1},
+                                           {"seat": 4, "label": "merlin_or_morgana", "source": "reveal"}])
+    assert lines == ["• Bérénice : Mal (Dame du Lac)", "• Dalia : a joué ❌ Échec (Embuscade) (Quête 2)",
+                     "• Émile : Merlin ou Morgane"]
+    assert line("MessengerRankDealt", private=True, rank="junior") == "📜 Vous êtes le Messager <b>cadet</b>."
+    assert line("CardSwitched", private=True, by=0, card="fail", was="success") == (
+        "⚔️ Arthur a utilisé Excalibur sur votre carte : elle compte maintenant comme <b>❌ Échec</b> (vous aviez joué"
+        " ✅ Succès).")
+
+
+def test_an_unknown_event_still_shows_its_details_with_french_field_names():
+    assert line("BlackKnightRode", holder=1, deck_left=3) == "ℹ️ Black knight rode\n   Détenteur: Bérénice\n   Cartes restantes: 3"
+
+
+def test_the_end_in_french():
+    pv = {"players": 5, "winner": "good", "win_reason": "assassination_missed", "winners": [0, 2, 4],
+          "roles": ["merlin", "assassin", "servant", "minion", "percival"],
+          "sides": ["good", "evil", "good", "evil", "good"],
+          "proposals": [{"round": 1, "quest": 0, "leader": 0, "team": [0, 2], "votes": "AARRA", "approved": True}],
+          "quests": [{"round": 1, "quest": 0, "team": [0, 2], "cards": {"success": 2}, "success": True}]}
+    head, history = render.game_over(Table(chat_id=-1, game_id="g", lang="fr", names=NAMES[:5]), pv)
+    assert head.startswith("🏁 <b>Fin de la partie : le Bien l'emporte !</b>\nL'Assassin a manqué Merlin.")
+    assert "😇 Arthur : <b>Merlin</b> (Bien)" in head and "😈 Dalia : <b>Sbire de Mordred</b> (Mal)" in head
+    assert history.splitlines()[:3] == [
+        "<b>Historique</b>", "<b>Tour 1</b> · Quête 1",
+        "  Arthur : Arthur et Clément → ✅ Arthur, Bérénice et Émile | ❌ Clément et Dalia → approuvée"]
