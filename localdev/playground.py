@@ -28,6 +28,7 @@ import logging
 import os
 import re
 import secrets
+import signal
 import sys
 import threading
 import time
@@ -35,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+_IMPORTED = time.time()
 REPO = Path(__file__).resolve().parents[1]
 for _path in (REPO / "shared", REPO / "functions" / "webhook", REPO):
     if str(_path) not in sys.path:
@@ -490,11 +492,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def _elapsed() -> str:
-    t0 = os.environ.get("PLAYGROUND_T0")
+    """Seconds since scripts/run started (PLAYGROUND_T0), else since this module was imported."""
     try:
-        return f"{time.time() - float(t0):.1f} s" if t0 else f"{time.process_time():.1f} s CPU"
+        t0 = float(os.environ.get("PLAYGROUND_T0") or _IMPORTED)
     except ValueError:
-        return "?"
+        t0 = _IMPORTED
+    return f"{time.time() - t0:.1f} s"
 
 
 def _quiet(verbose: bool) -> None:
@@ -533,10 +536,11 @@ def run_playground(args: argparse.Namespace) -> None:
             print(f"  {s.name}'s own tab: {url}?as={s.user_id}")
         print(f"  {len(pg.seats) - len(people)} bot player(s), one move every {pg.bot_delay:g} s. Ctrl-C stops.")
         print(f"ready in {_elapsed()}", flush=True)
-        server.serve_forever(poll_interval=0.2)
+        server.serve_forever(poll_interval=0.2)  # werkzeug's returns on Ctrl-C / SIGTERM
     except KeyboardInterrupt:
-        print("\nstopping")
+        pass
     finally:
+        print("\nstopping", flush=True)
         server.server_close()
         pg.stop()
 
@@ -568,7 +572,12 @@ def run_telegram(args: argparse.Namespace) -> None:
         pg.stop()
 
 
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt  # SIGTERM stops as cleanly as Ctrl-C
+
+
 def main(argv: list[str] | None = None) -> None:
+    signal.signal(signal.SIGTERM, _interrupt)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("werkzeug").setLevel(logging.ERROR)  # request lines of moto and the page
     args = parse_args(argv)
