@@ -189,13 +189,20 @@ class Driver:
             steps += 1
         return steps
 
-    # --- lobby -----------------------------------------------------------------------------------
-    def _lobby(self) -> bool:
+    def _newest(self, label: str) -> tuple[JSON, list[JSON], JSON] | None:
+        """The group's newest message with a button labelled ``label``: (message, buttons, button)."""
         for msg in reversed(self.screen.messages(self.group)):
             buttons = _buttons(msg)
-            join = next((b for b in buttons if "Join" in b["text"]), None)
-            if join is None:
-                continue
+            button = next((b for b in buttons if label in b["text"]), None)
+            if button is not None:
+                return msg, buttons, button
+        return None
+
+    # --- lobby -----------------------------------------------------------------------------------
+    def _lobby(self) -> bool:
+        found = self._newest("Join")
+        if found is not None:
+            msg, buttons, join = found
             text = plain(msg["text"])
             listed = set(re.findall(r"^\d+\. (.+)$", text, re.M))
             for user in self.players:
@@ -216,7 +223,6 @@ class Driver:
                     self._dead.add(key)
                     self._press(host_id, self.group, msg, start["data"])
                     return True
-            return False
         return False
 
     # --- private decisions -------------------------------------------------------------------------
@@ -307,12 +313,10 @@ class Driver:
         return rng.random() < self.policy.approve_rate
 
     def _vote(self) -> bool:
-        for msg in reversed(self.screen.messages(self.group)):
-            buttons = _buttons(msg)
-            approve = next((b for b in buttons if "Approve" in b["text"]), None)
-            reject = next((b for b in buttons if "Reject" in b["text"]), None)
-            if approve is None or reject is None:
-                continue
+        found = self._newest("Approve")
+        if found is not None:
+            msg, buttons, approve = found
+            reject = next((b for b in buttons if "Reject" in b["text"]), approve)
             voted_line = next((line for line in msg["text"].split("\n") if line.startswith("Voted (")), "")
             voted = set(split_names(voted_line.partition(": ")[2]))
             for user in self.players:
@@ -325,16 +329,13 @@ class Driver:
                 yes = self._opinion(user, msg)
                 self._press(user, self.group, msg, (approve if yes else reject)["data"])
                 return True
-            return False
         return False
 
     # --- the Leader's team picker ------------------------------------------------------------------
     def _picker(self) -> bool:
-        for msg in reversed(self.screen.messages(self.group)):
-            buttons = _buttons(msg)
-            confirm = next((b for b in buttons if "Propose team" in b["text"]), None)
-            if confirm is None:
-                continue
+        found = self._newest("Propose team")
+        if found is not None:
+            msg, buttons, confirm = found
             m = MENTION.search(msg.get("html") or msg["text"])
             leader = int(m.group(1)) if m else self._leader_by_name(msg["text"])
             if leader is None or leader not in self.players:

@@ -552,21 +552,28 @@ def run_telegram(args: argparse.Namespace) -> None:
     if not token:
         raise SystemExit("TELEGRAM_BOT_TOKEN is not set: it is needed to run the real bot.")
     api_base = os.environ.get("TELEGRAM_API_BASE_URL", "https://api.telegram.org")
-    pg = Playground(mode="telegram", token=token, api_base=api_base).start()
-    _quiet(args.verbose)
-    poller = Poller(api_base, token, pg.deliver)
-    stop = threading.Event()
+    poller = Poller(api_base, token, lambda update: 500)  # delivers once the playground runs
     try:
         me = poller.prepare()
-        print(f"\nReal bot mode: @{me.get('username')} answers on Telegram (long polling; the webhook was removed).")
+    except PollError as exc:
+        poller.close()
+        raise SystemExit(f"The Bot API refused the bot: {exc}") from None
+    if poller.removed_webhook:
+        print(f"Removed the webhook {poller.removed_webhook} (getUpdates needs that). Put it back later with "
+              "scripts/set_webhook.py or a deploy: see docs/PLAYGROUND.md.")
+    pg = Playground(mode="telegram", token=token, api_base=api_base).start()
+    _quiet(args.verbose)
+    poller.deliver = pg.deliver
+    stop = threading.Event()
+    try:
+        print(f"\nReal bot mode: @{me.get('username')} answers on Telegram by long polling, on this machine.")
         print("DynamoDB is local and in memory: games end when this stops. Ctrl-C stops.")
         print(f"ready in {_elapsed()}", flush=True)
         poller.run(stop)
-    except PollError as exc:
-        raise SystemExit(f"Telegram refused the bot: {exc}") from None
     except KeyboardInterrupt:
-        print("\nstopping")
+        pass
     finally:
+        print("\nstopping", flush=True)
         stop.set()
         poller.close()
         pg.stop()

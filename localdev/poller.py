@@ -48,6 +48,7 @@ class Poller:
         self.retry_pause = retry_pause
         self.offset: int | None = None
         self.handled = 0
+        self.removed_webhook = ""  # the URL prepare() removed, if any
         self._client = client or httpx.Client(timeout=httpx.Timeout(timeout + 15, connect=10))
 
     def api(self, method: str, **params: Any) -> Any:
@@ -61,9 +62,12 @@ class Poller:
         return data["result"]
 
     def prepare(self) -> dict[str, Any]:
-        """Remove the webhook (getUpdates refuses to run while one is set); returns getMe."""
+        """Check the token (getMe, returned) and remove the webhook: getUpdates refuses to run while
+        one is set. The removed URL is kept in ``removed_webhook``."""
         me = self.api("getMe")
-        self.api("deleteWebhook", drop_pending_updates=False)
+        self.removed_webhook = str(self.api("getWebhookInfo").get("url") or "")
+        if self.removed_webhook:
+            self.api("deleteWebhook", drop_pending_updates=False)
         return me
 
     def poll_once(self, timeout: int | None = None) -> int:

@@ -88,31 +88,28 @@ def create_app(pg: Any) -> Flask:
         viewer = request.args.get("as", type=int)
         if viewer is not None and viewer not in pg.users:
             viewer = None
-        if since >= 0:
+        if 0 <= since <= pg.fake.version:  # a page from before a restart is answered at once
             pg.fake.wait_changed(since, LONG_POLL_SECONDS)
         return jsonify(pg.snapshot(viewer))
 
-    @app.post("/api/press")
-    def press() -> Response:
+    def as_player(action: Any) -> Response:
+        """Run ``action(user id, body)`` for the acting player; bad input 400, a foreign chat 403."""
         data = body()
         uid = acting(data)
         try:
-            return jsonify(pg.press(uid, int(data["chat"]), int(data["message"]), str(data["data"])))
-        except (KeyError, TypeError, ValueError, LookupError) as exc:
-            return refused(exc)
+            return jsonify(action(uid, data))
         except PermissionError as exc:
             return refused(exc, 403)
+        except (KeyError, TypeError, ValueError, LookupError) as exc:
+            return refused(exc)
+
+    @app.post("/api/press")
+    def press() -> Response:
+        return as_player(lambda uid, d: pg.press(uid, int(d["chat"]), int(d["message"]), str(d["data"])))
 
     @app.post("/api/send")
     def send() -> Response:
-        data = body()
-        uid = acting(data)
-        try:
-            return jsonify({"status": pg.send(uid, int(data["chat"]), str(data.get("text", "")))})
-        except (KeyError, TypeError, ValueError) as exc:
-            return refused(exc)
-        except PermissionError as exc:
-            return refused(exc, 403)
+        return as_player(lambda uid, d: {"status": pg.send(uid, int(d["chat"]), str(d.get("text", "")))})
 
     @app.post("/api/start")
     def start() -> Response:

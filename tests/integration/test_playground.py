@@ -16,12 +16,21 @@ from localdev.webhook import WebhookWorker
 
 REPO = Path(__file__).resolve().parents[2]
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
-MAX_WAITS = 240  # bound on wait loops (each waits for a change, at most 0.5 s)
+GIVE_UP = 120.0
 FIVE = ["Zoe", "Yan", "Xia", "Wes", "Vic"]
 
 
+def story(pg: Playground) -> str:
+    """What happened, for a failure message: the statuses and the group's last messages."""
+    texts = pg.fake.texts(GROUP_ID)[-4:]
+    return f"statuses={pg.worker.statuses} seats={pg.seats} group={texts}"
+
+
 def wait_for(pg: Playground, predicate) -> bool:
-    for _ in range(MAX_WAITS):
+    """Wait for ``predicate`` after each change of the chats; gives up after GIVE_UP seconds (a bound
+    against hanging, generous: not a timing assertion)."""
+    deadline = time.monotonic() + GIVE_UP
+    while time.monotonic() < deadline:
         if predicate():
             return True
         pg.fake.wait_changed(pg.fake.version, 0.5)
@@ -69,7 +78,7 @@ def test_the_table_comes_from_template_yaml_on_a_local_moto_server(pg):
 def test_bots_in_every_seat_play_a_whole_game_through_the_webhook(pg):
     seats = pg.seat(pg.default_seats(7, humans=0))
     assert all(s.bot for s in seats)
-    assert wait_for(pg, lambda: any("Game over" in t for t in pg.fake.texts(GROUP_ID)))
+    assert wait_for(pg, lambda: any("Game over" in t for t in pg.fake.texts(GROUP_ID))), story(pg)
     assert set(pg.worker.statuses) == {200}
     texts = pg.fake.texts(GROUP_ID)
     assert texts[0] == "/newgame"  # the host's own message is in the chat history

@@ -3,6 +3,7 @@ the fake server as it would poll Telegram (``TELEGRAM_API_BASE_URL``)."""
 from __future__ import annotations
 
 import threading
+import time
 
 import httpx
 import pytest
@@ -84,6 +85,7 @@ def test_poller_removes_the_webhook_and_delivers_each_update_once_in_order(fake)
     poller = Poller(fake.base_url, TOKEN, lambda u: seen.append(u["update_id"]) or 200, timeout=0)
     me = poller.prepare()
     assert me["username"] == U.BOT_USERNAME and fake.webhook == {}
+    assert poller.removed_webhook == "https://example.org/hook"
     assert poller.poll_once() == 3
     assert seen == [u["update_id"] for u in ups]
     assert poller.poll_once() == 0  # confirmed: not delivered again
@@ -127,9 +129,8 @@ def test_real_bot_mode_runs_the_bot_by_polling_with_the_embedded_database(fake):
         fake.start_private(alice)
         fake.push_update(U.start(alice))
         fake.push_update(U.command(U.group(GROUP, "Poll group"), alice, "/newgame"))
-        for _ in range(200):
-            if any("New game of" in t for t in fake.texts(GROUP)):
-                break
+        deadline = time.monotonic() + 60  # a bound against hanging, not a timing assertion
+        while time.monotonic() < deadline and not any("New game of" in t for t in fake.texts(GROUP)):
             fake.wait_changed(fake.version, 0.5)
         stop.set()
         thread.join(timeout=30)
