@@ -61,8 +61,8 @@ JSON = dict[str, Any]
 
 class Task(Protocol):
     """Background work of the playground loop. ``tick(now)`` (``time.monotonic()``) does what is due
-    and returns the seconds until it wants to be called again (0: at once), or None (only when a chat
-    changes)."""
+    and returns the seconds until it wants to be called again (0: at once), or None (no need: it is
+    called again when a chat changes, and at least once a second)."""
 
     def tick(self, now: float) -> float | None: ...
 
@@ -468,16 +468,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         epilog="Environment: PLAYGROUND_PORT, PLAYGROUND_PLAYERS, PLAYGROUND_HUMANS, PLAYGROUND_BOT_DELAY, "
                "TELEGRAM_BOT_TOKEN, TELEGRAM_API_BASE_URL. See docs/PLAYGROUND.md.",
     )
-    ap.add_argument("--port", type=int, default=_env_int("PLAYGROUND_PORT", DEFAULT_PORT),
+    ap.add_argument("--port", type=int, metavar="N", default=_env_int("PLAYGROUND_PORT", DEFAULT_PORT),
                     help=f"port of the page on 127.0.0.1 (default {DEFAULT_PORT}, or a free one if taken; 0: any)")
-    ap.add_argument("--players", type=int, default=_env_int("PLAYGROUND_PLAYERS", 5),
+    ap.add_argument("--players", type=int, metavar="N", default=_env_int("PLAYGROUND_PLAYERS", 5),
                     help="seats at the table, 5-10 (default 5)")
-    ap.add_argument("--humans", type=int, default=_env_int("PLAYGROUND_HUMANS", 1),
+    ap.add_argument("--humans", type=int, metavar="N", default=_env_int("PLAYGROUND_HUMANS", 1),
                     help="seats played by people, the rest are bots (default 1; 0: watch the bots)")
-    ap.add_argument("--bot-delay", type=float, default=_env_float("PLAYGROUND_BOT_DELAY", DEFAULT_BOT_DELAY),
+    ap.add_argument("--bot-delay", type=float, metavar="SECONDS", default=_env_float("PLAYGROUND_BOT_DELAY", DEFAULT_BOT_DELAY),
                     help=f"seconds between two bot moves (default {DEFAULT_BOT_DELAY})")
     ap.add_argument("--no-lobby", action="store_true", help="seat the players but do not open a game")
-    ap.add_argument("--seed", type=int, default=None, help="seed of the bots' choices")
+    ap.add_argument("--seed", type=int, metavar="N", default=None, help="seed of the bots' choices")
     ap.add_argument("--mode", choices=["auto", "playground", "telegram"], default="auto",
                     help="auto (default): telegram if TELEGRAM_BOT_TOKEN is set, else playground")
     ap.add_argument("-v", "--verbose", action="store_true", help="log every update the bot handles")

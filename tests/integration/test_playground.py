@@ -176,6 +176,24 @@ def test_the_state_long_poll_answers_when_a_chat_changes(pg, client):
     assert any(m["html"] == "/rules" for m in result["group"]["messages"])
 
 
+def test_background_tasks_run_again_when_they_ask_to(pg):
+    """The seam for local timers: a task's tick runs again after the delay it returns."""
+    ticks: list[float] = []
+    done = threading.Event()
+
+    class Probe:
+        def tick(self, now: float) -> float | None:
+            ticks.append(now)
+            if len(ticks) >= 5:
+                done.set()
+                return None
+            return 0.01
+
+    pg.add_task(Probe())
+    assert done.wait(timeout=GIVE_UP)
+    assert ticks == sorted(ticks)
+
+
 def test_the_worker_never_runs_two_updates_at_once():
     active, peak, threads = [0], [0], set()
     lock = threading.Lock()
