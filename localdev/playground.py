@@ -528,7 +528,8 @@ def run_playground(args: argparse.Namespace) -> None:
     _quiet(args.verbose)
     server = serve(pg, args.port)
     url = f"http://127.0.0.1:{server.server_port}/"
-    try:
+
+    def play() -> None:
         pg.seat(pg.default_seats(args.players, args.humans), open_lobby=not args.no_lobby)
         print(f"\nAvalon playground: {url}")
         people = [s for s in pg.seats if not s.bot]
@@ -537,12 +538,8 @@ def run_playground(args: argparse.Namespace) -> None:
         print(f"  {len(pg.seats) - len(people)} bot player(s), one move every {pg.bot_delay:g} s. Ctrl-C stops.")
         print(f"ready in {_elapsed()}", flush=True)
         server.serve_forever(poll_interval=0.2)  # werkzeug's returns on Ctrl-C / SIGTERM
-    except KeyboardInterrupt:
-        pass
-    finally:
-        print("\nstopping", flush=True)
-        server.server_close()
-        pg.stop()
+
+    _until_stopped(play, server.server_close, pg.stop)
 
 
 def run_telegram(args: argparse.Namespace) -> None:
@@ -565,18 +562,26 @@ def run_telegram(args: argparse.Namespace) -> None:
     _quiet(args.verbose)
     poller.deliver = pg.deliver
     stop = threading.Event()
-    try:
+
+    def poll() -> None:
         print(f"\nReal bot mode: @{me.get('username')} answers on Telegram by long polling, on this machine.")
         print("DynamoDB is local and in memory: games end when this stops. Ctrl-C stops.")
         print(f"ready in {_elapsed()}", flush=True)
         poller.run(stop)
+
+    _until_stopped(poll, stop.set, poller.close, pg.stop)
+
+
+def _until_stopped(run: Any, *cleanups: Any) -> None:
+    """``run()`` until Ctrl-C (or SIGTERM), then every cleanup in order, whatever happened."""
+    try:
+        run()
     except KeyboardInterrupt:
         pass
     finally:
         print("\nstopping", flush=True)
-        stop.set()
-        poller.close()
-        pg.stop()
+        for cleanup in cleanups:
+            cleanup()
 
 
 def _interrupt(signum: int, frame: Any) -> None:
