@@ -1,1 +1,4 @@
-"""Local development doubles: a fake Telegram Bot API server and Update builders."""
+"""Local development: the playground (``python -m localdev.playground``, i.e. ``scripts/run``) and its
+parts: a fake Telegram Bot API server (``fake_telegram``), Update builders (``updates``), the single
+webhook worker (``webhook``), simulated players (``autoplay``), the long-polling loop for real bot mode
+(``poller``), the web page (``web``, ``static/``) and its Telegram HTML renderer (``tg_html``)."""

@@ -16,11 +16,22 @@ Life cycle
 
 Methods implemented
     getMe, sendMessage, editMessageText, editMessageReplyMarkup, editMessageCaption, deleteMessage,
-    answerCallbackQuery, sendPhoto (multipart upload: size recorded; or a file_id/URL string),
+    answerCallbackQuery, sendPhoto (multipart upload: bytes kept in ``.files``; or a file_id/URL string),
     sendChatAction, pinChatMessage, unpinChatMessage, setWebhook, deleteWebhook, getWebhookInfo,
     setMyCommands, getMyCommands, deleteMyCommands, setMyDescription, setMyShortDescription,
-    setChatMenuButton, getChat, getChatMember, getChatAdministrators, getChatMemberCount, leaveChat.
-    Unknown methods: 404 "Not Found: method not found".
+    setChatMenuButton, getChat, getChatMember, getChatAdministrators, getChatMemberCount, leaveChat,
+    getUpdates. Unknown methods: 404 "Not Found: method not found".
+
+Long polling (``getUpdates``)
+    ``.push_update(update)`` queues an Update dict (what Telegram holds for a bot without a webhook);
+    ``.pending_updates()`` lists the queue. getUpdates answers the queued updates with
+    ``update_id >= offset`` (at most ``limit``, default 100) and forgets those below ``offset`` (they
+    are confirmed); a negative offset keeps only the last ``-offset`` updates; ``allowed_updates``
+    filters by update type (skipped ones are dropped). With nothing to answer it waits up to
+    ``timeout`` seconds (default 0) for a push. While a webhook is set it fails with 409 "Conflict:
+    can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook
+    first"; ``deleteWebhook(drop_pending_updates=True)`` empties the queue; getWebhookInfo reports
+    ``pending_update_count``.
 
 Telegram behaviour reproduced
     * message ids are assigned per chat (1, 2, ...); edits apply in place (``edit_date`` set);
@@ -66,7 +77,16 @@ chat, from, text or caption+photo, reply_markup, edit_date)
     "message_id", "chat_id", "row", "col"}`` of that message, or of the newest message that has
     inline buttons; ``.deleted`` list of (chat_id, message_id); ``.files`` {file_id: bytes};
     ``.webhook`` dict; ``.commands`` {(scope json, language_code): [commands]};
-    ``.chat_ids()`` chats with messages.
+    ``.chat_ids()`` chats with messages. ``.answers`` {callback_query_id: answerCallbackQuery params}
+    (the toast, alert or URL a press got).
+
+Chat history and change notification (for the local playground's page)
+    ``.user_message(chat_id, u, text, entities=None)`` records a message a user sent in a chat (so
+    the history shows both sides; ids share the chat's sequence, as on Telegram) and returns it; the
+    bot cannot edit it. ``.version`` increases on every change of what a chat shows (messages,
+    edits, deletes, pins, answers, users, groups, resets, ``.touch()``);
+    ``.wait_changed(since, timeout)`` blocks until ``version > since`` (or the timeout) and returns
+    the version.
 """
 from __future__ import annotations
 
@@ -124,6 +144,23 @@ _BUTTON_ACTIONS = {
     "switch_inline_query_current_chat", "switch_inline_query_chosen_chat", "copy_text", "callback_game",
     "pay",
 }
+
+
+# Methods that change nothing a chat shows (no version bump).
+_READ_ONLY = {
+    name.lower() for name in (
+        "getMe", "getWebhookInfo", "getMyCommands", "getChat", "getChatMember", "getChatAdministrators",
+        "getChatMemberCount", "getUpdates", "sendChatAction",
+    )
+}
+
+_UPDATE_TYPES = (
+    "message", "edited_message", "channel_post", "edited_channel_post", "business_connection",
+    "business_message", "edited_business_message", "deleted_business_messages", "message_reaction",
+    "message_reaction_count", "inline_query", "chosen_inline_result", "callback_query", "shipping_query",
+    "pre_checkout_query", "purchased_paid_media", "poll", "poll_answer", "my_chat_member", "chat_member",
+    "chat_join_request", "chat_boost", "removed_chat_boost",
+)
 
 
 class Call(NamedTuple):
@@ -381,6 +418,8 @@ class FakeTelegram:
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()
+        self._changed = threading.Condition(self._lock)
+        self._version = 0
         self.reset()
 
     # -- life cycle ----------------------------------------------------------------------------
@@ -402,6 +441,7 @@ class FakeTelegram:
         if self._server is None:
             return
         self._stopping.set()  # wakes injected delays
+        self.touch()  # and long polls
         self._server.shutdown()
         self._server.server_close()
         if self._thread is not None:
@@ -446,7 +486,64 @@ class FakeTelegram:
             self.pinned: dict[int, int] = {}
             self.webhook: JSON = {}
             self.commands: dict[tuple[str, str], list[JSON]] = {}
+            self.answers: dict[str, JSON] = {}
+            self._updates: list[JSON] = []
             self._file_counter = 0
+            self._bump()
+
+    # -- change notification -------------------------------------------------------------------
+
+    def _bump(self) -> None:
+        """Record a change (called with the lock held) and wake whoever waits for one."""
+        self._version += 1
+        self._changed.notify_all()
+
+    def touch(self) -> int:
+        """Signal a change made outside the Bot API (e.g. by the playground); returns the version."""
+        with self._lock:
+            self._bump()
+            return self._version
+
+    @property
+    def version(self) -> int:
+        with self._lock:
+            return self._version
+
+    def wait_changed(self, since: int, timeout: float) -> int:
+        """Block until the version is above ``since`` or ``timeout`` seconds passed; the version."""
+        deadline = time.monotonic() + max(0.0, timeout)
+        with self._lock:
+            while self._version <= since and not self._stopping.is_set():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self._changed.wait(left)
+            return self._version
+
+    # -- long polling --------------------------------------------------------------------------
+
+    def push_update(self, update: JSON) -> None:
+        """Queue an Update for getUpdates (Telegram holding it for a bot that polls)."""
+        with self._lock:
+            self._updates.append(copy.deepcopy(update))
+            self._bump()
+
+    def pending_updates(self) -> list[JSON]:
+        with self._lock:
+            return copy.deepcopy(self._updates)
+
+    # -- chat history --------------------------------------------------------------------------
+
+    def user_message(self, chat_id: int, u: JSON | int, text: str, entities: list[JSON] | None = None) -> JSON:
+        """A message ``u`` sent in ``chat_id``, kept in the chat's history; returns the Message dict."""
+        with self._lock:
+            uid = self._remember(u)
+            fields: JSON = {"text": text, "from": self._user(uid)}
+            if entities:
+                fields["entities"] = copy.deepcopy(entities)
+            msg = self._new_message(int(chat_id), fields, {})
+            self._bump()
+            return copy.deepcopy(msg)
 
     # -- users, groups, faults -----------------------------------------------------------------
 
@@ -462,14 +559,17 @@ class FakeTelegram:
             uid = self._remember(u)
             self._started.add(uid)
             self._blocked.discard(uid)
+            self._bump()
 
     def block(self, u: JSON | int) -> None:
         with self._lock:
             self._blocked.add(self._remember(u))
+            self._bump()
 
     def unblock(self, u: JSON | int) -> None:
         with self._lock:
             self._blocked.discard(self._remember(u))
+            self._bump()
 
     def started(self, user_id: int) -> bool:
         with self._lock:
@@ -482,6 +582,7 @@ class FakeTelegram:
                 chat["title"] = title
             self._left.discard(chat_id)
             self._kicked.discard(chat_id)
+            self._bump()
 
     def set_member(self, chat_id: int, u: JSON | int, status: str) -> None:
         chat_member(status, 0)  # validates the status
@@ -503,6 +604,7 @@ class FakeTelegram:
         """The bot was removed from the group: sending there now fails with 403."""
         with self._lock:
             self._kicked.add(chat_id)
+            self._bump()
 
     def inject(
         self,
@@ -600,6 +702,8 @@ class FakeTelegram:
                 return exc.status, exc.payload()
             except (KeyError, TypeError, ValueError) as exc:
                 return 400, _bad(f"invalid parameters: {exc!r}").payload()
+            if method.lower() not in _READ_ONLY:
+                self._bump()
             return 200, {"ok": True, "result": copy.deepcopy(result)}
 
     @staticmethod
@@ -647,6 +751,7 @@ class FakeTelegram:
             "getChatAdministrators": self._get_chat_administrators,
             "getChatMemberCount": self._get_chat_member_count,
             "leaveChat": self._leave_chat,
+            "getUpdates": self._get_updates,
         }
         return {name.lower(): fn for name, fn in table.items()}
 
@@ -774,6 +879,11 @@ class FakeTelegram:
             raise _bad(missing)
         return chat_id, msg
 
+    def _own(self, msg: JSON) -> JSON:
+        if msg.get("from", {}).get("id") != self.bot["id"]:
+            raise _bad("message can't be edited")
+        return msg
+
     # -- methods -------------------------------------------------------------------------------
 
     def _true(self, params: JSON, files: dict[str, JSON]) -> bool:
@@ -827,7 +937,7 @@ class FakeTelegram:
         return self._new_message(chat_id, fields, params)
 
     def _edit_message_text(self, params: JSON, files: dict[str, JSON]) -> JSON:
-        _, msg = self._target(params, "message to edit not found")
+        msg = self._own(self._target(params, "message to edit not found")[1])
         if "text" not in msg:
             raise _bad("there is no text in the message to edit")
         text = self._checked_text(params.get("text"), params.get("parse_mode"))
@@ -838,7 +948,7 @@ class FakeTelegram:
         return self._apply_edit(msg, markup)
 
     def _edit_message_caption(self, params: JSON, files: dict[str, JSON]) -> JSON:
-        _, msg = self._target(params, "message to edit not found")
+        msg = self._own(self._target(params, "message to edit not found")[1])
         if "text" in msg:
             raise _bad("there is no caption in the message to edit")
         caption = self._checked_text(params.get("caption"), params.get("parse_mode"), caption=True)
@@ -852,7 +962,7 @@ class FakeTelegram:
         return self._apply_edit(msg, markup)
 
     def _edit_message_reply_markup(self, params: JSON, files: dict[str, JSON]) -> JSON:
-        _, msg = self._target(params, "message to edit not found")
+        msg = self._own(self._target(params, "message to edit not found")[1])
         markup = self._markup(params)
         if msg.get("reply_markup") == markup:
             raise _bad(NOT_MODIFIED[len("Bad Request: "):])
@@ -878,6 +988,7 @@ class FakeTelegram:
             raise _bad("query is too old and response timeout expired or query ID is invalid")
         if len(str(params.get("text", ""))) > 200:
             raise _bad("MESSAGE_TOO_LONG")
+        self.answers[str(params["callback_query_id"])] = dict(params)
         return True
 
     def _send_chat_action(self, params: JSON, files: dict[str, JSON]) -> bool:
@@ -910,10 +1021,43 @@ class FakeTelegram:
 
     def _delete_webhook(self, params: JSON, files: dict[str, JSON]) -> bool:
         self.webhook = {}
+        if params.get("drop_pending_updates"):
+            self._updates.clear()
         return True
 
+    def _get_updates(self, params: JSON, files: dict[str, JSON]) -> list[JSON]:
+        """Called with the lock held; waiting on the condition releases it."""
+        if self.webhook.get("url"):
+            raise ApiError(409, "Conflict: can't use getUpdates method while webhook is active; "
+                                "use deleteWebhook to delete the webhook first")
+        offset = int(params.get("offset") or 0)
+        limit = min(max(int(params.get("limit") or 100), 1), 100)
+        timeout = max(float(params.get("timeout") or 0), 0.0)
+        allowed = params.get("allowed_updates")
+        if isinstance(allowed, str):
+            allowed = json.loads(allowed)
+        if allowed is not None and not isinstance(allowed, list):
+            raise _bad("can't parse allowed_updates")
+        wanted = set(allowed or _UPDATE_TYPES) - ({"chat_member", "message_reaction", "message_reaction_count"}
+                                                 if not allowed else set())
+        deadline = time.monotonic() + timeout
+        while True:
+            if offset < 0:
+                del self._updates[:offset]
+            elif offset:
+                self._updates = [u for u in self._updates if u["update_id"] >= offset]
+            self._updates = [u for u in self._updates if wanted & set(u)]  # skipped types are dropped
+            if self._updates or self._stopping.is_set():
+                break
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            self._changed.wait(left)
+        return self._updates[:limit]
+
     def _get_webhook_info(self, params: JSON, files: dict[str, JSON]) -> JSON:
-        info: JSON = {"url": self.webhook.get("url", ""), "has_custom_certificate": False, "pending_update_count": 0}
+        info: JSON = {"url": self.webhook.get("url", ""), "has_custom_certificate": False,
+                      "pending_update_count": len(self._updates)}
         if self.webhook.get("max_connections"):
             info["max_connections"] = int(self.webhook["max_connections"])
         if self.webhook.get("allowed_updates") is not None:

@@ -57,6 +57,6 @@ def lambda_env(fake_server, monkeypatch):
 
 @pytest.fixture
 def table(lambda_env):
-    from tests.e2e.driver import LambdaTable
+    from localdev.autoplay import WebhookTable
 
-    return LambdaTable(lambda_env, SECRET)
+    return WebhookTable(lambda_env, SECRET)

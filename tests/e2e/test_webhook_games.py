@@ -11,7 +11,7 @@ import pytest
 from engine import ROLES
 from gamebot.texts import name_of
 from localdev import updates as U
-from tests.e2e.driver import Driver, Policy
+from localdev.autoplay import Driver, Policy
 
 BASE_ROLE_NAMES = [name_of("role", r) for r in ("merlin", "percival", "morgana", "mordred", "oberon", "assassin")]
 FILLER_NAMES = [name_of("role", "servant"), name_of("role", "minion")]

@@ -372,3 +372,32 @@ def test_reset_forgets_everything(fake, bot, run):
     with pytest.raises(Forbidden):
         run(bot.send_message(9, "hi"))
     assert run(bot.get_me()).id == U.BOT_ID
+
+
+def test_user_messages_share_the_chat_history_and_cannot_be_edited_by_the_bot(fake, bot, run):
+    run(bot.send_message(GROUP, "from the bot"))
+    mine = fake.user_message(GROUP, U.user(5), "/newgame", [{"type": "bot_command", "offset": 0, "length": 8}])
+    assert mine["message_id"] == 2 and mine["from"]["id"] == 5
+    reply = run(bot.send_message(GROUP, "answer"))
+    assert reply.message_id == 3
+    assert fake.texts(GROUP) == ["from the bot", "/newgame", "answer"]
+    with pytest.raises(BadRequest, match="can't be edited"):
+        run(bot.edit_message_text("changed", chat_id=GROUP, message_id=2))
+
+
+def test_version_counts_changes_and_wakes_waiters(fake, bot, run):
+    before = fake.version
+    run(bot.get_me())  # reads change nothing
+    assert fake.version == before
+    assert fake.wait_changed(before, 0) == before  # nothing new: answers after the (zero) timeout
+    run(bot.send_message(GROUP, "hi"))
+    assert fake.version > before
+    after = fake.version
+    assert fake.touch() == after + 1
+    assert fake.wait_changed(after, 30) == after + 1  # already changed: no wait
+
+
+def test_answers_are_kept_by_query_id(fake, bot, run):
+    run(bot.answer_callback_query("q42", text="You joined the game.", url="https://t.me/AvalonTestBot?start=x"))
+    assert fake.answers["q42"]["text"] == "You joined the game."
+    assert fake.answers["q42"]["url"].endswith("start=x")

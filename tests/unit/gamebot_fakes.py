@@ -182,7 +182,7 @@ class Harness:
 
 
 class HarnessScreen:
-    """``tests.e2e.driver.Screen`` over a :class:`Harness` (for unit-level full games)."""
+    """``localdev.autoplay.Screen`` over a :class:`Harness` (for unit-level full games)."""
 
     def __init__(self, harness: Harness) -> None:
         self.h = harness

@@ -7,7 +7,7 @@ import pytest
 
 from gamebot.session import Session, archive_key, chat_key, user_key
 from localdev import updates as U
-from tests.e2e.driver import Driver, Policy
+from localdev.autoplay import Driver, Policy
 from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen
 
 OTHER = -1002000000002

@@ -1,0 +1,539 @@
+"""Simulated players: they read their chats and press buttons, as people do on their phones.
+
+Used by the local playground (bots in some seats) and by the tests (bots in every seat). A simulated
+player never looks at the game state: it sees only what Telegram would show it, a chat's messages
+and their inline keyboards, through a :class:`Screen`:
+
+* ``messages(chat_id)`` lists a chat's messages as dicts ``{"message_id", "text", "buttons":
+  [[{"text", "data" | "url"}]]}`` (oldest first, current text and keyboard);
+* ``press(user_id, chat_id, message_id, data)`` delivers a button press.
+
+:class:`FakeTelegramScreen` is that Screen over ``localdev.fake_telegram.FakeTelegram``, with presses
+delivered as webhook updates through a ``deliver(update) -> HTTP status`` function (``lambda_handler``
+directly in tests, the playground's single webhook worker there). :class:`WebhookTable` adds what a
+test needs to set a table up (players starting the bot, a lobby with characters and options).
+
+How a :class:`Driver` reads the table, like a person:
+
+* its own role card ("Your secret role...") tells it its side and whom it knows (:class:`Mind`);
+* the group's newest "Propose team" keyboard belongs to the Leader mentioned in its text; a Leader
+  puts themself on the team, then players they trust;
+* a vote message with Approve / Reject is answered once by every player who has not voted: a player
+  approves a team they are on, Good rejects a team with someone it knows to be Evil and approves the
+  fifth team of a round (its rejection would hand Evil the game), Evil approves teams with Evil on
+  them;
+* anything with buttons in a player's private chat is a decision for that player (quest cards, Lady
+  of the Lake, assassination, any prompt a plug-in adds): Evil plays Fail with ``fail_rate`` (Good is
+  never offered Fail), targets are chosen among people it does not already know about;
+* with ``lobby=True`` it also presses Join on an open lobby for each of its players who is not
+  listed yet, and, when one of its players is the host, Start once ``start_at`` players have joined.
+
+The wording it reads is the bot's English catalog (``gamebot.texts``).
+"""
+from __future__ import annotations
+
+import functools
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from localdev import updates as U
+
+MENTION = re.compile(r"tg://user\?id=(\d+)")
+COUNT = re.compile(r"\((\d+)/(\d+)\)")
+TAG = re.compile(r"<[^>]+>")
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Words:
+    """The words a player reads on the buttons and messages, in the table's language."""
+
+    lang: str = "en"
+    confirm: str = "Confirm"
+    quest: tuple[str, ...] = ("Quest", "Mission")
+    pass_: str = "Pass"
+    fail: str = "Fail"
+    approve: str = "Approve"
+    reject: str = "Reject"
+    voted: str = "Voted ("
+    and_: str = " and "
+    propose: str = "Propose team"
+    over: tuple[str, ...] = ("Game over", "Game cancelled")
+    join: str = "Join"
+    start: str = "Start"
+    host: str = "Host: "
+    settings: str = "Settings"
+    characters: str = "Characters"
+    back: str = "Back"
+    options: str = "Options"
+    done: str = "Done"
+    you_are: str = "You are "
+    attempt: str = r"team (\d+) of 5"
+
+
+ENGLISH = Words()
+FRENCH = Words(
+    lang="fr", confirm="Confirmer", quest=("Quête", "Mission"), pass_="Passer", fail="Échec",
+    approve="Approuver", reject="Rejeter", voted="Ont voté (", and_=" et ", propose="Proposer l'Équipe",
+    over=("Fin de la partie", "Partie annulée"), join="Rejoindre", start="Commencer", host="Hôte : ",
+    settings="Réglages", characters="Personnages", back="Retour", options="Options", done="Terminé",
+    you_are="Vous êtes ", attempt=r"Équipe (\d+) sur 5",
+)
+
+
+class Screen(Protocol):
+    def messages(self, chat_id: int) -> list[JSON]: ...
+    def press(self, user_id: int, chat_id: int, message_id: int, data: str) -> Any: ...
+
+
+def plain(text: str) -> str:
+    """The visible text of a Telegram HTML string (tags removed, entities decoded)."""
+    import html
+
+    return html.unescape(TAG.sub("", text or ""))
+
+
+def split_names(text: str, and_: str = " and ") -> list[str]:
+    """``"Bob, Carol and Dave"`` -> ``["Bob", "Carol", "Dave"]``."""
+    parts = re.split(f", |{re.escape(and_)}", text.strip())
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _look(msg: JSON) -> str:
+    """What a person sees of a message: its text and its button labels."""
+    labels = "|".join(b.get("text", "") for row in msg.get("buttons") or [] for b in row)
+    return f"{msg['text']}#{labels}"
+
+
+def _buttons(msg: JSON) -> list[JSON]:
+    return [b for row in msg.get("buttons") or [] for b in row if b.get("data")]
+
+
+def _label_name(text: str) -> str:
+    """The player name on a toggle button such as ``"▫️ Bob"`` or ``"✅ Bob"``."""
+    return text.split(" ", 1)[1].strip() if " " in text else text.strip()
+
+
+@functools.cache
+def _words(lang: str = "en") -> JSON:
+    """The catalog phrases a player recognises, in both themes."""
+    from gamebot import texts
+
+    themes = ("avalon", "resistance")
+    return {
+        "evil_side": [texts.t("side.evil.team", lang, th) for th in themes],
+        "evil_labels": {texts.t("know.evil", lang, th) for th in themes},
+        "now_side": [plain(texts.t("priv.AllegianceChanged", lang, th, side=texts.t("side.evil", lang, th)))
+                     for th in themes],
+        "now_good": [plain(texts.t("priv.AllegianceChanged", lang, th, side=texts.t("side.good", lang, th)))
+                     for th in themes],
+    }
+
+
+@dataclass
+class Mind:
+    """What one player knows, from their private chat: their side and who they know is Evil."""
+
+    evil: bool = False
+    known_evil: set[str] = field(default_factory=set)
+
+    @classmethod
+    def read(cls, messages: list[JSON], lang_words: Words = ENGLISH) -> Mind:
+        words = _words(lang_words.lang)
+        mind = cls()
+        for msg in messages:
+            text = plain(msg.get("text", ""))
+            if lang_words.you_are in text and any(side in text for side in words["evil_side"]):
+                mind.evil = True
+            if any(line in text for line in words["now_side"]):
+                mind.evil = True
+            if any(line in text for line in words["now_good"]):
+                mind.evil = False
+            for line in text.split("\n"):
+                if not line.startswith("• ") or ": " not in line:
+                    continue
+                names, _, label = line[2:].rpartition(": ")
+                label = label.split(" (")[0].strip()
+                if label in words["evil_labels"]:
+                    mind.known_evil.update(split_names(names, lang_words.and_))
+        return mind
+
+
+@dataclass
+class Policy:
+    """How the simulated players decide. ``fail_rate``: chance an Evil player (who has a Fail
+    button) fails a quest; ``approve_rate``: chance of approving a team it has no opinion about;
+    ``vote``: optional override ``(user, vote message) -> approve?``."""
+
+    rng: random.Random = field(default_factory=lambda: random.Random(1))
+    approve_rate: float = 0.6
+    fail_rate: float = 0.6
+    vote: Callable[[int, JSON], bool] | None = None
+
+
+@dataclass
+class Driver:
+    """Plays for ``players`` (user ids): one decision per :meth:`step`."""
+
+    screen: Screen
+    group: int
+    players: list[int]
+    policy: Policy = field(default_factory=Policy)
+    names: dict[int, str] = field(default_factory=dict)  # user id -> shown name (default: updates.user)
+    lobby: bool = False
+    start_at: int | None = None
+    words: Words = ENGLISH
+    presses: int = 0
+    _voted: set[tuple[int, str, str]] = field(default_factory=set)
+    _dead: set[tuple[int, int, str]] = field(default_factory=set)
+
+    # --- looking -------------------------------------------------------------------------------
+    def group_texts(self) -> list[str]:
+        return [m["text"] for m in self.screen.messages(self.group)]
+
+    def over(self) -> bool:
+        return any(any(w in t for w in self.words.over) for t in self.group_texts())
+
+    def name_of(self, user: int) -> str:
+        return self.names.get(user) or U.user(user)["first_name"]
+
+    def user_named(self, name: str) -> int | None:
+        for uid in self.players:
+            if self.name_of(uid) == name:
+                return uid
+        return None
+
+    def mind(self, user: int) -> Mind:
+        return Mind.read(self.screen.messages(user), self.words)
+
+    def _press(self, user: int, chat: int, msg: JSON, data: str) -> None:
+        self.presses += 1
+        self.screen.press(user, chat, msg["message_id"], data)
+
+    # --- acting --------------------------------------------------------------------------------
+    def step(self) -> bool:
+        """Make one decision somewhere. False when none of our players has anything to press."""
+        return (self.lobby and self._lobby()) or self._private() or self._vote() or self._picker()
+
+    def play(self, max_steps: int = 2000) -> int:
+        steps = 0
+        while not self.over() and steps < max_steps:
+            if not self.step():
+                break
+            steps += 1
+        return steps
+
+    def _newest(self, label: str) -> tuple[JSON, list[JSON], JSON] | None:
+        """The group's newest message with a button labelled ``label``: (message, buttons, button)."""
+        for msg in reversed(self.screen.messages(self.group)):
+            buttons = _buttons(msg)
+            button = next((b for b in buttons if label in b["text"]), None)
+            if button is not None:
+                return msg, buttons, button
+        return None
+
+    # --- lobby -----------------------------------------------------------------------------------
+    def _lobby(self) -> bool:
+        found = self._newest(self.words.join)
+        if found is not None:
+            msg, buttons, join = found
+            text = plain(msg["text"])
+            listed = set(re.findall(r"^\d+\. (.+)$", text, re.M))
+            for user in self.players:
+                if self.name_of(user) in listed:
+                    continue
+                key = (user, msg["message_id"], _look(msg))
+                if key in self._dead:
+                    continue
+                self._dead.add(key)
+                self._press(user, self.group, msg, join["data"])
+                return True
+            host = re.search(rf"^{re.escape(self.words.host)}(.+)$", text, re.M)
+            host_id = self.user_named(host.group(1).strip()) if host else None
+            start = next((b for b in buttons if self.words.start in b["text"]), None)
+            if host_id is not None and start is not None and self.start_at and len(listed) >= self.start_at:
+                key = (host_id, msg["message_id"], _look(msg))
+                if key not in self._dead:
+                    self._dead.add(key)
+                    self._press(host_id, self.group, msg, start["data"])
+                    return True
+        return False
+
+    # --- private decisions -------------------------------------------------------------------------
+    def _private(self) -> bool:
+        for user in self.players:
+            msgs = self.screen.messages(user)
+            for msg in reversed(msgs):
+                buttons = _buttons(msg)
+                if not buttons:
+                    continue
+                key = (user, msg["message_id"], _look(msg))
+                if key in self._dead:
+                    continue
+                self._dead.add(key)  # one attempt per shown state of a message
+                self._answer_prompt(user, msg, buttons, Mind.read(msgs, self.words))
+                return True
+        return False
+
+    def _rank(self, user: int, mind: Mind, toggles: list[JSON]) -> list[JSON]:
+        """Toggles in the order this player would pick them: unknown people first, known ones last
+        (Good avoids proven Evil; Evil spares its friends), themself never for a target prompt."""
+        me = self.name_of(user)
+        rng = self.policy.rng
+        scored = []
+        for b in toggles:
+            name = _label_name(b["text"])
+            score = 2 if name == me else (1 if name in mind.known_evil else 0)
+            scored.append((score, rng.random(), b))
+        scored.sort(key=lambda t: (t[0], t[1]))
+        return [b for _, _, b in scored]
+
+    def _answer_prompt(self, user: int, msg: JSON, buttons: list[JSON], mind: Mind) -> None:
+        rng = self.policy.rng
+        w = self.words
+        confirm = next((b for b in buttons if w.confirm in b["text"]), None)
+        toggles = [b for b in buttons if b["text"].startswith(("▫️", "✅"))]
+        quests = [b for b in buttons if any(q in b["text"] for q in w.quest)]
+        passes = [b for b in buttons if w.pass_ in b["text"]]
+        fail = [b for b in buttons if w.fail in b["text"]]
+        if confirm is not None:
+            m = COUNT.search(confirm["text"])
+            chosen, size = (int(m.group(1)), int(m.group(2))) if m else (0, 1)
+            if quests and not any(b["text"].startswith("🎯") for b in quests):
+                self._press(user, user, msg, rng.choice(quests)["data"])
+            elif chosen < size and toggles:
+                free = [b for b in toggles if b["text"].startswith("▫️")] or toggles
+                self._press(user, user, msg, self._rank(user, mind, free)[0]["data"])
+            else:
+                choices = [b for b in buttons if b not in toggles and b not in quests and b is not confirm and b not in passes]
+                if choices and not any(b["text"].startswith("🔘") for b in choices):
+                    self._press(user, user, msg, rng.choice(choices)["data"])
+                else:
+                    self._press(user, user, msg, confirm["data"])
+            return
+        if fail and rng.random() < self.policy.fail_rate:
+            self._press(user, user, msg, fail[0]["data"])
+            return
+        options = [b for b in buttons if b not in fail] or buttons
+        if passes and len(options) > 1 and rng.random() < 0.5:
+            options = [b for b in options if b not in passes]
+        # a choice of players (Lady of the Lake, assassination...): someone it knows nothing about
+        avoid = mind.known_evil | {self.name_of(user)}
+        fresh = [b for b in options if b["text"].strip() not in avoid and _label_name(b["text"]) not in avoid]
+        self._press(user, user, msg, rng.choice(fresh or options)["data"])
+
+    # --- votes ---------------------------------------------------------------------------------------
+    def _opinion(self, user: int, msg: JSON) -> bool:
+        """Would ``user`` approve the team in this vote message?"""
+        if self.policy.vote is not None:
+            return self.policy.vote(user, msg)
+        text = plain(msg["text"])
+        w = self.words
+        lines = text.split("\n")  # the vote's second line names the proposed team after its last ": "
+        team = set(split_names(lines[1].rpartition(": ")[2], w.and_)) if len(lines) > 1 else set()
+        attempt = re.search(w.attempt, text)
+        last_chance = bool(attempt) and int(attempt.group(1)) >= 5
+        mind = self.mind(user)
+        me = self.name_of(user)
+        rng = self.policy.rng
+        if mind.evil:
+            if me in team or team & mind.known_evil:
+                return True
+            return not last_chance and rng.random() < 0.3
+        if last_chance:
+            return True
+        if team & mind.known_evil:
+            return False
+        if me in team:
+            return rng.random() < 0.95
+        return rng.random() < self.policy.approve_rate
+
+    def _vote(self) -> bool:
+        found = self._newest(self.words.approve)
+        if found is not None:
+            msg, buttons, approve = found
+            reject = next((b for b in buttons if self.words.reject in b["text"]), approve)
+            voted_line = next((line for line in msg["text"].split("\n") if line.startswith(self.words.voted)), "")
+            voted = set(split_names(voted_line.partition(":")[2], self.words.and_))
+            for user in self.players:
+                if self.name_of(user) in voted:
+                    continue
+                key = (user, approve["data"], _look(msg))  # a refused press is retried once the message changes
+                if key in self._voted:
+                    continue
+                self._voted.add(key)
+                yes = self._opinion(user, msg)
+                self._press(user, self.group, msg, (approve if yes else reject)["data"])
+                return True
+        return False
+
+    # --- the Leader's team picker ------------------------------------------------------------------
+    def _picker(self) -> bool:
+        found = self._newest(self.words.propose)
+        if found is not None:
+            msg, buttons, confirm = found
+            m = MENTION.search(msg.get("html") or msg["text"])
+            leader = int(m.group(1)) if m else self._leader_by_name(msg["text"])
+            if leader is None or leader not in self.players:
+                return False  # someone else's turn (e.g. a person at the table)
+            key = (leader, msg["message_id"], _look(msg))
+            if key in self._dead:
+                return False
+            self._dead.add(key)
+            quests = [b for b in buttons if b["text"].startswith((*self.words.quest, "🎯"))]
+            toggles = [b for b in buttons if b["text"].startswith(("▫️", "✅"))]
+            count = COUNT.search(confirm["text"])
+            rng = self.policy.rng
+            if quests and not any(b["text"].startswith("🎯") for b in quests):
+                self._press(leader, self.group, msg, rng.choice(quests)["data"])
+            elif count and int(count.group(1)) < int(count.group(2)):
+                free = [b for b in toggles if b["text"].startswith("▫️")]
+                self._press(leader, self.group, msg, self._team_choice(leader, free)["data"])
+            elif count and int(count.group(1)) > int(count.group(2)):
+                chosen = [b for b in toggles if b["text"].startswith("✅")]
+                drop = [b for b in chosen if _label_name(b["text"]) != self.name_of(leader)] or chosen
+                self._press(leader, self.group, msg, rng.choice(drop)["data"])
+            else:
+                self._press(leader, self.group, msg, confirm["data"])
+            return True
+        return False
+
+    def _team_choice(self, leader: int, free: list[JSON]) -> JSON:
+        """The next player a Leader adds: themself first, then people they trust (Good avoids the
+        Evil it knows; Evil picks at random, which hides it best)."""
+        me = self.name_of(leader)
+        own = next((b for b in free if _label_name(b["text"]) == me), None)
+        if own is not None:
+            return own
+        mind = self.mind(leader)
+        if mind.evil:
+            return self.policy.rng.choice(free)
+        trusted = [b for b in free if _label_name(b["text"]) not in mind.known_evil]
+        return self.policy.rng.choice(trusted or free)
+
+    def _leader_by_name(self, text: str) -> int | None:
+        for uid in self.players:
+            if text.startswith(f"👑 {self.name_of(uid)},"):
+                return uid
+        return None
+
+
+# ---------------------------------------------------------------------------------------------------
+# Playing through the webhook handler against the fake Bot API server
+# ---------------------------------------------------------------------------------------------------
+
+
+def lambda_deliver(secret: str) -> Callable[[JSON], int]:
+    """``deliver(update)`` straight into ``lambda_handler`` (with the secret header): the HTTP status."""
+
+    def deliver(update: JSON) -> int:
+        import app
+
+        return app.lambda_handler(U.webhook_event(update, secret), None)["statusCode"]
+
+    return deliver
+
+
+class FakeTelegramScreen:
+    """A :class:`Screen` over FakeTelegram; presses become callback-query updates for ``deliver``."""
+
+    def __init__(self, fake: Any, deliver: Callable[[JSON], int], users: dict[int, JSON] | None = None) -> None:
+        self.fake = fake
+        self.deliver = deliver
+        self.users = users if users is not None else {}
+
+    def user(self, uid: int) -> JSON:
+        return self.users.get(uid) or U.user(uid, language_code=getattr(self, "language_code", "en"))
+
+    def messages(self, chat_id: int) -> list[JSON]:
+        out = []
+        for m in self.fake.messages(chat_id):
+            rows = (m.get("reply_markup") or {}).get("inline_keyboard") or []
+            buttons = [[{"text": b.get("text", ""), "data": b.get("callback_data"), "url": b.get("url")} for b in row]
+                       for row in rows]
+            out.append({"message_id": m["message_id"], "text": m.get("text", m.get("caption", "")), "buttons": buttons})
+        return out
+
+    def press(self, user_id: int, chat_id: int, message_id: int, data: str) -> int:
+        msg = self.fake.message(chat_id, message_id)
+        return self.deliver(U.press(self.user(user_id), msg, data))
+
+
+class WebhookTable(FakeTelegramScreen):
+    """A Telegram group as the webhook Lambda sees it: updates are posted through ``lambda_handler``
+    (with the secret header) and what the bot sent is read back from ``FakeTelegram``."""
+
+    def __init__(self, fake: Any, secret: str, group: int = U.DEFAULT_GROUP_ID, title: str = "Avalon Test Group",
+                 words: Words = ENGLISH, language_code: str | None = "en") -> None:
+        super().__init__(fake, self._deliver)
+        self.U = U
+        self.words = words
+        self.language_code = language_code  # what every test user's Telegram app is set to
+        self.secret = secret
+        self.group = group
+        self.title = title
+        self.statuses: list[int] = []
+        self.last_update: JSON | None = None
+        self._handler = lambda_deliver(secret)
+
+    def _deliver(self, update: JSON) -> int:
+        return self.post(update)
+
+    def post(self, update: JSON, secret: str | None = "__default__") -> int:
+        import app
+
+        self.last_update = update
+        if secret == "__default__":
+            status = self._handler(update)
+        else:
+            status = app.lambda_handler(U.webhook_event(update, secret), None)["statusCode"]
+        self.statuses.append(status)
+        return status
+
+    def start_private(self, uid: int) -> int:
+        """The user opens the bot's private chat and presses Start."""
+        self.fake.start_private(self.user(uid))
+        return self.post(U.start(self.user(uid)))
+
+    def command(self, uid: int, text: str, chat: int | None = None) -> int:
+        chat_id = self.group if chat is None else chat
+        chat_obj = U.group(chat_id, self.title) if chat_id < 0 else U.private(self.user(uid))
+        return self.post(U.command(chat_obj, self.user(uid), text))
+
+    def press_label(self, uid: int, chat_id: int, contains: str) -> int:
+        for m in reversed(self.messages(chat_id)):
+            for row in m["buttons"]:
+                for b in row:
+                    if contains in b["text"] and b["data"]:
+                        return self.press(uid, chat_id, m["message_id"], b["data"])
+        raise AssertionError(f"no button {contains!r} in chat {chat_id}")
+
+    def open_lobby(self, players: list[int], roles: list[str] = (), options: list[str] = ()) -> None:
+        """Everyone starts the bot; the first player opens a lobby, sets the characters and options
+        through the settings panel, the others join."""
+        self.fake.add_group(self.group, self.title)
+        w = self.words
+        host = players[0]
+        for uid in players:
+            self.start_private(uid)
+        self.command(host, "/newgame")
+        for uid in players[1:]:
+            self.press_label(uid, self.group, w.join)
+        if roles or options:
+            self.press_label(host, self.group, w.settings)
+            self.press_label(host, host, w.characters)
+            for r in roles:
+                self.press_label(host, host, r)
+            self.press_label(host, host, w.back)
+            if options:
+                self.press_label(host, host, w.options)
+                for o in options:
+                    self.press_label(host, host, o)
+                self.press_label(host, host, w.back)
+            self.press_label(host, host, w.done)
+
+    def start_game(self, host: int) -> int:
+        return self.press_label(host, self.group, self.words.start)

@@ -1,0 +1,606 @@
+"""The local playground: the whole bot on one machine, with no AWS account and no Telegram token.
+
+``scripts/run`` (``python -m localdev.playground``) starts, in this one process:
+
+* DynamoDB: a moto server on 127.0.0.1 (free port) with the bot's table created from
+  template.yaml's own definition (``gamebot.tables.create_table_from_template``);
+* the Bot API: ``localdev.fake_telegram.FakeTelegram`` on 127.0.0.1, where the bot sends its messages
+  (``TELEGRAM_API_BASE_URL``);
+* the bot: ``functions/webhook/app.py``'s ``lambda_handler``, fed webhook updates (with the secret
+  header) by one :class:`~localdev.webhook.WebhookWorker` thread;
+* simulated players (``localdev.autoplay``) in the seats marked as bots, pressing buttons through the
+  same handler, paced by ``bot_delay`` seconds;
+* a web page (``localdev.web``) standing in for Telegram: the group and every player's private chat.
+
+The background loop (:meth:`Playground.add_task`) runs every registered :class:`Task` whenever a chat
+changes or a task asks to be called again. The simulated players are one task; a local scheduler for
+phase timers plugs in the same way (its due timers call the timer handler through ``worker.call`` so
+they never overlap with updates).
+
+Real bot mode (``TELEGRAM_BOT_TOKEN`` set, or ``--mode telegram``): the same DynamoDB and worker, fed
+by :class:`~localdev.poller.Poller` (getUpdates long polling against ``TELEGRAM_API_BASE_URL``).
+"""
+from __future__ import annotations
+
+import argparse
+import html
+import logging
+import os
+import re
+import secrets
+import signal
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+_IMPORTED = time.time()
+REPO = Path(__file__).resolve().parents[1]
+for _path in (REPO / "shared", REPO / "functions" / "webhook", REPO):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
+
+from localdev import tg_html  # noqa: E402
+from localdev import updates as U  # noqa: E402
+from localdev.webhook import WebhookWorker  # noqa: E402
+
+log = logging.getLogger("localdev.playground")
+
+GROUP_ID = -1_001_000_000_777
+GROUP_TITLE = "Avalon Playground"
+TABLE_NAME = "avalon-playground"
+LOCAL_TOKEN = "7000000001:PLAYGROUND-local-token"
+FIRST_USER_ID = 1001
+DEFAULT_PORT = 8642
+DEFAULT_BOT_DELAY = 0.6
+MAX_SEATS = 10
+JSON = dict[str, Any]
+
+
+class Task(Protocol):
+    """Background work of the playground loop. ``tick(now)`` (``time.monotonic()``) does what is due
+    and returns the seconds until it wants to be called again (0: at once), or None (no need: it is
+    called again when a chat changes, and at least once a second)."""
+
+    def tick(self, now: float) -> float | None: ...
+
+
+@dataclass
+class Seat:
+    user_id: int
+    name: str
+    bot: bool
+
+
+class BotPlayers:
+    """The simulated players of the bot seats, one move per tick, ``bot_delay`` seconds apart."""
+
+    def __init__(self, playground: Playground, seed: int | None = None) -> None:
+        import random
+
+        from localdev.autoplay import Driver, FakeTelegramScreen, Policy
+
+        self.pg = playground
+        screen = FakeTelegramScreen(playground.fake, playground.deliver, playground.users)
+        self.driver = Driver(screen, GROUP_ID, [], Policy(rng=random.Random(seed)), lobby=True)
+        self.next_at = 0.0
+
+    def seat(self, seats: list[Seat]) -> None:
+        self.driver.names = {s.user_id: s.name for s in seats}
+        self.driver.start_at = len(seats)
+        self.driver.players = [s.user_id for s in seats if s.bot]
+
+    def tick(self, now: float) -> float | None:
+        if not self.driver.players:
+            return None
+        if now < self.next_at:
+            return self.next_at - now
+        if not self.driver.step():
+            return None
+        delay = self.pg.bot_delay
+        self.next_at = now + delay
+        return delay
+
+
+class Playground:
+    def __init__(
+        self,
+        *,
+        mode: str = "playground",
+        bot_delay: float = DEFAULT_BOT_DELAY,
+        seed: int | None = None,
+        table_name: str | None = None,
+        token: str | None = None,
+        api_base: str | None = None,
+    ) -> None:
+        """``mode``: "playground" (fake Telegram, web page) or "telegram" (real bot by long polling:
+        ``token`` and ``api_base`` name the Bot API)."""
+        if mode not in ("playground", "telegram"):
+            raise ValueError(f"unknown mode {mode!r}")
+        self.mode = mode
+        self.bot_delay = bot_delay
+        self.seed = seed
+        # moto keeps its data per process: a fresh table name gives each playground an empty table
+        self.table_name = table_name or f"{TABLE_NAME}-{secrets.token_hex(4)}"
+        self.token = token or LOCAL_TOKEN
+        self.api_base = api_base
+        self.secret = secrets.token_urlsafe(24)
+        self.users: dict[int, JSON] = {}
+        self.seats: list[Seat] = []
+        self.tasks: list[Task] = []
+        self.fake: Any = None
+        self.moto: Any = None
+        self.worker: WebhookWorker | None = None
+        self.bots: BotPlayers | None = None
+        self.bot_user: JSON = {}
+        self._saved_env: dict[str, str | None] = {}
+        self._stop = threading.Event()
+        self._loop_thread: threading.Thread | None = None
+        self._seat_lock = threading.Lock()
+
+    # ------------------------------------------------------------------------------------------------
+    # life cycle
+    # ------------------------------------------------------------------------------------------------
+
+    def start(self) -> Playground:
+        from moto.moto_server.threaded_moto_server import ThreadedMotoServer
+
+        self.moto = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+        self.moto.start()
+        host, port = self.moto.get_host_and_port()
+        if self.mode == "playground":
+            from localdev.fake_telegram import FakeTelegram
+
+            self.fake = FakeTelegram(token=self.token).start()
+            self.api_base = self.fake.base_url
+        self._set_env({
+            "TABLE_NAME": self.table_name,
+            "TELEGRAM_BOT_TOKEN": self.token,
+            "TELEGRAM_WEBHOOK_SECRET": self.secret,
+            "TELEGRAM_API_BASE_URL": self.api_base or "https://api.telegram.org",
+            "AWS_ENDPOINT_URL_DYNAMODB": f"http://{host}:{port}",
+            "AWS_ACCESS_KEY_ID": "playground",
+            "AWS_SECRET_ACCESS_KEY": "playground",
+            "AWS_SESSION_TOKEN": "playground",
+            "AWS_DEFAULT_REGION": "us-east-1",
+            "AWS_REGION": "us-east-1",
+            "AWS_PROFILE": None,
+            "TELEGRAM_BOT_USERNAME": None,
+        })
+        from gamebot import dynamo
+        from gamebot.tables import create_table_from_template
+
+        dynamo.reset_default_client()
+        create_table_from_template(dynamo.default_client(), self.table_name, REPO / "template.yaml")
+        self.worker = WebhookWorker(self.secret)
+        self.worker.call(self._warm_up)
+        if self.fake is not None:
+            self.bot_user = dict(self.fake.bot)
+            self.fake.add_group(GROUP_ID, GROUP_TITLE)
+            self.bots = BotPlayers(self, self.seed)
+            self.add_task(self.bots)
+        self._loop_thread = threading.Thread(target=self._loop, name="playground-loop", daemon=True)
+        self._loop_thread.start()
+        return self
+
+    def _warm_up(self) -> None:
+        """Build the bot's service once (imports, getMe), in the worker thread that will use it."""
+        import app
+
+        app.reset()
+        service = app.service()
+        self.bot_user = {"username": service.bot_username}
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self.fake is not None:
+            self.fake.touch()
+        if self._loop_thread is not None:
+            self._loop_thread.join(timeout=10)
+        if self.worker is not None:
+            try:
+                import app
+
+                self.worker.call(app.reset)
+            finally:
+                self.worker.stop()
+        if self.fake is not None:
+            self.fake.stop()
+        from gamebot import dynamo
+
+        if self.moto is not None:
+            try:
+                dynamo.default_client().delete_table(TableName=self.table_name)
+            except Exception:  # best effort: the data is in memory and goes with the process
+                log.debug("could not delete the table", exc_info=True)
+            self.moto.stop()
+        dynamo.reset_default_client()
+        self._restore_env()
+
+    def __enter__(self) -> Playground:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _set_env(self, values: dict[str, str | None]) -> None:
+        for key, value in values.items():
+            self._saved_env.setdefault(key, os.environ.get(key))
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+    def _restore_env(self) -> None:
+        for key, value in self._saved_env.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        self._saved_env.clear()
+
+    # ------------------------------------------------------------------------------------------------
+    # background loop (the seam for local timers)
+    # ------------------------------------------------------------------------------------------------
+
+    def add_task(self, task: Task) -> None:
+        self.tasks.append(task)
+        self.wake()
+
+    def wake(self) -> None:
+        if self.fake is not None:
+            self.fake.touch()
+
+    def _wait(self, since: int, timeout: float) -> None:
+        if self.fake is not None:
+            self.fake.wait_changed(since, timeout)
+        else:
+            self._stop.wait(timeout)
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            since = self.fake.version if self.fake is not None else 0
+            waits = []
+            for task in list(self.tasks):
+                try:
+                    wait = task.tick(time.monotonic())
+                except Exception:
+                    log.exception("background task %r failed", task)
+                    wait = 1.0
+                if wait is not None:
+                    waits.append(wait)
+            wait = min(waits, default=None)
+            if wait is not None and wait <= 0:
+                continue
+            self._wait(since, 1.0 if wait is None else min(wait, 1.0))
+
+    # ------------------------------------------------------------------------------------------------
+    # delivering updates
+    # ------------------------------------------------------------------------------------------------
+
+    def deliver(self, update: JSON) -> int:
+        """Post an update through the webhook handler; a press answered with a deep link to this bot
+        opens the presser's private chat with that payload (as Telegram does)."""
+        assert self.worker is not None, "start() first"
+        status = self.worker.post(update)
+        query = update.get("callback_query")
+        if query and self.fake is not None:
+            answer = self.fake.answers.get(query["id"]) or {}
+            payload = tg_html.deep_link_payload(answer.get("url") or "", self.bot_username)
+            if payload is not None:
+                self.open_private(query["from"]["id"], payload)
+        return status
+
+    @property
+    def bot_username(self) -> str:
+        return str(self.bot_user.get("username") or "")
+
+    def user(self, user_id: int) -> JSON:
+        if user_id not in self.users:
+            raise KeyError(f"no player {user_id}")
+        return self.users[user_id]
+
+    def _check_chat(self, user_id: int, chat_id: int) -> None:
+        if chat_id != GROUP_ID and chat_id != user_id:
+            raise PermissionError("a player can act only in the group and in their own private chat")
+
+    def open_private(self, user_id: int, payload: str | None = None) -> int:
+        """The user opens the bot's private chat (a t.me deep link, or the Start button)."""
+        who = self.user(user_id)
+        self.fake.start_private(who)
+        text = "/start" + (f" {payload}" if payload else "")
+        return self.send(user_id, user_id, text)
+
+    def send(self, user_id: int, chat_id: int, text: str) -> int:
+        """``user_id`` types ``text`` in a chat (a command if it starts with "/")."""
+        self._check_chat(user_id, chat_id)
+        text = text.strip()[:4096]
+        if not text:
+            raise ValueError("empty message")
+        who = self.user(user_id)
+        chat = U.group(GROUP_ID, GROUP_TITLE) if chat_id == GROUP_ID else U.private(who)
+        if chat_id == user_id:
+            self.fake.start_private(who)
+        update = U.command(chat, who, text) if text.startswith("/") else U.text(chat, who, text)
+        shown = self.fake.user_message(chat_id, who, text, update["message"].get("entities"))
+        update["message"]["message_id"] = shown["message_id"]
+        return self.deliver(update)
+
+    def press(self, user_id: int, chat_id: int, message_id: int, data: str) -> JSON:
+        """``user_id`` presses an inline button; returns the status and what the press was answered."""
+        self._check_chat(user_id, chat_id)
+        msg = self.fake.message(chat_id, message_id)
+        if msg is None:
+            raise LookupError("that message is gone")
+        update = U.press(self.user(user_id), msg, data)
+        status = self.deliver(update)
+        answer = self.fake.answers.get(update["callback_query"]["id"]) or {}
+        return {"status": status, "text": answer.get("text") or "", "alert": bool(answer.get("show_alert"))}
+
+    # ------------------------------------------------------------------------------------------------
+    # seating
+    # ------------------------------------------------------------------------------------------------
+
+    def seat(self, players: list[JSON], open_lobby: bool = True) -> list[Seat]:
+        """Seat ``players`` (``{"name", "bot"}``, at most 10): each opens the bot's private chat;
+        bots are played by :class:`BotPlayers`. ``open_lobby``: the host (the first person, or the
+        first seat if all are bots) then sends /newgame in the group, and bots join by pressing Join."""
+        if not 1 <= len(players) <= MAX_SEATS:
+            raise ValueError(f"seat 1 to {MAX_SEATS} players")
+        names = [re.sub(r"\s+", " ", str(p.get("name") or "")).strip()[:24] for p in players]
+        for i, name in enumerate(names):
+            if not name:
+                names[i] = U.NAMES[i % len(U.NAMES)]
+        if len({n.lower() for n in names}) != len(names):
+            raise ValueError("each player needs a different name")
+        with self._seat_lock:
+            seats = []
+            for i, (p, name) in enumerate(zip(players, names, strict=True)):
+                uid = FIRST_USER_ID + i
+                slug = re.sub(r"[^a-z0-9]", "", name.lower()) or "player"
+                who = U.user(uid, name, username=f"{slug}{uid}")
+                fresh = self.users.get(uid) != who or not self.fake.started(uid)
+                self.users[uid] = who
+                seats.append(Seat(uid, name, bool(p.get("bot"))))
+                if fresh:
+                    self.open_private(uid)
+            self.seats = seats
+            host = next((s for s in seats if not s.bot), seats[0])
+            self.fake.set_admins(GROUP_ID, creator=self.users[host.user_id])
+            if self.bots is not None:
+                self.bots.seat(seats)
+            self.fake.touch()
+        if open_lobby:
+            self.send(host.user_id, GROUP_ID, "/newgame")
+        return seats
+
+    def default_seats(self, players: int = 5, humans: int = 1) -> list[JSON]:
+        return [{"name": U.NAMES[i % len(U.NAMES)], "bot": i >= humans} for i in range(players)]
+
+    # ------------------------------------------------------------------------------------------------
+    # what the page shows
+    # ------------------------------------------------------------------------------------------------
+
+    def _message(self, m: JSON) -> JSON:
+        sender = m.get("from") or {}
+        mine = sender.get("id") != self.fake.bot["id"]
+        text = m.get("text", m.get("caption", ""))
+        out: JSON = {
+            "id": m["message_id"],
+            "from": {"id": sender.get("id"), "name": sender.get("first_name", "")} if mine else None,
+            "html": html.escape(text, quote=False) if mine else tg_html.render(text, self.bot_username),
+            "edited": bool(m.get("edit_date")),
+            "time": time.strftime("%H:%M", time.localtime(m.get("edit_date") or m.get("date") or 0)),
+            "buttons": [],
+        }
+        if m.get("photo"):
+            out["photo"] = f"/api/file/{m['photo'][-1]['file_id']}"
+        for row in (m.get("reply_markup") or {}).get("inline_keyboard") or []:
+            line = []
+            for b in row:
+                if "callback_data" in b:
+                    line.append({"text": b["text"], "data": b["callback_data"]})
+                elif "url" in b:
+                    line.append({"text": b["text"], "url": b["url"],
+                                 "start": tg_html.deep_link_payload(b["url"], self.bot_username)})
+            out["buttons"].append(line)
+        return out
+
+    def snapshot(self, viewer: int | None = None) -> JSON:
+        """The page's data. ``viewer`` set: only that player's private chat is included."""
+        version = self.fake.version
+        pinned = self.fake.pinned.get(GROUP_ID)
+        players = []
+        for s in self.seats:
+            entry: JSON = {"id": s.user_id, "name": s.name, "bot": s.bot, "started": self.fake.started(s.user_id)}
+            if viewer is None or viewer == s.user_id:
+                entry["messages"] = [self._message(m) for m in self.fake.messages(s.user_id)]
+            players.append(entry)
+        host = next((s.user_id for s in self.seats if not s.bot), self.seats[0].user_id if self.seats else None)
+        return {
+            "version": version,
+            "bot": {"name": self.fake.bot.get("first_name", ""), "username": self.bot_username},
+            "group": {
+                "id": GROUP_ID,
+                "title": GROUP_TITLE,
+                "pinned": pinned,
+                "messages": [self._message(m) for m in self.fake.messages(GROUP_ID)],
+            },
+            "players": players,
+            "host": host,
+            "viewer": viewer,
+            "bot_delay": self.bot_delay,
+        }
+
+    def file(self, file_id: str) -> bytes | None:
+        return self.fake.files.get(file_id)
+
+
+# ----------------------------------------------------------------------------------------------------
+# command line
+# ----------------------------------------------------------------------------------------------------
+
+
+def _env_float(name: str, default: float) -> float:
+    try:
+        return float(os.environ.get(name, default))
+    except ValueError:
+        return default
+
+
+def _env_int(name: str, default: int) -> int:
+    try:
+        return int(os.environ.get(name, default))
+    except ValueError:
+        return default
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(
+        prog="scripts/run",
+        description=(
+            "Run the whole bot on this machine with embedded defaults: DynamoDB (moto) and a web page that "
+            "stands in for Telegram, on 127.0.0.1. With TELEGRAM_BOT_TOKEN set it runs the real bot by long "
+            "polling instead. `scripts/run simulate --help`: the engine alone, in the terminal."
+        ),
+        epilog="Environment: PLAYGROUND_PORT, PLAYGROUND_PLAYERS, PLAYGROUND_HUMANS, PLAYGROUND_BOT_DELAY, "
+               "TELEGRAM_BOT_TOKEN, TELEGRAM_API_BASE_URL. See docs/PLAYGROUND.md.",
+    )
+    ap.add_argument("--port", type=int, metavar="N", default=_env_int("PLAYGROUND_PORT", DEFAULT_PORT),
+                    help=f"port of the page on 127.0.0.1 (default {DEFAULT_PORT}, or a free one if taken; 0: any)")
+    ap.add_argument("--players", type=int, metavar="N", default=_env_int("PLAYGROUND_PLAYERS", 5),
+                    help="seats at the table, 5-10 (default 5)")
+    ap.add_argument("--humans", type=int, metavar="N", default=_env_int("PLAYGROUND_HUMANS", 1),
+                    help="seats played by people, the rest are bots (default 1; 0: watch the bots)")
+    ap.add_argument("--bot-delay", type=float, metavar="SECONDS", default=_env_float("PLAYGROUND_BOT_DELAY", DEFAULT_BOT_DELAY),
+                    help=f"seconds between two bot moves (default {DEFAULT_BOT_DELAY})")
+    ap.add_argument("--no-lobby", action="store_true", help="seat the players but do not open a game")
+    ap.add_argument("--seed", type=int, metavar="N", default=None, help="seed of the bots' choices")
+    ap.add_argument("--mode", choices=["auto", "playground", "telegram"], default="auto",
+                    help="auto (default): telegram if TELEGRAM_BOT_TOKEN is set, else playground")
+    ap.add_argument("-v", "--verbose", action="store_true", help="log every update the bot handles")
+    args = ap.parse_args(argv)
+    if not 5 <= args.players <= MAX_SEATS:
+        ap.error("--players must be 5 to 10")
+    if not 0 <= args.humans <= args.players:
+        ap.error("--humans must be 0 to --players")
+    if args.bot_delay < 0:
+        ap.error("--bot-delay must be >= 0")
+    return args
+
+
+def _elapsed() -> str:
+    """Seconds since scripts/run started (PLAYGROUND_T0), else since this module was imported."""
+    try:
+        t0 = float(os.environ.get("PLAYGROUND_T0") or _IMPORTED)
+    except ValueError:
+        t0 = _IMPORTED
+    return f"{time.time() - t0:.1f} s"
+
+
+def _quiet(verbose: bool) -> None:
+    level = logging.INFO if verbose else logging.WARNING
+    for name in ("gamebot", "gamebot.webhook", "localdev"):
+        logging.getLogger(name).setLevel(level)
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+
+
+def serve(pg: Playground, port: int) -> Any:
+    """The page's HTTP server on 127.0.0.1 (``port``; taken: a free one). Not yet serving."""
+    from werkzeug.serving import make_server
+
+    from localdev.web import create_app
+
+    app = create_app(pg)
+    try:
+        return make_server("127.0.0.1", port, app, threaded=True)
+    except OSError:
+        if port == 0:
+            raise
+        print(f"Port {port} is taken: using a free one (choose with --port).")
+        return make_server("127.0.0.1", 0, app, threaded=True)
+
+
+def run_playground(args: argparse.Namespace) -> None:
+    pg = Playground(bot_delay=args.bot_delay, seed=args.seed).start()
+    _quiet(args.verbose)
+    server = serve(pg, args.port)
+    url = f"http://127.0.0.1:{server.server_port}/"
+
+    def play() -> None:
+        pg.seat(pg.default_seats(args.players, args.humans), open_lobby=not args.no_lobby)
+        print(f"\nAvalon playground: {url}")
+        people = [s for s in pg.seats if not s.bot]
+        for s in people:
+            print(f"  {s.name}'s own tab: {url}?as={s.user_id}")
+        print(f"  {len(pg.seats) - len(people)} bot player(s), one move every {pg.bot_delay:g} s. Ctrl-C stops.")
+        print(f"ready in {_elapsed()}", flush=True)
+        server.serve_forever(poll_interval=0.2)  # werkzeug's returns on Ctrl-C / SIGTERM
+
+    _until_stopped(play, server.server_close, pg.stop)
+
+
+def run_telegram(args: argparse.Namespace) -> None:
+    from localdev.poller import Poller, PollError
+
+    token = os.environ.get("TELEGRAM_BOT_TOKEN", "")
+    if not token:
+        raise SystemExit("TELEGRAM_BOT_TOKEN is not set: it is needed to run the real bot.")
+    api_base = os.environ.get("TELEGRAM_API_BASE_URL", "https://api.telegram.org")
+    poller = Poller(api_base, token, lambda update: 500)  # delivers once the playground runs
+    try:
+        me = poller.prepare()
+    except PollError as exc:
+        poller.close()
+        raise SystemExit(f"The Bot API refused the bot: {exc}") from None
+    if poller.removed_webhook:
+        print(f"Removed the webhook {poller.removed_webhook} (getUpdates needs that). Put it back later with "
+              "scripts/set_webhook.py or a deploy: see docs/PLAYGROUND.md.")
+    pg = Playground(mode="telegram", token=token, api_base=api_base).start()
+    _quiet(args.verbose)
+    poller.deliver = pg.deliver
+    stop = threading.Event()
+
+    def poll() -> None:
+        print(f"\nReal bot mode: @{me.get('username')} answers on Telegram by long polling, on this machine.")
+        print("DynamoDB is local and in memory: games end when this stops. Ctrl-C stops.")
+        print(f"ready in {_elapsed()}", flush=True)
+        poller.run(stop)
+
+    _until_stopped(poll, stop.set, poller.close, pg.stop)
+
+
+def _until_stopped(run: Any, *cleanups: Any) -> None:
+    """``run()`` until Ctrl-C (or SIGTERM), then every cleanup in order, whatever happened."""
+    try:
+        run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        print("\nstopping", flush=True)
+        for cleanup in cleanups:
+            cleanup()
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt  # SIGTERM stops as cleanly as Ctrl-C
+
+
+def main(argv: list[str] | None = None) -> None:
+    signal.signal(signal.SIGTERM, _interrupt)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # request lines of moto and the page
+    args = parse_args(argv)
+    mode = args.mode
+    if mode == "auto":
+        mode = "telegram" if os.environ.get("TELEGRAM_BOT_TOKEN") else "playground"
+    if mode == "telegram":
+        run_telegram(args)
+    else:
+        run_playground(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,410 @@
+// The playground page: renders the chats from /api/state (long poll) and acts through the JSON API.
+// Message HTML comes from the server already sanitised (localdev/tg_html.py); everything else is
+// built with textContent.
+"use strict";
+
+const params = new URLSearchParams(location.search);
+const VIEWER = params.has("as") ? Number(params.get("as")) : null;
+const NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy"];
+const COLORS = ["#e17076", "#7bc862", "#e5ca77", "#65aadd", "#a695e7", "#ee7aae", "#6ec9cb", "#faa774"];
+
+let state = null;
+let version = -1;
+const rendered = new Map();   // chat id -> JSON of what its column shows
+const columns = new Map();    // chat id -> column element
+const toBottom = new Set();   // message lists to scroll down once they are on the page
+let groupActor = null;        // who acts in the group when the page shows every chat
+
+const $ = (sel, root = document) => root.querySelector(sel);
+
+function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function colorOf(id) { return COLORS[Math.abs(Number(id)) % COLORS.length]; }
+
+function playerName(id) {
+  const p = state && state.players.find((q) => q.id === Number(id));
+  return p ? p.name : String(id);
+}
+
+// --- talking to the server -------------------------------------------------------------------------
+
+async function api(path, body) {
+  const response = await fetch(path, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  });
+  let data = {};
+  try { data = await response.json(); } catch (e) { /* empty body */ }
+  if (!response.ok) throw new Error(data.error || `${response.status} ${response.statusText}`);
+  return data;
+}
+
+async function poll() {
+  for (;;) {
+    try {
+      const q = new URLSearchParams({ since: String(version) });
+      if (VIEWER !== null) q.set("as", String(VIEWER));
+      const response = await fetch(`/api/state?${q}`);
+      if (!response.ok) throw new Error(String(response.status));
+      const data = await response.json();
+      if (data.version !== version || !state) render(data);
+    } catch (e) {
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+}
+
+// --- toasts -------------------------------------------------------------------------------------------
+
+let toastTimer = null;
+function toast(text) {
+  const box = $("#toast");
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { box.hidden = true; }, 2600);
+}
+
+function alertBox(text) {
+  $("#alert-text").textContent = text;
+  $("#alert").hidden = false;
+}
+
+function answered(result) {
+  if (!result || !result.text) return;
+  if (result.alert) alertBox(result.text); else toast(result.text);
+}
+
+// --- actions ------------------------------------------------------------------------------------------
+
+function actorFor(chatId) {
+  if (chatId > 0) return chatId;                 // a private chat: its owner
+  if (VIEWER !== null) return VIEWER;            // a player's own tab
+  return groupActor || (state && state.host);
+}
+
+async function press(chatId, messageId, data, keyboard) {
+  keyboard.classList.add("busy");
+  try {
+    answered(await api("/api/press", { as: actorFor(chatId), chat: chatId, message: messageId, data }));
+  } catch (e) {
+    toast(`⚠️ ${e.message}`);
+  } finally {
+    keyboard.classList.remove("busy");
+  }
+}
+
+async function openPrivate(user, payload) {
+  try {
+    await api("/api/start", { as: user, payload: payload || null });
+    toast(`${playerName(user)} opened the bot's private chat`);
+  } catch (e) { toast(`⚠️ ${e.message}`); }
+}
+
+async function send(chatId, text, actor) {
+  try {
+    await api("/api/send", { as: actor, chat: chatId, text });
+  } catch (e) { toast(`⚠️ ${e.message}`); }
+}
+
+// --- rendering ----------------------------------------------------------------------------------------
+
+function messageNode(chatId, m, isGroup) {
+  const wrap = el("div", m.from ? "msg out" : "msg in");
+  wrap.dataset.id = m.id;
+  const bubble = el("div", "bubble");
+  if (isGroup) bubble.append(el("div", "sender", m.from ? m.from.name : state.bot.name));
+  if (m.photo) {
+    const img = el("img", "photo");
+    img.src = m.photo;
+    img.alt = "picture from the bot";
+    img.addEventListener("click", () => window.open(m.photo, "_blank", "noopener"));
+    bubble.append(img);
+  }
+  if (m.html) {
+    const text = el("div", "text");
+    text.innerHTML = m.html;  // sanitised by the server
+    bubble.append(text);
+  }
+  bubble.append(el("div", "meta", (m.edited ? "edited " : "") + m.time));
+  wrap.append(bubble);
+  if (m.buttons && m.buttons.length) {
+    const keyboard = el("div", "keyboard");
+    for (const row of m.buttons) {
+      const line = el("div", "kb-row");
+      for (const b of row) {
+        const button = el("button", b.url ? "kb-btn url" : "kb-btn", b.text);
+        button.type = "button";
+        button.title = b.text;
+        if (b.data) {
+          button.dataset.cb = b.data;
+          button.addEventListener("click", () => press(chatId, m.id, b.data, keyboard));
+        } else if (b.start !== null && b.start !== undefined) {
+          button.addEventListener("click", () => openPrivate(actorFor(chatId), b.start));
+        } else {
+          button.addEventListener("click", () => window.open(b.url, "_blank", "noopener"));
+        }
+        line.append(button);
+      }
+      keyboard.append(line);
+    }
+    wrap.append(keyboard);
+  }
+  return wrap;
+}
+
+function onTextClick(chatId, event) {
+  const link = event.target.closest("a");
+  if (!link) return;
+  if (link.classList.contains("deeplink")) {
+    event.preventDefault();
+    openPrivate(actorFor(chatId), link.dataset.start);
+  } else if (link.classList.contains("mention")) {
+    event.preventDefault();
+    const column = columns.get(Number(link.dataset.user));
+    if (column) column.scrollIntoView({ behavior: "smooth", inline: "center" });
+  }
+}
+
+function headerNode(chat) {
+  const head = el("div", "chat-head");
+  const avatar = el("div", "avatar", chat.isGroup ? "⚔️" : chat.name.slice(0, 1).toUpperCase());
+  avatar.style.background = chat.isGroup ? "#517da2" : colorOf(chat.id);
+  const info = el("div");
+  info.style.minWidth = "0";
+  const title = el("div", "chat-title", chat.isGroup ? chat.title : chat.name);
+  if (!chat.isGroup) {
+    const badge = el("span", chat.bot ? "badge bot" : "badge person", chat.bot ? "🤖 bot" : "🙂 person");
+    title.append(badge);
+  }
+  const sub = el("div", "chat-sub");
+  if (chat.isGroup) {
+    sub.textContent = `group · ${state.players.length} players + ${state.bot.name}`;
+  } else {
+    sub.textContent = `private chat with ${state.bot.name} `;
+    if (VIEWER === null) {
+      const link = el("a", "", "own tab ↗");
+      link.href = `/?as=${chat.id}`;
+      link.target = "_blank";
+      sub.append("· ", link);
+    }
+  }
+  info.append(title, sub);
+  head.append(avatar, info);
+  return head;
+}
+
+function composerNode(chat) {
+  if (!chat.isGroup && !chat.started) {
+    const bar = el("div", "start-bar");
+    const button = el("button", "", "START");
+    button.type = "button";
+    button.addEventListener("click", () => openPrivate(chat.id));
+    bar.append(button);
+    return bar;
+  }
+  const form = el("form", "composer");
+  let select = null;
+  if (chat.isGroup && VIEWER === null) {
+    select = el("select");
+    select.title = "who speaks and presses buttons in the group";
+    for (const p of state.players) {
+      const option = el("option", "", p.name + (p.bot ? " 🤖" : ""));
+      option.value = p.id;
+      select.append(option);
+    }
+    select.value = String(groupActor || state.host);
+    select.addEventListener("change", () => { groupActor = Number(select.value); });
+    form.append(select);
+  }
+  const input = el("input");
+  input.type = "text";
+  input.placeholder = chat.isGroup ? "Message or /command (/newgame, /status, /help)" : "Message or /command";
+  const go = el("button", "send", "➤");
+  go.type = "submit";
+  go.title = "Send";
+  form.append(input, go);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    input.value = "";
+    send(chat.id, text, actorFor(chat.id));
+  });
+  return form;
+}
+
+function columnFor(chat) {
+  let column = columns.get(chat.id);
+  if (!column) {
+    column = el("section", chat.isGroup ? "chat group" : "chat");
+    column.dataset.chat = chat.id;
+    column.append(el("div", "chat-head"), el("div", "messages"), el("div", "composer"));
+    $(".messages", column).addEventListener("click", (event) => onTextClick(chat.id, event));
+    columns.set(chat.id, column);
+  }
+  return column;
+}
+
+function fillColumn(chat) {
+  const column = columnFor(chat);
+  const shape = JSON.stringify([chat.title, chat.name, chat.bot, chat.started, state.players.map((p) => [p.id, p.name, p.bot]), chat.pinned]);
+  const content = JSON.stringify(chat.messages);
+  const before = rendered.get(chat.id) || {};
+  if (before.shape !== shape) {
+    column.replaceChild(headerNode(chat), column.firstChild);
+    const oldPin = $(".pinned", column);
+    if (oldPin) oldPin.remove();
+    if (chat.pinnedText) {
+      const pin = el("div", "pinned");
+      pin.append(el("b", "", "📌 Pinned "), chat.pinnedText);
+      pin.addEventListener("click", () => {
+        const node = $(`.msg[data-id="${chat.pinned}"]`, column);
+        if (node) { node.scrollIntoView({ behavior: "smooth", block: "center" }); node.classList.add("flash"); setTimeout(() => node.classList.remove("flash"), 1300); }
+      });
+      column.insertBefore(pin, $(".messages", column));
+    }
+    column.replaceChild(composerNode(chat), column.lastChild);
+  }
+  if (before.content !== content) {
+    const box = $(".messages", column);
+    const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
+    box.replaceChildren();
+    if (!chat.messages.length) box.append(el("div", "empty", chat.isGroup ? "No messages yet" : "No messages here yet"));
+    for (const m of chat.messages) box.append(messageNode(chat.id, m, chat.isGroup));
+    if (atBottom || !before.content) toBottom.add(box);
+  }
+  rendered.set(chat.id, { shape, content });
+  return column;
+}
+
+function pinnedText(group) {
+  const msg = group.messages.find((m) => m.id === group.pinned);
+  if (!msg) return "";
+  const tmp = document.createElement("div");
+  tmp.innerHTML = msg.html;
+  return tmp.textContent.split("\n").slice(0, 1).join(" ");
+}
+
+function render(data) {
+  state = data;
+  version = data.version;
+  const showBots = $("#show-bots").checked;
+  const chats = [{
+    id: data.group.id, isGroup: true, title: data.group.title, messages: data.group.messages,
+    pinned: data.group.pinned, pinnedText: pinnedText(data.group),
+  }];
+  const people = data.players.filter((p) => !p.bot);
+  const bots = data.players.filter((p) => p.bot);
+  for (const p of [...people, ...bots]) {
+    if (!p.messages) continue;                       // another player's chat (own tab)
+    if (p.bot && !showBots && VIEWER === null) continue;
+    chats.push({ id: p.id, isGroup: false, name: p.name, bot: p.bot, started: p.started, messages: p.messages });
+  }
+  const board = $("#board");
+  board.classList.toggle("solo", VIEWER !== null);
+  const wanted = chats.map(fillColumn);
+  for (const [id, column] of columns) {
+    if (!wanted.includes(column)) { column.remove(); columns.delete(id); rendered.delete(id); }
+  }
+  wanted.forEach((column, i) => { if (board.children[i] !== column) board.insertBefore(column, board.children[i] || null); });
+  for (const box of toBottom) box.scrollTop = box.scrollHeight;
+  toBottom.clear();
+  const speed = $("#speed");
+  if (document.activeElement !== speed) { speed.value = data.bot_delay; $("#speed-value").textContent = `${data.bot_delay}s`; }
+  const who = $("#who");
+  who.replaceChildren();
+  if (VIEWER !== null) {
+    const all = el("a", "", "all chats");
+    all.href = "/";
+    who.append(`playing as ${playerName(VIEWER)} · `, all);
+  } else {
+    who.textContent = `${people.length} ${people.length === 1 ? "person" : "people"}, ${bots.length} bots`;
+  }
+  if (!$("#seating").hidden) return;
+  fillSeatForm(data.players.map((p) => ({ name: p.name, bot: p.bot })));
+}
+
+// --- seating -------------------------------------------------------------------------------------------
+
+function seatRow(i, seat) {
+  const row = el("div", "seat-row");
+  const input = el("input");
+  input.value = seat.name;
+  input.maxLength = 24;
+  input.name = `name${i}`;
+  const kind = el("button", seat.bot ? "seat-kind" : "seat-kind person", seat.bot ? "🤖 Bot" : "🙂 Person");
+  kind.type = "button";
+  kind.dataset.bot = seat.bot ? "1" : "";
+  kind.addEventListener("click", () => {
+    const bot = !kind.dataset.bot;
+    kind.dataset.bot = bot ? "1" : "";
+    kind.textContent = bot ? "🤖 Bot" : "🙂 Person";
+    kind.classList.toggle("person", !bot);
+  });
+  row.append(el("span", "n", String(i + 1)), input, kind);
+  return row;
+}
+
+function currentSeats() {
+  return [...document.querySelectorAll(".seat-row")].map((row) => ({
+    name: $("input", row).value.trim(), bot: Boolean($(".seat-kind", row).dataset.bot),
+  }));
+}
+
+function fillSeatForm(seats) {
+  const count = Math.min(Math.max(seats.length || 5, 5), 10);
+  const select = $("#seat-count");
+  select.value = String(count);
+  const rows = $("#seat-rows");
+  rows.replaceChildren();
+  for (let i = 0; i < count; i++) rows.append(seatRow(i, seats[i] || { name: NAMES[i], bot: true }));
+}
+
+function setupSeating() {
+  const select = $("#seat-count");
+  for (let n = 5; n <= 10; n++) { const o = el("option", "", String(n)); o.value = String(n); select.append(o); }
+  select.addEventListener("change", () => {
+    const seats = currentSeats();
+    fillSeatForm(Array.from({ length: Number(select.value) }, (_, i) => seats[i] || { name: NAMES[i], bot: true }));
+  });
+  $("#seats-toggle").addEventListener("click", () => {
+    const panel = $("#seating");
+    panel.hidden = !panel.hidden;
+    if (!panel.hidden && state) fillSeatForm(state.players.map((p) => ({ name: p.name, bot: p.bot })));
+  });
+  $("#seat-cancel").addEventListener("click", () => { $("#seating").hidden = true; });
+  $("#seat-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      await api("/api/seat", { players: currentSeats(), open_lobby: true });
+      $("#seating").hidden = true;
+      groupActor = null;
+    } catch (e) { toast(`⚠️ ${e.message}`); }
+  });
+}
+
+// --- start ------------------------------------------------------------------------------------------------
+
+function setup() {
+  setupSeating();
+  const showBots = $("#show-bots");
+  showBots.checked = localStorage.getItem("playground.showBots") !== "0";
+  showBots.addEventListener("change", () => {
+    localStorage.setItem("playground.showBots", showBots.checked ? "1" : "0");
+    if (state) render(state);
+  });
+  if (VIEWER !== null) { $("#show-bots-label").hidden = true; $("#seats-toggle").hidden = true; }
+  $("#newgame").addEventListener("click", () => send(state.group.id, "/newgame", VIEWER !== null ? VIEWER : state.host));
+  const speed = $("#speed");
+  speed.addEventListener("input", () => { $("#speed-value").textContent = `${speed.value}s`; });
+  speed.addEventListener("change", () => api("/api/speed", { bot_delay: Number(speed.value) }).catch((e) => toast(e.message)));
+  $("#alert-ok").addEventListener("click", () => { $("#alert").hidden = true; });
+  poll();
+}
+
+setup();

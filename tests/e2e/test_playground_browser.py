@@ -1,0 +1,153 @@
+"""The local playground in a real browser: headless Chromium (Debian's package) driven by Playwright.
+
+The test opens the page, seats six players through the seating panel (one person, five bots), and
+plays the person's seat by clicking the page's buttons until the game ends; the bots play through the
+same webhook handler. The person's decisions come from ``localdev.autoplay.Driver`` reading the page
+(:class:`PageScreen`), so every press is a real click. Screenshots go to ``artifacts/``.
+
+Chromium missing is a failure (CI installs it in .ci/run); set ``PLAYGROUND_BROWSER=skip`` to skip
+this test on a machine without it.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from localdev.autoplay import Driver, Policy
+from localdev.playground import GROUP_ID, Playground, serve
+
+pytestmark = pytest.mark.slow
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+MAX_ROUNDS = 4000  # safety bound on the test's own loop (not a timing assertion)
+
+READ_COLUMN = """(chat) => [...document.querySelectorAll(`section[data-chat="${chat}"] .msg`)].map((m) => {
+  const text = m.querySelector('.text');
+  return {
+    message_id: Number(m.dataset.id),
+    text: text ? text.innerText : '',
+    html: text ? text.innerHTML : '',
+    buttons: [...m.querySelectorAll('.kb-row')].map((row) => [...row.querySelectorAll('.kb-btn')].map(
+      (b) => ({text: b.textContent, data: b.dataset.cb || null, url: null}))),
+  };
+})"""
+
+
+class PageScreen:
+    """``localdev.autoplay.Screen`` over the page: reads the rendered chats, presses by clicking."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.clicks = 0
+
+    def messages(self, chat_id: int) -> list[dict[str, Any]]:
+        return self.page.evaluate(READ_COLUMN, chat_id)
+
+    def press(self, user_id: int, chat_id: int, message_id: int, data: str) -> None:
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        selector = f'section[data-chat="{chat_id}"] .msg[data-id="{message_id}"] button[data-cb={json.dumps(data)}]'
+        try:  # the bots play on meanwhile: the button may be gone already, as for a person
+            self.page.click(selector, timeout=3000)
+        except PlaywrightTimeout:
+            return
+        self.clicks += 1
+        self.page.wait_for_function("!document.querySelector('.keyboard.busy')")
+        if self.page.is_visible("#alert"):
+            self.page.click("#alert-ok")
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    if os.environ.get("PLAYGROUND_BROWSER") == "skip":
+        pytest.skip("PLAYGROUND_BROWSER=skip")
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (.ci/run installs it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def playground():
+    pg = Playground(bot_delay=0, seed=5).start()
+    server = serve(pg, 0)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield pg, f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        pg.stop()
+
+
+def _column_text(page: Any, chat_id: int) -> str:
+    return page.inner_text(f'section[data-chat="{chat_id}"] .messages')
+
+
+def test_a_person_plays_a_whole_game_with_bots_in_the_browser(chromium, playground):
+    pg, url = playground
+    ARTIFACTS.mkdir(exist_ok=True)
+    page = chromium.new_page(viewport={"width": 1600, "height": 960})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url)
+    page.wait_for_selector(f'section[data-chat="{GROUP_ID}"]')
+
+    # seat six players: the first is a person, the rest bots; the person opens the game
+    page.click("#seats-toggle")
+    page.select_option("#seat-count", "6")
+    rows = page.locator(".seat-row")
+    assert rows.count() == 6
+    rows.nth(0).locator("input").fill("Morgan")
+    rows.nth(0).locator(".seat-kind").click()
+    assert rows.nth(0).locator(".seat-kind").inner_text().endswith("Person")
+    page.click("#seat-go")
+    page.wait_for_selector("text=New game of Avalon")
+    person = next(s for s in pg.seats if not s.bot)
+    assert person.name == "Morgan" and sum(s.bot for s in pg.seats) == 5
+    page.wait_for_selector(f'section[data-chat="{person.user_id}"]')
+
+    screen = PageScreen(page)
+    me = Driver(screen, GROUP_ID, [person.user_id], Policy(rng=random.Random(3)),
+                names={s.user_id: s.name for s in pg.seats}, lobby=True, start_at=6)
+    for _ in range(MAX_ROUNDS):
+        if "Game over" in _column_text(page, GROUP_ID):
+            break
+        if not me.step():
+            page.wait_for_timeout(50)
+    group = _column_text(page, GROUP_ID)
+    page.screenshot(path=str(ARTIFACTS / "playground-game.png"))
+    assert "Game over" in group, group[-2000:]
+    assert screen.clicks > 3  # the person started the game and played their part by clicking
+    for seat in pg.seats:  # the end screen reveals everyone's role
+        assert f"{seat.name}: " in group.rpartition("Game over")[2]
+    assert "Your secret role" in _column_text(page, person.user_id)
+    assert set(pg.worker.statuses) == {200}  # every update went through lambda_handler and its secret check
+    assert errors == []
+
+    # the person's own tab: the group and their private chat only
+    tab = chromium.new_page(viewport={"width": 1100, "height": 900})
+    tab.goto(f"{url}?as={person.user_id}")
+    tab.wait_for_selector(f'section[data-chat="{person.user_id}"] .msg')
+    columns = tab.eval_on_selector_all("section.chat", "(els) => els.map((e) => Number(e.dataset.chat))")
+    assert columns == [GROUP_ID, person.user_id]
+    assert "Game over" in _column_text(tab, GROUP_ID)
+    tab.screenshot(path=str(ARTIFACTS / "playground-tab.png"))
+    tab.close()
+    page.close()

@@ -1,0 +1,226 @@
+"""The local playground without a browser: moto server + fake Bot API + lambda_handler + bots + the
+page's JSON API (Flask test client)."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from localdev.playground import GROUP_ID, Playground
+from localdev.webhook import WebhookWorker
+
+REPO = Path(__file__).resolve().parents[2]
+PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
+GIVE_UP = 120.0
+FIVE = ["Zoe", "Yan", "Xia", "Wes", "Vic"]
+
+
+def story(pg: Playground) -> str:
+    """What happened, for a failure message: the statuses and the group's last messages."""
+    texts = pg.fake.texts(GROUP_ID)[-4:]
+    return f"statuses={pg.worker.statuses} seats={pg.seats} group={texts}"
+
+
+def wait_for(pg: Playground, predicate) -> bool:
+    """Wait for ``predicate`` after each change of the chats; gives up after GIVE_UP seconds (a bound
+    against hanging, generous: not a timing assertion)."""
+    deadline = time.monotonic() + GIVE_UP
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        pg.fake.wait_changed(pg.fake.version, 0.5)
+    return predicate()
+
+
+@pytest.fixture
+def pg():
+    with Playground(bot_delay=0, seed=2) as playground:
+        yield playground
+
+
+def lobby(pg: Playground) -> dict | None:
+    return next((m for m in reversed(pg.fake.messages(GROUP_ID)) if "New game of" in m.get("text", "")), None)
+
+
+def seat_five(pg: Playground, open_lobby: bool = False):
+    """Zoe (a person, the host) and four bots."""
+    return pg.seat([{"name": n, "bot": i > 0} for i, n in enumerate(FIVE)], open_lobby=open_lobby)
+
+
+@pytest.fixture
+def client(pg):
+    from localdev.web import create_app
+
+    app = create_app(pg)
+    return app.test_client()
+
+
+def test_the_table_comes_from_template_yaml_on_a_local_moto_server(pg):
+    import boto3
+
+    from gamebot.tables import load_template, table_definition
+
+    endpoint = pg.moto.get_host_and_port()
+    assert endpoint[0] == "127.0.0.1"
+    client = boto3.client("dynamodb", endpoint_url=f"http://127.0.0.1:{endpoint[1]}", region_name="us-east-1",
+                          aws_access_key_id="x", aws_secret_access_key="x")
+    table = client.describe_table(TableName=pg.table_name)["Table"]
+    wanted = table_definition(load_template(REPO / "template.yaml"))
+    assert table["KeySchema"] == wanted["KeySchema"]
+    assert pg.fake.base_url.startswith("http://127.0.0.1:")
+
+
+def test_bots_in_every_seat_play_a_whole_game_through_the_webhook(pg):
+    seats = pg.seat(pg.default_seats(7, humans=0))
+    assert all(s.bot for s in seats)
+    assert wait_for(pg, lambda: any("Game over" in t for t in pg.fake.texts(GROUP_ID))), story(pg)
+    assert set(pg.worker.statuses) == {200}
+    texts = pg.fake.texts(GROUP_ID)
+    assert texts[0] == "/newgame"  # the host's own message is in the chat history
+    for s in seats:
+        assert any("Your secret role" in t for t in pg.fake.texts(s.user_id))
+    # every proposal names its Leader on the team (plausible Leaders)
+    for t in texts:
+        if "proposes:" in t:
+            leader = t.split("Leader ")[1].split(" proposes")[0]
+            assert leader in t.split("proposes:")[1], t
+
+
+def test_a_person_seat_is_left_to_the_person(pg, client):
+    seats = seat_five(pg, open_lobby=True)
+    zoe = seats[0].user_id
+    assert wait_for(pg, lambda: "5. Vic" in (lobby(pg) or {}).get("text", ""))  # the bots joined by themselves
+    shown = lobby(pg)
+    assert "Host: Zoe" in shown["text"]
+    pg.fake.wait_changed(pg.fake.version, 0.3)
+    assert "The game begins" not in " ".join(pg.fake.texts(GROUP_ID))  # only the host starts it
+    start = next(b for row in shown["reply_markup"]["inline_keyboard"] for b in row if "Start" in b["text"])
+    answer = client.post("/api/press", json={"as": zoe, "chat": GROUP_ID, "message": shown["message_id"],
+                                             "data": start["callback_data"]}).get_json()
+    assert answer["status"] == 200
+    assert wait_for(pg, lambda: any("Your secret role" in t for t in pg.fake.texts(zoe)))
+    snap = client.get(f"/api/state?as={zoe}").get_json()
+    mine = next(p for p in snap["players"] if p["id"] == zoe)
+    assert [p["id"] for p in snap["players"] if "messages" in p] == [zoe]  # a tab sees only its own chat
+    assert any("Your secret role" in m["html"] for m in mine["messages"])
+    assert client.post("/api/send", json={"as": zoe, "chat": GROUP_ID, "text": "/cancel"}).get_json()["status"] == 200
+    assert wait_for(pg, lambda: any("Game cancelled" in t for t in pg.fake.texts(GROUP_ID)))
+
+
+def test_a_join_answered_with_a_deep_link_opens_the_private_chat_with_its_payload(pg):
+    from localdev import updates as U
+
+    seat_five(pg, open_lobby=True)
+    newbie = 2001
+    pg.users[newbie] = U.user(newbie, "Newbie")  # in the group, but never opened the bot's chat
+    assert wait_for(pg, lambda: lobby(pg) is not None)
+    shown = lobby(pg)
+    join = next(b for row in shown["reply_markup"]["inline_keyboard"] for b in row if "Join" in b["text"])
+    pg.press(newbie, GROUP_ID, shown["message_id"], join["callback_data"])
+    texts = pg.fake.texts(newbie)
+    assert texts[0].startswith("/start j") and any("You joined the game" in t for t in texts)
+    assert "Newbie" in lobby(pg)["text"]
+
+
+def test_the_webhook_secret_is_checked(pg):
+    seat_five(pg)
+    real = pg.worker.secret
+    before = len(pg.fake.calls)
+    pg.worker.secret = "not-the-secret"
+    try:
+        assert pg.send(pg.seats[0].user_id, GROUP_ID, "/help") == 401
+    finally:
+        pg.worker.secret = real
+    assert all(c.method != "sendMessage" for c in pg.fake.calls[before:])
+    assert pg.send(pg.seats[0].user_id, GROUP_ID, "/help") == 200
+
+
+def test_the_api_refuses_foreign_hosts_non_json_and_other_players_chats(pg, client):
+    seat_five(pg)
+    a, b = pg.seats[0].user_id, pg.seats[1].user_id
+    assert client.get("/api/state", headers={"Host": "evil.example:80"}).status_code == 403
+    assert client.post("/api/send", data="as=1", content_type="application/x-www-form-urlencoded").status_code == 415
+    refused = client.post("/api/send", json={"as": a, "chat": b, "text": "/start"})
+    assert refused.status_code == 403
+    assert client.post("/api/send", json={"as": 999, "chat": GROUP_ID, "text": "/help"}).status_code == 404
+    assert client.post("/api/seat", json={"players": [{"name": "Solo"}]}).status_code == 400
+    same = [{"name": "Ann", "bot": True}] * 5
+    assert client.post("/api/seat", json={"players": same}).status_code == 400
+
+
+def test_photos_the_bot_sends_are_viewable(pg, client):
+    sent = httpx.post(f"{pg.fake.api_url(pg.token)}/sendPhoto", data={"chat_id": str(GROUP_ID), "caption": "<b>Board</b>",
+                      "parse_mode": "HTML"}, files={"photo": ("board.png", PNG, "image/png")}).json()
+    assert sent["ok"]
+    snap = client.get("/api/state").get_json()
+    msg = next(m for m in snap["group"]["messages"] if m["id"] == sent["result"]["message_id"])
+    assert msg["html"] == "<b>Board</b>"
+    image = client.get(msg["photo"])
+    assert image.status_code == 200 and image.mimetype == "image/png" and image.data == PNG
+
+
+def test_the_state_long_poll_answers_when_a_chat_changes(pg, client):
+    seat_five(pg)
+    version = client.get("/api/state").get_json()["version"]
+    result = {}
+    thread = threading.Thread(target=lambda: result.update(client.get(f"/api/state?since={version}").get_json()))
+    thread.start()
+    pg.send(pg.seats[0].user_id, GROUP_ID, "/rules")
+    thread.join(timeout=30)
+    assert result["version"] > version
+    assert any(m["html"] == "/rules" for m in result["group"]["messages"])
+
+
+def test_background_tasks_run_again_when_they_ask_to(pg):
+    """The seam for local timers: a task's tick runs again after the delay it returns."""
+    ticks: list[float] = []
+    done = threading.Event()
+
+    class Probe:
+        def tick(self, now: float) -> float | None:
+            ticks.append(now)
+            if len(ticks) >= 5:
+                done.set()
+                return None
+            return 0.01
+
+    pg.add_task(Probe())
+    assert done.wait(timeout=GIVE_UP)
+    assert ticks == sorted(ticks)
+
+
+def test_the_worker_never_runs_two_updates_at_once():
+    active, peak, threads = [0], [0], set()
+    lock = threading.Lock()
+
+    def handler(event, context):
+        with lock:
+            active[0] += 1
+            peak[0] = max(peak[0], active[0])
+            threads.add(threading.get_ident())
+        time.sleep(0.002)
+        with lock:
+            active[0] -= 1
+        return {"statusCode": 200}
+
+    worker = WebhookWorker("s", handler=handler)
+    callers = [threading.Thread(target=lambda: [worker.post({"update_id": i}) for i in range(20)]) for _ in range(8)]
+    for t in callers:
+        t.start()
+    for t in callers:
+        t.join()
+    worker.stop()
+    assert len(worker.statuses) == 160 and peak[0] == 1 and len(threads) == 1
+
+
+def test_run_help_describes_the_options():
+    out = subprocess.run([sys.executable, "-m", "localdev.playground", "--help"], cwd=REPO, capture_output=True,
+                         text=True, check=True).stdout
+    for option in ("--port", "--players", "--humans", "--bot-delay", "--mode", "TELEGRAM_BOT_TOKEN"):
+        assert option in out
+
