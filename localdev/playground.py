@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import html
+import importlib.util
 import logging
 import os
 import re
@@ -114,9 +115,11 @@ class Playground:
         table_name: str | None = None,
         token: str | None = None,
         api_base: str | None = None,
+        timer_clock: Any = None,
     ) -> None:
         """``mode``: "playground" (fake Telegram, web page) or "telegram" (real bot by long polling:
-        ``token`` and ``api_base`` name the Bot API)."""
+        ``token`` and ``api_base`` name the Bot API). ``timer_clock``: the phase timers' clock (tests
+        move it forward instead of waiting minutes); the real time by default."""
         if mode not in ("playground", "telegram"):
             raise ValueError(f"unknown mode {mode!r}")
         self.mode = mode
@@ -134,6 +137,9 @@ class Playground:
         self.moto: Any = None
         self.worker: WebhookWorker | None = None
         self.bots: BotPlayers | None = None
+        self.scheduler: Any = None  # gamebot.scheduler.LocalScheduler: the phase timers
+        self.timer_app: Any = None
+        self.timer_clock = timer_clock or time.time
         self.bot_user: JSON = {}
         self._saved_env: dict[str, str | None] = {}
         self._stop = threading.Event()
@@ -175,6 +181,7 @@ class Playground:
         dynamo.reset_default_client()
         create_table_from_template(dynamo.default_client(), self.table_name, REPO / "template.yaml")
         self.worker = WebhookWorker(self.secret)
+        self._start_timers()
         self.worker.call(self._warm_up)
         if self.fake is not None:
             self.bot_user = dict(self.fake.bot)
@@ -184,6 +191,31 @@ class Playground:
         self._loop_thread = threading.Thread(target=self._loop, name="playground-loop", daemon=True)
         self._loop_thread.start()
         return self
+
+    def _start_timers(self) -> None:
+        """Phase timers run here as they do on AWS: the bot schedules one-time timers, and when one is
+        due the timer Lambda's own handler runs (in the worker, so it never overlaps an update)."""
+        from gamebot import scheduler
+
+        spec = importlib.util.spec_from_file_location("timer_app", REPO / "functions" / "timer" / "app.py")
+        assert spec is not None and spec.loader is not None
+        self.timer_app = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(self.timer_app)
+        worker, timer_app = self.worker, self.timer_app
+        assert worker is not None
+        self.scheduler = scheduler.LocalScheduler(lambda payload: worker.call(timer_app.lambda_handler, payload, None),
+                                                  clock=self.timer_clock)
+        scheduler.install(self.scheduler.start())
+
+    def _stop_timers(self) -> None:
+        from gamebot import scheduler
+
+        if self.scheduler is not None:
+            self.scheduler.stop()
+            scheduler.install(None)
+            self.scheduler = None
+        if self.timer_app is not None and self.worker is not None:
+            self.worker.call(self.timer_app.reset)
 
     def _warm_up(self) -> None:
         """Build the bot's service once (imports, getMe), in the worker thread that will use it."""
@@ -203,6 +235,7 @@ class Playground:
             try:
                 import app
 
+                self._stop_timers()
                 self.worker.call(app.reset)
             finally:
                 self.worker.stop()

@@ -112,6 +112,36 @@ def test_a_person_seat_is_left_to_the_person(pg, client):
     assert wait_for(pg, lambda: any("Game cancelled" in t for t in pg.fake.texts(GROUP_ID)))
 
 
+def test_phase_timers_run_locally_so_a_person_who_walks_away_does_not_stall_the_game():
+    """The playground runs the same timers as AWS: the bot schedules them, the timer Lambda's handler
+    applies the defaults. Zoe starts the game and never acts again; moving the timers' clock on
+    (instead of waiting minutes) lets the game finish without her."""
+    now = [time.time()]
+    with Playground(bot_delay=0, seed=5, timer_clock=lambda: now[0]) as pg:
+        seats = seat_five(pg, open_lobby=True)
+        zoe = seats[0].user_id
+        assert wait_for(pg, lambda: "5. Vic" in (lobby(pg) or {}).get("text", ""))
+        shown = lobby(pg)
+        start = next(b for row in shown["reply_markup"]["inline_keyboard"] for b in row if "Start" in b["text"])
+        assert pg.press(zoe, GROUP_ID, shown["message_id"], start["callback_data"])["status"] == 200
+        assert pg.scheduler.pending(), "the game's first decision has a deadline"
+
+        def over() -> bool:
+            return any("Game over" in t for t in pg.fake.texts(GROUP_ID))
+
+        for _ in range(200):
+            if over():
+                break
+            now[0] += 600  # ten minutes later: every limit has run out
+            pg.scheduler.wake()
+            pg.fake.wait_changed(pg.fake.version, 0.5)
+        assert over(), story(pg)
+        group = "\n".join(pg.fake.texts(GROUP_ID))
+        assert "Zoe ran out of time" in group
+        assert pg.scheduler.fired, "the local scheduler fired the timers"
+        assert set(pg.worker.statuses) == {200}
+
+
 def test_a_join_answered_with_a_deep_link_opens_the_private_chat_with_its_payload(pg):
     from localdev import updates as U
 
