@@ -53,9 +53,9 @@ def longest(user: int, msg: dict[str, Any], rng: random.Random) -> bool:
 
 
 def play(setup: str, seed: int) -> dict[str, Any]:
-    from gamebot.session import Session, chat_key
-    from tests.e2e.driver import Policy
-    from tests.reliability.support import SETUPS, RobustDriver, set_settings
+    from gamebot.session import chat_key
+    from localdev.autoplay import Policy
+    from tests.reliability.support import SETUPS, RobustDriver, final_state, set_settings
     from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen
 
     theme, n, roles, options = SETUPS[setup]
@@ -79,7 +79,7 @@ def play(setup: str, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
     policy = Policy(rng=random.Random(seed), fail_rate=0.5, vote=lambda u, m: longest(u, m, rng))
     RobustDriver(HarnessScreen(h), GROUP, players, policy).play()
-    state = Session.from_body(h.repo.items[chat_key(GROUP)].body).game()
+    state = final_state(h.repo, GROUP)
     h.close()
     return {"setup": setup, "seed": seed, "size": biggest["size"], "json": biggest["json"], "body": biggest["body"],
             "actions": len(state.log),

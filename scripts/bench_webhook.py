@@ -214,10 +214,10 @@ def play(bench: Bench, name: str, n: int, theme: str, roles: list[str], options:
          group: int) -> list[dict[str, Any]]:
     from gamebot.dynamo import DynamoRepository
     from localdev import updates as U
-    from tests.e2e.driver import LambdaTable, Policy
+    from localdev.autoplay import Policy, WebhookTable
     from tests.reliability.support import RobustDriver, set_settings
 
-    table = LambdaTable(bench.fake, SECRET, group=group)
+    table = WebhookTable(bench.fake, SECRET, group=group)
     table.post = bench.post
     start = len(bench.rows)
     players = list(range(100 * seed + 1, 100 * seed + n + 1))

@@ -2,7 +2,7 @@
 recovers from refused presses and lost messages, and direct access to the stored lobby settings.
 
 The driver still plays like a person (it reads chats and presses buttons); it never reads the game
-state. It only differs from ``tests.e2e.driver.Driver`` in two ways: a private prompt whose Confirm
+state. It only differs from ``localdev.autoplay.Driver`` in two ways: a private prompt whose Confirm
 was refused is answered again with other picks (a person would try another combination), and when
 nothing can be pressed it asks the bot with ``/status`` (in the group and in private), as the help
 tells players to do when a message is missing.
@@ -16,7 +16,7 @@ from typing import Any
 
 from gamebot.session import Session, chat_key
 from gamebot.store import Item
-from tests.e2e.driver import Driver, _buttons, _look
+from localdev.autoplay import Driver, Mind, _buttons, _look
 
 # Every character and every module, in 10-player tables (6 Good, 4 Evil) the engine accepts.
 ALL_MODULES = {"lady_of_the_lake": True, "excalibur": True, "trapper": True, "plot_cards": True, "targeting": True}
@@ -43,6 +43,18 @@ SETUPS: dict[str, tuple[str, int, list[str], dict[str, Any]]] = {
     ),
     "resistance": ("resistance", 10, [], {"plot_cards": True, "targeting": True, "blind_spies": True}),
 }
+
+
+def final_state(repo: Any, chat_id: int) -> Any:
+    """The engine state of the chat's game: in the session while it runs, in its archive once finished."""
+    from gamebot.session import archive_key
+
+    session = Session.from_body(repo.get(chat_key(chat_id)).body)
+    if session.state:
+        return session.game()
+    from engine import GameState
+
+    return GameState.from_json(repo.get(archive_key(chat_id, session.game_id)).body["state"])
 
 
 def covered_roles() -> set[str]:
@@ -83,7 +95,7 @@ class RobustDriver(Driver):
                     if others:
                         self._press(user, user, msg, self.policy.rng.choice(others)["data"])
                         return True
-                self._answer_prompt(user, msg, buttons)
+                self._answer_prompt(user, msg, buttons, Mind.read(self.screen.messages(user), self.words))
                 return True
         return False
 
@@ -150,16 +162,16 @@ def create_table(endpoint: str, name: str) -> None:
 
 class Container:
     """One Lambda container: its own event loop, Bot (HTTP client), DynamoDB client and Service, built
-    by the webhook's own ``_build`` as a cold start does."""
+    by ``gamebot.runtime.build_service`` as the webhook's cold start does."""
 
     def __init__(self, endpoint: str, fake: Any, table: str, seeds: random.Random | None = None) -> None:
         import asyncio
 
-        import app
+        from gamebot.runtime import build_service
 
         self.loop = asyncio.new_event_loop()
-        settings = (TOKEN, fake.base_url, table, "", endpoint)
-        self.service = self.loop.run_until_complete(app._build(settings))
+        settings = (TOKEN, fake.base_url, table, "", endpoint, "")  # as gamebot.runtime.environment() reads them
+        self.service = self.loop.run_until_complete(build_service(settings))
         self.service.repo._client = dynamo_client(endpoint)  # not the process-wide client: one per container
         self.service.seeds = seeds
 
@@ -172,7 +184,7 @@ class Container:
 
 
 class ContainerTable:
-    """A ``tests.e2e.driver.Screen`` over the fake Bot API whose presses go to one container."""
+    """A ``localdev.autoplay.Screen`` over the fake Bot API whose presses go to one container."""
 
     def __init__(self, fake: Any, container: Container, group: int) -> None:
         from localdev import updates as U

@@ -31,9 +31,9 @@ from hypothesis import strategies as st
 
 from engine import Action, GameState, apply_action, replay
 from gamebot.callbacks import Codec
-from gamebot.session import CANCELLED, PLAYING, Session, UserRecord
+from gamebot.session import CANCELLED, PLAYING, Session, UserRecord, archive_key
 from localdev import updates as U
-from tests.e2e.driver import Policy
+from localdev.autoplay import Policy
 from tests.reliability.support import SETUPS, RobustDriver, set_settings
 from tests.unit.gamebot_fakes import GROUP, TOKEN, Harness, HarnessScreen
 
@@ -265,31 +265,41 @@ class Checker:
         for key, item in items.items():
             if key.startswith("user#"):
                 UserRecord.model_validate(item.body)
-                continue
-            assert key.startswith("chat#"), key
-            s = Session.from_body(item.body)
-            old_item = self.items.get(key)
-            old = Session.from_body(old_item.body) if old_item else None
-            assert len(s.players) <= 10 and len({p.id for p in s.players}) == len(s.players)
-            assert len(s.seen) <= 100
-            self._check_status(update, sender, old, s)
-            self._check_state(key, sender, old, s)
+            elif key.startswith("game#"):  # a finished game's archive: it still replays from seed + log
+                archived = GameState.from_json(item.body["state"])
+                assert replay(archived.config, archived.seed, archived.log).to_json() == archived.to_json()
+            elif key.startswith("chat#"):
+                s = Session.from_body(item.body)
+                old_item = self.items.get(key)
+                old = Session.from_body(old_item.body) if old_item else None
+                assert len(s.players) <= 10 and len({p.id for p in s.players}) == len(s.players)
+                assert len(s.seen) <= 100
+                state = s.game()
+                if state is None and old is not None and old.state and old.game_id:  # the game was archived
+                    archive = items.get(archive_key(s.chat_id, old.game_id))
+                    assert archive is not None, "a finished game is archived in the same write"
+                    state = GameState.from_json(archive.body["state"])
+                self._check_status(update, sender, old, s, state)
+                self._check_state(key, sender, old, s, state)
+            else:
+                assert key.startswith("stats#") and isinstance(item.body, dict), key
         self.items = dict(items)
 
-    def _check_status(self, update: dict[str, Any], sender: int | None, old: Session | None, s: Session) -> None:
+    def _check_status(self, update: dict[str, Any], sender: int | None, old: Session | None, s: Session,
+                      state: GameState | None) -> None:
         if old is None or old.status != PLAYING or s.game_id != old.game_id or s.status == PLAYING:
             return
         if s.status == CANCELLED:  # only /cancel by the host, or the bot removed from the group
             removed = isinstance(update.get("my_chat_member"), dict)
             assert removed or (_command(update).startswith("/cancel") and sender == old.host), update
         else:
-            assert s.game().over
+            assert state is not None and state.over
 
-    def _check_state(self, key: str, sender: int | None, old: Session | None, s: Session) -> None:
-        if not s.state:
+    def _check_state(self, key: str, sender: int | None, old: Session | None, s: Session,
+                     state: GameState | None) -> None:
+        if state is None:
             self.states.pop(key, None)
             return
-        state = s.game()
         before = self.states.get(key)
         if before is None or old is None or old.game_id != s.game_id or state.seed != before.seed:
             rebuilt = replay(state.config, state.seed, state.log)  # a new game: replays from seed + log
@@ -305,7 +315,10 @@ class Checker:
                 assert seat is not None and action.seat == seat, (entry, sender)  # nobody acts for another
                 rebuilt, _ = apply_action(rebuilt, action)
             assert rebuilt.to_json() == state.to_json()
-        self.states[key] = state
+        if s.state:
+            self.states[key] = state
+        else:
+            self.states.pop(key, None)
 
 
 class Errors(logging.Handler):
@@ -375,7 +388,13 @@ def test_bad_bodies_through_the_webhook_with_dynamodb_are_answered_200_and_chang
     users = [f"user#{u}" for u in players + OUTSIDERS]
 
     def items(keys: list[str] = chats) -> dict[str, Any]:
-        return {k: item for k in keys if (item := repo.get(k)) is not None}
+        found = {k: item for k in keys if (item := repo.get(k)) is not None}
+        for key in [k for k in found if k.startswith("chat#")]:  # and the archive of a game that ended
+            game_id = found[key].body.get("game_id")
+            archived = repo.get(archive_key(int(key[5:]), game_id)) if game_id else None
+            if archived is not None:
+                found[archived.key] = archived
+        return found
 
     checker = Checker(items())
     w = World(players, [], [(table.group, m["message_id"], b["data"]) for m in table.messages(table.group)

@@ -20,8 +20,15 @@ from engine import Action
 from gamebot.session import Session, chat_key
 from gamebot.store import VersionConflict
 from localdev import updates as U
-from tests.e2e.driver import Policy
-from tests.reliability.support import Container, ContainerTable, RobustDriver, create_table, until_vote
+from localdev.autoplay import Policy
+from tests.reliability.support import (
+    Container,
+    ContainerTable,
+    RobustDriver,
+    create_table,
+    final_state,
+    until_vote,
+)
 
 TRIALS = int(os.environ.get("RELIABILITY_TRIALS", "6"))
 PLAYERS = list(range(1, 11))
@@ -157,7 +164,7 @@ def _vote_round(containers: list[Container], table: ContainerTable, vote_msg: di
     statuses = _all_at_once(containers[: len(card_updates)], card_updates)
     assert statuses == [200] * len(card_updates)
     final = _session(containers[0], group)
-    result = final.game()
+    result = final_state(containers[0].service.repo, group)  # (archived if that quest ended the game)
     assert {u["update_id"] for u in card_updates} <= set(final.seen)
     assert len(result.quests) == quests_done + 1  # the quest resolved once
     record = result.quests[-1]

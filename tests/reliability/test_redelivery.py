@@ -14,7 +14,7 @@ import pytest
 
 import gamebot.service
 from localdev import updates as U
-from tests.e2e.driver import Policy
+from localdev.autoplay import Policy
 from tests.reliability.support import SETUPS, RobustDriver, set_settings
 from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen
 

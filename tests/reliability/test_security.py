@@ -12,11 +12,12 @@ import pytest
 
 import engine
 from engine import Action, GameState, Side
+from gamebot.runtime import lambda_logging
 from gamebot.session import Session, chat_key
 from gamebot.texts import name_of
 from localdev import updates as U
+from localdev.autoplay import Policy
 from tests.e2e.conftest import SECRET, TOKEN
-from tests.e2e.driver import Policy
 from tests.reliability.support import SETUPS, RobustDriver, covered_roles, set_settings, until_vote
 from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen
 
@@ -71,7 +72,7 @@ def debug_logs(monkeypatch):
     root.addHandler(capture)
     root.setLevel(logging.DEBUG)
     monkeypatch.setenv("LOG_LEVEL", "DEBUG")
-    app.configure_logging()
+    lambda_logging("gamebot.webhook")  # what the webhook does at import, now with LOG_LEVEL=DEBUG
     yield capture
     root.removeHandler(capture)
     for name, level in levels.items():

@@ -19,9 +19,9 @@ from telegram.request import HTTPXRequest
 from engine import replay
 from gamebot.session import ENDED, Session, chat_key
 from localdev import updates as U
+from localdev.autoplay import Policy
 from localdev.fake_telegram import NOT_MODIFIED
-from tests.e2e.driver import Policy
-from tests.reliability.support import RobustDriver, until_vote
+from tests.reliability.support import RobustDriver, final_state, until_vote
 
 TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 NEVER_STARTED = "Forbidden: bot can't initiate conversation with a user"
@@ -62,9 +62,8 @@ def _session(table) -> Session:
 
 def _assert_intact(table) -> None:
     """Nothing stored was lost: the game ended and its state is what its seed and log replay to."""
-    session = _session(table)
-    state = session.game()
-    assert session.status == ENDED and state.over
+    state = final_state(app.service().repo, table.group)
+    assert _session(table).status == ENDED and state.over
     assert replay(state.config, state.seed, state.log).to_json() == state.to_json()
 
 
