@@ -134,20 +134,7 @@ def until_vote(driver: Driver, screen: Any, group: int) -> dict[str, Any] | None
 # ---------------------------------------------------------------------------------------------------
 
 from tests.e2e.conftest import SECRET, TOKEN  # noqa: E402,F401 - the fake Bot API fixture's token
-
-
-def dynamo_client(endpoint: str, pool: int = 4) -> Any:
-    import boto3
-    from botocore.config import Config
-
-    return boto3.client(
-        "dynamodb",
-        endpoint_url=endpoint,
-        region_name="us-east-1",
-        aws_access_key_id="testing",
-        aws_secret_access_key="testing",
-        config=Config(max_pool_connections=pool, retries={"mode": "standard", "max_attempts": 3}),
-    )
+from tests.moto_server import dynamo_client  # noqa: E402
 
 
 def create_table(endpoint: str, name: str) -> None:

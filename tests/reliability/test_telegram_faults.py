@@ -135,18 +135,28 @@ def test_a_player_who_never_started_the_bot_gets_a_deep_link_in_the_group_and_ca
     _assert_intact(table)
 
 
+def _at_the_first_vote(table, players: list[int], seed: int) -> tuple[RobustDriver, Any]:
+    """A game started and played up to its first vote; returns the driver and ``approve_all()``."""
+    table.open_lobby(players)
+    table.start_game(players[0])
+    driver = RobustDriver(table, table.group, players, Policy(rng=random.Random(seed)))
+    vote = until_vote(driver, table, table.group)
+    approve = next(b["data"] for row in vote["buttons"] for b in row if "Approve" in b["text"])
+
+    def approve_all() -> None:
+        for uid in players:
+            table.press(uid, table.group, vote["message_id"], approve)
+
+    return driver, approve_all
+
+
 def test_a_blocked_player_found_out_on_sending_is_reported_and_reconnects(table):
     """The ``my_chat_member`` update about the block never came: the 403 on sending is the news."""
     players = [1, 2, 3, 4, 5]
-    table.open_lobby(players)
-    table.start_game(1)
-    driver = RobustDriver(table, table.group, players, Policy(rng=random.Random(2), approve_rate=1.0))
-    vote = until_vote(driver, table, table.group)
+    driver, approve_all = _at_the_first_vote(table, players, seed=2)
     for uid in players:
         table.fake.block(U.user(uid))  # every team member's quest card will fail with 403
-    for uid in players:
-        table.press(uid, table.group, vote["message_id"],
-                    next(b["data"] for row in vote["buttons"] for b in row if "Approve" in b["text"]))
+    approve_all()
     notices = [t for t in table.fake.texts(table.group) if "cannot send private messages to" in t]
     team = sorted(_session(table).unreachable)
     assert len(team) >= 2 and len(notices) == len(team)  # one notice per team member, nobody else
@@ -164,15 +174,10 @@ def test_a_lost_quest_card_prompt_is_announced_with_a_link_and_recovered(table, 
     """5xx twice on the quest-card prompts (the send and its one retry): the team members are told in
     the group; one taps the link, another sends /status in private: both get their buttons back."""
     players = [1, 2, 3, 4, 5]
-    table.open_lobby(players)
-    table.start_game(1)
-    driver = RobustDriver(table, table.group, players, Policy(rng=random.Random(3), approve_rate=1.0))
-    vote = until_vote(driver, table, table.group)
+    driver, approve_all = _at_the_first_vote(table, players, seed=3)
     for uid in players:
         table.fake.inject("sendMessage", status=500, times=2, chat_id=uid)
-    approve = next(b["data"] for row in vote["buttons"] for b in row if "Approve" in b["text"])
-    for uid in players:
-        table.press(uid, table.group, vote["message_id"], approve)
+    approve_all()
     table.fake.clear_faults()
     team = [uid for uid in players if "choose your card" in " ".join(
         c.params.get("text", "") for c in table.fake.calls if c.method == "sendMessage" and c.params["chat_id"] == uid)]
