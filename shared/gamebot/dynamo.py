@@ -3,7 +3,7 @@
 Table layout (see template.yaml): partition key ``pk`` (S) only; ``version`` (N), ``body`` (S: the
 compact JSON of the body; or B: that JSON zlib-compressed, when it is longer than ``COMPRESS_ABOVE``
 bytes), ``expires_at`` (N, epoch seconds, the table's TTL attribute). A game's session compresses about
-6:1 (the longest 10-player game with every module: about 18 KB of JSON, under 3 KB stored), and
+6:1 (the longest 10-player game with every module: about 19 KB of JSON, about 3 KB stored), and
 DynamoDB charges a write unit per KB written and a read unit per 4 KB read.
 
 Semantics match ``FakeRepository``: a write states the version it replaces (``None``: the item must

@@ -1,5 +1,5 @@
 """The stored game item stays small: DynamoRepository compresses bodies over 1 KB (a long 10-player game
-with every module is about 18 KB of JSON, under 3 KB stored) and still reads items written uncompressed."""
+with every module is about 19 KB of JSON, about 3 KB stored) and still reads items written uncompressed."""
 from __future__ import annotations
 
 import json
