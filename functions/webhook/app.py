@@ -25,6 +25,8 @@ from gamebot.runtime import Container, environment, lambda_logging
 log = lambda_logging("gamebot.webhook")
 
 SECRET_HEADER = "x-telegram-bot-api-secret-token"
+WAIT_BUDGET = 20.0  # seconds an update may wait on 429 retry_after in total (TelegramIO.wait_budget)
+SAFETY_MARGIN = 3.0  # seconds kept free before the Lambda timeout (one more Bot API call, the answer)
 
 _CONTAINER = Container()  # the service and the one event loop of this container (gamebot.runtime)
 
@@ -69,7 +71,15 @@ def lambda_handler(event: dict[str, Any], context: Any = None) -> dict[str, Any]
     except (ValueError, UnicodeDecodeError):
         log.warning("ignored a body that is not a Telegram update")
         return _response(200, "ignored")  # a retry would not help
-    status = _CONTAINER.run(service().handle(data))
+    try:
+        svc = service()
+    except Exception as exc:  # e.g. getMe failed; the message may contain the token: log the type only
+        log.error("could not build the service (%s); Telegram will redeliver", type(exc).__name__)
+        return _response(500, "retry")
+    remaining = getattr(context, "get_remaining_time_in_millis", None)
+    if remaining is not None:  # waiting out flood control must never outlast the Lambda timeout
+        svc.io.wait_budget = max(0.0, min(WAIT_BUDGET, remaining() / 1000 - SAFETY_MARGIN))
+    status = _CONTAINER.run(svc.handle(data))
     log.info("update %s -> %s in %.1f ms", data.get("update_id"), status, (time.perf_counter() - started) * 1000)
     return _response(status, "ok" if status == 200 else "retry")
 

@@ -14,12 +14,17 @@ from typing import Any
 
 
 def lambda_logging(name: str) -> logging.Logger:
-    """Logging for a Lambda entry point: ``LOG_LEVEL`` for the bot, and never a URL with the token."""
+    """Logging for a Lambda entry point: ``LOG_LEVEL`` for the bot, and never a URL with the token.
+
+    Request URLs contain the bot token: httpx/httpcore log them at INFO/DEBUG and python-telegram-bot
+    logs its API base URL at DEBUG, so those loggers are capped whatever LOG_LEVEL says."""
     if not logging.getLogger().handlers:
         logging.basicConfig(level=logging.INFO)
-    logging.getLogger("gamebot").setLevel(os.environ.get("LOG_LEVEL", "INFO").upper())
-    logging.getLogger("httpx").setLevel(logging.WARNING)  # httpx logs request URLs, which contain the token
+    level = os.environ.get("LOG_LEVEL", "INFO").upper()
+    logging.getLogger("gamebot").setLevel(level if level in ("DEBUG", "INFO", "WARNING", "ERROR") else "INFO")
+    logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("httpcore").setLevel(logging.WARNING)
+    logging.getLogger("telegram").setLevel(logging.INFO)
     return logging.getLogger(name)
 
 
@@ -46,13 +51,21 @@ async def build_service(settings: tuple[str, ...], scheduler: Any = None, pool: 
     from .callbacks import Codec
     from .dynamo import DynamoRepository
     from .service import ARCHIVE_DAYS, Service
-    from .telegram_io import TelegramIO
+    from .telegram_io import LazyRequest, TelegramIO
 
     token, base_url, table, username, _, archive_days = settings[:6]
-    request = HTTPXRequest(connection_pool_size=pool, read_timeout=10.0, write_timeout=10.0, connect_timeout=5.0)
-    bot = Bot(token=token, base_url=f"{base_url}/bot", request=request)
-    await bot.initialize()  # getMe once per container
-    return Service(DynamoRepository(table), TelegramIO(bot), Codec(token), bot_username=username or (bot.username or ""),
+
+    def client() -> HTTPXRequest:
+        return HTTPXRequest(connection_pool_size=pool, read_timeout=10.0, write_timeout=10.0, connect_timeout=5.0)
+
+    # The HTTP client is built on first use (LazyRequest). get_updates_request: the webhook never polls;
+    # sharing the request object saves Bot() a second HTTP client.
+    request = LazyRequest(client, read_timeout=10.0)
+    bot = Bot(token=token, base_url=f"{base_url}/bot", request=request, get_updates_request=request)
+    if not username:
+        await bot.initialize()  # getMe, once per container, only to learn the username for deep links
+        username = bot.username or ""
+    return Service(DynamoRepository(table), TelegramIO(bot), Codec(token), bot_username=username,
                    archive_days=float(archive_days or ARCHIVE_DAYS), scheduler=scheduler)
 
 
@@ -78,7 +91,7 @@ class Container:
         """Forget the service (shutting its Bot down), e.g. when tests change the environment."""
         old, self.service, self.settings = self.service, None, None
         if old is not None:
-            try:
-                self.run(old.io.bot.shutdown())
+            try:  # the HTTP client (the Bot may never have been initialised: see build_service)
+                self.run(old.io.bot.request.shutdown())
             except Exception:  # pragma: no cover - best effort
                 pass

@@ -137,7 +137,13 @@ class Service(Extras):
 
     async def handle(self, data: dict[str, Any]) -> int:
         """Process one update (the webhook's JSON). Returns the HTTP status for Telegram."""
-        update = Update.de_json(data, getattr(self.io, "bot", None))
+        try:
+            update = Update.de_json(data, getattr(self.io, "bot", None))
+        except (TypeError, ValueError, KeyError, AttributeError):
+            update = None
+        if update is None or not well_formed(update):
+            log.warning("ignored a malformed update")  # a redelivery would fail the same way: 200
+            return 200
         job = Job(update=update, update_id=update.update_id)
         try:
             await self._dispatch(job)
@@ -182,14 +188,25 @@ class Service(Extras):
         """Run ``decide(session) -> Plan`` under the retry loop with a version-checked write."""
 
         def attempt() -> Plan:
-            session, version = self._load(chat_id)
+            stored = self.repo.get(chat_key(chat_id))
+            session = Session.from_body(stored.body) if stored is not None else None
+            version = stored.version if stored is not None else None
             if session is not None and job.update_id in session.seen:
                 return Plan(duplicate=True)
             deadline = session.deadline if session is not None else None
             try:
                 plan = decide(session)
             except Reply as r:
-                return Plan(answer=r.text, alert=r.alert, url=r.url)
+                plan = Plan(answer=r.text, alert=r.alert, url=r.url)
+                user = job.update.effective_user if job.update is not None else None
+                if session is None or user is None or session.seat_of(user.id) is None:
+                    return plan
+                # A player's refused move is recorded too: redelivered later, when the move may have
+                # become legal (e.g. after an open vote), it must get the same refusal, not take effect.
+                plan.session = Session.from_body(stored.body)  # as read: decide may have changed its copy
+            if plan.session is None and stored is not None and any(o.op == "send" for o in plan.outs):
+                # new messages: record the update, so that a redelivery does not send them again
+                plan.session = Session.from_body(stored.body)
             if plan.session is not None:
                 plan.schedule = self.timers.plan(plan.session, deadline)
                 plan.session.mark_seen(job.update_id)
@@ -234,24 +251,33 @@ class Service(Extras):
             log.warning("could not answer callback query")
 
     async def _after(self, job: Job, results: list[Result], chat_id: int | None) -> None:
-        """Follow-ups once the effects ran: remember new message ids, handle unreachable users."""
+        """Follow-ups once the effects ran: remember new message ids, handle unreachable users, and tell
+        a player whose role card or prompt did not get through (5xx, timeout, flood control) how to get
+        it again."""
         remember = {
             r.out.remember: r.message_id
             for r in results
             if r.ok and r.out.remember and r.message_id and r.message_id != r.out.message_id
         }
         blocked = sorted({r.out.user_id for r in results if r.error == "forbidden" and r.out.user_id})
-        if chat_id is None or not (remember or blocked):
+        lost: dict[int, set[str]] = {}
+        for r in results:
+            tag = r.out.tag or ""
+            if not r.ok and r.error != "forbidden" and r.out.op == "send" and r.out.user_id and (
+                    tag == "role" or tag.startswith("prompt:")):
+                lost.setdefault(r.out.user_id, set()).add(tag.partition(":")[2])
+        if chat_id is None or not (remember or blocked or lost):
             return
         try:
-            notices = self._follow_up(chat_id, remember, blocked)
+            notices = self._follow_up(chat_id, remember, blocked, lost)
         except Exception:
             log.exception("follow-up write failed")
             return
         if notices:
             await self.io.run(notices)
 
-    def _follow_up(self, chat_id: int, remember: dict[str, int], blocked: list[int]) -> list[Out]:
+    def _follow_up(self, chat_id: int, remember: dict[str, int], blocked: list[int],
+                   lost: dict[int, set[str]] | None = None) -> list[Out]:
         for uid in blocked:
             self._mark_user(uid, blocked=True)
         notices: list[Out] = []
@@ -261,28 +287,48 @@ class Service(Extras):
             session, version = self._load(chat_id)
             if session is None:
                 return
+            changed = bool(remember)
             for name, mid in remember.items():
                 setattr(session, name, mid)
+            table = self._table(session)
             if session.active:
                 for uid in blocked:
                     seat = session.seat_of(uid)
                     if seat is None or uid in session.unreachable:
                         continue
                     session.unreachable.append(uid)
-                    table = self._table(session)
+                    changed = True
                     notices.append(
                         Out("send", chat_id=chat_id, tag="unreachable",
                             text=table.t("unreachable", name=table.mention(seat), link=table.deep_link("r")))
                     )
-            self.repo.put(Item(key=chat_key(chat_id), body=session.body()), version)
+            if session.status == PLAYING and lost:
+                hidden = {p.kind for p in session.game().pending if p.hidden}
+                for uid, kinds in sorted(lost.items()):
+                    seat = session.seat_of(uid)
+                    if seat is None or uid in blocked or uid in session.unreachable or kinds <= hidden:
+                        continue  # (the group must not learn that someone has a hidden decision)
+                    notices.append(
+                        Out("send", chat_id=chat_id, tag="undelivered",
+                            text=table.t("undelivered", name=table.mention(seat), link=table.deep_link("r")))
+                    )
+            if changed:
+                self.repo.put(Item(key=chat_key(chat_id), body=session.body()), version)
 
         retrying(attempt)
         return notices
 
-    def _mark_user(self, user_id: int, **changes: Any) -> UserRecord:
-        def attempt() -> UserRecord:
+    def _mark_user(self, user_id: int, update_id: int | None = None, **changes: Any) -> UserRecord | None:
+        """Update the user's record. With ``update_id``: None if that update was already applied (a
+        redelivery), else it is recorded in the same write."""
+
+        def attempt() -> UserRecord | None:
             rec, version = self._load_user(user_id)
+            if update_id is not None and update_id in rec.seen:
+                return None
             rec = rec.model_copy(update=changes)
+            if update_id is not None:
+                rec.mark_seen(update_id)
             self.repo.put(Item(key=user_key(user_id), body=rec.body()), version)
             return rec
 
@@ -407,7 +453,9 @@ class Service(Extras):
                 plan.answer = texts.t("start.join_failed", lang, reason=plan.answer)
             await self._finish(job, plan, chat_id)
             return
-        rec = self._mark_user(user.id, started=True, blocked=False, name=display_name(user), lang=lang)
+        rec = self._mark_user(user.id, job.update_id, started=True, blocked=False, name=display_name(user), lang=lang)
+        if rec is None:
+            return  # a redelivered /start: it was answered the first time
         if rec.chat is not None:
             session, _ = self._load(rec.chat)
             if session is not None and session.status == PLAYING and session.seat_of(user.id) is not None:
@@ -1310,6 +1358,18 @@ class Service(Extras):
             for text in render.game_over(table, pv):
                 tail.append(Out("send", chat_id=chat, text=text, tag="end"))
         return head + private + group + tail
+
+
+def well_formed(u: Update) -> bool:
+    """The fields the handlers rely on are there (Telegram always sends them; a forger may not)."""
+    if u.callback_query is not None:
+        return u.callback_query.from_user is not None
+    if u.message is not None:
+        return u.message.chat is not None
+    if u.my_chat_member is not None:
+        m = u.my_chat_member
+        return None not in (m.chat, m.new_chat_member, m.old_chat_member)
+    return True
 
 
 def transient(exc: BaseException) -> bool:

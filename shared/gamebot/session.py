@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field, PrivateAttr
 from engine import GameConfig, GameState, Theme
 
 SEEN_MAX = 100
+USER_SEEN_MAX = 10
 LOBBY, PLAYING, ENDED, CANCELLED = "lobby", "playing", "ended", "cancelled"
 ACTIVE = (LOBBY, PLAYING)
 
@@ -175,10 +176,14 @@ class UserRecord(BaseModel):
     blocked: bool = False  # the user blocked the bot (403)
     chat: int | None = None  # the group of the active game they are in
     game_id: str | None = None
+    seen: list[int] = Field(default_factory=list)  # last private updates applied (a redelivery is ignored)
 
     @property
     def reachable(self) -> bool:
         return self.started and not self.blocked
+
+    def mark_seen(self, update_id: int) -> None:
+        self.seen = [*self.seen, update_id][-USER_SEEN_MAX:]
 
     def body(self) -> dict[str, Any]:
         return self.model_dump(mode="json", exclude_none=True)

@@ -25,12 +25,46 @@ from typing import Any
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, LinkPreviewOptions
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
+from telegram.request import BaseRequest
 
 from .render import Btn
 
 log = logging.getLogger("gamebot.telegram")
 
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+
+
+class LazyRequest(BaseRequest):
+    """The Bot's HTTP request object, built on its first use.
+
+    Creating the HTTP client (httpx, with its TLS context and CA bundle) takes tens of milliseconds of a
+    cold start. boto3 creates its TLS context lazily too, with the first connection; both then happen
+    during the first update instead of while the container starts."""
+
+    def __init__(self, factory: Any, read_timeout: float | None) -> None:
+        self._factory = factory
+        self._read_timeout = read_timeout
+        self._real: BaseRequest | None = None
+
+    @property
+    def real(self) -> BaseRequest:
+        if self._real is None:
+            self._real = self._factory()
+        return self._real
+
+    @property
+    def read_timeout(self) -> float | None:
+        return self._read_timeout
+
+    async def initialize(self) -> None:
+        await self.real.initialize()
+
+    async def shutdown(self) -> None:
+        if self._real is not None:
+            await self._real.shutdown()
+
+    async def do_request(self, *args: Any, **kwargs: Any) -> tuple[int, bytes]:
+        return await self.real.do_request(*args, **kwargs)
 
 
 @dataclass

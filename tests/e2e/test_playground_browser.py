@@ -132,6 +132,11 @@ def test_a_person_plays_a_whole_game_with_bots_in_the_browser(chromium, playgrou
         if not me.step():
             page.wait_for_timeout(50)
     group = _column_text(page, GROUP_ID)
+    for _ in range(100):  # the board says "Game over" before the end message arrives: wait for it
+        if all(f"{seat.name}: " in group.rpartition("Game over")[2] for seat in pg.seats):
+            break
+        page.wait_for_timeout(100)
+        group = _column_text(page, GROUP_ID)
     page.screenshot(path=str(ARTIFACTS / "playground-game.png"))
     assert "Game over" in group, group[-2000:]
     assert screen.clicks > 3  # the person started the game and played their part by clicking

@@ -136,8 +136,8 @@ def test_phase_timers_run_locally_so_a_person_who_walks_away_does_not_stall_the_
             pg.scheduler.wake()
             pg.fake.wait_changed(pg.fake.version, 0.5)
         assert over(), story(pg)
-        group = "\n".join(pg.fake.texts(GROUP_ID))
-        assert "Zoe ran out of time" in group
+        # the board says "Game over" before the timeout notice is sent (edits go first): wait for it
+        assert wait_for(pg, lambda: "Zoe ran out of time" in "\n".join(pg.fake.texts(GROUP_ID))), story(pg)
         assert pg.scheduler.fired, "the local scheduler fired the timers"
         assert set(pg.worker.statuses) == {200}
 

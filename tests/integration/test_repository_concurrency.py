@@ -8,16 +8,13 @@ land between them, so conditional writes really conflict and ``retrying`` really
 """
 from __future__ import annotations
 
-import logging
 import threading
 
-import boto3
 import pytest
-from botocore.config import Config
-from moto.server import ThreadedMotoServer
 
 from gamebot.dynamo import DynamoRepository
 from gamebot.store import Item, Write, retrying
+from tests.moto_server import dynamo_client, serialised_moto_server
 
 TEMPLATE = """\
 Resources:
@@ -36,33 +33,12 @@ TRIALS = 4
 
 @pytest.fixture(scope="module")
 def endpoint():
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # one access-log line per request otherwise
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    wsgi = server._server  # werkzeug server; wrap its app so each request runs alone (see module doc)
-    inner, lock = wsgi.app, threading.Lock()
-
-    def one_at_a_time(environ, start_response):
-        with lock:
-            return list(inner(environ, start_response))
-
-    wsgi.app = one_at_a_time
-    host, port = server.get_host_and_port()
-    try:
-        yield f"http://{host}:{port}"
-    finally:
-        server.stop()
+    with serialised_moto_server() as url:  # one request at a time (see module doc)
+        yield url
 
 
 def _client(endpoint: str):
-    return boto3.client(
-        "dynamodb",
-        endpoint_url=endpoint,
-        region_name="us-east-1",
-        aws_access_key_id="testing",
-        aws_secret_access_key="testing",
-        config=Config(max_pool_connections=THREADS + 2, retries={"mode": "standard", "max_attempts": 3}),
-    )
+    return dynamo_client(endpoint, pool=THREADS + 2)
 
 
 @pytest.mark.parametrize("trial", range(TRIALS))

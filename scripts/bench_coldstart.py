@@ -1,0 +1,231 @@
+"""Cold start: a fresh interpreter imports the webhook and builds its service, against the bare minimum any
+such Lambda pays (``import boto3, telegram, pydantic`` and a DynamoDB client).
+
+    .venv/bin/python scripts/bench_coldstart.py              # 15 alternating runs of each
+    .venv/bin/python scripts/bench_coldstart.py --quick      # 3 runs of each
+    .venv/bin/python scripts/bench_coldstart.py --importtime # also: the handler's slowest imports
+
+Both run with ``python -S`` (no site-packages) and the same ``sys.path``: the function directory and the
+layer of the SAM build (``.aws-sam/build``, with the checked-hash bytecode ``scripts/check_template``
+adds), then boto3 and its dependencies alone (what the Lambda runtime provides), linked from the venv
+(the rest of the development venv, e.g. click or pygments that httpx would import, stays out). Without
+a SAM build the script assembles an equivalent layer in a temporary directory: the engine, the bot and
+the packages of shared/requirements.txt with their dependencies, copied from the venv and compiled the
+same way.
+
+"handler" = ``import app``, ``app.service()`` (Bot, HTTP client, DynamoRepository, Service; no getMe: the
+username is configured as in template.yaml) and the DynamoDB client. Times are measured inside the child
+(imports and construction only; the interpreter's own start-up is the same for both) and as wall time
+of the whole process. A benchmark, not a test: medians of alternating runs, and their ratio.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD = ROOT / ".aws-sam" / "build"
+SITE = Path(sysconfig.get_paths()["purelib"])
+RUNTIME_PROVIDED = ("boto3", "botocore", "s3transfer", "jmespath", "dateutil", "urllib3", "six")
+
+HANDLER = """
+import time
+t0 = time.perf_counter()
+import app
+service = app.service()
+service.repo.client
+print(time.perf_counter() - t0)
+"""
+BASELINE = """
+import time
+t0 = time.perf_counter()
+import boto3, telegram, pydantic
+boto3.client("dynamodb", region_name="us-east-1")
+print(time.perf_counter() - t0)
+"""
+
+
+def sam_build() -> tuple[Path, Path] | None:
+    """The SAM build's layer and function, if there is one and it holds the current sources."""
+    layer, function = BUILD / "SharedLayer" / "python", BUILD / "WebhookFunction"
+    if not ((layer / "telegram").is_dir() and (function / "app.py").is_file()):
+        return None
+    pairs = [(ROOT / "functions" / "webhook" / "app.py", function / "app.py")]
+    for pkg in ("engine", "gamebot"):
+        pairs += [(src, layer / src.relative_to(ROOT / "shared")) for src in (ROOT / "shared" / pkg).rglob("*.py")]
+    if any(not built.is_file() or built.read_bytes() != src.read_bytes() for src, built in pairs):
+        return None  # stale: run scripts/check_template again (or use the assembled layer)
+    return layer, function
+
+
+def assemble(tmp: Path) -> tuple[Path, Path]:
+    """A layer like the SAM build's, from the sources and the venv, with checked-hash bytecode."""
+    layer, function = tmp / "layer", tmp / "function"
+    layer.mkdir()
+    function.mkdir()
+    shutil.copy(ROOT / "functions" / "webhook" / "app.py", function / "app.py")
+    for pkg in ("engine", "gamebot"):
+        shutil.copytree(ROOT / "shared" / pkg, layer / pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    # the runtime requirements and their dependencies, as `sam build` would pip-install them
+    for name in top_level_modules(dependency_closure(requirements())):
+        src = SITE / name
+        if src.is_dir():
+            shutil.copytree(src, layer / name, ignore=shutil.ignore_patterns("__pycache__"))
+        elif src.with_suffix(".py").is_file():
+            shutil.copy(src.with_suffix(".py"), layer / f"{name}.py")
+    for path in (layer, function):
+        subprocess.run([sys.executable, "-m", "compileall", "-q", "-j", "0", "--invalidation-mode", "checked-hash",
+                        str(path)], check=True, stdout=subprocess.DEVNULL)
+    return layer, function
+
+
+def runtime(tmp: Path) -> Path:
+    """What the Lambda Python runtime provides besides the standard library: boto3 and its dependencies
+    (links into the venv; nothing else of the development venv is visible)."""
+    out = tmp / "runtime"
+    out.mkdir()
+    for name in RUNTIME_PROVIDED:
+        for src in (SITE / name, SITE / f"{name}.py"):
+            if src.exists():
+                (out / src.name).symlink_to(src)
+    return out
+
+
+def requirements() -> list[str]:
+    lines = (ROOT / "shared" / "requirements.txt").read_text().splitlines()
+    return [re.match(r"[A-Za-z0-9_.-]+", x).group(0) for x in lines if x.strip() and not x.startswith("#")]
+
+
+def dependency_closure(names: list[str]) -> list[Any]:
+    """The distributions ``names`` need (no extras), found in the venv."""
+    found: dict[str, Any] = {}
+    todo = list(names)
+    while todo:
+        name = re.sub(r"[-_.]+", "-", todo.pop()).lower()
+        if name in found:
+            continue
+        try:
+            found[name] = dist = metadata.distribution(name)
+        except metadata.PackageNotFoundError:
+            continue  # only required under another Python version (a marker): not installed here
+        for req in dist.requires or []:
+            if "extra ==" not in req:
+                todo.append(re.match(r"[A-Za-z0-9_.-]+", req).group(0))
+    return list(found.values())
+
+
+def top_level_modules(dists: list[Any]) -> set[str]:
+    names = set()
+    for dist in dists:
+        for f in dist.files or []:
+            top = f.parts[0]
+            if not top.endswith((".dist-info", ".pth")) and top not in ("..", "__pycache__", "bin"):
+                names.add(top[:-3] if top.endswith(".py") else top)
+    return names
+
+
+def child_env(path: list[Path]) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "AWS_"))}
+    env.update({
+        "PYTHONPATH": os.pathsep.join(str(p) for p in path), "TABLE_NAME": "games",
+        "TELEGRAM_BOT_TOKEN": "123456:COLD-start", "TELEGRAM_WEBHOOK_SECRET": "x" * 32,
+        "TELEGRAM_BOT_USERNAME": "ColdStartBot", "TELEGRAM_API_BASE_URL": "http://127.0.0.1:9",
+        "AWS_REGION": "us-east-1", "AWS_DEFAULT_REGION": "us-east-1",
+        "AWS_ACCESS_KEY_ID": "cold", "AWS_SECRET_ACCESS_KEY": "cold",
+    })
+    return env
+
+
+def once(code: str, path: list[Path], extra: list[str] = ()) -> tuple[float, float, str]:
+    """(seconds inside the child, wall seconds of the whole process, stderr)."""
+    # -S: no site-packages; PYTHONPATH is honoured (-E would drop it), so the path is exactly ``path``.
+    argv = [sys.executable, "-S", *extra, "-c", code]
+    started = time.perf_counter()
+    out = subprocess.run(argv, env=child_env(path), capture_output=True, text=True, check=True)
+    wall = time.perf_counter() - started
+    return float(out.stdout.strip().splitlines()[-1]), wall, out.stderr
+
+
+def slowest_imports(path: list[Path], top: int = 12) -> list[tuple[int, str]]:
+    """The handler's top-level imports by cumulative time (``python -X importtime``)."""
+    _, _, err = once(HANDLER, path, ["-X", "importtime"])
+    rows = []
+    for line in err.splitlines():
+        if line.startswith("import time:") and line.count("|") == 2:
+            _, cumulative, name = line[len("import time:"):].split("|")
+            if cumulative.strip().isdigit() and not name[1:].startswith(" "):
+                rows.append((int(cumulative), name.strip()))
+    return sorted(rows, reverse=True)[:top]
+
+
+def run(runs: int, importtime: bool) -> dict[str, Any]:
+    built = sam_build()
+    with tempfile.TemporaryDirectory() as tmp:
+        layer, function = built or assemble(Path(tmp))
+        path = [function, layer, runtime(Path(tmp))]
+        once(HANDLER, path)  # the OS file cache warm for both, like a Lambda host that has the image
+        once(BASELINE, path)
+        handler, baseline, handler_wall, baseline_wall = [], [], [], []
+        for _ in range(runs):
+            t, w = once(HANDLER, path)[:2]
+            handler.append(t)
+            handler_wall.append(w)
+            t, w = once(BASELINE, path)[:2]
+            baseline.append(t)
+            baseline_wall.append(w)
+        result = {
+            "layer": "sam build (.aws-sam/build)" if built else "assembled from the venv (no up-to-date SAM build)",
+            "runs": runs,
+            "handler_ms": statistics.median(handler) * 1000,
+            "baseline_ms": statistics.median(baseline) * 1000,
+            "ratio": statistics.median(handler) / statistics.median(baseline),
+            "handler_wall_ms": statistics.median(handler_wall) * 1000,
+            "baseline_wall_ms": statistics.median(baseline_wall) * 1000,
+            "ratio_wall": statistics.median(handler_wall) / statistics.median(baseline_wall),
+        }
+        if importtime:
+            result["slowest_imports_us"] = slowest_imports(path)
+    return result
+
+
+def report(r: dict[str, Any]) -> str:
+    lines = [
+        f"Layer: {r['layer']}; {r['runs']} alternating runs of each, medians.",
+        f"import + build, inside the process: handler {r['handler_ms']:.0f} ms, baseline {r['baseline_ms']:.0f} ms,"
+        f" ratio {r['ratio']:.2f}x",
+        f"whole process (python -S start-up included): handler {r['handler_wall_ms']:.0f} ms,"
+        f" baseline {r['baseline_wall_ms']:.0f} ms, ratio {r['ratio_wall']:.2f}x",
+    ]
+    if "slowest_imports_us" in r:
+        lines.append("Handler's slowest top-level imports (cumulative µs, python -X importtime):")
+        lines += [f"  {us:8d}  {name}" for us, name in r["slowest_imports_us"]]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--quick", action="store_true", help="3 runs of each")
+    ap.add_argument("--importtime", action="store_true", help="list the handler's slowest imports")
+    ap.add_argument("--json", help="also write the results to this file")
+    args = ap.parse_args()
+    result = run(3 if args.quick else args.runs, args.importtime)
+    print(report(result))
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=1))
+
+
+if __name__ == "__main__":
+    main()

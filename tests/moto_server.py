@@ -1,0 +1,52 @@
+"""A moto DynamoDB server on 127.0.0.1 for tests with real concurrency, and boto3 clients for it.
+
+DynamoDB executes each request atomically; moto does not isolate concurrent requests (its
+TransactWriteItems snapshots whole tables and, when cancelled, restores the snapshot, undoing writes
+that other requests made meanwhile). The server therefore runs one request at a time. Clients stay
+fully concurrent: every read-modify-write is at least two requests, and other writers' requests land
+between them, so conditional writes really conflict and ``retrying`` really retries.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+
+@contextmanager
+def serialised_moto_server() -> Iterator[str]:
+    """Start the server; yields its endpoint URL."""
+    from moto.server import ThreadedMotoServer
+
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # one access-log line per request otherwise
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    wsgi = server._server  # werkzeug server: wrap its app so that each request runs alone
+    inner, lock = wsgi.app, threading.Lock()
+
+    def one_at_a_time(environ, start_response):
+        with lock:
+            return list(inner(environ, start_response))
+
+    wsgi.app = one_at_a_time
+    host, port = server.get_host_and_port()
+    try:
+        yield f"http://{host}:{port}"
+    finally:
+        server.stop()
+
+
+def dynamo_client(endpoint: str, pool: int = 4) -> Any:
+    import boto3
+    from botocore.config import Config
+
+    return boto3.client(
+        "dynamodb",
+        endpoint_url=endpoint,
+        region_name="us-east-1",
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing",
+        config=Config(max_pool_connections=pool, retries={"mode": "standard", "max_attempts": 3}),
+    )

@@ -1,0 +1,49 @@
+"""The benchmark scripts run in CI in their quick mode. Only that they run and produce numbers is
+checked, never how fast anything is (timings belong in docs/BENCHMARKS.md, measured side by side)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def _run(script: str, tmp_path: Path) -> dict:
+    out = tmp_path / "result.json"
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / script), "--quick", "--json", str(out)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip()
+    return json.loads(out.read_text())
+
+
+def _positive(*values: float) -> bool:
+    return all(isinstance(v, int | float) and v > 0 for v in values)
+
+
+@pytest.mark.slow
+def test_the_warm_update_benchmark_runs_and_reports_ratios_calls_and_cost(tmp_path):
+    r = _run("bench_webhook.py", tmp_path)
+    assert r["errors"] == 0 and r["updates"] > 20
+    assert _positive(r["handler_ms_median"], r["floor_ms_median"], r["ratio_median"])
+    vote, card = r["kinds"]["vote"], r["kinds"]["quest card"]
+    assert vote["count"] and card["count"] and _positive(vote["bot_calls_mean"], card["wru_mean"])
+    game = next(iter(r["games"].values()))
+    assert _positive(game["usd_total"], game["gb_s"], game["rru"], game["wru"])
+
+
+@pytest.mark.slow
+def test_the_cold_start_benchmark_runs_and_reports_a_ratio(tmp_path):
+    r = _run("bench_coldstart.py", tmp_path)
+    assert _positive(r["handler_ms"], r["baseline_ms"], r["ratio"], r["handler_wall_ms"], r["baseline_wall_ms"])
+
+
+@pytest.mark.slow
+def test_the_state_size_benchmark_runs_and_reports_sizes(tmp_path):
+    r = _run("bench_state_size.py", tmp_path)
+    assert r["games"] >= 6 and _positive(r["max_bytes"], r["json_bytes"])
+    assert r["breakdown"] and set(r["setups"]) >= {"base", "resistance"}

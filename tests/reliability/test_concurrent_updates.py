@@ -1,0 +1,177 @@
+"""Ten players press at the same instant, each press handled by a different Lambda container.
+
+Each container is built like a cold start (``app._build``: its own event loop, Bot and HTTP client)
+with its own DynamoDB client, against a moto server and the fake Bot API on 127.0.0.1. The threads
+wait on a barrier and then call ``Service.handle`` together, so the conditional writes really collide
+and ``store.retrying`` really re-reads and re-applies. ``RELIABILITY_TRIALS`` raises the number of
+rounds (default 6: two or three games' worth of concurrent votes and quest cards).
+"""
+from __future__ import annotations
+
+import os
+import random
+import re
+import threading
+from typing import Any
+
+import pytest
+
+from engine import Action
+from gamebot.session import Session, chat_key
+from gamebot.store import VersionConflict
+from localdev import updates as U
+from localdev.autoplay import Policy
+from tests.reliability.support import (
+    Container,
+    ContainerTable,
+    RobustDriver,
+    create_table,
+    final_state,
+    until_vote,
+)
+
+TRIALS = int(os.environ.get("RELIABILITY_TRIALS", "6"))
+PLAYERS = list(range(1, 11))
+
+
+def _session(container: Container, group: int) -> Session:
+    return Session.from_body(container.service.repo.get(chat_key(group)).body)
+
+
+def _all_at_once(containers: list[Container], updates: list[dict[str, Any]]) -> list[int]:
+    """Deliver ``updates[i]`` through ``containers[i]``, all threads released together."""
+    barrier = threading.Barrier(len(updates))
+    statuses: list[Any] = [None] * len(updates)
+
+    def run(i: int) -> None:
+        barrier.wait()
+        try:
+            statuses[i] = containers[i].handle(updates[i])
+        except BaseException as exc:  # noqa: BLE001 - reported by the assertion below
+            statuses[i] = exc
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(updates))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return statuses
+
+
+def _texts(fake: Any, chat: int) -> list[str]:
+    """Every text the chat was shown: sends and edits, in order (from the recorded Bot API calls)."""
+    return [c.params.get("text", "") for c in fake.calls
+            if c.method in ("sendMessage", "editMessageText") and c.params.get("chat_id") == chat]
+
+
+CONFLICTS = {"n": 0}
+
+
+def _count_conflicts(container: Container) -> None:
+    repo = container.service.repo
+    put = repo.put
+
+    def counted(item, expect):
+        try:
+            return put(item, expect)
+        except VersionConflict:
+            CONFLICTS["n"] += 1
+            raise
+
+    repo.put = counted
+
+
+@pytest.fixture
+def containers(moto_endpoint, fake_server):
+    fake_server.reset()
+    table_name = f"concurrency-{random.getrandbits(32):x}"
+    create_table(moto_endpoint, table_name)
+    built = [Container(moto_endpoint, fake_server, table_name, seeds=random.Random(i)) for i in range(len(PLAYERS))]
+    for c in built:
+        _count_conflicts(c)
+    yield built
+    for c in built:
+        c.close()
+    fake_server.reset()
+
+
+@pytest.mark.slow
+def test_simultaneous_votes_and_cards_from_separate_containers_count_once_and_resolve_once(containers, fake_server):
+    rng = random.Random(2024)
+    CONFLICTS["n"] = 0
+    trials = game = 0
+    while trials < TRIALS:
+        game += 1
+        group = -1003000000000 - game
+        table = ContainerTable(fake_server, containers[0], group)
+        table.open_lobby(PLAYERS)
+        table.press_label(PLAYERS[0], group, "Start")
+        driver = RobustDriver(table, group, PLAYERS, Policy(rng=random.Random(game)), status=table.status)
+        while trials < TRIALS:
+            vote_msg = until_vote(driver, table, group)
+            if vote_msg is None:
+                break
+            trials += 1
+            _vote_round(containers, table, vote_msg, rng)
+        driver.play()  # finish the game (assassination, or the last rounds after the trials)
+        assert driver.over()
+        assert set(table.statuses) == {200}
+    assert CONFLICTS["n"] > 0  # the writes really collided and were retried from a fresh read
+
+
+def _vote_round(containers: list[Container], table: ContainerTable, vote_msg: dict[str, Any], rng: random.Random) -> None:
+    group, fake = table.group, table.fake
+    before = _session(containers[0], group)
+    state = before.game()
+    votes_shown = sum("<b>Votes</b>" in t for t in _texts(fake, group))
+    quests_done = len(state.quests)
+    # 7 to 10 approvals (a majority: the quest follows), the others reject
+    rejecters = set(rng.sample(range(10), rng.randint(0, 3)))
+    approve = next(b["data"] for row in vote_msg["buttons"] for b in row if "Approve" in b["text"])
+    reject = next(b["data"] for row in vote_msg["buttons"] for b in row if "Reject" in b["text"])
+    updates = [U.press(U.user(uid), fake.message(group, vote_msg["message_id"]), reject if seat in rejecters else approve)
+               for seat, uid in enumerate(PLAYERS)]
+    statuses = _all_at_once(containers, updates)
+    assert statuses == [200] * 10
+
+    after = _session(containers[0], group)
+    new = after.game()
+    assert {u["update_id"] for u in updates} <= set(after.seen)  # no update lost
+    proposal = new.proposals[len(state.proposals) - 1]
+    expected = "".join("R" if seat in rejecters else "A" for seat in range(10))
+    assert proposal.votes == expected and proposal.approved is True  # every vote counted once
+    new_votes = [Action.decode(e) for e in new.log[len(state.log):] if Action.decode(e).kind == "vote"]
+    assert sorted(a.seat for a in new_votes) == list(range(10))
+    assert sum("<b>Votes</b>" in t for t in _texts(fake, group)) == votes_shown + 1  # resolved once
+    team = list(proposal.team) if proposal.team else list(new.team)
+
+    # the team's quest prompts, each sent once; then every team member plays at the same instant
+    prompts = {}
+    for seat in team:
+        uid = PLAYERS[seat]
+        mine = [m for m in table.messages(uid) if m["buttons"] and "choose your card" in m["text"]]
+        assert len(mine) == 1, (uid, [m["text"] for m in table.messages(uid)][-3:])
+        prompts[seat] = mine[0]
+    if not prompts:
+        return  # a plug-in decision comes first (not in these plain tables)
+    played: dict[int, str] = {}
+    card_updates = []
+    for seat, msg in prompts.items():
+        buttons = [b for row in msg["buttons"] for b in row]
+        choice = rng.choice(buttons)
+        played[seat] = "fail" if "Fail" in choice["text"] else "success"
+        card_updates.append(U.press(U.user(PLAYERS[seat]), fake.message(PLAYERS[seat], msg["message_id"]), choice["data"]))
+    statuses = _all_at_once(containers[: len(card_updates)], card_updates)
+    assert statuses == [200] * len(card_updates)
+    final = _session(containers[0], group)
+    result = final_state(containers[0].service.repo, group)  # (archived if that quest ended the game)
+    assert {u["update_id"] for u in card_updates} <= set(final.seen)
+    assert len(result.quests) == quests_done + 1  # the quest resolved once
+    record = result.quests[-1]
+    fails = sum(1 for c in played.values() if c == "fail")
+    assert record.cards.get("fail", 0) == fails and record.cards.get("success", 0) == len(played) - fails
+    completed = [t for t in _texts(fake, group) if re.search(r"Quest \d (succeeded|failed)", t)]
+    assert len(completed) == quests_done + 1
+    for seat, msg in prompts.items():  # each card prompt now shows the card that player chose
+        text = fake.message(PLAYERS[seat], msg["message_id"])["text"]
+        assert ("Fail" if played[seat] == "fail" else "Success") in text.split("You played:")[1]

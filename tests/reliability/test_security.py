@@ -1,0 +1,292 @@
+"""Security: only Telegram (with the secret header) gets in, secrets never reach the logs, nobody acts for
+another player, and the group never learns a hidden role before the end, with every role and module."""
+from __future__ import annotations
+
+import logging
+import random
+import re
+from typing import Any
+
+import app
+import pytest
+
+import engine
+from engine import Action, GameState, Side
+from gamebot.runtime import lambda_logging
+from gamebot.session import Session, chat_key
+from gamebot.texts import name_of
+from localdev import updates as U
+from localdev.autoplay import Policy
+from tests.e2e.conftest import SECRET, TOKEN
+from tests.reliability.support import SETUPS, RobustDriver, covered_roles, set_settings, until_vote
+from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen
+
+# ---------------------------------------------------------------------------------------------------
+# The webhook's door
+# ---------------------------------------------------------------------------------------------------
+
+
+def test_a_missing_or_wrong_secret_header_is_refused_before_anything_runs(table, monkeypatch):
+    table.fake.add_group(table.group)
+    update = U.command(U.group(table.group), U.user(1), "/newgame")
+    wrong = [None, "", "wrong", SECRET[:-1], SECRET + "x", SECRET.upper(), " " + SECRET, SECRET[: len(SECRET) // 2]]
+    for secret in wrong:
+        assert table.post(update, secret=secret) == 401
+    event = U.webhook_event(update, None)
+    event["headers"]["x-telegram-bot-api-secret"] = SECRET  # the right value under another header
+    assert app.lambda_handler(event, None)["statusCode"] == 401
+    assert table.fake.calls == []  # not even getMe: nothing was built or sent
+    repo = app.service().repo
+    assert repo.get(chat_key(table.group)) is None  # and nothing was stored
+    event = U.webhook_event(update, SECRET)
+    event["headers"] = {k.title(): v for k, v in event["headers"].items()}  # header names are case-insensitive
+    assert app.lambda_handler(event, None)["statusCode"] == 200
+    assert repo.get(chat_key(table.group)) is not None
+    monkeypatch.setenv("TELEGRAM_WEBHOOK_SECRET", "")  # no secret configured: everything is refused
+    assert table.post(U.command(U.group(table.group), U.user(1), "/status"), secret="") == 401
+
+
+# ---------------------------------------------------------------------------------------------------
+# Logs
+# ---------------------------------------------------------------------------------------------------
+
+
+class Capture(logging.Handler):
+    """Every record of every logger, formatted with its traceback."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.setFormatter(logging.Formatter("%(name)s %(levelname)s %(message)s"))
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(self.format(record))
+
+
+@pytest.fixture
+def debug_logs(monkeypatch):
+    """The root logger at DEBUG and the webhook configured with LOG_LEVEL=DEBUG, as an operator might."""
+    root = logging.getLogger()
+    capture = Capture()
+    levels = {name: logging.getLogger(name).level for name in ("", "gamebot", "telegram", "httpx", "httpcore")}
+    root.addHandler(capture)
+    root.setLevel(logging.DEBUG)
+    monkeypatch.setenv("LOG_LEVEL", "DEBUG")
+    lambda_logging("gamebot.webhook")  # what the webhook does at import, now with LOG_LEVEL=DEBUG
+    yield capture
+    root.removeHandler(capture)
+    for name, level in levels.items():
+        logging.getLogger(name).setLevel(level)
+
+
+def _leaks(capture: Capture, *secrets: str) -> list[str]:
+    return [line for line in capture.lines if any(s in line for s in secrets)]
+
+
+def test_the_token_and_the_secret_never_reach_the_logs_at_debug_level(table, debug_logs, monkeypatch):
+    """A whole game at DEBUG with Bot API errors, refused updates, a broken body and a cold start with a
+    rejected token: neither the bot token, nor its secret part, nor the webhook secret is ever logged."""
+    players = [1, 2, 3, 4, 5]
+    table.open_lobby(players)
+    table.fake.inject("sendMessage", status=500, times=3)
+    table.fake.inject("editMessageText", status=429, retry_after=1, times=2)
+    table.fake.inject("answerCallbackQuery", status=400, description="Bad Request: query is too old", times=2)
+    table.fake.inject("sendMessage", status=403, description="Forbidden: bot was blocked by the user", chat_id=3)
+    table.start_game(1)
+    table.post(U.command(U.group(table.group), U.user(1), "/status"), secret="wrong")
+    event = U.webhook_event({"update_id": 1}, SECRET)
+    event["body"] = "{not json"
+    app.lambda_handler(event, None)
+    driver = RobustDriver(table, table.group, players, Policy(rng=random.Random(1)),
+                          status=lambda u, c: table.command(u, "/status", chat=c))
+    driver.play()
+    assert driver.over()
+    secrets = (TOKEN, TOKEN.split(":")[1], SECRET)
+    assert debug_logs.lines and any(line.startswith("gamebot") for line in debug_logs.lines)
+    assert any("DEBUG" in line for line in debug_logs.lines)  # DEBUG records were really captured
+    assert _leaks(debug_logs, *secrets) == []
+
+    # A cold start whose token Telegram rejects: python-telegram-bot's error message contains the token.
+    bad = "999999:REJECTED-token-abcdef"
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", bad)
+    app.reset()
+    status = app.lambda_handler(U.webhook_event(U.command(U.group(table.group), U.user(1), "/help"), SECRET))
+    assert status["statusCode"] == 500  # nothing could be done: Telegram will redeliver
+    assert any("could not build the service (InvalidToken)" in line for line in debug_logs.lines)
+    assert _leaks(debug_logs, bad, bad.split(":")[1], *secrets) == []
+
+
+def test_the_log_capture_would_see_a_token_in_an_http_client_log(table, debug_logs):
+    """The check above is not vacuous: with httpx at INFO, its request lines carry the token."""
+    logging.getLogger("httpx").setLevel(logging.INFO)
+    table.fake.add_group(table.group)
+    table.command(1, "/help")
+    assert _leaks(debug_logs, TOKEN)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Nobody acts for another player
+# ---------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def h():
+    harness = Harness(seed=5)
+    yield harness
+    harness.close()
+
+
+def _state(h: Harness) -> GameState:
+    return Session.from_body(h.repo.items[chat_key(GROUP)].body).game()
+
+
+def test_no_player_can_act_for_another(h):
+    players = [1, 2, 3, 4, 5, 6, 7]
+    h.lobby(players)
+    h.press_label(1, GROUP, "Start")
+    driver = RobustDriver(HarnessScreen(h), GROUP, players, Policy(rng=random.Random(1), approve_rate=1.0))
+    vote_msg = until_vote(driver, HarnessScreen(h), GROUP)
+    approve = next(b["data"] for row in vote_msg["buttons"] for b in row if "Approve" in b["text"])
+    msg = h.io.msgs[(GROUP, vote_msg["message_id"])]
+    for uid in players:  # everyone presses the same vote button: each press is that presser's own vote
+        before = _state(h)
+        h.press(uid, msg, approve)
+        new = [Action.decode(e) for e in _state(h).log[len(before.log):]]
+        assert [a.seat for a in new] == [players.index(uid)]
+    state = _state(h)
+    team = state.team
+    good = [s for s in team if state.sides[s] is Side.GOOD]
+    cards = {s: next(m for m in reversed(h.io.chat(players[s])) if m.keyboard and "choose your card" in m.text)
+             for s in team}
+    for owner, prompt in cards.items():
+        for btn in [b for row in prompt.keyboard for b in row]:
+            for presser in players:
+                if presser == players[owner]:
+                    continue
+                before = _state(h)
+                h.press(presser, prompt, btn.data)  # someone else presses this player's card button
+                after = _state(h)
+                new = [Action.decode(e) for e in after.log[len(before.log):]]
+                assert all(a.seat == players.index(presser) for a in new)  # never the owner's move
+                assert owner not in after.cards or owner in before.cards
+                if new:  # it counted as the presser's own card, which the engine allowed them
+                    assert new[0].seat in team and (new[0].choice == "success" or after.sides[new[0].seat] is Side.EVIL)
+    for seat in good:  # and a Good player can never get a Fail in, whoever's button they press
+        assert _state(h).cards.get(seat, "success") == "success"
+
+
+# ---------------------------------------------------------------------------------------------------
+# Hidden roles stay hidden from the group until the end, with every role and module
+# ---------------------------------------------------------------------------------------------------
+
+SEEDS = [1, 2, 3]
+END_PHASE = ("one last chance", "Recruitment started", "Game over")
+# Public by the rules: the Revealer turns their loyalty face up after the second failed quest.
+RULED_PUBLIC = [re.compile(r"reveals themself: <b>" + re.escape(name_of("role", "revealer")) + "</b>")]
+
+
+def _role_patterns() -> dict[str, re.Pattern[str]]:
+    out = {}
+    for rid in engine.ROLES:
+        name = re.sub(r"^(the|a|an) ", "", name_of("role", rid))
+        out[rid] = re.compile(r"\b" + re.escape(name) + r"(?![a-z])")
+    return out
+
+
+def _play(setup: str, seed: int, h: Harness) -> list[list[Any]]:
+    """Play ``setup``; the group outs of each update, from the start to the end."""
+    theme, n, roles, options = SETUPS[setup]
+    players = list(range(1, n + 1))
+    h.lobby(players)
+    set_settings(h.repo, GROUP, theme, roles, options)
+    per_update: list[list[Any]] = []
+    send = h.send
+
+    def recorded(update: dict[str, Any]) -> int:
+        start = len(h.io.outs)
+        status = send(update)
+        per_update.append([o for o in h.io.outs[start:] if o.chat_id == GROUP and o.text])
+        return status
+
+    h.send = recorded
+    h.press_label(1, GROUP, "Start")
+    driver = RobustDriver(HarnessScreen(h), GROUP, players, Policy(rng=random.Random(seed), fail_rate=0.4))
+    driver.play()
+    assert driver.over()
+    return per_update
+
+
+def test_the_setups_cover_every_character():
+    assert covered_roles() | {"servant", "minion"} == set(engine.ROLES)
+
+
+@pytest.mark.parametrize("setup", sorted(SETUPS))
+def test_no_group_message_before_the_end_names_a_hidden_role(setup):
+    patterns = _role_patterns()
+    for seed in SEEDS:
+        h = Harness(seed=seed)
+        updates = _play(setup, seed, h)
+        h.close()
+        checked = 0
+        for outs in updates:
+            if any(marker in o.text for o in outs for marker in END_PHASE):
+                break  # the end phase: Evil reveals itself (assassination, recruitment), then every role
+            for o in outs:
+                text = o.text
+                for ruled in RULED_PUBLIC:
+                    text = ruled.sub("", text)
+                named = [rid for rid, pattern in patterns.items() if pattern.search(text)]
+                assert named == [], (named, o.tag, o.text)
+                checked += 1
+        assert checked > 20
+
+
+def _permuted(state: GameState | None, perm: list[int], rng: random.Random) -> GameState | None:
+    """The same public history with the hidden roles dealt differently: roles, sides and knowledge move
+    to other seats; undisclosed votes and quest cards are shuffled among those who cast them."""
+    if state is None or state.over:
+        return state
+    s = GameState.model_validate(state.model_dump())
+    s.roles = [state.roles[p] for p in perm]
+    s.sides = [state.sides[p] for p in perm]
+    s.knowledge = [state.knowledge[p] for p in perm]
+    voters, values = list(s.votes), list(s.votes.values())
+    rng.shuffle(values)
+    s.votes = dict(zip(voters, values, strict=True))
+    players, cards = list(s.cards), list(s.cards.values())
+    rng.shuffle(cards)
+    s.cards = dict(zip(players, cards, strict=True))
+    return s
+
+
+@pytest.mark.parametrize("setup", sorted(SETUPS))
+def test_group_messages_are_the_same_whoever_holds_the_hidden_roles(setup):
+    """Every state change of real games is rendered again with the hidden roles dealt to other seats (and
+    undisclosed votes and cards moved around, private events dropped): the group sees the same."""
+    for seed in SEEDS[:2]:
+        h = Harness(seed=seed)
+        calls: list[tuple[Any, ...]] = []
+        original = h.service._game_outs
+
+        def recording(s, before, after, events, trigger, original=original, calls=calls):
+            calls.append((s.model_copy(deep=True), before, after, events, trigger))
+            return original(s, before, after, events, trigger)
+
+        h.service._game_outs = recording
+        _play(setup, seed, h)
+        rng = random.Random(seed)
+        compared = 0
+        for s, before, after, events, trigger in calls:
+            if after.over:
+                continue  # the end reveals every role
+            perm = list(range(after.n))
+            rng.shuffle(perm)
+            public = [e for e in events if e.to is None]
+            real = original(s.model_copy(deep=True), before, after, events, trigger)
+            other = original(s.model_copy(deep=True), _permuted(before, perm, rng), _permuted(after, perm, rng),
+                             public, trigger)
+            group = [(o.op, o.message_id, o.text, o.keyboard) for o in real if o.chat_id == GROUP]
+            assert group == [(o.op, o.message_id, o.text, o.keyboard) for o in other if o.chat_id == GROUP]
+            compared += 1
+        h.close()
+        assert compared > 50

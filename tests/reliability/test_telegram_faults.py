@@ -1,0 +1,235 @@
+"""The Bot API misbehaves (fault injection in ``localdev.fake_telegram``): 429 with retry_after, 403 for a
+player who never started the bot or blocked it, 400 "message is not modified" and "query is too old",
+5xx and timeouts. Games still finish, nothing stored is lost, and players are told what to do.
+
+Everything goes through ``lambda_handler`` with moto. Waiting out a 429 is recorded instead of slept
+(``TelegramIO.sleep``), and the Bot's HTTP timeouts are shortened so that an injected delay times out
+quickly; both are the only test-time changes.
+"""
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import app
+import pytest
+from telegram.request import HTTPXRequest
+
+from engine import replay
+from gamebot.session import ENDED, Session, chat_key
+from localdev import updates as U
+from localdev.autoplay import Policy
+from localdev.fake_telegram import NOT_MODIFIED
+from tests.reliability.support import RobustDriver, final_state, until_vote
+
+TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
+NEVER_STARTED = "Forbidden: bot can't initiate conversation with a user"
+
+
+class QuickTimeouts(HTTPXRequest):
+    """The webhook's HTTP client with a 0.25 s timeout (an injected delay of 0.5 s then times out)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.update(read_timeout=0.25, write_timeout=0.25, connect_timeout=0.25)
+        super().__init__(**kwargs)
+
+
+@pytest.fixture
+def waits(table, monkeypatch):
+    """Record 429 waits instead of sleeping them; quick HTTP timeouts."""
+    import asyncio
+
+    monkeypatch.setattr("telegram.request.HTTPXRequest", QuickTimeouts)
+    app.reset()
+    recorded: list[float] = []
+
+    async def wait(seconds: float) -> None:
+        recorded.append(seconds)
+        await asyncio.sleep(0)
+
+    app.service().io.sleep = wait
+    return recorded
+
+
+def _status(table):
+    return lambda uid, chat: table.command(uid, "/status", chat=chat)
+
+
+def _session(table) -> Session:
+    return Session.from_body(app.service().repo.get(chat_key(table.group)).body)
+
+
+def _assert_intact(table) -> None:
+    """Nothing stored was lost: the game ended and its state is what its seed and log replay to."""
+    state = final_state(app.service().repo, table.group)
+    assert _session(table).status == ENDED and state.over
+    assert replay(state.config, state.seed, state.log).to_json() == state.to_json()
+
+
+def _link(text: str) -> str:
+    return re.search(r"start=([A-Za-z0-9_-]+)", text).group(1)
+
+
+FAULTS: list[tuple[str, dict[str, Any]]] = [
+    ("sendMessage", {"status": 429, "retry_after": 3}),
+    ("editMessageText", {"status": 429, "retry_after": 3}),
+    ("answerCallbackQuery", {"status": 429, "retry_after": 2}),
+    ("sendMessage", {"status": 500}),
+    ("sendMessage", {"status": 502, "times": 2}),  # the one retry of a send fails too: the message is lost
+    ("editMessageText", {"status": 503}),
+    ("editMessageReplyMarkup", {"status": 500}),
+    ("answerCallbackQuery", {"status": 400, "description": TOO_OLD}),
+    ("editMessageText", {"status": 400, "description": NOT_MODIFIED}),
+    ("sendMessage", {"delay": 0.5}),  # a timeout (the server still delivers it, late)
+    ("editMessageText", {"delay": 0.5}),
+    ("pinChatMessage", {"status": 400, "description": "Bad Request: not enough rights to pin a message"}),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_game_finishes_with_nothing_lost_through_a_storm_of_bot_api_errors(table, waits, seed):
+    rng = random.Random(seed)
+    players = list(range(1, 8))
+    table.open_lobby(players, roles=["Percival", "Morgana"], options=["Lady"])
+    faults = []
+    press = table.press
+
+    def press_with_faults(*args: Any) -> int:  # (the players' /status requests get through)
+        if rng.random() < 0.4:
+            method, kwargs = rng.choice(FAULTS)
+            faults.append(table.fake.inject(method, **kwargs))
+        return press(*args)
+
+    table.press = press_with_faults
+    table.start_game(1)
+    driver = RobustDriver(table, table.group, players, Policy(rng=random.Random(seed)), status=_status(table))
+    driver.play()
+    assert driver.over()
+    assert set(table.statuses) == {200}  # no error ever made Telegram redeliver
+    _assert_intact(table)
+    hit = {f.status for f in faults if f.hits}
+    assert sum(f.hits for f in faults) >= 10 and {429, 400, None} <= hit and hit & {500, 502, 503}
+    assert waits and max(waits) <= 3  # essential messages waited out flood control
+
+
+def test_a_player_who_never_started_the_bot_gets_a_deep_link_in_the_group_and_catches_up(table):
+    """Their record says they started the bot, but Telegram refuses: the chat was deleted meanwhile."""
+    players = [1, 2, 3, 4, 5]
+    table.open_lobby(players)
+    table.fake.inject("sendMessage", status=403, description=NEVER_STARTED, chat_id=3, times=None)
+    table.start_game(1)
+    notice = next(t for t in table.fake.texts(table.group) if "cannot send private messages to" in t)
+    assert 'tg://user?id=3"' in notice and f"t.me/{U.BOT_USERNAME}?start=r" in notice
+    assert 3 in _session(table).unreachable
+    table.fake.clear_faults()
+    table.fake.start_private(U.user(3))
+    table.post(U.start(U.user(3), _link(notice)))  # they tap the link and press Start
+    texts = table.fake.texts(3)
+    assert any("Welcome back" in t for t in texts) and any("Your secret role" in t for t in texts)
+    assert 3 not in _session(table).unreachable
+    driver = RobustDriver(table, table.group, players, Policy(rng=random.Random(4)))
+    driver.play()
+    assert driver.over()
+    _assert_intact(table)
+
+
+def _at_the_first_vote(table, players: list[int], seed: int) -> tuple[RobustDriver, Any]:
+    """A game started and played up to its first vote; returns the driver and ``approve_all()``."""
+    table.open_lobby(players)
+    table.start_game(players[0])
+    driver = RobustDriver(table, table.group, players, Policy(rng=random.Random(seed)))
+    vote = until_vote(driver, table, table.group)
+    approve = next(b["data"] for row in vote["buttons"] for b in row if "Approve" in b["text"])
+
+    def approve_all() -> None:
+        for uid in players:
+            table.press(uid, table.group, vote["message_id"], approve)
+
+    return driver, approve_all
+
+
+def test_a_blocked_player_found_out_on_sending_is_reported_and_reconnects(table):
+    """The ``my_chat_member`` update about the block never came: the 403 on sending is the news."""
+    players = [1, 2, 3, 4, 5]
+    driver, approve_all = _at_the_first_vote(table, players, seed=2)
+    for uid in players:
+        table.fake.block(U.user(uid))  # every team member's quest card will fail with 403
+    approve_all()
+    notices = [t for t in table.fake.texts(table.group) if "cannot send private messages to" in t]
+    team = sorted(_session(table).unreachable)
+    assert len(team) >= 2 and len(notices) == len(team)  # one notice per team member, nobody else
+    for uid in players:
+        table.fake.start_private(U.user(uid))
+    for uid, notice in zip(team, notices, strict=True):
+        table.post(U.start(U.user(uid), _link(notice)))
+        assert any("choose your card" in m["text"] and m["buttons"] for m in table.messages(uid))
+    driver.play()
+    assert driver.over()
+    _assert_intact(table)
+
+
+def test_a_lost_quest_card_prompt_is_announced_with_a_link_and_recovered(table, waits):
+    """5xx twice on the quest-card prompts (the send and its one retry): the team members are told in
+    the group; one taps the link, another sends /status in private: both get their buttons back."""
+    players = [1, 2, 3, 4, 5]
+    driver, approve_all = _at_the_first_vote(table, players, seed=3)
+    for uid in players:
+        table.fake.inject("sendMessage", status=500, times=2, chat_id=uid)
+    approve_all()
+    table.fake.clear_faults()
+    team = [uid for uid in players if "choose your card" in " ".join(
+        c.params.get("text", "") for c in table.fake.calls if c.method == "sendMessage" and c.params["chat_id"] == uid)]
+    notices = [t for t in table.fake.texts(table.group) if "did not get through" in t]
+    assert len(team) >= 2 and len(notices) == len(team)
+    assert all(not any("choose your card" in m["text"] for m in table.messages(uid)) for uid in team)
+    first, *others = team
+    table.post(U.start(U.user(first), _link(next(n for n in notices if f"id={first}\"" in n))))
+    for uid in others:
+        table.command(uid, "/status", chat=uid)
+    for uid in team:
+        assert any("choose your card" in m["text"] and m["buttons"] for m in table.messages(uid))
+    driver.play()
+    assert driver.over()
+    _assert_intact(table)
+
+
+def test_a_hidden_decision_whose_prompt_is_lost_is_not_mentioned_in_the_group(table):
+    """Only the Trickster may choose which loyalty card to show (a hidden decision): announcing that their
+    prompt failed would tell the group who the Trickster is. /status in private still recovers it."""
+    from engine.models import Pending
+    from gamebot.store import Item
+
+    players = [1, 2, 3, 4, 5]
+    table.open_lobby(players)
+    table.start_game(1)
+    service = app.service()
+    stored = service.repo.get(chat_key(table.group))
+    session = Session.from_body(stored.body)
+    state = session.game()
+    state.pending.append(Pending(kind="loyalty_card", owner="loyalty", actors=[session.seat_of(3)], hidden=True))
+    session.state = state.to_json()
+    service.repo.put(Item(key=stored.key, body=session.body()), stored.version)
+    assert service._follow_up(table.group, {}, [], {3: {"loyalty_card"}}) == []
+    notices = service._follow_up(table.group, {}, [], {3: {"play"}})  # a public decision is announced
+    assert [o.tag for o in notices] == ["undelivered"] and 'id=3"' in notices[0].text
+
+
+def test_flood_control_waits_never_outlast_the_lambda_timeout(table, waits):
+    """With 2.5 s left before the Lambda timeout, a 429 asking to wait 5 s is not waited for: the role
+    cards that could not be sent are announced instead, and the update still answers 200 in time."""
+
+    class Context:
+        def get_remaining_time_in_millis(self) -> int:
+            return 2500
+
+    players = [1, 2, 3, 4, 5]
+    table.open_lobby(players)
+    table.fake.inject("sendMessage", status=429, retry_after=5, chat_id=2, times=None)
+    msg, data = next((m, b["data"]) for m in reversed(table.messages(table.group)) for row in m["buttons"]
+                     for b in row if "Start" in b["text"])
+    event = U.webhook_event(U.press(U.user(1), table.fake.message(table.group, msg["message_id"]), data), table.secret)
+    assert app.lambda_handler(event, Context())["statusCode"] == 200
+    assert waits == []
+    assert any("did not get through" in t and 'id=2"' in t for t in table.fake.texts(table.group))
