@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from . import render, stats, texts
+from . import render, texts
 from .callbacks import Button
 from .session import ENDED, LOBBY, PLAYING, Session, chat_key
 from .store import Write
@@ -147,12 +147,15 @@ class Extras:
     def _stats_writes(self, s: Session, state: Any, final_view: dict[str, Any]) -> list[Write]:
         """Statistics of a game that just ended, to write in the transaction that records its end
         (one batched read of the statistics items; version-checked writes)."""
+        from . import stats  # only when a game ends: not at cold start
+
         idle = getattr(s, "idle", None) or {}  # timeouts per user id (str) this game, when sessions keep them
         o = stats.outcome(s.chat_id, s.game_id or "", [p.id for p in s.players], s.names(), state, final_view,
                           idle if isinstance(idle, dict) else {})
         return stats.writes(o, self.repo.get_many(stats.keys(o)))
 
     async def _cmd_stats(self, job: Job, args: str) -> None:
+        from . import stats
         from .service import Plan
 
         chat = job.update.effective_chat

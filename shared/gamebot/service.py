@@ -35,7 +35,6 @@ from engine import (
 
 from . import render, texts, timers
 from .callbacks import BadCallback, Button, Codec, parse_start_payload
-from .commands import commands as command_menu
 from .extras import Extras
 from .render import Table
 from .session import (
@@ -408,6 +407,8 @@ class Service(Extras):
         session = self._load(chat.id)[0] if chat.type in GROUP_TYPES else None
         lang = self._reply_lang(job, session)
         lines = [texts.t("help.title", lang), "", texts.t("help.body", lang), "", texts.t("help.commands", lang)]
+        from .commands import commands as command_menu  # only for /help: not at cold start
+
         for name, description in command_menu(lang):
             lines.append(texts.t("help.command_line", lang, command=name, description=render.esc(description)))
         languages = ", ".join(texts.language_name(code) for code in texts.languages())

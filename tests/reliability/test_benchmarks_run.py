@@ -39,7 +39,8 @@ def test_the_warm_update_benchmark_runs_and_reports_ratios_calls_and_cost(tmp_pa
 @pytest.mark.slow
 def test_the_cold_start_benchmark_runs_and_reports_a_ratio(tmp_path):
     r = _run("bench_coldstart.py", tmp_path)
-    assert _positive(r["handler_ms"], r["baseline_ms"], r["ratio"], r["handler_wall_ms"], r["baseline_wall_ms"])
+    assert _positive(r["handler_ms"], r["baseline_ms"], r["ratio"], r["handler_wall_ms"], r["baseline_wall_ms"],
+                     r["baseline_model_ms"], r["ratio_model"])
 
 
 @pytest.mark.slow
