@@ -177,6 +177,17 @@ class Service(Extras):
             return None, None
         return Session.from_body(item.body), item.version
 
+    def _split_reachable(self, s: Session) -> tuple[list[Player], list[Player]]:
+        """The lobby's players the bot can message privately, and the others (every record in one read)."""
+        found = self.repo.get_many([user_key(p.id) for p in s.players])
+        keep: list[Player] = []
+        dropped: list[Player] = []
+        for p in s.players:
+            item = found.get(user_key(p.id))
+            reachable = item is not None and UserRecord.model_validate(item.body).reachable
+            (keep if reachable else dropped).append(p)
+        return keep, dropped
+
     def _load_user(self, user_id: int) -> tuple[UserRecord, int | None]:
         item = self.repo.get(user_key(user_id))
         if item is None:
@@ -890,11 +901,7 @@ class Service(Extras):
         errors = [i for i in validate_config(config) if i.level == "error"]
         if errors:
             raise Reply(self._config_errors(s, lang, errors), alert=True)
-        unreachable = []
-        for p in s.players:
-            rec, _ = self._load_user(p.id)
-            if not rec.reachable:
-                unreachable.append(p.name)
+        unreachable = [p.name for p in self._split_reachable(s)[1]]
         if unreachable:
             text = table.t("lobby.unreachable", names=render.esc(", ".join(unreachable)), link=table.deep_link("j"))
             return Plan(outs=[Out("send", chat_id=s.chat_id, text=text, tag="notice")], answer=text[:200], alert=True)

@@ -339,7 +339,7 @@ class Timers:
         from .telegram_io import Out
 
         table = self.service._table(s)
-        players, dropped = self._reachable(s)
+        players, dropped = self.service._split_reachable(s)
         count = len(players)
         problem = None
         if not MIN_PLAYERS <= count <= MAX_PLAYERS:
@@ -360,12 +360,6 @@ class Timers:
             plan.outs.append(Out("send", chat_id=s.chat_id, text=problem, tag="notice"))
         return plan
 
-    def _reachable(self, s: Session) -> tuple[list[Any], list[Any]]:
-        keep, dropped = [], []
-        for p in s.players:
-            rec, _ = self.service._load_user(p.id)
-            (keep if rec.reachable else dropped).append(p)
-        return keep, dropped
 
     def _config_errors(self, s: Session, n: int) -> list[str]:
         try:
@@ -426,7 +420,7 @@ class Timers:
             if s is None or s.status != LOBBY:
                 raise Reply(texts.t("timers.forcestart.no_lobby", lang))
             self.service._host_check(s, user)
-            players, dropped = self._reachable(s)
+            players, dropped = self.service._split_reachable(s)
             if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
                 raise Reply(texts.t("timers.forcestart.not_enough", lang, count=len(players)))
             errors = self._config_errors(s, len(players))

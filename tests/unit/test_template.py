@@ -198,3 +198,8 @@ def test_custom_resource_registers_this_stacks_webhook():
         "SetupWebhookLogGroup", "WebhookFunction", "WebhookFunctionWebhookPermission",
         "WebhookApiApiGatewayDefaultStage",
     }
+
+
+def test_the_webhook_may_outlast_a_slow_bot_api_call_but_not_the_http_api_limit():
+    timeout = resources["WebhookFunction"]["Properties"]["Timeout"]
+    assert 10 < timeout < 30  # longer than one Bot API read timeout, shorter than the HTTP API integration limit
