@@ -35,12 +35,14 @@ from __future__ import annotations
 import functools
 import random
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from localdev import updates as U
 
+PRIVATE_TRIES = 6  # presses on one unchanged private message before giving up on it
 MENTION = re.compile(r"tg://user\?id=(\d+)")
 COUNT = re.compile(r"\((\d+)/(\d+)\)")
 TAG = re.compile(r"<[^>]+>")
@@ -189,6 +191,7 @@ class Driver:
     presses: int = 0
     _voted: set[tuple[int, str, str]] = field(default_factory=set)
     _dead: set[tuple[int, int, str]] = field(default_factory=set)
+    _tries: Counter = field(default_factory=Counter)  # presses per shown state of a private message
 
     # --- looking -------------------------------------------------------------------------------
     def group_texts(self) -> list[str]:
@@ -271,9 +274,15 @@ class Driver:
                 if not buttons:
                     continue
                 key = (user, msg["message_id"], _look(msg))
-                if key in self._dead:
+                if self._tries[key] >= PRIVATE_TRIES:
                     continue
-                self._dead.add(key)  # one attempt per shown state of a message
+                self._tries[key] += 1
+                if self._tries[key] > 1:  # the message did not change: the last press was refused
+                    others = [b for b in buttons if self.words.confirm not in b["text"]
+                              and self.words.pass_ not in b["text"]]
+                    if others:  # change the selection before confirming again
+                        self._press(user, user, msg, self.policy.rng.choice(others)["data"])
+                        return True
                 self._answer_prompt(user, msg, buttons, Mind.read(msgs, self.words))
                 return True
         return False

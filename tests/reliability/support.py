@@ -10,13 +10,12 @@ tells players to do when a message is missing.
 from __future__ import annotations
 
 import random
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from gamebot.session import Session, chat_key
 from gamebot.store import Item
-from localdev.autoplay import Driver, Mind, _buttons, _look
+from localdev.autoplay import Driver
 
 # Every character and every module, in 10-player tables (6 Good, 4 Evil) the engine accepts.
 ALL_MODULES = {"lady_of_the_lake": True, "excalibur": True, "trapper": True, "plot_cards": True, "targeting": True}
@@ -74,30 +73,10 @@ def set_settings(repo: Any, chat_id: int, theme: str, roles: list[str], options:
 
 @dataclass
 class RobustDriver(Driver):
-    """``Driver`` that tries again after a refused Confirm and asks for /status when stuck."""
+    """``Driver`` that asks for /status when stuck (a message lost to a Telegram fault)."""
 
     status: Any = None  # status(user_id, chat_id): send /status there
-    attempts: Counter = field(default_factory=Counter)
     stuck: int = 0  # how many times the driver had to ask for /status
-
-    def _private(self) -> bool:
-        for user in self.players:
-            for msg in reversed(self.screen.messages(user)):
-                buttons = _buttons(msg)
-                if not buttons:
-                    continue
-                key = (user, msg["message_id"], _look(msg))
-                if self.attempts[key] >= 6:
-                    continue
-                self.attempts[key] += 1
-                if self.attempts[key] > 1:  # the last press was refused: pick something else first
-                    others = [b for b in buttons if "Confirm" not in b["text"] and "Pass" not in b["text"]]
-                    if others:
-                        self._press(user, user, msg, self.policy.rng.choice(others)["data"])
-                        return True
-                self._answer_prompt(user, msg, buttons, Mind.read(self.screen.messages(user), self.words))
-                return True
-        return False
 
     def play(self, max_steps: int = 3000) -> int:
         steps = stuck = 0
@@ -115,6 +94,7 @@ class RobustDriver(Driver):
                 self.status(user, user)
             self._voted.clear()
             self._dead.clear()
+            self._tries.clear()
         return steps
 
 
