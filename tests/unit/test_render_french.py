@@ -34,7 +34,7 @@ def test_assassination_and_recruitment_name_their_outcome():
     assert line("RecruitmentAttempted", assassin=1, target=3, recruited=True) == (
         "🤝 Bérénice désigne Dalia... qui <b>est</b> le Vassal Peu Fiable et rejoint le Mal !")
     assert line("PlotCardPlayed", seat=2, card="keeping_close_eye", target=5) == (
-        "🃏 Clément joue <b>Embuscade</b> sur Fanny.")
+        "🃏 Clément joue <b>Embuscade</b> et regarde la carte jouée par Fanny.")
     assert line("PlotCardPlayed", theme="resistance", seat=2, card="strong_leader") == (
         "🃏 Clément joue <b>Chef charismatique</b>.")
 
