@@ -7,7 +7,11 @@ Private messages are built from ``engine.view(state, seat)`` and that seat's pri
 Everything is generic over the engine's plug-ins: names come from the text catalog (with a fallback
 built from the id), prompts are drawn from the engine ``Prompt`` fields (pick / targets / choices /
 optional / quests) and unknown events are rendered from their data, so new roles and modules appear
-without changes here.
+without changes here. Players never see raw data: a plug-in's public view entry gets its own short board
+line (``BOARD_LINES``) and history lines (``HISTORY_LINES``); an entry or event nobody wrote words for
+is shown through ``readable`` (scalars, seats and ids as names; nested data, None and empty things left
+out). An event's sentence may depend on its card or reason (``ev.PlotCardPlayed.no_confidence``), and a
+sentence is only used when the event fills all its blanks.
 """
 from __future__ import annotations
 
@@ -472,7 +476,8 @@ def _plot_board(table: Table, pv: dict[str, Any], plot: Any) -> list[str]:
     hands = {seat: cards for seat, cards in enumerate(plot.get("hands") or []) if cards}
     parts = [_hands(table, hands)] if hands else []
     if plot.get("drawn"):
-        parts.append(table.t("board.line.plot_drawn", cards=id_list(table, plot["drawn"])))
+        parts.append(table.t("board.line.plot_drawn", leader=table.name(_seat(pv.get("leader"))),
+                             cards=id_list(table, plot["drawn"])))
     if plot.get("face_up"):
         parts.append(table.t("board.line.plot_face_up", names=table.names_of(plot["face_up"])))
     if plot.get("deck"):
@@ -526,6 +531,14 @@ def _revealed_board(table: Table, pv: dict[str, Any], revealed: Any) -> list[str
     ] if isinstance(revealed, list) else []
 
 
+@board_lines("trapper")
+@board_lines("recruitment")
+def _announced_only(table: Table, pv: dict[str, Any], value: Any) -> list[str]:
+    """Entries whose news the announcements already tell (cards set aside, the recruitment): the
+    board has nothing to keep showing (a recruited Servant is listed under ``revealed``)."""
+    return []
+
+
 def _this_round(entries: Any, rnd: int) -> list[dict[str, Any]]:
     return [e for e in entries or [] if isinstance(e, dict) and e.get("round") == rnd]
 
@@ -566,14 +579,6 @@ def _plot_history(table: Table, plot: Any, rnd: int) -> list[str]:
         if line:
             out.append(table.t("end.line.indent", line=line))
     return out
-
-
-@board_lines("trapper")
-@board_lines("recruitment")
-def _announced_only(table: Table, pv: dict[str, Any], value: Any) -> list[str]:
-    """Entries whose news the announcements already tell (cards set aside, the recruitment): the
-    board has nothing to keep showing (a recruited Servant is listed under ``revealed``)."""
-    return []
 
 
 def team_picker(
@@ -854,7 +859,8 @@ def private_prompt(
     variant = f"{key}.{info['target']}" if isinstance(info.get("target"), str) else ""
     if variant and texts.has(variant, table.lang):  # e.g. the Assassin looking for both Messengers
         key = variant
-    if texts.has(key, table.lang) and texts.fields(key, table.lang, table.theme) <= set(p):
+    known = texts.has(key, table.lang) and texts.fields(key, table.lang, table.theme) <= set(p)
+    if known:
         lines = [table.t(key, **p)]
     else:
         lines = [table.t("prompt.generic", what=esc(table.kind(kind)))]
@@ -867,7 +873,7 @@ def private_prompt(
         lines.append(table.t("prompt.pick_one") if pick == 1 else table.t("prompt.pick", count=pick))
     if prompt.get("quests"):
         lines.append(table.t("prompt.pick_quest"))
-    if prompt.get("choices") and not texts.has(key, table.lang):
+    if prompt.get("choices") and not known:
         lines.append(table.t("prompt.choose"))
     if prompt.get("optional"):
         lines.append(table.t("prompt.may_pass"))

@@ -4,7 +4,8 @@ players were shown: every text and button of the group and of each private chat,
 Used by the readability tests and by ``scripts/transcript.py`` (which prints a game for people to
 read). Games are played by the simulated players of ``localdev.autoplay``; with ``absent`` one player
 never acts and the phase timers (fake scheduler and clock) play for them, so reminders, timeouts and
-defaults are shown too; ``status_every`` makes everyone ask ``/status`` (group and private) now and then.
+defaults are shown too; ``status_every`` makes everyone ask ``/status`` (group and private) now and then;
+at the end the group asks for the rules, statistics, idle record and picture.
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from tests.reliability.support import RobustDriver, set_settings
 from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen
 
 Setup = tuple[str, int, list[str], dict[str, Any]]  # theme, players, characters, options
+AFTER_THE_END = ("/status", "/rules", "/stats", "/idles", "/history")  # what a group may ask once it ended
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,8 @@ def play(setup: Setup, seed: int = 1, lang: str = "en", absent: int | None = Non
             h.fire_next()
         elif not status_every:
             break
+    for command in AFTER_THE_END:
+        h.send(U.command(U.group(GROUP), h.user(players[0]), command))
     return h
 
 

@@ -80,14 +80,14 @@ def test_the_board_in_french_names_players_and_cards():
     assert render.plugin_board_lines(table, pv) == [
         "⚔️ Excalibur : Gaspard",
         "👁 Guet : Clément",
-        "🃏 Cartes Complot : Bérénice détient Le Roi est de retour ; face visible pour cette Quête : Dalia ;"
+        "🃏 Cartes Complot : Bérénice détient <b>Le Roi est de retour</b> ; carte face visible pour Dalia ;"
         " 5 dans la pioche",
         "📨 Messages : 1 du Bien, 0 du Mal",
         "🎴 Cartes Allégeance : 1️⃣ Changement · 2️⃣ Pas de changement",
     ]
     resistance = Table(chat_id=-1, game_id="g", lang="fr", theme="resistance", names=NAMES)
     assert render.plugin_board_lines(resistance, {"plot": {"deck": 0, "hands": [["strong_leader"]]}}) == [
-        "🃏 Le Complot s'épaissit : Arthur détient Chef charismatique"]
+        "🃏 Le Complot s'épaissit : Arthur détient <b>Chef charismatique</b>"]
 
 
 def test_plot_cards_in_french_say_what_happened():
