@@ -262,8 +262,8 @@ def _generic_line(table: Table, key: str, etype: str, data: dict[str, Any]) -> s
 
 
 # Event data whose value picks a sentence of its own: ``ev.PlotCardPlayed.no_confidence``,
-# ``ev.AllegianceCardDrawn.switch``, ``ev.PlotCardDiscarded.no_effect``.
-VARIANT_KEYS = ("card", "reason")
+# ``ev.AllegianceCardDrawn.switch``, ``ev.PlotCardDiscarded.no_effect``, ``priv.DefaultApplied.vote``.
+VARIANT_KEYS = ("card", "reason", "kind")
 
 
 def event_line(table: Table, etype: str, data: dict[str, Any], private: bool = False) -> str | None:
@@ -438,6 +438,12 @@ def _seat(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+def _rounds_over(pv: dict[str, Any]) -> bool:
+    """No more rounds: the end phase (assassination, recruitment) or the end. Excalibur and Plot cards
+    no longer matter then."""
+    return pv.get("stage") in ("game_end", "ended")
+
+
 @board_lines("lady")
 def _lady_board(table: Table, pv: dict[str, Any], lady: Any) -> list[str]:
     holder = _seat(lady.get("holder")) if isinstance(lady, dict) else None
@@ -447,7 +453,9 @@ def _lady_board(table: Table, pv: dict[str, Any], lady: Any) -> list[str]:
 @board_lines("excalibur")
 def _excalibur_board(table: Table, pv: dict[str, Any], excalibur: Any) -> list[str]:
     holder = _seat(excalibur.get("holder")) if isinstance(excalibur, dict) else None
-    return [table.t("board.line.excalibur", name=table.name(holder))] if holder is not None else []
+    if holder is None or _rounds_over(pv):
+        return []
+    return [table.t("board.line.excalibur", name=table.name(holder))]
 
 
 @board_lines("rogue")
@@ -471,7 +479,7 @@ def _rogue_board(table: Table, pv: dict[str, Any], rogue: Any) -> list[str]:
 @board_lines("plot")
 def _plot_board(table: Table, pv: dict[str, Any], plot: Any) -> list[str]:
     """Who holds which Plot card, what the Leader still has to deal, who plays face up, the deck."""
-    if not isinstance(plot, dict):
+    if not isinstance(plot, dict) or _rounds_over(pv):
         return []
     hands = {seat: cards for seat, cards in enumerate(plot.get("hands") or []) if cards}
     parts = [_hands(table, hands)] if hands else []

@@ -205,6 +205,10 @@ def test_the_board_has_one_short_line_per_module_with_names_not_data():
     ]
     assert not any(bit in text for bit in REPR)
     assert len(text) < 900
+    pv.update(stage="game_end", waiting={"kind": "assassinate", "seats": [1]})  # no more rounds: Excalibur and
+    # the Plot cards no longer matter
+    text = render.board(_table(10), pv)
+    assert "Excalibur" not in text and "Plot cards" not in text and "📨 Messages: 2 Good, 1 Evil" in text
 
 
 def test_a_module_with_nothing_to_show_has_no_board_line():
@@ -348,3 +352,16 @@ def test_the_role_card_tells_a_messenger_their_rank_and_messages_left():
     card = render.role_card(_table(7), view(state, seat))
     assert "📜 Good Messages you may still play: 2" in card
     assert "📜 You are the <b>Senior</b> Messenger." in card or "📜 You are the <b>Junior</b> Messenger." in card
+
+
+def test_a_player_out_of_time_is_told_what_was_played_for_them():
+    t = _table(5)
+    assert render.private_events(t, [Event(type="DefaultApplied", to=(1,), data={
+        "kind": "play", "choice": "success", "targets": [], "quest": 0})], 1) == [
+        "⏰ Your time ran out, so I played <b>✅ Success</b> for you."]
+    assert render.private_events(t, [Event(type="DefaultApplied", to=(1,), data={
+        "kind": "vote", "choice": "approve", "targets": [], "quest": None})], 1) == [
+        "⏰ Your time ran out: your vote counts as <b>✅ Approve</b>."]
+    assert render.private_events(t, [Event(type="DefaultApplied", to=(1,), data={
+        "kind": "plot_no_confidence", "choice": "pass", "targets": [], "quest": None})], 1) == [
+        "⏰ Your time ran out, so I applied the default for you."]
