@@ -39,7 +39,7 @@ CARDS_KEYS = {"cards", "drawn", "card_ids"}  # lists of card ids (quest cards, P
 # PlotCardPassed: a holder asked in turn who does not play their card (nothing happened); VoteShown: an
 # open vote (Opinion Maker / Charge) is shown in the vote message instead.
 SILENT_PUBLIC = {"VoteCast", "CardPlayed", "TeamProposed", "TeamRequested", "GameEnded", "PlotCardPassed", "VoteShown"}
-SILENT_PRIVATE = {"RoleDealt"}
+SILENT_PRIVATE = {"RoleDealt", "MessengerRankDealt"}  # both are on the role card sent with them
 
 BASE_VIEW_KEYS = {
     "players", "theme", "roles_in_play", "options", "stage", "round", "leader", "quest", "quest_choices",
@@ -779,13 +779,16 @@ def knowledge_lines(table: Table, knowledge: list[dict[str, Any]]) -> list[str]:
         groups.setdefault((k["label"], k.get("source") or "reveal", k.get("quest")), []).append(k["seat"])
     lines = []
     for (label, source, quest), seats in groups.items():
-        text = esc(texts.name_of("know", label, table.lang, table.theme))
-        if source != "reveal":
-            text += f" ({esc(table.source(source))})"
+        values: dict[str, Any] = {"names": table.names_of(seats),
+                                  "label": esc(texts.name_of("know", label, table.lang, table.theme))}
+        key = "role.knowledge"
+        if source != "reveal":  # how they learned it: "(Lady of the Lake)", "(Ambush, Quest 3)"
+            key += "_source"
+            values["source"] = esc(table.source(source))
         if quest is not None:
-            lines.append(table.t("role.knowledge_quest_line", names=table.names_of(seats), label=text, quest=quest + 1))
-        else:
-            lines.append(table.t("role.knowledge_line", names=table.names_of(seats), label=text))
+            key += "_quest"
+            values["quest"] = quest + 1
+        lines.append(table.t(key + "_line", **values))
     return lines
 
 

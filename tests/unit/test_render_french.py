@@ -44,7 +44,7 @@ def test_private_knowledge_and_events():
     lines = render.knowledge_lines(table, [{"seat": 1, "label": "evil", "source": "lady"},
                                            {"seat": 3, "label": "fail", "source": "keeping_close_eye", "quest": 1},
                                            {"seat": 4, "label": "merlin_or_morgana", "source": "reveal"}])
-    assert lines == ["• Bérénice : Mal (Dame du Lac)", "• Dalia : a joué ❌ Échec (Embuscade) (Quête 2)",
+    assert lines == ["• Bérénice : Mal (Dame du Lac)", "• Dalia : a joué ❌ Échec (Embuscade, Quête 2)",
                      "• Émile : Merlin ou Morgane"]
     assert line("MessengerRankDealt", private=True, rank="junior") == "📜 Vous êtes le Messager <b>cadet</b>."
     assert line("CardSwitched", private=True, by=0, card="fail", was="success") == (
