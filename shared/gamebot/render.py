@@ -313,11 +313,25 @@ def _told_later(ev: Any, later: list[Any]) -> bool:
     return any(e.type == "PlotCardPlayed" and e.to is None and e.data.get("seat") == ev.data[who] for e in later)
 
 
+def _in_telling_order(events: list[Any]) -> list[Any]:
+    """The start of the game first; a round's header before what happened as that round began (events
+    just before it carrying the same ``round``, e.g. Lancelot's Allegiance card). Otherwise as emitted."""
+    events = sorted(events, key=lambda e: e.type != "GameStarted")  # stable: the rest keeps its order
+    for i, ev in enumerate(list(events)):
+        if ev.type != "RoundStarted":
+            continue
+        at = i
+        while at > 0 and events[at - 1].data.get("round") == ev.data.get("round") and events[at - 1].type != "RoundStarted":
+            at -= 1
+        events.insert(at, events.pop(i))
+    return events
+
+
 def announcements(table: Table, events: Iterable[Any]) -> list[str]:
     """Public events of one update as lines for the group (private events are ignored here). The
     start of the game comes first; what is folded into other messages or told by a later event of
     the same update is left out."""
-    events = sorted(events, key=lambda e: e.type != "GameStarted")  # stable: the rest keeps its order
+    events = _in_telling_order(list(events))
     lines = []
     for i, ev in enumerate(events):
         if ev.to is not None or ev.type in SILENT_PUBLIC or _told_later(ev, events[i + 1 :]):

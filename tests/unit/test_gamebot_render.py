@@ -365,3 +365,12 @@ def test_a_player_out_of_time_is_told_what_was_played_for_them():
     assert render.private_events(t, [Event(type="DefaultApplied", to=(1,), data={
         "kind": "plot_no_confidence", "choice": "pass", "targets": [], "quest": None})], 1) == [
         "⏰ Your time ran out, so I applied the default for you."]
+
+
+def test_a_round_is_announced_before_what_happens_as_it_begins():
+    events = [Event(type="QuestCompleted", data={"quest": 0, "success": True, "cards": {"success": 2}}),
+              Event(type="AllegianceCardDrawn", data={"round": 2, "card": "switch", "left": 4}),
+              Event(type="RoundStarted", data={"round": 2, "leader": 1}),
+              Event(type="PlotCardsDrawn", data={"leader": 1, "cards": ["open_up"], "left": 6})]
+    lines = render.announcements(_table(5), events)
+    assert [line.split(" ")[0] for line in lines] == ["✅", "🔔", "⚜️", "🃏"]
