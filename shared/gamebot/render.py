@@ -7,12 +7,17 @@ Private messages are built from ``engine.view(state, seat)`` and that seat's pri
 Everything is generic over the engine's plug-ins: names come from the text catalog (with a fallback
 built from the id), prompts are drawn from the engine ``Prompt`` fields (pick / targets / choices /
 optional / quests) and unknown events are rendered from their data, so new roles and modules appear
-without changes here.
+without changes here. Players never see raw data: a plug-in's public view entry gets its own short board
+line (``BOARD_LINES``) and history lines (``HISTORY_LINES``); an entry or event nobody wrote words for
+is shown through ``readable`` (scalars, seats and ids as names; nested data, None and empty things left
+out). An event's sentence may depend on its card or reason (``ev.PlotCardPlayed.no_confidence``), and a
+sentence is only used when the event fills all its blanks.
 """
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,18 +28,23 @@ from .session import kind_tag
 MAX_TEXT = 4000  # Telegram allows 4096 characters per message
 
 # Event data keys that hold one seat / a list of seats.
-SEAT_KEYS = {"seat", "leader", "holder", "target", "assassin", "checker", "previous", "source", "by", "junior", "senior"}
+SEAT_KEYS = {
+    "seat", "leader", "holder", "target", "assassin", "checker", "previous", "source", "by", "junior", "senior",
+    "receiver",
+}
 SEATS_KEYS = {"team", "approve", "reject", "winners", "seats", "targets", "holders", "players_seen"}
 CARDS_KEYS = {"cards", "drawn", "card_ids"}  # lists of card ids (quest cards, Plot cards, Allegiance cards)
 
 # Public events folded into other messages (progress counters, the picker and the vote message).
-SILENT_PUBLIC = {"VoteCast", "CardPlayed", "TeamProposed", "TeamRequested", "GameEnded"}
-SILENT_PRIVATE = {"RoleDealt"}
+# PlotCardPassed: a holder asked in turn who does not play their card (nothing happened); VoteShown: an
+# open vote (Opinion Maker / Charge) is shown in the vote message instead.
+SILENT_PUBLIC = {"VoteCast", "CardPlayed", "TeamProposed", "TeamRequested", "GameEnded", "PlotCardPassed", "VoteShown"}
+SILENT_PRIVATE = {"RoleDealt", "MessengerRankDealt"}  # both are on the role card sent with them
 
 BASE_VIEW_KEYS = {
     "players", "theme", "roles_in_play", "options", "stage", "round", "leader", "quest", "quest_choices",
     "team", "team_size", "vote_track", "track", "voted", "played", "proposals", "quests", "waiting",
-    "winner", "win_reason", "winners", "roles", "sides", "lady", "you",
+    "winner", "win_reason", "winners", "roles", "sides", "you",
 }
 
 
@@ -141,6 +151,62 @@ def _cards(table: Table, cards: dict[str, int]) -> str:
     return ", ".join(parts) if parts else table.t("nothing")
 
 
+IDENT = re.compile(r"^[a-z][a-z0-9_]*$")
+# Where an id found in plug-in data may have its name, in this order (a Plot card id is also a ``card``).
+ID_PREFIXES = ("card", "plot", "role", "choice", "module", "kind")
+
+
+def id_name(table: Table, ident: str) -> str:
+    """The name of an id from plug-in data (a card, a Plot card in the table's theme, a character...),
+    never the id itself: the catalog's name, else a readable one built from the id."""
+    for prefix in ID_PREFIXES:
+        if texts.has(f"{prefix}.{ident}", table.lang):
+            return table.t(f"{prefix}.{ident}")
+    return texts.name_of("card", ident, table.lang, table.theme)
+
+
+def id_list(table: Table, idents: Iterable[str]) -> str:
+    """Ids as names, repeated ones counted (``Charge, 2 × The King Returns``); escaped HTML."""
+    counts: dict[str, int] = {}
+    for ident in idents:
+        counts[ident] = counts.get(ident, 0) + 1
+    parts = [id_name(table, i) if n == 1 else table.t("cards_count", count=n, card=id_name(table, i))
+             for i, n in counts.items()]
+    return esc(", ".join(parts))
+
+
+def readable(table: Table, value: Any, key: str = "") -> str:
+    """Any value from plug-in data as words for players (escaped HTML), or "" when there is nothing to
+    show: scalars, seats as names, ids as names, flat dicts as "field: value" pairs. Nested structures,
+    None, False and empty things are left out, so no Python repr ever reaches a chat."""
+    if value is None or value is False:
+        return ""
+    if value is True:
+        return table.t("yes")
+    if isinstance(value, int | float):
+        if key in SEAT_KEYS and isinstance(value, int):
+            return table.name(value)
+        return str(value + 1 if key == "quest" and isinstance(value, int) else value)
+    if isinstance(value, str):
+        return esc(id_name(table, value)) if IDENT.match(value) else esc(value)
+    if isinstance(value, list | tuple):
+        if value and all(isinstance(x, int) and not isinstance(x, bool) for x in value):
+            if key in ("quests", "quest"):
+                return ", ".join(str(q + 1) for q in value)
+            return table.names_of(list(value))
+        if value and all(isinstance(x, str) for x in value):
+            return id_list(table, value)
+        return ""
+    if isinstance(value, dict):
+        parts = []
+        for k, v in value.items():
+            text = readable(table, v, str(k)) if isinstance(k, str) and not isinstance(v, dict) else ""
+            if text:
+                parts.append(f"{esc(table.field(k))}: {text}")
+        return table.t("board.line.sep").join(parts)
+    return ""
+
+
 def params(table: Table, data: dict[str, Any]) -> dict[str, Any]:
     """Event/view data made readable: seats -> names, quest slots -> numbers, ids -> names."""
     out: dict[str, Any] = {}
@@ -157,7 +223,7 @@ def params(table: Table, data: dict[str, Any]) -> dict[str, Any]:
             out[key] = _cards(table, value)
         elif key in CARDS_KEYS and isinstance(value, list) and all(isinstance(c, str) for c in value):
             out[key] = esc(", ".join(table.card(c) for c in value))
-        elif key in ("card", "was") and isinstance(value, str):
+        elif key in ("card", "was", "taken") and isinstance(value, str):
             out[key] = esc(table.card(value))
         elif key == "role" and isinstance(value, str):
             out[key] = esc(table.role(value))
@@ -169,32 +235,35 @@ def params(table: Table, data: dict[str, Any]) -> dict[str, Any]:
             out[key] = esc(texts.name_of("rank", value, table.lang, table.theme))
         elif key == "vote" and isinstance(value, str):
             out[key] = esc(texts.name_of("vote", value, table.lang, table.theme))
+        elif key == "hands" and isinstance(value, dict):  # seat (as text) -> the Plot cards it holds
+            out[key] = _hands(table, {int(k): v for k, v in value.items() if str(k).isdigit() and isinstance(v, list)})
         elif isinstance(value, bool):
             out[key] = table.t("yes") if value else table.t("no")
-        elif isinstance(value, str):
-            out[key] = esc(texts.humanize(value)) if "_" in value else esc(value)
-        elif isinstance(value, int | float):
-            out[key] = value
-        elif isinstance(value, list) and all(isinstance(x, str) for x in value):
-            out[key] = esc(", ".join(texts.humanize(x) for x in value))
         else:
-            out[key] = esc(_compact(value))
+            out[key] = readable(table, value, key)
     return out
+
+
+def _hands(table: Table, hands: dict[int, list[str]]) -> str:
+    """Who holds which Plot cards: ``Ivan holds Charge; Alice holds Ambush``."""
+    parts = [table.t("board.line.plot_hand", name=table.name(seat), cards=id_list(table, cards))
+             for seat, cards in sorted(hands.items()) if cards]
+    return table.t("board.line.sep").join(parts) if parts else table.t("nothing")
 
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _compact(value: Any, limit: int = 120) -> str:
-    text = str(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def _generic_line(table: Table, key: str, etype: str, data: dict[str, Any]) -> str:
     p = params(table, data)
     details = "".join(f"\n   {esc(_cap(table.field(k)))}: {v}" for k, v in p.items() if v not in ("", None))
     return table.t(key, what=esc(texts.humanize(etype)), details=details)
+
+
+# Event data whose value picks a sentence of its own: ``ev.PlotCardPlayed.no_confidence``,
+# ``ev.AllegianceCardDrawn.switch``, ``ev.PlotCardDiscarded.no_effect``, ``priv.DefaultApplied.vote``.
+VARIANT_KEYS = ("card", "reason", "kind")
 
 
 def event_line(table: Table, etype: str, data: dict[str, Any], private: bool = False) -> str | None:
@@ -214,14 +283,17 @@ def event_line(table: Table, etype: str, data: dict[str, Any], private: bool = F
         kind = data.get("kind")
         special = f"ev.{etype}.{kind}.{outcome}"
         return table.t(special if kind and texts.has(special, table.lang) else f"ev.{etype}.{outcome}", **p)
-    if etype == "PlotCardPlayed" and "target" in data:
-        return table.t("ev.PlotCardPlayed.target", **p)
     if etype == "VotesRevealed":
         p["approve"] = table.names_of(data.get("approve", []))
         p["reject"] = table.names_of(data.get("reject", []))
-    for key in (f"{prefix}.{etype}", f"ev.{etype}" if private else None):
-        if key and texts.has(key, table.lang):
-            return table.t(key, **p)
+    if etype == "AllegianceCardsDealt" and isinstance(data.get("cards"), list):
+        p["cards"] = allegiance_row(table, data["cards"])
+    variants = [f"{prefix}.{etype}.{data[k]}" for k in VARIANT_KEYS if isinstance(data.get(k), str)]
+    if etype == "PlotCardPlayed" and "target" in data:
+        variants.append("ev.PlotCardPlayed.target")
+    for key in (*variants, f"{prefix}.{etype}", f"ev.{etype}" if private else None):
+        if key and texts.has(key, table.lang) and texts.fields(key, table.lang, table.theme) <= set(p):
+            return table.t(key, **p)  # the first sentence whose every blank the event fills
     return _generic_line(table, "ev.private_generic" if private else "ev.generic", etype, data)
 
 
@@ -229,12 +301,40 @@ def event_line(table: Table, etype: str, data: dict[str, Any], private: bool = F
 # Group: announcements, board, team picker, vote and quest progress, the end
 # ---------------------------------------------------------------------------------------------------
 
+# Public events another event of the same update tells better: the Plot card that caused them says
+# what happened in one sentence (``ev.PlotCardPlayed.strong_leader``: "... and becomes the Leader").
+TOLD_BY_PLOT_CARD = {"LeaderChanged": "leader", "PlotCardTaken": "seat"}
+
+
+def _told_later(ev: Any, later: list[Any]) -> bool:
+    who = TOLD_BY_PLOT_CARD.get(ev.type)
+    if who is None or ev.data.get(who) is None:
+        return False
+    return any(e.type == "PlotCardPlayed" and e.to is None and e.data.get("seat") == ev.data[who] for e in later)
+
+
+def _in_telling_order(events: list[Any]) -> list[Any]:
+    """The start of the game first; a round's header before what happened as that round began (events
+    just before it carrying the same ``round``, e.g. Lancelot's Allegiance card). Otherwise as emitted."""
+    events = sorted(events, key=lambda e: e.type != "GameStarted")  # stable: the rest keeps its order
+    for i, ev in enumerate(list(events)):
+        if ev.type != "RoundStarted":
+            continue
+        at = i
+        while at > 0 and events[at - 1].data.get("round") == ev.data.get("round") and events[at - 1].type != "RoundStarted":
+            at -= 1
+        events.insert(at, events.pop(i))
+    return events
+
 
 def announcements(table: Table, events: Iterable[Any]) -> list[str]:
-    """Public events of one update as lines for the group (private events are ignored here)."""
+    """Public events of one update as lines for the group (private events are ignored here). The
+    start of the game comes first; what is folded into other messages or told by a later event of
+    the same update is left out."""
+    events = _in_telling_order(list(events))
     lines = []
-    for ev in events:
-        if ev.to is not None or ev.type in SILENT_PUBLIC:
+    for i, ev in enumerate(events):
+        if ev.to is not None or ev.type in SILENT_PUBLIC or _told_later(ev, events[i + 1 :]):
             continue
         if ev.type == "RoundStarted" and ev.data.get("round") == 1:
             continue  # the start message already says it
@@ -254,7 +354,8 @@ def _quest_cell(table: Table, cell: dict[str, Any]) -> str:
 
 
 def board(table: Table, pv: dict[str, Any], status: str = "playing") -> str:
-    """The one group message kept current by editing: quest track, vote track, Leader, Lady, turn."""
+    """The one group message kept current by editing: quest track, vote track, Leader, one short line
+    per plug-in with something to show now (``BOARD_LINES``), the seats and whose turn it is."""
     lines = [table.t("board.title", players=pv["players"])]
     lines.append(table.t("board.quests", track=" · ".join(_quest_cell(table, c) for c in pv["track"])))
     if any(c["fails_needed"] > 1 and c["result"] is None for c in pv["track"]):
@@ -262,14 +363,7 @@ def board(table: Table, pv: dict[str, Any], status: str = "playing") -> str:
     dots = "●" * pv["vote_track"] + "○" * (5 - pv["vote_track"])
     lines.append(table.t("board.vote_track", dots=dots, count=pv["vote_track"]))
     lines.append(table.t("board.leader", name=table.name(pv["leader"])))
-    if isinstance(pv.get("lady"), dict) and pv["lady"].get("holder") is not None:
-        lines.append(table.t("board.lady", name=table.name(pv["lady"]["holder"])))
-    for key in sorted(set(pv) - BASE_VIEW_KEYS):
-        value = pv[key]
-        if value in (None, {}, []):
-            continue
-        lines.append(table.t("board.extra", name=esc(texts.name_of("board", key, table.lang, table.theme)),
-                             value=_view_value(table, value)))
+    lines.extend(plugin_board_lines(table, pv))
     seats = ", ".join(f"{i + 1}. {table.name(i)}" for i in range(pv["players"]))
     lines.append(table.t("board.players", names=seats))
     if status == "cancelled":
@@ -291,14 +385,222 @@ def board(table: Table, pv: dict[str, Any], status: str = "playing") -> str:
     return "\n".join(lines)
 
 
-def _view_value(table: Table, value: Any) -> str:
-    """A plug-in's extra public view entry, compactly (seat-like keys become names)."""
-    if isinstance(value, dict):
-        p = params(table, value)
-        return "; ".join(f"{esc(table.field(k))}: {v}" for k, v in p.items())
-    if isinstance(value, list):
-        return esc(_compact(", ".join(str(v) for v in value)))
-    return esc(_compact(value))
+# ---------------------------------------------------------------------------------------------------
+# Plug-ins' public view entries: one short board line each, and their part of the end's history
+# ---------------------------------------------------------------------------------------------------
+
+ViewLines = Callable[[Table, dict[str, Any], Any], list[str]]
+# view key -> the board lines of that entry (what matters to the table now; [] when nothing does)
+BOARD_LINES: dict[str, ViewLines] = {}
+RoundLines = Callable[[Table, Any, int], list[str]]
+# view key -> lines of the end's history for one round, (table, entry, round) -> lines, and whether
+# they come before the round's proposals (Allegiance cards, Plot cards) or with its quest
+HISTORY_LINES: dict[str, tuple[RoundLines, bool]] = {}
+
+
+def board_lines(key: str) -> Callable[[ViewLines], ViewLines]:
+    def register(fn: ViewLines) -> ViewLines:
+        BOARD_LINES[key] = fn
+        return fn
+
+    return register
+
+
+def history_lines(key: str, before: bool = False) -> Callable[[RoundLines], RoundLines]:
+    def register(fn: RoundLines) -> RoundLines:
+        HISTORY_LINES[key] = (fn, before)
+        return fn
+
+    return register
+
+
+def plugin_history(table: Table, pv: dict[str, Any], rnd: int, before: bool) -> list[str]:
+    lines = []
+    for key, (round_lines, first) in HISTORY_LINES.items():
+        if first == before and pv.get(key):
+            lines.extend(round_lines(table, pv[key], rnd))
+    return lines
+
+
+def plugin_board_lines(table: Table, pv: dict[str, Any]) -> list[str]:
+    """The plug-ins' board lines: known entries in ``BOARD_LINES`` order, then any other entry (a new
+    plug-in) through the generic, readable fallback."""
+    extra = set(pv) - BASE_VIEW_KEYS
+    lines = []
+    for key in [k for k in BOARD_LINES if k in extra] + sorted(extra - set(BOARD_LINES)):
+        value = pv[key]
+        if value in (None, {}, [], ""):
+            continue
+        render_lines = BOARD_LINES.get(key, generic_board_lines(key))
+        lines.extend(render_lines(table, pv, value))
+    return lines
+
+
+def generic_board_lines(key: str) -> ViewLines:
+    """A view entry no renderer knows: its name and its readable values (``readable``), or nothing."""
+
+    def lines(table: Table, pv: dict[str, Any], value: Any) -> list[str]:
+        text = readable(table, value, key)
+        if not text:
+            return []
+        return [table.t("board.extra", name=esc(texts.name_of("board", key, table.lang, table.theme)), value=text)]
+
+    return lines
+
+
+def _seat(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _rounds_over(pv: dict[str, Any]) -> bool:
+    """No more rounds: the end phase (assassination, recruitment) or the end. Excalibur and Plot cards
+    no longer matter then."""
+    return pv.get("stage") in ("game_end", "ended")
+
+
+@board_lines("lady")
+def _lady_board(table: Table, pv: dict[str, Any], lady: Any) -> list[str]:
+    holder = _seat(lady.get("holder")) if isinstance(lady, dict) else None
+    return [table.t("board.lady", name=table.name(holder))] if holder is not None else []
+
+
+@board_lines("excalibur")
+def _excalibur_board(table: Table, pv: dict[str, Any], excalibur: Any) -> list[str]:
+    holder = _seat(excalibur.get("holder")) if isinstance(excalibur, dict) else None
+    if holder is None or _rounds_over(pv):
+        return []
+    return [table.t("board.line.excalibur", name=table.name(holder))]
+
+
+@board_lines("rogue")
+def _rogue_board(table: Table, pv: dict[str, Any], rogue: Any) -> list[str]:
+    if not isinstance(rogue, dict):
+        return []
+    lines = []
+    watch = _seat(rogue.get("watch"))
+    if watch is not None:
+        lines.append(table.t("board.line.watch", name=table.name(watch)))
+    played = [
+        table.t("board.line.rogue_card", card=esc(table.card(card)), quest=token["quest"] + 1)
+        for token in rogue.get("tokens") or [] if isinstance(token, dict)
+        for card in ("rogue_success", "rogue_fail") if token.get(card)
+    ]
+    if played:
+        lines.append(table.t("board.line.rogue", cards=", ".join(played)))
+    return lines
+
+
+@board_lines("plot")
+def _plot_board(table: Table, pv: dict[str, Any], plot: Any) -> list[str]:
+    """Who holds which Plot card, what the Leader still has to deal, who plays face up, the deck."""
+    if not isinstance(plot, dict) or _rounds_over(pv):
+        return []
+    hands = {seat: cards for seat, cards in enumerate(plot.get("hands") or []) if cards}
+    parts = [_hands(table, hands)] if hands else []
+    if plot.get("drawn"):
+        parts.append(table.t("board.line.plot_drawn", leader=table.name(_seat(pv.get("leader"))),
+                             cards=id_list(table, plot["drawn"])))
+    if plot.get("face_up"):
+        parts.append(table.t("board.line.plot_face_up", names=table.names_of(plot["face_up"])))
+    if plot.get("deck"):
+        parts.append(table.t("board.line.plot_deck", count=plot["deck"]))
+    if not parts:
+        return []
+    return [table.t("board.line.plot", module=esc(table.module("plot_cards")), parts=table.t("board.line.sep").join(parts))]
+
+
+@board_lines("messengers")
+def _messengers_board(table: Table, pv: dict[str, Any], messengers: Any) -> list[str]:
+    if not isinstance(messengers, dict):
+        return []
+    good, evil = messengers.get("good_messages") or 0, messengers.get("evil_messages") or 0
+    return [table.t("board.line.messengers", good=good, evil=evil)] if good or evil else []
+
+
+def allegiance_row(table: Table, cards: list[str]) -> str:
+    """Lancelot's Allegiance cards lying above the quests: ``1️⃣ No change · 2️⃣ Switch · ...``."""
+    return " · ".join(table.t("board.line.allegiance_cell", n=i + 1, card=esc(_allegiance(table, c)))
+                      for i, c in enumerate(cards) if isinstance(c, str))
+
+
+def _allegiance(table: Table, card: str) -> str:
+    key = f"board.allegiance.{card}"
+    return table.t(key) if texts.has(key, table.lang) else table.card(card)
+
+
+@board_lines("lancelot")
+def _lancelot_board(table: Table, pv: dict[str, Any], lancelot: Any) -> list[str]:
+    """Variant 2: the row of cards above the quests. Variant 1: the cards drawn so far, the deck."""
+    if not isinstance(lancelot, dict):
+        return []
+    cards = lancelot.get("cards") or []
+    if cards and all(isinstance(c, str) for c in cards):
+        return [table.t("board.line.allegiance_row", cards=allegiance_row(table, cards))]
+    drawn = [esc(_allegiance(table, d["card"])) for d in cards if isinstance(d, dict) and isinstance(d.get("card"), str)]
+    left = lancelot.get("deck_left") or 0
+    if drawn:
+        return [table.t("board.line.allegiance_drawn", cards=", ".join(drawn), count=left)]
+    return [table.t("board.line.allegiance_deck", count=left)] if left else []
+
+
+@board_lines("revealed")
+def _revealed_board(table: Table, pv: dict[str, Any], revealed: Any) -> list[str]:
+    """Characters shown to everyone during the game (the Revealer, a recruited Untrustworthy Servant)."""
+    return [
+        table.t("board.line.revealed", name=table.name(r["seat"]), role=esc(table.role(str(r.get("role")))),
+                side=esc(table.side(str(r.get("side")))))
+        for r in revealed if isinstance(r, dict) and _seat(r.get("seat")) is not None
+    ] if isinstance(revealed, list) else []
+
+
+@board_lines("trapper")
+@board_lines("recruitment")
+def _announced_only(table: Table, pv: dict[str, Any], value: Any) -> list[str]:
+    """Entries whose news the announcements already tell (cards set aside, the recruitment): the
+    board has nothing to keep showing (a recruited Servant is listed under ``revealed``)."""
+    return []
+
+
+def _this_round(entries: Any, rnd: int) -> list[dict[str, Any]]:
+    return [e for e in entries or [] if isinstance(e, dict) and e.get("round") == rnd]
+
+
+@history_lines("rogue")
+def _rogue_history(table: Table, rogue: Any, rnd: int) -> list[str]:
+    watches = _this_round(rogue.get("watches") if isinstance(rogue, dict) else None, rnd)
+    return [table.t("end.line.watch", seat=table.name(_seat(w.get("seat")))) for w in watches]
+
+
+@history_lines("excalibur")
+def _excalibur_history(table: Table, excalibur: Any, rnd: int) -> list[str]:
+    uses = _this_round(excalibur.get("uses") if isinstance(excalibur, dict) else None, rnd)
+    return [table.t("end.line.excalibur", **params(table, {"holder": u.get("holder"), "target": u.get("target")}))
+            for u in uses]
+
+
+@history_lines("trapper")
+def _trapper_history(table: Table, trapper: Any, rnd: int) -> list[str]:
+    set_aside = _this_round(trapper.get("discarded") if isinstance(trapper, dict) else None, rnd)
+    return [table.t("end.line.trapper", seat=table.name(_seat(d.get("seat")))) for d in set_aside]
+
+
+@history_lines("lancelot", before=True)
+def _lancelot_history(table: Table, lancelot: Any, rnd: int) -> list[str]:
+    drawn = _this_round(lancelot.get("cards") if isinstance(lancelot, dict) else None, rnd)
+    return [table.t("end.line.allegiance", card=esc(_allegiance(table, str(d.get("card"))))) for d in drawn]
+
+
+@history_lines("plot", before=True)
+def _plot_history(table: Table, plot: Any, rnd: int) -> list[str]:
+    """The Plot cards played in the round, each as its announcement said it."""
+    played = _this_round(plot.get("played") if isinstance(plot, dict) else None, rnd)
+    out = []
+    for entry in played:
+        data = {k: v for k, v in entry.items() if k != "round"}
+        line = event_line(table, "PlotCardPlayed", data)
+        if line:
+            out.append(table.t("end.line.indent", line=line))
+    return out
 
 
 def team_picker(
@@ -364,6 +666,7 @@ def vote_message(table: Table, pv: dict[str, Any], codec: Codec, serial: int) ->
     """The vote in the group: who has voted (never how) and the Approve / Reject buttons."""
     voted = list(pv.get("voted") or [])
     lines = [_vote_head(table, pv)]
+    lines.extend(open_votes(table, pv))
     if voted:
         lines.append(table.t("vote.progress", count=len(voted), of=pv["players"], names=table.names_of(voted)))
     waiting = [s for s in range(pv["players"]) if s not in voted]
@@ -374,6 +677,25 @@ def vote_message(table: Table, pv: dict[str, Any], codec: Codec, serial: int) ->
         Btn(table.t("vote.button.reject"), codec.encode("V", table.chat_id, table.game_id, serial, tag + "r")),
     ]]
     return "\n".join(lines), kb
+
+
+def open_votes(table: Table, pv: dict[str, Any]) -> list[str]:
+    """Votes cast first and in the open (the Plot card Opinion Maker / Charge), in the vote message."""
+    plot = pv.get("plot")
+    shown = plot.get("open_votes") if isinstance(plot, dict) else None
+    if not isinstance(shown, dict):
+        return []
+    return [table.t("ev.VoteShown", seat=table.name(int(seat)), vote=esc(texts.name_of("vote", str(vote), table.lang, table.theme)))
+            for seat, vote in shown.items() if str(seat).isdigit()]
+
+
+def proposal_line(table: Table, pv: dict[str, Any]) -> str:
+    """The team picker once the team is proposed, while another decision comes before the vote."""
+    if not pv["proposals"]:
+        return "✔️"
+    proposal = pv["proposals"][-1]
+    return table.t("team.proposed", leader=table.name(proposal["leader"]), team=table.names_of(proposal["team"]),
+                   quest=proposal["quest"] + 1)
 
 
 def vote_closed(table: Table, pv_before: dict[str, Any]) -> str:
@@ -425,6 +747,7 @@ def game_over(table: Table, pv: dict[str, Any], cancelled_by: str | None = None)
         props = [p for p in pv["proposals"] if p["round"] == rnd]
         slot = props[-1]["quest"] if props else quests[rnd]["quest"]
         history.append(table.t("end.round", round=rnd, quest=slot + 1))
+        history.extend(plugin_history(table, pv, rnd, before=True))
         for p in props:
             votes = p.get("votes") or ""
             approve = [i for i, v in enumerate(votes) if v == "A"]
@@ -442,6 +765,7 @@ def game_over(table: Table, pv: dict[str, Any], cancelled_by: str | None = None)
                     result=result,
                 )
             )
+        history.extend(plugin_history(table, pv, rnd, before=False))
         q = quests.get(rnd)
         if q:
             key = "end.quest_result.success" if q["success"] else "end.quest_result.fail"
@@ -469,13 +793,16 @@ def knowledge_lines(table: Table, knowledge: list[dict[str, Any]]) -> list[str]:
         groups.setdefault((k["label"], k.get("source") or "reveal", k.get("quest")), []).append(k["seat"])
     lines = []
     for (label, source, quest), seats in groups.items():
-        text = esc(texts.name_of("know", label, table.lang, table.theme))
-        if source != "reveal":
-            text += f" ({esc(table.source(source))})"
+        values: dict[str, Any] = {"names": table.names_of(seats),
+                                  "label": esc(texts.name_of("know", label, table.lang, table.theme))}
+        key = "role.knowledge"
+        if source != "reveal":  # how they learned it: "(Lady of the Lake)", "(Ambush, Quest 3)"
+            key += "_source"
+            values["source"] = esc(table.source(source))
         if quest is not None:
-            lines.append(table.t("role.knowledge_quest_line", names=table.names_of(seats), label=text, quest=quest + 1))
-        else:
-            lines.append(table.t("role.knowledge_line", names=table.names_of(seats), label=text))
+            key += "_quest"
+            values["quest"] = quest + 1
+        lines.append(table.t(key + "_line", **values))
     return lines
 
 
@@ -494,8 +821,20 @@ def role_card(table: Table, v: dict[str, Any]) -> str:
         lines.extend(know)
     else:
         lines.append(table.t("role.knowledge_none"))
+    lines.extend(_you_lines(table, you))
     lines += ["", table.t("role.reminder", help=role_help(table, you["role"], side)), table.t("role.keep_secret")]
     return "\n".join(lines)
+
+
+def _you_lines(table: Table, you: dict[str, Any]) -> list[str]:
+    """What plug-ins add to a player's own view: the Messenger's rank and Good Messages left."""
+    lines = []
+    if isinstance(you.get("messenger_rank"), str):
+        lines.append(table.t("priv.MessengerRankDealt", rank=esc(texts.name_of("rank", you["messenger_rank"], table.lang,
+                                                                              table.theme))))
+    if isinstance(you.get("good_messages_left"), int):
+        lines.append(table.t("role.good_messages_left", count=you["good_messages_left"]))
+    return lines
 
 
 def private_events(table: Table, events: Iterable[Any], seat: int) -> list[str]:
@@ -542,20 +881,24 @@ def private_prompt(
     if kind == "vote" and pv is not None:
         p.setdefault("team", table.names_of(pv.get("team") or []))
     key = f"prompt.{kind}"
-    if texts.has(key, table.lang):
+    variant = f"{key}.{info['target']}" if isinstance(info.get("target"), str) else ""
+    if variant and texts.has(variant, table.lang):  # e.g. the Assassin looking for both Messengers
+        key = variant
+    known = texts.has(key, table.lang) and texts.fields(key, table.lang, table.theme) <= set(p)
+    if known:
         lines = [table.t(key, **p)]
     else:
         lines = [table.t("prompt.generic", what=esc(table.kind(kind)))]
         for k, v in p.items():
-            if k in ("kind",):
+            if k in ("kind",) or v in ("", None):
                 continue
             lines.append(table.t("prompt.info_line", name=esc(_cap(table.field(k))), value=v))
     pick = int(prompt.get("pick") or 0)
     if pick:
-        lines.append(table.t("prompt.pick", count=pick))
+        lines.append(table.t("prompt.pick_one") if pick == 1 else table.t("prompt.pick", count=pick))
     if prompt.get("quests"):
         lines.append(table.t("prompt.pick_quest"))
-    if prompt.get("choices") and not texts.has(key, table.lang):
+    if prompt.get("choices") and not known:
         lines.append(table.t("prompt.choose"))
     if prompt.get("optional"):
         lines.append(table.t("prompt.may_pass"))

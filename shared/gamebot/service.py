@@ -1343,7 +1343,7 @@ class Service(Extras):
         if kind == "picker" and trig_msg and not reused_trigger:
             # the team was proposed but the vote waits for another decision first
             head.append(Out("edit", chat_id=chat, message_id=trig_msg, keyboard=None, tag="picker",
-                            text=render.vote_closed(table, pv).split("\n")[0] if pv["proposals"] else "✔️"))
+                            text=render.proposal_line(table, pv)))
 
         # 6. The board, edited only when its text changes.
         status = "ended" if after.over else "playing"

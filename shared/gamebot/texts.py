@@ -194,6 +194,17 @@ def t(key: str, lang: str = DEFAULT_LANG, theme: str = "avalon", /, **params: An
     return entry.format_map(values)
 
 
+def fields(key: str, lang: str = DEFAULT_LANG, theme: str = "avalon") -> set[str]:
+    """The parameters the text for ``key`` needs from its caller (its placeholders that are not theme
+    words), e.g. to choose a sentence whose every blank the caller can fill."""
+    entry = _entry(key, lang)
+    if entry is None:
+        return set()
+    if isinstance(entry, dict):
+        entry = entry.get(theme) or entry.get("*") or next(iter(entry.values()))
+    return placeholders(entry) - set(vocab(lang, theme))
+
+
 def humanize(ident: str) -> str:
     """A readable fallback name for an id: ``lady_of_the_lake`` -> ``Lady of the lake``."""
     text = ident.replace("_", " ").replace("-", " ").strip()

@@ -111,7 +111,7 @@ def test_a_game_where_one_player_never_acts_finishes_through_the_timer_function(
     assert "⏰ Erin ran out of time." in group and "Game over" in group
     # the absent player was reminded privately and told when the default applied
     private = "\n".join(m["text"] for m in table.messages(absent))
-    assert "left for your decision" in private and "applied the default for you" in private
+    assert "left for your decision" in private and "⏰ Your time ran out" in private
 
 
 def test_the_timer_function_ignores_stale_and_malformed_events(table, timed):

@@ -182,7 +182,8 @@ def test_no_player_can_act_for_another(h):
 SEEDS = [1, 2, 3]
 END_PHASE = ("one last chance", "Recruitment started", "Game over")
 # Public by the rules: the Revealer turns their loyalty face up after the second failed quest.
-RULED_PUBLIC = [re.compile(r"reveals themself: <b>" + re.escape(name_of("role", "revealer")) + "</b>")]
+RULED_PUBLIC = [re.compile(r"reveals themself: <b>" + re.escape(name_of("role", "revealer")) + "</b>"),
+                re.compile(r"^🎭 .+ is " + re.escape(name_of("role", "revealer")) + r" \(", re.M)]  # the board
 
 
 def _role_patterns() -> dict[str, re.Pattern[str]]:

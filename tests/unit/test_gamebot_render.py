@@ -157,3 +157,220 @@ def test_game_over_lists_every_role_and_the_history_with_counts_only():
 def test_long_texts_are_split_into_messages_telegram_accepts():
     parts = render.split("\n".join(["x" * 100] * 100))
     assert len(parts) == 3 and all(len(p) <= render.MAX_TEXT for p in parts)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Plug-ins on the board, in announcements, prompts and the history: sentences, names, never data
+# ---------------------------------------------------------------------------------------------------
+
+EVERY_MODULE = GameConfig(
+    players=10,
+    roles=("merlin", "assassin", "good_rogue", "evil_rogue", "good_lancelot", "evil_lancelot", "good_messenger",
+           "good_messenger", "evil_messenger"),
+    options={"lady_of_the_lake": True, "excalibur": True, "trapper": True, "plot_cards": True,
+             "lancelot": "bigbox_predealt"},
+)
+REPR = ("None", "True", "False", "[]", "{}", "['", "{'", "_")
+
+
+def _every_module_view() -> dict:
+    """The public view of a 10-player game with every module, in the middle of a round."""
+    state, _ = new_game(EVERY_MODULE, seed=3)
+    pv = public_view(state)
+    pv["lancelot"]["cards"] = ["no_change", "switch", "no_change", "no_change", "switch"]
+    pv["excalibur"]["holder"] = 8
+    pv["plot"].update(hands=[["opinion_maker", "opinion_maker"], [], [], [], [], [], [], [], ["strong_leader"], []],
+                      drawn=["no_confidence"], deck=12)
+    pv["messengers"].update(good_messages=2, evil_messages=1)
+    pv["rogue"].update(watch=3, tokens=[{"round": 1, "quest": 1, "rogue_success": 1, "rogue_fail": 0}])
+    pv["trapper"]["discarded"] = [{"round": 1, "quest": 1, "seat": 2}]
+    pv["revealed"] = [{"seat": 5, "role": "revealer", "side": "evil"}]
+    return pv
+
+
+def test_the_board_has_one_short_line_per_module_with_names_not_data():
+    pv = _every_module_view()
+    text = render.board(_table(10), pv)
+    lady, leader = NAMES[pv["lady"]["holder"]], NAMES[pv["leader"]]
+    assert text.split("\n")[5:13] == [
+        f"🌊 Lady of the Lake: {lady}",
+        "⚔️ Excalibur: Ivan",
+        "👁 Watch: Dave",
+        "🏴 Rogue cards played: ✅ Rogue Success (Quest 2)",
+        f"🃏 Plot cards: Alice holds <b>2 × Charge</b>; Ivan holds <b>Lead to Victory</b>; {leader} is dealing "
+        "<b>The King Returns</b>; 12 in the deck",
+        "📨 Messages: 2 Good, 1 Evil",
+        "🎴 Lancelot cards: 1️⃣ No change · 2️⃣ Switch · 3️⃣ No change · 4️⃣ No change · 5️⃣ Switch",
+        "🎭 Frank is the Revealer (Evil)",
+    ]
+    assert not any(bit in text for bit in REPR)
+    assert len(text) < 900
+    pv.update(stage="game_end", waiting={"kind": "assassinate", "seats": [1]})  # no more rounds: Excalibur and
+    # the Plot cards no longer matter
+    text = render.board(_table(10), pv)
+    assert "Excalibur" not in text and "Plot cards" not in text and "📨 Messages: 2 Good, 1 Evil" in text
+
+
+def test_a_module_with_nothing_to_show_has_no_board_line():
+    state, _ = new_game(EVERY_MODULE, seed=3)
+    pv = public_view(state)
+    pv["plot"].update(drawn=[], deck=0)
+    text = render.board(_table(10), pv)
+    for absent in ("Excalibur", "Watch", "Rogue", "🃏", "Messages", "Trapper", "set aside"):
+        assert absent not in text.replace("(Plot cards)", "")  # the Leader's turn to deal is named
+    assert "🎴 Lancelot cards: 1️⃣" in text  # the cards above the quests are dealt at the start
+
+
+def test_the_board_shows_variant_one_lancelot_cards_as_drawn():
+    table = _table(10)
+    drawn = {"variant": "bigbox_switch", "cards": [{"round": 1, "card": "switch"}, {"round": 2, "card": "no_change"}],
+             "deck_left": 4}
+    assert render.BOARD_LINES["lancelot"](table, {}, drawn) == ["🎴 Lancelot cards drawn: Switch, No change (4 left)"]
+    none_yet = {"variant": "classic_switch", "cards": [], "deck_left": 5}
+    assert render.BOARD_LINES["lancelot"](table, {}, none_yet) == ["🎴 Lancelot cards: 5 in the deck"]
+
+
+def test_an_unknown_view_entry_shows_only_readable_values():
+    """A future plug-in's entry: scalars, seats and ids as names; nested data, None, False, empties left out."""
+    state, _ = new_game(GameConfig(players=5, roles=("merlin", "assassin")), seed=1)
+    pv = public_view(state)
+    pv["black_knight"] = {"holder": 2, "charges": 3, "armed": True, "asleep": False, "gone": None, "seats": [1, 4],
+                          "cards": ["strong_leader"], "log": [{"round": 1}], "nested": {"a": 1}, "empty": []}
+    pv["moon"] = "full_moon"
+    pv["history_only"] = [{"round": 1, "seat": 2}]
+    lines = render.board(_table(5), pv).split("\n")
+    knight = next(line for line in lines if line.startswith("Black knight"))
+    assert "Carol" in knight and "3" in knight and "Bob and Erin" in knight and "Lead to Victory" in knight
+    for hidden in ("log", "nested", "empty", "gone", "asleep", *REPR):
+        assert hidden not in knight, knight
+    assert "Moon: Full moon" in lines
+    assert not any(line.startswith("History only") for line in lines)
+
+
+def test_plot_cards_are_announced_as_what_happened():
+    t = _table(5)
+
+    def ev(etype, **data):
+        return Event(type=etype, data=data)
+
+    assert render.announcements(t, [ev("LeaderChanged", leader=3, previous=1, card="strong_leader"),
+                                    ev("PlotCardPlayed", card="strong_leader", seat=3, previous=1)]) == [
+        "🃏 Dave plays <b>Lead to Victory</b> and becomes the Leader instead of Bob."]
+    assert render.announcements(t, [ev("PlotCardTaken", seat=2, source=4, card="opinion_maker"),
+                                    ev("PlotCardPlayed", card="take_responsibility", seat=2, target=4,
+                                       taken="opinion_maker")]) == [
+        "🃏 Carol plays <b>Restore Your Honor</b> and takes <b>Charge</b> from Erin."]
+    assert render.announcements(t, [ev("PlotCardPassed", seat=1, card="no_confidence")]) == []
+    assert render.announcements(t, [ev("PlotCardPlayed", card="establish_confidence", seat=1, target=2, leader=0)]) == [
+        "🃏 Bob received <b>Show Your Strength</b>: the Leader Alice shows their loyalty to Carol."]
+    assert render.announcements(t, [ev("PlotCardDiscarded", seat=1, card="take_responsibility", reason="no_effect")]) == [
+        "🃏 <b>Restore Your Honor</b> has no effect now and is discarded."]
+    resistance = _table(5, theme="resistance")
+    assert render.announcements(resistance, [ev("PlotCardPlayed", card="no_confidence", seat=1, team=[0, 1])]) == [
+        "🃏 Bob plays <b>No Confidence</b>: the team is rejected after all."]
+    # a sentence with a blank the event cannot fill is not used: the plain one is
+    assert render.event_line(t, "PlotCardPlayed", {"card": "strong_leader", "seat": 3}) == (
+        "🃏 Dave plays <b>Lead to Victory</b>.")
+
+
+def test_the_start_of_the_game_is_announced_first():
+    lines = render.announcements(_table(5), [Event(type="LadyGiven", data={"seat": 1}),
+                                             Event(type="GameStarted", data={"players": 5})])
+    assert lines[0].startswith("🎬") and lines[1] == "🌊 Bob receives the Lady of the Lake."
+
+
+def test_the_assassins_announced_target_and_the_allegiance_cards_are_named():
+    t = _table(5)
+    assert render.event_line(t, "AssassinTargetAnnounced", {"assassin": 1, "target": "messengers"}) == (
+        "🗡 Bob will name: <b>the Good Messengers</b>.")
+    assert render.event_line(t, "AllegianceCardDrawn", {"round": 2, "card": "switch", "left": 3}) == (
+        "⚜️ Allegiance card: <b>Switch</b>. The two Lancelots change sides!")
+    assert render.event_line(t, "AllegianceCardsDealt", {"cards": ["no_change", "switch"]}) == (
+        "⚜️ Lancelot's Allegiance cards lie face up above the Quests: 1️⃣ No change · 2️⃣ Switch.")
+
+
+def test_open_votes_are_shown_in_the_vote_message_not_announced():
+    state, _ = new_game(GameConfig(players=5, options={"plot_cards": True}), seed=1)
+    pv = public_view(state)
+    pv.update(proposals=[{"round": 1, "quest": 0, "leader": 0, "team": [0, 1], "votes": "", "approved": None}],
+              voted=[2])
+    pv["plot"]["open_votes"] = {"2": "reject"}
+    text, _ = render.vote_message(_table(5), pv, CODEC, serial=4)
+    lines = text.split("\n")
+    assert lines[1] == "Leader Alice proposes: <b>Alice and Bob</b>"  # the line players read the team from
+    assert lines[2] == "📣 Carol votes <b>Reject</b> openly."
+    assert render.announcements(_table(5), [Event(type="VoteShown", data={"seat": 2, "vote": "reject"})]) == []
+    assert render.proposal_line(_table(5), pv) == "👑 Alice proposes Alice and Bob for Quest 1."
+
+
+def test_the_history_tells_what_the_modules_did_each_round():
+    pv = {"players": 5, "winner": "evil", "win_reason": "three_failures", "winners": [1, 3],
+          "roles": ["merlin", "assassin", "servant", "minion", "servant"],
+          "sides": ["good", "evil", "good", "evil", "good"],
+          "proposals": [{"round": 1, "quest": 0, "leader": 0, "team": [0, 1], "votes": "AARRA", "approved": True}],
+          "quests": [{"round": 1, "quest": 0, "team": [0, 1], "cards": {"fail": 1, "success": 1}, "success": False}],
+          "excalibur": {"holder": None, "uses": [{"round": 1, "quest": 0, "holder": 0, "target": 1}]},
+          "trapper": {"discarded": [{"round": 1, "quest": 0, "seat": 4}]},
+          "rogue": {"watches": [{"round": 1, "quest": 0, "seat": 1}], "tokens": []},
+          "lancelot": {"variant": "bigbox_switch", "cards": [{"round": 1, "card": "switch"}], "deck_left": 5},
+          "plot": {"played": [{"round": 1, "card": "keeping_close_eye", "seat": 2, "target": 1},
+                              {"round": 2, "card": "open_up", "seat": 3, "target": 0}]}}
+    _, history = render.game_over(_table(5), pv)
+    assert history.split("\n")[1:] == [
+        "<b>Round 1</b> · Quest 1",
+        "  ⚜️ Allegiance card: Switch",
+        "  🃏 Carol plays <b>Ambush</b> and looks at Bob's card.",
+        "  Alice: Alice and Bob → ✅ Alice, Bob and Erin | ❌ Carol and Dave → approved",
+        "  👁 Watch token: Bob",
+        "  ⚔️ Alice used Excalibur on Bob's card",
+        "  🪤 Erin's card was set aside",
+        "  ⚔️ Alice and Bob: failed (1 × ❌ Fail, 1 × ✅ Success)",
+    ]
+
+
+def test_prompts_name_players_and_cards_and_say_how_many_to_choose():
+    t = _table(5)
+    take = Prompt(kind="plot_take_responsibility", seat=0, pick=1, targets=[1, 3], choices=["opinion_maker", "keeping_close_eye"],
+                  info={"card": "take_responsibility", "kind": "immediate",
+                        "hands": {"1": ["opinion_maker"], "3": ["keeping_close_eye"]}}).model_dump()
+    text, _ = render.private_prompt(t, take, CODEC, serial=5)
+    assert "At the table: Bob holds <b>Charge</b>; Dave holds <b>Ambush</b>." in text and "Choose a player." in text
+    show = Prompt(kind="plot_establish_confidence", seat=0, pick=1, targets=[1, 2],
+                  info={"card": "establish_confidence", "kind": "immediate", "receiver": 2}).model_dump()
+    text, _ = render.private_prompt(t, show, CODEC, serial=5)
+    assert text.startswith("🃏 Carol received <b>Show Your Strength</b>: as the Leader, choose a player")
+    both = Prompt(kind="assassinate", seat=1, pick=2, targets=[0, 2, 3], info={"target": "messengers"}).model_dump()
+    text, _ = render.private_prompt(t, both, CODEC, serial=5)
+    assert "the two players you believe are the Good Messengers" in text and "Choose 2 players." in text
+
+
+def test_the_role_card_tells_a_messenger_their_rank_and_messages_left():
+    state, _ = new_game(GameConfig(players=7, roles=("merlin", "assassin", "good_messenger", "good_messenger",
+                                                     "evil_messenger"), options={"senior_junior_messengers": True}),
+                        seed=2)
+    seat = state.roles.index("good_messenger")
+    card = render.role_card(_table(7), view(state, seat))
+    assert "📜 Good Messages you may still play: 2" in card
+    assert "📜 You are the <b>Senior</b> Messenger." in card or "📜 You are the <b>Junior</b> Messenger." in card
+
+
+def test_a_player_out_of_time_is_told_what_was_played_for_them():
+    t = _table(5)
+    assert render.private_events(t, [Event(type="DefaultApplied", to=(1,), data={
+        "kind": "play", "choice": "success", "targets": [], "quest": 0})], 1) == [
+        "⏰ Your time ran out, so I played <b>✅ Success</b> for you."]
+    assert render.private_events(t, [Event(type="DefaultApplied", to=(1,), data={
+        "kind": "vote", "choice": "approve", "targets": [], "quest": None})], 1) == [
+        "⏰ Your time ran out: your vote counts as <b>✅ Approve</b>."]
+    assert render.private_events(t, [Event(type="DefaultApplied", to=(1,), data={
+        "kind": "plot_no_confidence", "choice": "pass", "targets": [], "quest": None})], 1) == [
+        "⏰ Your time ran out, so I applied the default for you."]
+
+
+def test_a_round_is_announced_before_what_happens_as_it_begins():
+    events = [Event(type="QuestCompleted", data={"quest": 0, "success": True, "cards": {"success": 2}}),
+              Event(type="AllegianceCardDrawn", data={"round": 2, "card": "switch", "left": 4}),
+              Event(type="RoundStarted", data={"round": 2, "leader": 1}),
+              Event(type="PlotCardsDrawn", data={"leader": 1, "cards": ["open_up"], "left": 6})]
+    lines = render.announcements(_table(5), events)
+    assert [line.split(" ")[0] for line in lines] == ["✅", "🔔", "⚜️", "🃏"]

@@ -34,7 +34,7 @@ def test_assassination_and_recruitment_name_their_outcome():
     assert line("RecruitmentAttempted", assassin=1, target=3, recruited=True) == (
         "🤝 Bérénice désigne Dalia... qui <b>est</b> le Vassal Peu Fiable et rejoint le Mal !")
     assert line("PlotCardPlayed", seat=2, card="keeping_close_eye", target=5) == (
-        "🃏 Clément joue <b>Embuscade</b> sur Fanny.")
+        "🃏 Clément joue <b>Embuscade</b> et regarde la carte jouée par Fanny.")
     assert line("PlotCardPlayed", theme="resistance", seat=2, card="strong_leader") == (
         "🃏 Clément joue <b>Chef charismatique</b>.")
 
@@ -44,7 +44,7 @@ def test_private_knowledge_and_events():
     lines = render.knowledge_lines(table, [{"seat": 1, "label": "evil", "source": "lady"},
                                            {"seat": 3, "label": "fail", "source": "keeping_close_eye", "quest": 1},
                                            {"seat": 4, "label": "merlin_or_morgana", "source": "reveal"}])
-    assert lines == ["• Bérénice : Mal (Dame du Lac)", "• Dalia : a joué ❌ Échec (Embuscade) (Quête 2)",
+    assert lines == ["• Bérénice : Mal (Dame du Lac)", "• Dalia : a joué ❌ Échec (Embuscade, Quête 2)",
                      "• Émile : Merlin ou Morgane"]
     assert line("MessengerRankDealt", private=True, rank="junior") == "📜 Vous êtes le Messager <b>cadet</b>."
     assert line("CardSwitched", private=True, by=0, card="fail", was="success") == (
@@ -68,3 +68,32 @@ def test_the_end_in_french():
     assert history.splitlines()[:3] == [
         "<b>Historique</b>", "<b>Tour 1</b> · Quête 1",
         "  Arthur : Arthur et Clément → ✅ Arthur, Bérénice et Émile | ❌ Clément et Dalia → approuvée"]
+
+
+def test_the_board_in_french_names_players_and_cards():
+    table = Table(chat_id=-1, game_id="g", lang="fr", names=NAMES, user_ids=list(range(7)))
+    pv = {"excalibur": {"holder": 6, "uses": []},
+          "plot": {"deck": 5, "hands": [[], ["no_confidence"], [], [], [], [], []], "drawn": [], "face_up": [3]},
+          "messengers": {"good_messages": 1, "evil_messages": 0},
+          "rogue": {"watch": 2, "tokens": []},
+          "lancelot": {"cards": ["switch", "no_change"]}}
+    assert render.plugin_board_lines(table, pv) == [
+        "⚔️ Excalibur : Gaspard",
+        "👁 Guet : Clément",
+        "🃏 Cartes Complot : Bérénice détient <b>Le Roi est de retour</b> ; carte face visible pour Dalia ;"
+        " 5 dans la pioche",
+        "📨 Messages : 1 du Bien, 0 du Mal",
+        "🎴 Cartes Allégeance : 1️⃣ Changement · 2️⃣ Pas de changement",
+    ]
+    resistance = Table(chat_id=-1, game_id="g", lang="fr", theme="resistance", names=NAMES)
+    assert render.plugin_board_lines(resistance, {"plot": {"deck": 0, "hands": [["strong_leader"]]}}) == [
+        "🃏 Le Complot s'épaissit : Arthur détient <b>Chef charismatique</b>"]
+
+
+def test_plot_cards_in_french_say_what_happened():
+    assert line("PlotCardPlayed", seat=2, card="strong_leader", previous=0) == (
+        "🃏 Clément joue <b>Mener à la victoire</b> et remplace Arthur comme Roi.")
+    assert line("PlotCardPlayed", theme="resistance", seat=4, card="in_the_spotlight", target=1) == (
+        "🃏 Émile joue <b>Sous les projecteurs</b> : Bérénice doit jouer sa carte face visible.")
+    assert line("CardSeen", private=True, seat=0, card="fail", source="trapper") == (
+        "🔍 Vous avez vu la carte jouée par Arthur : <b>❌ Échec</b>.")
