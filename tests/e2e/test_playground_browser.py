@@ -31,6 +31,7 @@ CHROMIUM_ARGS = [
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 MAX_ROUNDS = 4000  # safety bound on the test's own loop (not a timing assertion)
+CLICK_TIMEOUT_MS = 20_000
 
 READ_COLUMN = """(chat) => [...document.querySelectorAll(`section[data-chat="${chat}"] .msg`)].map((m) => {
   const text = m.querySelector('.text');
@@ -59,7 +60,9 @@ class PageScreen:
 
         selector = f'section[data-chat="{chat_id}"] .msg[data-id="{message_id}"] button[data-cb={json.dumps(data)}]'
         try:  # the bots play on meanwhile: the button may be gone already, as for a person
-            self.page.click(selector, timeout=3000)
+            # Generous: a click dropped because a loaded CI machine was slow would leave the person's
+            # vote uncast, and the game would stall (the bound on a missing button, not a timing check).
+            self.page.click(selector, timeout=CLICK_TIMEOUT_MS)
         except PlaywrightTimeout:
             return
         self.clicks += 1
