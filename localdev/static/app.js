@@ -270,16 +270,46 @@ function fillColumn(chat) {
     }
     column.replaceChild(composerNode(chat), column.lastChild);
   }
+  let nodes = before.nodes || new Map();
   if (before.content !== content) {
     const box = $(".messages", column);
     const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
-    box.replaceChildren();
-    if (!chat.messages.length) box.append(el("div", "empty", chat.isGroup ? "No messages yet" : "No messages here yet"));
-    for (const m of chat.messages) box.append(messageNode(chat.id, m, chat.isGroup));
+    nodes = syncMessages(box, chat, nodes);
     if (atBottom || !before.content) toBottom.add(box);
   }
-  rendered.set(chat.id, { shape, content });
+  rendered.set(chat.id, { shape, content, nodes });
   return column;
+}
+
+// Update a chat's messages in place, by message id: a message that did not change keeps its node, and an
+// edit that leaves the buttons as they were keeps its keyboard. Rebuilding the list on every change
+// replaced the button a person was about to press whenever someone else voted (a lost click).
+function syncMessages(box, chat, old) {
+  const next = new Map();
+  const empty = $(".empty", box);
+  if (empty) empty.remove();
+  let previous = null;
+  for (const m of chat.messages) {
+    const json = JSON.stringify(m);
+    const keys = JSON.stringify(m.buttons || []);
+    let entry = old.get(m.id);
+    if (!entry) {
+      entry = { json, keys, node: messageNode(chat.id, m, chat.isGroup) };
+    } else if (entry.json !== json) {
+      const fresh = messageNode(chat.id, m, chat.isGroup);
+      const keep = entry.keys === keys && $(".keyboard", entry.node);
+      if (keep) fresh.replaceChild(keep, $(".keyboard", fresh));
+      entry.node.replaceWith(fresh);
+      entry = { json, keys, node: fresh };
+    }
+    const slot = previous ? previous.nextSibling : box.firstChild;
+    if (slot !== entry.node) box.insertBefore(entry.node, slot);
+    next.set(m.id, entry);
+    previous = entry.node;
+  }
+  for (const [id, entry] of old) if (!next.has(id)) entry.node.remove();
+  if (!chat.messages.length) box.append(el("div", "empty", chat.isGroup ? "No messages yet" : "No messages here yet"));
+  return next;
 }
 
 function pinnedText(group) {
