@@ -86,6 +86,9 @@ class DynamoRecorder:
         if name == "GetItem":
             size = item_size(parsed.get("Item") or {})
             self.rru += max(1, math.ceil(size / 4096))
+        elif name == "TransactGetItems":  # twice a strongly consistent read, for every item asked for
+            for response in parsed.get("Responses") or []:
+                self.rru += 2 * max(1, math.ceil(item_size(response.get("Item") or {}) / 4096))
         elif name == "PutItem":
             self.wru += self._put(params["Item"])
         elif name == "TransactWriteItems":
@@ -202,7 +205,7 @@ class Bench:
         floor = self.floor.run(ops, calls)
         self.rows.append({
             "kind": update_kind(update), "handler_s": handler, "floor_s": floor, "status": status,
-            "reads": sum(1 for name, _ in ops if name == "GetItem"),
+            "reads": sum(1 for name, _ in ops if name in ("GetItem", "TransactGetItems")),
             "writes": sum(1 for name, _ in ops if name in ("PutItem", "TransactWriteItems", "DeleteItem")),
             "transactions": sum(1 for name, _ in ops if name == "TransactWriteItems"),
             "bot_calls": len(calls), "rru": self.recorder.rru - rru, "wru": self.recorder.wru - wru,
