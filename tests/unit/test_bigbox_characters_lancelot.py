@@ -234,6 +234,22 @@ def test_variant2_worked_example_christina_and_jenny_switch_at_the_third_quest()
     assert christina in s.winners and jenny not in s.winners
 
 
+def test_variant2_each_quests_face_up_card_is_announced_to_the_table_when_it_takes_effect():
+    config = _cfg(lancelot="bigbox_predealt")
+    s, events = new_game(config, 5)
+    cards = public_view(s)["lancelot"]["cards"]
+    turned = [e for e in events if e.type == "AllegianceCardTurned"]
+    for quest_slot in range(1, 3):
+        s, events = approve_team(s, team_of(s, [2, 3][quest_slot - 1]))
+        s, events = play_cards(s, {})
+        turned += [e for e in events if e.type == "AllegianceCardTurned"]
+        if s.over:
+            break
+    assert [e.data["quest"] for e in turned] == list(range(len(turned))) and len(turned) >= 2
+    assert all(e.public and e.data["card"] == cards[e.data["quest"]] for e in turned)
+    assert all("side" not in e.data for e in turned)  # who is now on which side stays private
+
+
 def test_variant2_with_targeting_switches_when_the_quest_with_the_card_begins():
     config = _cfg(lancelot="bigbox_predealt", targeting=True)
     _, s, _ = find_game(

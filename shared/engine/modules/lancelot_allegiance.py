@@ -145,6 +145,8 @@ class LancelotAllegiance(Module):
         if slot in mod["applied"]:
             return
         mod["applied"].append(slot)
+        # The card lies face up: the table sees it take effect (the new sides stay private).
+        ctx.emit("AllegianceCardTurned", quest=slot, card=mod["cards"][slot])
         if mod["cards"][slot] == SWITCH:
             switch_allegiance(ctx, quest=slot)
 
