@@ -259,9 +259,3 @@ class DynamoRepository(Repository):
             raise
         return out
 
-    def claim(self, key: str, ttl_seconds: int) -> bool:
-        try:
-            self.put(Item(key=key, body={}, expires_at=self._now() + ttl_seconds), None)
-        except VersionConflict:
-            return False
-        return True

@@ -84,9 +84,6 @@ class Repository(ABC):
     @abstractmethod
     def delete(self, key: str, expect: int | None = None) -> None: ...
 
-    @abstractmethod
-    def claim(self, key: str, ttl_seconds: int) -> bool:
-        """Create a marker item if absent (for de-duplication). False if it already existed."""
 
 
 @dataclass
@@ -156,12 +153,6 @@ class FakeRepository(Repository):
     def delete(self, key: str, expect: int | None = None) -> None:
         self.transact([], [Delete(key, expect)])
 
-    def claim(self, key: str, ttl_seconds: int) -> bool:
-        try:
-            self.put(Item(key=key, body={}, expires_at=int(self.clock()) + ttl_seconds), None)
-        except VersionConflict:
-            return False
-        return True
 
 
 def retrying[T](attempt: Callable[[], T], tries: int = 25, backoff: float = 0.005) -> T:

@@ -212,25 +212,16 @@ def test_item_can_be_recreated_after_delete(env):
     assert repo.get("k").body == {"gen": 2}
 
 
-def test_claim_succeeds_once_per_key(env):
-    repo, _ = env
-    assert repo.claim("update#1", 60) is True
-    assert repo.claim("update#1", 60) is False
-    assert repo.claim("update#2", 60) is True
-    marker = repo.get("update#1")
-    assert marker is not None and marker.expires_at == T0 + 60
-
-
-def test_claim_succeeds_again_after_the_marker_expired(env):
+def test_an_expired_item_counts_as_absent_and_can_be_created_again(env):
     repo, clock = env
-    assert repo.claim("update#1", 60)
+    assert repo.put(Item("marker", {}, expires_at=T0 + 60), None).version == 1
     clock.now = T0 + 59
-    assert repo.claim("update#1", 60) is False
-    clock.now = T0 + 60
-    assert repo.claim("update#1", 60) is True
-    clock.now = T0 + 100
-    assert repo.claim("update#1", 60) is False
-    assert repo.get("update#1").expires_at == T0 + 120
+    with pytest.raises(VersionConflict):
+        repo.put(Item("marker", {}, expires_at=T0 + 119), None)
+    clock.now = T0 + 60  # expired: DynamoDB's TTL deletes it some time later, but it is gone for us now
+    assert repo.get("marker") is None
+    assert repo.put(Item("marker", {"again": True}, expires_at=T0 + 120), None).version == 1
+    assert repo.get("marker").body == {"again": True}
 
 
 def test_expired_item_reads_as_absent(env):
@@ -282,7 +273,7 @@ def test_calls_count_reads_and_writes(env):
     repo.get("a")
     repo.transact([Write(Item("a", {}), 1), Write(Item("b", {}), None)])
     repo.delete("b")
-    repo.claim("c", 5)
+    repo.put(Item("c", {}), None)
     assert repo.calls["read"] - base["read"] == 2
     assert repo.calls["write"] - base["write"] == 4
 

@@ -431,7 +431,7 @@ class FailingRepo:
     def get(self, key):
         raise ConnectionError("storage unavailable")
 
-    put = transact = delete = claim = get
+    put = transact = delete = get
 
 
 def test_storage_failure_before_commit_asks_telegram_to_redeliver(h):
