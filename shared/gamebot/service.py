@@ -766,9 +766,9 @@ class Service(Extras):
         handler = {
             "L": self._cb_lobby,
             "S": self._cb_settings,
-            "T": self._cb_team,
-            "V": self._cb_vote,
-            "P": self._cb_prompt,
+            "T": self._game_button(self._team_press),
+            "V": self._game_button(self._vote_press),
+            "P": self._game_button(self._prompt_press),
             "G": self._cb_language,
         }[button.scope]
         await handler(job, button)
@@ -1043,151 +1043,138 @@ class Service(Extras):
             return Out("edit", chat_id=s.chat_id, message_id=message_id, text=text, keyboard=kb, essential=False, tag="picker")
         return Out("send", chat_id=s.chat_id, text=text, keyboard=kb, tag="picker")
 
-    async def _cb_team(self, job: Job, b: Button) -> None:
-        q = job.update.callback_query
-        user = q.from_user
-        msg_id = q.message.message_id if q.message else None
+    def _game_button(self, press: Any) -> Any:
+        """The handler of a button of the running game (team picker, vote, private prompt): the press is
+        decided by ``press(s, state, seat, user, lang, msg_id, b)`` under the version-checked write, once
+        the button is known to belong to this game (``seat`` is None for someone not at the table)."""
 
-        def decide(s: Session | None) -> Plan:
-            lang = self._lang(user, s)
-            s = self._check_game(s, b, PLAYING, lang)
-            state = s.game()
-            if serial(state) != b.serial:
-                raise Reply(texts.t("error.stale", lang))
-            seat = s.seat_of(user.id)
-            mine = [p for p in prompts(state, seat) if p.kind == "propose"] if seat is not None else []
-            if not mine:
-                raise Reply(texts.t("team.only_leader", lang, leader=s.players[state.leader].name))
-            prompt = mine[0]
-            sel = s.sel.get("g")
-            if sel is None or sel.serial != b.serial:
-                sel = Selection(serial=b.serial, kind="propose")
-            op = b.op
-            if op.startswith("t") and op[1:].isdigit():
-                target = int(op[1:])
-                if target not in prompt.targets:
-                    raise Reply(texts.t("error.stale", lang))
-                sel.targets = sorted(set(sel.targets) ^ {target})
-            elif op.startswith("q") and op[1:].isdigit() and prompt.quests:
-                quest = int(op[1:])
-                if quest not in prompt.quests:
-                    raise Reply(texts.t("error.stale", lang))
-                sel.quest = quest
-            elif op == "c":
-                if prompt.quests and sel.quest is None:
-                    raise Reply(texts.t("team.choose_quest_first", lang), alert=True)
-                action = Action(seat=seat, kind="propose", targets=tuple(sel.targets),
-                                quest=sel.quest if prompt.quests else None)
-                plan = self._apply(s, state, action, lang, trigger=("picker", msg_id))
-                s.sel.pop("g", None)
-                return plan
-            else:
-                raise Reply(texts.t("error.stale", lang))
-            s.sel["g"] = sel
-            table = self._table(s, lang)
-            return Plan(session=s, outs=[self._picker_out(s, state, prompt, sel, msg_id)],
-                        answer=texts.t("team.selected", lang, names=", ".join(table.names[t] for t in sel.targets) or "—"))
+        async def handle(job: Job, b: Button) -> None:
+            q = job.update.callback_query
+            user = q.from_user
+            msg_id = q.message.message_id if q.message else None
 
-        plan = self._transact(job, b.chat_id, decide)
-        await self._finish(job, plan, b.chat_id)
+            def decide(s: Session | None) -> Plan:
+                lang = self._lang(user, s)
+                s = self._check_game(s, b, PLAYING, lang)
+                return press(s, s.game(), s.seat_of(user.id), user, lang, msg_id, b)
+
+            plan = self._transact(job, b.chat_id, decide)
+            await self._finish(job, plan, b.chat_id)
+
+        return handle
+
+    def _team_press(self, s: Session, state: GameState, seat: int | None, user: Any, lang: str,
+                    msg_id: int | None, b: Button) -> Plan:
+        if serial(state) != b.serial:
+            raise Reply(texts.t("error.stale", lang))
+        mine = [p for p in prompts(state, seat) if p.kind == "propose"] if seat is not None else []
+        if not mine:
+            raise Reply(texts.t("team.only_leader", lang, leader=s.players[state.leader].name))
+        prompt = mine[0]
+        sel = s.sel.get("g")
+        if sel is None or sel.serial != b.serial:
+            sel = Selection(serial=b.serial, kind="propose")
+        op = b.op
+        if op.startswith("t") and op[1:].isdigit():
+            target = int(op[1:])
+            if target not in prompt.targets:
+                raise Reply(texts.t("error.stale", lang))
+            sel.targets = sorted(set(sel.targets) ^ {target})
+        elif op.startswith("q") and op[1:].isdigit() and prompt.quests:
+            quest = int(op[1:])
+            if quest not in prompt.quests:
+                raise Reply(texts.t("error.stale", lang))
+            sel.quest = quest
+        elif op == "c":
+            if prompt.quests and sel.quest is None:
+                raise Reply(texts.t("team.choose_quest_first", lang), alert=True)
+            action = Action(seat=seat, kind="propose", targets=tuple(sel.targets),
+                            quest=sel.quest if prompt.quests else None)
+            plan = self._apply(s, state, action, lang, trigger=("picker", msg_id))
+            s.sel.pop("g", None)
+            return plan
+        else:
+            raise Reply(texts.t("error.stale", lang))
+        s.sel["g"] = sel
+        table = self._table(s, lang)
+        return Plan(session=s, outs=[self._picker_out(s, state, prompt, sel, msg_id)],
+                    answer=texts.t("team.selected", lang, names=", ".join(table.names[t] for t in sel.targets) or "—"))
 
     # --- votes (group) -------------------------------------------------------------------------------------
 
-    async def _cb_vote(self, job: Job, b: Button) -> None:
-        q = job.update.callback_query
-        user = q.from_user
-        msg_id = q.message.message_id if q.message else None
-
-        def decide(s: Session | None) -> Plan:
-            lang = self._lang(user, s)
-            s = self._check_game(s, b, PLAYING, lang)
-            state = s.game()
-            if serial(state) != b.serial or b.op[:2] != kind_tag("vote") or b.op[2:] not in ("a", "r"):
-                raise Reply(texts.t("error.stale", lang))
-            seat = s.seat_of(user.id)
-            if seat is None:
-                raise Reply(texts.t("error.not_in_game", lang))
-            choice = "approve" if b.op[2:] == "a" else "reject"
-            plan = self._apply(s, state, Action(seat=seat, kind="vote", choice=choice), lang, trigger=("vote", msg_id))
-            plan.answer = texts.t("vote.cast", lang, vote=texts.t(f"vote.{choice}", lang))
-            return plan
-
-        plan = self._transact(job, b.chat_id, decide)
-        await self._finish(job, plan, b.chat_id)
+    def _vote_press(self, s: Session, state: GameState, seat: int | None, user: Any, lang: str,
+                    msg_id: int | None, b: Button) -> Plan:
+        if serial(state) != b.serial or b.op[:2] != kind_tag("vote") or b.op[2:] not in ("a", "r"):
+            raise Reply(texts.t("error.stale", lang))
+        if seat is None:
+            raise Reply(texts.t("error.not_in_game", lang))
+        choice = "approve" if b.op[2:] == "a" else "reject"
+        plan = self._apply(s, state, Action(seat=seat, kind="vote", choice=choice), lang, trigger=("vote", msg_id))
+        plan.answer = texts.t("vote.cast", lang, vote=texts.t(f"vote.{choice}", lang))
+        return plan
 
     # --- private prompts ----------------------------------------------------------------------------------
 
-    async def _cb_prompt(self, job: Job, b: Button) -> None:
-        q = job.update.callback_query
-        user = q.from_user
-        msg_id = q.message.message_id if q.message else None
-
-        def decide(s: Session | None) -> Plan:
-            lang = self._lang(user, s)
-            s = self._check_game(s, b, PLAYING, lang)
-            state = s.game()
-            seat = s.seat_of(user.id)
-            if seat is None:
-                raise Reply(texts.t("error.not_in_game", lang))
-            s_now = serial(state)
-            mine = [p for p in prompts(state, seat) if kind_tag(p.kind) == b.op[:2]]
-            if s_now != b.serial or not mine:
-                plan = Plan(answer=texts.t("error.stale", lang))
-                if msg_id:  # take the dead buttons away
-                    plan.outs.append(Out("markup", chat_id=user.id, message_id=msg_id, keyboard=None, essential=False))
-                return plan
-            prompt = mine[0]
-            pd = prompt.model_dump()
-            op = b.op[2:]
-            mode = render.prompt_mode(pd)
-            key = str(seat)
-            sel = s.sel.get(key)
-            if sel is None or sel.serial != s_now or sel.kind != prompt.kind:
-                sel = Selection(serial=s_now, kind=prompt.kind)
-            action = None
-            if op == "p" and prompt.optional:
-                action = Action(seat=seat, kind=prompt.kind, choice="pass")
-            elif op.startswith("t") and op[1:].isdigit() and int(op[1:]) in prompt.targets:
-                target = int(op[1:])
-                if mode == "immediate":
-                    action = Action(seat=seat, kind=prompt.kind, targets=(target,))
-                elif target in sel.targets:
-                    sel.targets.remove(target)
-                else:
-                    sel.targets = sorted([*sel.targets, target])
-            elif op.startswith("x") and op[1:].isdigit() and int(op[1:]) < len(prompt.choices):
-                choice = prompt.choices[int(op[1:])]
-                if mode == "immediate":
-                    action = Action(seat=seat, kind=prompt.kind, choice=choice)
-                else:
-                    sel.choice = None if sel.choice == choice else choice
-            elif op.startswith("q") and op[1:].isdigit() and int(op[1:]) in prompt.quests:
-                quest = int(op[1:])
-                if mode == "immediate":
-                    action = Action(seat=seat, kind=prompt.kind, quest=quest)
-                else:
-                    sel.quest = quest
-            elif op == "c" and mode == "select":
-                action = Action(seat=seat, kind=prompt.kind, targets=tuple(sel.targets), choice=sel.choice, quest=sel.quest)
-            else:
-                raise Reply(texts.t("error.stale", lang))
-            table = self._table(s, self._player_lang(s, seat))
-            if action is None:
-                s.sel[key] = sel
-                text, kb = render.private_prompt(table, pd, self.codec, s_now, sel.model_dump(), public_view(state))
-                return Plan(session=s, outs=[Out("edit", chat_id=user.id, message_id=msg_id, text=text, keyboard=kb,
-                                                 essential=False, user_id=user.id, tag="prompt")])
-            prompt_text, _ = render.private_prompt(table, pd, self.codec, s_now, None, public_view(state))
-            plan = self._apply(s, state, action, lang, trigger=("prompt", msg_id))
-            s.sel.pop(key, None)
-            if msg_id:
-                plan.outs.insert(0, Out("edit", chat_id=user.id, message_id=msg_id, user_id=user.id, tag="answered",
-                                        text=render.answered(table, prompt_text, prompt.kind, action)))
-            plan.answer = plan.answer or "✔️"
+    def _prompt_press(self, s: Session, state: GameState, seat: int | None, user: Any, lang: str,
+                    msg_id: int | None, b: Button) -> Plan:
+        if seat is None:
+            raise Reply(texts.t("error.not_in_game", lang))
+        s_now = serial(state)
+        mine = [p for p in prompts(state, seat) if kind_tag(p.kind) == b.op[:2]]
+        if s_now != b.serial or not mine:
+            plan = Plan(answer=texts.t("error.stale", lang))
+            if msg_id:  # take the dead buttons away
+                plan.outs.append(Out("markup", chat_id=user.id, message_id=msg_id, keyboard=None, essential=False))
             return plan
-
-        plan = self._transact(job, b.chat_id, decide)
-        await self._finish(job, plan, b.chat_id)
+        prompt = mine[0]
+        pd = prompt.model_dump()
+        op = b.op[2:]
+        mode = render.prompt_mode(pd)
+        key = str(seat)
+        sel = s.sel.get(key)
+        if sel is None or sel.serial != s_now or sel.kind != prompt.kind:
+            sel = Selection(serial=s_now, kind=prompt.kind)
+        action = None
+        if op == "p" and prompt.optional:
+            action = Action(seat=seat, kind=prompt.kind, choice="pass")
+        elif op.startswith("t") and op[1:].isdigit() and int(op[1:]) in prompt.targets:
+            target = int(op[1:])
+            if mode == "immediate":
+                action = Action(seat=seat, kind=prompt.kind, targets=(target,))
+            elif target in sel.targets:
+                sel.targets.remove(target)
+            else:
+                sel.targets = sorted([*sel.targets, target])
+        elif op.startswith("x") and op[1:].isdigit() and int(op[1:]) < len(prompt.choices):
+            choice = prompt.choices[int(op[1:])]
+            if mode == "immediate":
+                action = Action(seat=seat, kind=prompt.kind, choice=choice)
+            else:
+                sel.choice = None if sel.choice == choice else choice
+        elif op.startswith("q") and op[1:].isdigit() and int(op[1:]) in prompt.quests:
+            quest = int(op[1:])
+            if mode == "immediate":
+                action = Action(seat=seat, kind=prompt.kind, quest=quest)
+            else:
+                sel.quest = quest
+        elif op == "c" and mode == "select":
+            action = Action(seat=seat, kind=prompt.kind, targets=tuple(sel.targets), choice=sel.choice, quest=sel.quest)
+        else:
+            raise Reply(texts.t("error.stale", lang))
+        table = self._table(s, self._player_lang(s, seat))
+        if action is None:
+            s.sel[key] = sel
+            text, kb = render.private_prompt(table, pd, self.codec, s_now, sel.model_dump(), public_view(state))
+            return Plan(session=s, outs=[Out("edit", chat_id=user.id, message_id=msg_id, text=text, keyboard=kb,
+                                             essential=False, user_id=user.id, tag="prompt")])
+        prompt_text, _ = render.private_prompt(table, pd, self.codec, s_now, None, public_view(state))
+        plan = self._apply(s, state, action, lang, trigger=("prompt", msg_id))
+        s.sel.pop(key, None)
+        if msg_id:
+            plan.outs.insert(0, Out("edit", chat_id=user.id, message_id=msg_id, user_id=user.id, tag="answered",
+                                    text=render.answered(table, prompt_text, prompt.kind, action)))
+        plan.answer = plan.answer or "✔️"
+        return plan
 
     # ------------------------------------------------------------------------------------------------
     # Applying an engine action and turning its events into messages
