@@ -245,6 +245,14 @@ class PlayedGame:
         return self.start_events + [e for st in self.steps for e in st.events]
 
 
+
+def next_action(state: GameState, rng: random.Random, policy: str) -> Action:
+    """One move by a random seat that may act: a bot's choice (``policy="bots"``) or any legal one."""
+    seat = rng.choice(actors(state))
+    if policy == "bots":
+        return choose_action(state, seat, rng)
+    return rng.choice(legal_actions(state, seat))
+
 def play_game(config: GameConfig, seed: int, policy: str = "bots", max_actions: int = 3000) -> PlayedGame:
     """Play a full game. ``bots``: engine.bots.choose_action; ``random``: any action of legal_actions."""
     rng = random.Random(seed)
@@ -253,11 +261,7 @@ def play_game(config: GameConfig, seed: int, policy: str = "bots", max_actions: 
     for _ in range(max_actions):
         if state.over:
             break
-        seat = rng.choice(actors(state))
-        if policy == "bots":
-            action = choose_action(state, seat, rng)
-        else:
-            action = rng.choice(legal_actions(state, seat))
+        action = next_action(state, rng, policy)
         after, ev = apply_action(state, action)
         game.steps.append(Step(action, state, after, ev))
         state = after

@@ -12,9 +12,9 @@ import random
 
 from engine import ROLES, GameConfig, GameState, Side, Theme, validate_config
 from engine.models import Knowledge
+from tests.helpers import GOOD_EVIL
 from tests.unit.bigbox_helpers import oracle_cards
 
-GOOD_EVIL = {5: (3, 2), 6: (4, 2), 7: (4, 3), 8: (5, 3), 9: (6, 3), 10: (6, 4)}
 LANCELOTS = ("good_lancelot", "evil_lancelot")
 PREDEALT = ("bigbox_predealt", "french_predealt")
 VARIANTS = ("bigbox_switch", "classic_switch", "bigbox_predealt", "french_predealt")

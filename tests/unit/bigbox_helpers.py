@@ -1,46 +1,10 @@
 """Helpers for the Avalon Big Box module tests (test_bigbox_*.py): chosen deals and quest drivers."""
 from __future__ import annotations
 
-from collections import Counter
+from engine import Action, GameState, Side, apply_action
 
-from engine import ROLES, Action, GameConfig, GameState, Side, apply_action, new_game
-from engine.plugin import Ctx
-from engine.reveal import compute_reveal
-
-FILLERS = ("servant", "minion")
-# Rulebook chart (players -> Good, Evil), copied so the tests do not read it from the engine.
-GOOD_EVIL = {5: (3, 2), 6: (4, 2), 7: (4, 3), 8: (5, 3), 9: (6, 3), 10: (6, 4)}
-
-
-def config_for(roles: list[str], options: dict | None = None) -> GameConfig:
-    return GameConfig(
-        players=len(roles), roles=tuple(r for r in roles if r not in FILLERS), options=dict(options or {})
-    )
-
-
-def make_state(roles: list[str], leader: int = 0, options: dict | None = None, seed: int = 0) -> GameState:
-    """A game at its first Team-building step with ``roles[seat]`` dealt and ``leader`` leading.
-
-    A real ``new_game`` is re-dealt: roles, sides, Leader, every plug-in's setup and the reveal are
-    redone consistently by the engine itself.
-    """
-    config = config_for(roles, options)
-    sides = [ROLES[r].side for r in roles]
-    good, evil = GOOD_EVIL[len(roles)]
-    assert (sides.count(Side.GOOD), sides.count(Side.EVIL)) == (good, evil), "not a legal deal"
-    state, _ = new_game(config, seed)
-    assert Counter(state.roles) == Counter(roles) and state.stage == "team"
-    state = state.model_copy(deep=True)
-    state.roles = list(roles)
-    state.sides = sides
-    state.knowledge = [[] for _ in roles]
-    state.first_leader = state.leader = leader
-    state.mods = {}
-    ctx = Ctx(state)
-    for plugin in ctx.plugins():
-        plugin.setup(ctx)
-    compute_reveal(ctx)
-    return GameState.model_validate(state.model_dump())
+# The chosen-deal builder and the rulebook chart are shared with the base-game tests.
+from tests.helpers import GOOD_EVIL, config_for, make_state  # noqa: F401 (re-exported)
 
 
 def act(state: GameState, seat: int, kind: str, targets=(), choice: str | None = None, quest=None):

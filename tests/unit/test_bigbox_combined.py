@@ -15,17 +15,15 @@ from engine import (
     Action,
     GameConfig,
     GameState,
-    actors,
     apply_action,
-    legal_actions,
     new_game,
     prompts,
     replay,
 )
 from engine import validate_config as validate
-from engine.bots import choose_action
 from engine.cards import CARDS
 from engine.errors import CardNotAllowed
+from tests.helpers import next_action
 
 BIGBOX_CARDS = ("success", "fail", "rogue_success", "rogue_fail", "magic", "good_message", "evil_message")
 
@@ -66,11 +64,8 @@ def check_game(config: GameConfig, seed: int, policy: str) -> None:
     for _ in range(3000):
         if state.over:
             break
-        seat = rng.choice(actors(state))
-        if policy == "bots":
-            action = choose_action(state, seat, rng)
-        else:
-            action = rng.choice(legal_actions(state, seat))
+        action = next_action(state, rng, policy)
+        seat = action.seat
         if action.kind == "propose":
             watched = None
         if action.kind == "play":

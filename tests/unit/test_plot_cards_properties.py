@@ -13,16 +13,14 @@ from engine import (
     GameConfig,
     GameState,
     Theme,
-    actors,
     apply_action,
-    legal_actions,
     new_game,
     public_view,
     replay,
 )
-from engine.bots import choose_action, play_to_end
+from engine.bots import play_to_end
 from engine.modules.plot import deck_for
-from tests.helpers import scrambled
+from tests.helpers import next_action, scrambled
 
 MOD = "plot_cards"
 DRAWS = {5: 1, 6: 1, 7: 2, 8: 2, 9: 3, 10: 3}  # rulebook: cards drawn per quest
@@ -50,11 +48,7 @@ def _play(config: GameConfig, seed: int, policy: str):
     for _ in range(4000):
         if state.over:
             break
-        seat = rng.choice(actors(state))
-        if policy == "bots":
-            action = choose_action(state, seat, rng)
-        else:
-            action = rng.choice(legal_actions(state, seat))
+        action = next_action(state, rng, policy)
         leader = state.leader
         state, events = apply_action(state, action)
         history.append((leader, state, events))
