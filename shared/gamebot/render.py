@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.modules.assassination import assassin_choices
+
 from . import texts
 from .callbacks import Codec, start_payload
 from .session import kind_tag
@@ -1067,7 +1069,8 @@ def settings_panel(
         table.t("settings.options", options=option_names),
         table.t("settings.language", language=esc(texts.language_name(group_lang))),
     ]
-    if "merlin" in settings.roles and "assassin" not in settings.roles:
+    designate = bool(assassin_choices(settings.config(players)))  # no Assassin card, yet an Assassination
+    if designate:
         who = esc(table.role(settings.assassin)) if settings.assassin else table.t("settings.assassin_auto")
         lines.append(table.t("settings.assassin", role=who))
     lines.append(table.t("settings.for_players", players=players))
@@ -1121,7 +1124,7 @@ def settings_panel(
         rows.append([Btn(table.t("settings.button.roles"), data("pr")), Btn(table.t("settings.button.modules"), data("pb"))])
         if available_presets(settings.theme):
             rows.append([Btn(table.t("settings.button.presets"), data("pp"))])
-        if "merlin" in settings.roles and "assassin" not in settings.roles:
+        if designate:
             who = table.role(settings.assassin) if settings.assassin else table.t("settings.assassin_auto")
             rows.append([Btn(table.t("settings.button.assassin", role=who), data("a"))])
         rows.append([Btn(table.t("settings.button.done"), data("d"))])

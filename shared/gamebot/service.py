@@ -32,6 +32,7 @@ from engine import (
     validate_config,
     view,
 )
+from engine.modules.assassination import assassin_choices
 
 from . import render, texts, timers
 from .callbacks import BadCallback, Button, Codec, parse_start_payload
@@ -852,11 +853,16 @@ class Service(Extras):
         return Plan(outs=[Out("send", chat_id=user.id, user_id=user.id, text=text, keyboard=kb, tag="settings")],
                     answer=texts.t("lobby.settings_sent", lang))
 
+    @staticmethod
+    def _panel_players(s: Session) -> int:
+        """The table size settings are checked for: the lobby's players, within 5 to 10."""
+        return min(max(len(s.players), 5), 10)
+
     def _settings_panel(self, s: Session, page: str, lang: str) -> tuple[str, list]:
         table = self._table(s, lang)
         if page == "timers":
             return self.timers.panel(table, s.settings)
-        n = min(max(len(s.players), 5), 10)
+        n = self._panel_players(s)
         issues = self._issues(s, n)
         text, kb = render.settings_panel(table, s.settings, page, n, issues, self.codec, group_lang=s.lang)
         if page == "main":
@@ -1005,7 +1011,7 @@ class Service(Extras):
                 page = "timers"
                 changed = self.timers.settings_op(st, op, lang)
             elif op == "a":
-                choices = [None] + [r for r in dict.fromkeys(st.roles) if engine.ROLES[r].side.value == "evil"] + ["minion"]
+                choices = [None, *assassin_choices(st.config(self._panel_players(s)))]  # None: the engine's default pick
                 i = choices.index(st.assassin) if st.assassin in choices else 0
                 st.assassin = choices[(i + 1) % len(choices)]
             elif op == "d":

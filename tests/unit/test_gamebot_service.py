@@ -493,3 +493,30 @@ def test_concurrent_votes_both_count_after_a_version_conflict(h):
     state = session(h).game()
     assert sorted(state.votes) == [0, 1]
     assert {mine["update_id"], theirs["update_id"]} <= set(session(h).seen)
+
+
+def test_the_settings_offer_to_designate_an_assassin_whenever_the_engine_needs_one(h):
+    """Messengers without Merlin still have an Assassination stage: the host may choose who assassinates,
+    among exactly the characters the engine accepts (then back to the automatic choice)."""
+    from gamebot.store import Item
+
+    h.lobby(list(range(1, 8)))
+    item = h.repo.items[chat_key(GROUP)]
+    s = Session.from_body(item.body)
+    s.settings.roles = ["good_messenger", "good_messenger", "evil_messenger"]
+    h.repo.items[chat_key(GROUP)] = Item(key=item.key, body=s.body(), version=item.version)
+    h.press_label(1, GROUP, "Settings")
+    seen = []
+    for _ in range(3):
+        panel = h.io.last(1)
+        assert "Assassinates (no Assassin card)" in panel.text
+        h.press_label(1, 1, "Assassin:")
+        seen.append(session(h).settings.assassin)
+    assert seen == ["evil_messenger", "minion", None]
+
+
+def test_the_settings_offer_no_assassin_choice_when_the_assassin_card_plays(h):
+    h.lobby(list(range(1, 6)))
+    h.press_label(1, GROUP, "Settings")  # the default: Merlin and the Assassin
+    labels = " ".join(b.text for row in h.io.last(1).keyboard for b in row)
+    assert "Assassin:" not in labels and "Assassinates" not in h.io.last(1).text

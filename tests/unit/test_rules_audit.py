@@ -364,3 +364,35 @@ def test_trapper_the_public_quest_track_shows_the_team_size_with_the_extra_membe
     assert [cell["size"] for cell in view["track"]] == [4, 5, 5, 6, 6]  # chart 3, 4, 4, 5, 5 plus one
     assert view["team_size"] == prompts(s, s.leader)[0].pick == 4
     assert [cell["size"] for cell in public_view(make_state(MESSENGERS_8))["track"]] == [3, 4, 4, 5, 5]
+
+
+# --- whom the host may designate to assassinate (the settings panel asks the engine) -------------------
+
+
+def test_assassin_choices_only_without_the_assassin_card_and_with_an_assassination_stage():
+    from engine.modules.assassination import assassin_choices
+
+    assert assassin_choices(GameConfig(players=7, roles=("merlin", "assassin", "morgana"))) == []
+    assert assassin_choices(GameConfig(players=7, roles=("percival", "morgana"))) == []  # no Merlin: no stage
+    assert assassin_choices(GameConfig(players=7, roles=("merlin", "morgana", "mordred"))) == [
+        "morgana", "mordred", "minion",
+    ]
+    # every Evil seat taken by a character: no Minion to designate
+    assert assassin_choices(GameConfig(players=5, roles=("merlin", "morgana", "mordred"))) == ["morgana", "mordred"]
+
+
+def test_assassin_choices_leave_out_characters_who_may_not_assassinate():
+    from engine.modules.assassination import assassin_choices
+
+    config = GameConfig(players=7, roles=("merlin", "percival", "evil_rogue", "morgana"))
+    assert "evil_rogue" not in assassin_choices(config) and "morgana" in assassin_choices(config)
+    for role in assassin_choices(config):  # every choice offered is one the engine accepts
+        chosen = config.model_copy(update={"assassin": role})
+        assert not [i for i in validate_config(chosen) if i.level == "error"], role
+
+
+def test_assassin_choices_for_the_messengers_without_merlin():
+    from engine.modules.assassination import assassin_choices
+
+    roles = ("good_messenger", "good_messenger", "evil_messenger")
+    assert assassin_choices(GameConfig(players=7, roles=roles)) == ["evil_messenger", "minion"]

@@ -56,6 +56,24 @@ def dealt_assassin(config: GameConfig, roles: list[str]) -> int:
     return next(s for s, r in enumerate(roles) if ROLES[r].side is Side.EVIL)  # pragma: no cover
 
 
+def _minion_seat(config: GameConfig) -> bool:
+    """Is an Evil seat left over for a plain Minion of Mordred after the chosen Evil characters?"""
+    evil_seats = SIDES_BY_PLAYERS.get(config.players, (0, 0))[1]
+    evil_chosen = sum(1 for r in config.roles if r in ROLES and ROLES[r].side is Side.EVIL)
+    return evil_chosen < evil_seats
+
+
+def assassin_choices(config: GameConfig) -> list[str]:
+    """Whom the host may designate to assassinate (``config.assassin``): empty when nobody is to be
+    designated (no Assassination stage, or the Assassin card plays); else the Evil characters of the game
+    who may assassinate, then a Minion of Mordred if a seat is left for one."""
+    if "assassin" in config.roles or not target_kinds(config):
+        return []
+    chosen = [r for r in dict.fromkeys(config.roles) if r in ROLES and ROLES[r].side is Side.EVIL]
+    choices = [r for r in chosen if ROLES[r].may_assassinate(config)]
+    return choices + (["minion"] if _minion_seat(config) else [])
+
+
 def assassin_issues(config: GameConfig) -> list[ConfigIssue]:
     """Is there an Evil character to perform the Assassination stage, and is the designated one legal?"""
     designated = config.assassin
@@ -70,9 +88,7 @@ def assassin_issues(config: GameConfig) -> list[ConfigIssue]:
                 role=designated,
             )
         ]
-    evil_seats = SIDES_BY_PLAYERS.get(config.players, (0, 0))[1]
-    evil_chosen = sum(1 for r in config.roles if r in ROLES and ROLES[r].side is Side.EVIL)
-    minion_seat = evil_chosen < evil_seats
+    minion_seat = _minion_seat(config)
     if designated is None:
         if minion_seat or any(
             ROLES[r].side is Side.EVIL and ROLES[r].may_assassinate(config) for r in config.roles if r in ROLES
