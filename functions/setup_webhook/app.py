@@ -96,13 +96,6 @@ def set_webhook_params(url: str, secret_token: str, *, drop_pending_updates: boo
     }
 
 
-def load_commands() -> list[dict[str, str]]:
-    """The default-language command menu, from the layer's ``gamebot.commands`` (standard library only)."""
-    from gamebot.commands import bot_api_commands
-
-    return bot_api_commands()
-
-
 def load_menus() -> list[dict[str, Any]]:
     """Every ``setMyCommands`` request: the default menu, then one per other catalog language
     (with its ``language_code``, so Telegram shows each user the menu in their app's language)."""

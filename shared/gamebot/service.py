@@ -91,7 +91,6 @@ class Plan:
     answer: str | None = None
     alert: bool = False
     url: str | None = None
-    duplicate: bool = False
     schedule: list[Any] = field(default_factory=list)  # timers to schedule once committed (gamebot.timers)
     picture: tuple[int, dict[str, Any], str] | None = None  # (chat, game summary, language): sent last
 
@@ -203,7 +202,7 @@ class Service(Extras):
             session = Session.from_body(stored.body) if stored is not None else None
             version = stored.version if stored is not None else None
             if session is not None and job.update_id in session.seen:
-                return Plan(duplicate=True)
+                return Plan()  # a redelivery: already applied
             deadline = session.deadline if session is not None else None
             try:
                 plan = decide(session)
@@ -617,7 +616,6 @@ class Service(Extras):
         plan = Plan(session=s)
         was_playing = s.status == PLAYING
         s.status = CANCELLED
-        s.ended_at = self.clock()
         s.sel = {}
         pv: dict[str, Any] = {}
         if was_playing:
@@ -669,7 +667,6 @@ class Service(Extras):
             plan.writes.append(Write(Item(key=user_key(user.id), body=rec.body()), version))
         if not s.players:
             s.status = CANCELLED
-            s.ended_at = self.clock()
             text, kb = self._table(s).t("lobby.closed"), None
         else:
             if s.host == user.id:
@@ -1354,7 +1351,6 @@ class Service(Extras):
         tail: list[Out] = []
         if after.over and (before is None or not before.over):
             s.status = ENDED
-            s.ended_at = self.clock()
             s.sel = {}
             for text in render.game_over(table, pv):
                 tail.append(Out("send", chat_id=chat, text=text, tag="end"))

@@ -111,7 +111,6 @@ class Session(BaseModel):
     sel: dict[str, Selection] = Field(default_factory=dict)  # "g": group picker; str(seat): private
     unreachable: list[int] = Field(default_factory=list)  # user ids we could not message
     seen: list[int] = Field(default_factory=list)
-    ended_at: float | None = None
     # The summary of the last finished game (its final public view, every role revealed): kept in the
     # chat item for good, while the whole game moves to an archive item that expires (archive_key).
     last: dict[str, Any] | None = None

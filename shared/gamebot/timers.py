@@ -351,7 +351,6 @@ class Timers:
         if problem is None:
             return self._start(s, players, dropped, table.t("timers.join.started", count=count))
         s.status = CANCELLED
-        s.ended_at = self.service.clock()
         plan = Plan(session=s)
         if s.lobby_msg:
             plan.outs.append(Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=problem, keyboard=None,

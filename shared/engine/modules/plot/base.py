@@ -120,10 +120,6 @@ def holds(ctx: Ctx, seat: int, card_id: str) -> bool:
     return card_id in hand(ctx, seat)
 
 
-def holders(ctx: Ctx) -> list[int]:
-    return [s for s in range(ctx.n) if hand(ctx, s)]
-
-
 def proximity(ctx: Ctx) -> list[int]:
     """Every seat, starting with the Leader and going clockwise."""
     return [ctx.next_seat(ctx.state.leader, i) for i in range(ctx.n)]
