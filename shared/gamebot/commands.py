@@ -37,10 +37,6 @@ def commands(lang: str = texts.DEFAULT_LANG) -> list[tuple[str, str]]:
     return [(name, description(name, lang)) for name in COMMAND_NAMES]
 
 
-# Kept for callers that want the English menu as pairs.
-COMMANDS: list[tuple[str, str]] = commands()
-
-
 def bot_api_commands(lang: str | None = None) -> list[dict[str, str]]:
     """The menu in the shape of the Bot API's ``BotCommand`` objects (default language if None)."""
     return [{"command": name, "description": text} for name, text in commands(lang or texts.DEFAULT_LANG)]

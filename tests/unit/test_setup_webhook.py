@@ -27,7 +27,7 @@ import pytest
 from botocore.stub import Stubber
 
 from gamebot import texts
-from gamebot.commands import COMMANDS, bot_api_commands, menus
+from gamebot.commands import bot_api_commands, commands, menus
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "123456:AAE-test_token-value"
@@ -188,7 +188,7 @@ def test_create_sets_webhook_with_secret_handled_updates_and_dropped_pending(ser
 def test_create_sets_command_menu_from_gamebot_commands(server):
     setup_app.lambda_handler(cfn_event(server, "Create", props(server)), Context())
     menu = server.bot_calls()[1].json["commands"]
-    assert menu == [{"command": name, "description": text} for name, text in COMMANDS]
+    assert menu == [{"command": name, "description": text} for name, text in commands()]
     assert "language_code" not in server.bot_calls()[1].json  # the default menu, for every other language
 
 
@@ -197,7 +197,7 @@ def test_create_sets_one_translated_menu_per_other_language(server):
     localized = {c.json["language_code"]: c.json["commands"] for c in server.bot_calls()[2:]}
     assert set(localized) == set(texts.languages()) - {"en"}
     french = {c["command"]: c["description"] for c in localized["fr"]}
-    assert list(french) == [name for name, _ in COMMANDS]
+    assert list(french) == [name for name, _ in commands()]
     assert french["stats"].startswith("Statistiques") and french["language"] == "Choisir la langue de ce groupe"
 
 
@@ -350,7 +350,7 @@ def test_delete_after_failed_create_with_no_token_succeeds(server):
 
 
 def test_commands_are_valid_bot_commands():
-    names = [name for name, _ in COMMANDS]
+    names = [name for name, _ in commands()]
     assert set(names) == {
         "newgame", "status", "rules", "help", "cancel", "leave", "start", "extend", "forcestart", "idles",
         "stats", "history", "language",
