@@ -360,7 +360,8 @@ def test_commands_are_valid_bot_commands():
         for command in menu["commands"]:
             assert re.fullmatch(r"[a-z0-9_]{1,32}", command["command"])
             assert 1 <= len(command["description"]) <= 256
-    assert bot_api_commands()[0] == {"command": COMMANDS[0][0], "description": COMMANDS[0][1]}
+    first = commands()[0]
+    assert bot_api_commands()[0] == {"command": first[0], "description": first[1]}
 
 
 def test_setup_function_and_commands_need_only_the_standard_library():
