@@ -195,6 +195,17 @@ def oracle_knowledge(roles: list[str], config: GameConfig) -> list[set[tuple[int
                 known[me].add((other, "evil"))
             if role == "percival" and theirs in _THUMBS_FOR_PERCIVAL:
                 known[me].add((other, percival_label))
+    # Big Box: with Merlin and no Assassin card, "designate any other Evil character to serve as the
+    # Assassin". The host's choice, else a Minion, else the first Evil character chosen; the agents of
+    # Evil who open their eyes together with them are told.
+    if "merlin" in roles and "assassin" not in roles:
+        chosen = [r for r in config.roles if r in EVIL_ROLES]
+        role = config.assassin or ("minion" if "minion" in roles else chosen[0])
+        designated = roles.index(role)
+        for me, mine in enumerate(roles):
+            if (me != designated and not blind and mine in _EYES_OPEN_TOGETHER
+                    and role in _EYES_OPEN_TOGETHER):
+                known[me].add((designated, "assassinates"))
     return known
 
 

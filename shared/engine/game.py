@@ -40,7 +40,7 @@ from .errors import (
     WrongTeamSize,
 )
 from .models import Action, ConfigIssue, Event, GameConfig, GameState, Prompt, Proposal, QuestRecord
-from .plugin import ALL, ROLES, TIMEOUT, Ctx, Tally, active_plugins, issue
+from .plugin import ALL, ROLES, TIMEOUT, Ctx, Tally, active_plugins, issue, option_owners
 from .reveal import compute_reveal
 
 INPUT_STAGES = {"team": "propose", "vote": "vote", "quest": "play"}
@@ -109,12 +109,21 @@ def validate_config(config: GameConfig) -> list[ConfigIssue]:
                 seats=evil_seats,
             )
         )
-    known_options = {m.option for m in _modules()} | {
-        k for p in ALL.values() for k in getattr(p, "option_keys", ())
-    }
-    for key in config.options:
-        if key not in known_options:
+    owners = option_owners()
+    for key, value in config.options.items():
+        owner = owners.get(key)
+        if owner is None:
             found.append(issue("error", "unknown_option", f"There is no option called '{key}'.", option=key))
+        elif value and config.theme not in owner.themes:
+            found.append(
+                issue(
+                    "error",
+                    "option_wrong_theme",
+                    f"'{key}' is not part of {config.theme.value.title()}.",
+                    option=key,
+                    theme=config.theme.value,
+                )
+            )
     if found:
         return found
     active = active_plugins(config)
@@ -135,12 +144,6 @@ def validate_config(config: GameConfig) -> list[ConfigIssue]:
     return found
 
 
-def _modules():
-    from .plugin import MODULES
-
-    return MODULES.values()
-
-
 def _deck(config: GameConfig) -> list[str]:
     good_seats, evil_seats = SIDES_BY_PLAYERS[config.players]
     deck = list(config.roles)
@@ -155,8 +158,15 @@ def _deck(config: GameConfig) -> list[str]:
 # ---------------------------------------------------------------------------------------------
 
 
-def new_game(config: GameConfig, seed: int) -> tuple[GameState, list[Event]]:
-    """Deal the roles, pick the first Leader, run the reveal and stop at the first decision."""
+def new_game(
+    config: GameConfig, seed: int, deal: list[str] | tuple[str, ...] | None = None
+) -> tuple[GameState, list[Event]]:
+    """Deal the roles, pick the first Leader, run the reveal and stop at the first decision.
+
+    ``deal``: the character of each seat, chosen instead of shuffled (tests, what-if checks). It must
+    be the deck this configuration deals; the game draws the same randomness as the seeded shuffle, so
+    everything after the deal (first Leader, Plot deck...) is what the seed alone would give. The deal
+    is recorded in the state (``GameState.deal``) so that the game replays."""
     problems = [i for i in validate_config(config) if i.level == "error"]
     if problems:
         raise InvalidConfig(problems)
@@ -173,6 +183,13 @@ def new_game(config: GameConfig, seed: int) -> tuple[GameState, list[Event]]:
     ctx = Ctx(state)
     deck = _deck(config)
     ctx.rng().shuffle(deck)
+    if deal is not None:
+        if sorted(deal) != sorted(deck):
+            raise InvalidConfig(
+                [issue("error", "bad_deal", "The deal must hold exactly the characters of this game.")]
+            )
+        deck = list(deal)
+        state.deal = list(deal)
     state.roles = deck
     state.sides = [ROLES[r].side for r in deck]
     state.first_leader = state.leader = ctx.rng().randrange(n)
@@ -631,9 +648,9 @@ def actors(state: GameState) -> list[int]:
     return [seat for seat in range(state.n) if prompts(state, seat)]
 
 
-def replay(config: GameConfig, seed: int, log: list[str]) -> GameState:
-    """Rebuild a game from its seed and action log."""
-    state, _ = new_game(config, seed)
+def replay(config: GameConfig, seed: int, log: list[str], deal: list[str] | None = None) -> GameState:
+    """Rebuild a game from its seed and action log (and its chosen deal, if it had one)."""
+    state, _ = new_game(config, seed, deal)
     for entry in log:
         state, _ = apply_action(state, Action.decode(entry))
     return state

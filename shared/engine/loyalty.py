@@ -5,6 +5,11 @@ When nobody at the table could choose, the check resolves at once. When someone 
 "may lie"), every checked player hands over their card as a hidden decision, even with a single card
 to give: if only the Trickster were asked, the table would see the game wait exactly when the Trickster
 is checked. The result is private to the checker.
+
+Who checks is public for the Lady of the Lake and the Plot cards (their use is announced), so the
+examined player is told who saw their card. The Cleric's look at the Reveal is ``anonymous``: "Leader,
+extend your thumb if you are Evil... Cleric, open your eyes" -- the Leader never learns who looked, and
+when they must choose a Loyalty card they only learn that *someone* checks them.
 """
 from __future__ import annotations
 
@@ -14,22 +19,17 @@ from .models import Action, Pending, Prompt
 from .plugin import Ctx, Plugin, register
 
 
-def check(ctx: Ctx, checker: int, target: int, source: str, **extra: object) -> None:
+def check(ctx: Ctx, checker: int, target: int, source: str, anonymous: bool = False, **extra: object) -> None:
+    """``checker`` examines ``target``'s Loyalty card. ``anonymous``: the target must not learn who."""
     options = ctx.role(target).loyalty_options(ctx, target)
     if len(options) == 1 and not someone_may_choose(ctx):
-        _resolve(ctx, checker, target, options[0], source, extra)
+        _resolve(ctx, checker, target, options[0], source, extra, anonymous)
     else:
-        ctx.push(
-            "loyalty_card",
-            LoyaltyChecks.id,
-            [target],
-            hidden=True,
-            front=True,
-            checker=checker,
-            source=source,
-            options=[o.value for o in options],
-            extra=extra,
-        )
+        data: dict[str, object] = {"checker": checker, "source": source, "options": [o.value for o in options],
+                                   "extra": extra}
+        if anonymous:
+            data["anonymous"] = True
+        ctx.push("loyalty_card", LoyaltyChecks.id, [target], hidden=True, front=True, **data)
 
 
 def someone_may_choose(ctx: Ctx) -> bool:
@@ -37,10 +37,12 @@ def someone_may_choose(ctx: Ctx) -> bool:
     return any(len(ctx.role(seat).loyalty_options(ctx, seat)) > 1 for seat in range(ctx.n))
 
 
-def _resolve(ctx: Ctx, checker: int, target: int, shown: Side, source: str, extra: dict) -> None:
+def _resolve(ctx: Ctx, checker: int, target: int, shown: Side, source: str, extra: dict,
+             anonymous: bool = False) -> None:
     ctx.learn(checker, target, shown.value, source, **extra)
     ctx.emit("LoyaltySeen", to=[checker], seat=target, side=shown.value, source=source)
-    ctx.emit("LoyaltyGiven", to=[target], checker=checker, side=shown.value, source=source)
+    if not anonymous:  # (an anonymous check tells the examined player nothing)
+        ctx.emit("LoyaltyGiven", to=[target], checker=checker, side=shown.value, source=source)
 
 
 @register
@@ -52,12 +54,10 @@ class LoyaltyChecks(Plugin):
         return True
 
     def prompt(self, ctx: Ctx, pending: Pending, seat: int) -> Prompt:
-        return Prompt(
-            kind="loyalty_card",
-            seat=seat,
-            choices=list(pending.data["options"]),
-            info={"checker": pending.data["checker"], "source": pending.data["source"]},
-        )
+        info = {"source": pending.data["source"]}
+        if not pending.data.get("anonymous"):
+            info["checker"] = pending.data["checker"]
+        return Prompt(kind="loyalty_card", seat=seat, choices=list(pending.data["options"]), info=info)
 
     def timeout_action(self, ctx: Ctx, pending: Pending, prompt: Prompt) -> Action | None:
         """Out of time (a Trickster choosing whether to lie): hand over the true Loyalty card."""
@@ -76,4 +76,5 @@ class LoyaltyChecks(Plugin):
             Side(action.choice),
             pending.data["source"],
             pending.data.get("extra") or {},
+            bool(pending.data.get("anonymous")),
         )

@@ -152,6 +152,7 @@ class GameState(BaseModel):
     winners: list[int] = Field(default_factory=list)
     mods: dict[str, dict[str, Any]] = Field(default_factory=dict)
     log: list[str] = Field(default_factory=list)
+    deal: list[str] | None = None  # the characters per seat when chosen rather than shuffled (new_game)
 
     @property
     def n(self) -> int:

@@ -52,6 +52,15 @@ def _ordered_steps(config: GameConfig) -> list[RevealStep]:
     return sorted((s for s in STEPS.values() if s.enabled(config)), key=lambda s: (s.order, s.id))
 
 
+def knows_at_reveal(config: GameConfig, roles: list[str], looker: int, shower: int, step_id: str) -> bool:
+    """Does ``looker`` see ``shower`` in the Reveal step ``step_id`` of this game?"""
+    step = STEPS.get(step_id)
+    if step is None or not step.enabled(config) or looker == shower:
+        return False
+    return (step_id in ROLES[roles[shower]].reveal_traits(config)[0]
+            and step_id in ROLES[roles[looker]].reveal_traits(config)[1])
+
+
 def compute_reveal(ctx: Ctx) -> None:
     """Give every seat the knowledge the reveal script gives them."""
     roles = [ROLES[r] for r in ctx.state.roles]

@@ -115,7 +115,31 @@ def expected_reveal(roles: list[str], config: GameConfig, assassin: int | None) 
                 known[me].add((other, ROLES[theirs].side.value))
             if mine == "untrustworthy_servant" and other == assassin:
                 known[me].add((other, "assassin"))
+    designated = _designated(roles, config)
+    if designated is not None:  # told to the agents of Evil who see them open their eyes
+        for me, mine in enumerate(roles):
+            if (me != designated and not blind and _minion_of_mordred(mine, config)
+                    and _thumb_for_evil(roles[designated], config)):
+                known[me].add((designated, "assassinates"))
     return known
+
+
+def _designated(roles: list[str], config: GameConfig) -> int | None:
+    """Big Box: with no Assassin card, "designate any other Evil character to serve as the Assassin":
+    the host's choice, else a Minion of Mordred, else the first Evil character of the game who may be
+    the Assassin (not the Evil Rogue, not a Lancelot who may switch sides). None: the Assassin card plays,
+    or there is no Assassination stage (no Merlin, no pair of Good Messengers)."""
+    if "assassin" in roles or ("merlin" not in roles and roles.count("good_messenger") < 2):
+        return None
+    if config.assassin:
+        return roles.index(config.assassin)
+    if "minion" in roles:
+        return roles.index("minion")
+    for role in config.roles:
+        if ROLES[role].side is Side.EVIL and role != "evil_rogue" and not (
+                role in LANCELOTS and config.options.get("lancelot")):
+            return roles.index(role)
+    return None
 
 
 def hide_secrets(state: GameState, seat: int | None, rng: random.Random) -> GameState:

@@ -87,6 +87,7 @@ def test_cleric_who_is_the_first_leader_hands_their_own_card_when_a_trickster_pl
     s, events = _hand_over(s, cleric)
     assert _learned(s, cleric, "cleric") == [(cleric, "good")]
     assert [e.to for e in events if e.type == "LoyaltySeen"] == [(cleric,)]
+    assert not [e for e in events if e.type == "LoyaltyGiven"]  # nothing tells the Leader who looked
     assert s.stage == "team"
 
 
@@ -109,7 +110,10 @@ def test_cleric_checks_a_trickster_leader_who_decides_in_secret(shown):
     assert public_view(s)["waiting"]["seats"] == []
     (p,) = prompts(s, trickster)
     assert p.kind == "loyalty_card" and set(p.choices) == {"good", "evil"}
-    assert p.info["checker"] == cleric and p.info["source"] == "cleric"
+    # The Leader learns that someone checks them at the Reveal, never who (Big Box script: the
+    # Leader's eyes are closed while the Cleric looks).
+    assert "checker" not in p.info and p.info["source"] == "cleric"
+    assert all("checker" not in q["info"] for q in view(s, trickster)["you"]["prompts"])
     assert prompts(s, cleric) == []
     before = s
     with pytest.raises(InvalidChoice):
@@ -118,6 +122,7 @@ def test_cleric_checks_a_trickster_leader_who_decides_in_secret(shown):
     s, events = do(s, trickster, "loyalty_card", choice=shown)
     assert _learned(s, cleric, "cleric") == [(trickster, shown)]
     assert [e.to for e in events if e.type == "LoyaltySeen"] == [(cleric,)]
+    assert not [e for e in events if e.type == "LoyaltyGiven"]  # nothing tells the Leader who looked
     assert s.stage == "team"
 
 

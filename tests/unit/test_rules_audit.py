@@ -186,7 +186,8 @@ def test_with_a_trickster_and_a_cleric_the_reveal_looks_the_same_whoever_leads_f
     assert public["waiting"] == {"kind": "loyalty_card", "seats": [], "hidden": True}
     assert public["stage"] == "reveal" and public["leader"] == state.first_leader
     (p,) = prompts(state, state.first_leader)
-    assert p.kind == "loyalty_card" and p.info["checker"] == state.roles.index("cleric")
+    # The Leader is asked for a Loyalty card without being told who looks (the Cleric stays hidden).
+    assert p.kind == "loyalty_card" and "checker" not in p.info and p.info["source"] == "cleric"
 
 
 def test_without_a_trickster_loyalty_checks_resolve_at_once():

@@ -1,13 +1,18 @@
 """Assassination stage: if three quests succeed and Merlin is in play, the Assassin names Merlin.
 
 Without an Assassin card a designated Evil character assassinates (Big Box: "designate any other
-Evil character to serve as the Assassin"): ``config.assassin``, or else a Minion of Mordred, or else
-the lowest-seated Evil character card whose role may assassinate (``Role.may_assassinate``: not the
-Evil Rogue, not a Lancelot who may switch sides). The choice depends only on the cards dealt, never
-on current sides, so the seat the Untrustworthy Servant learns at the Reveal is the seat that
-assassinates. Another plug-in may hand the task to someone else by setting
-``state.mods["assassination"]["assassin"]`` (e.g. a recruited Untrustworthy Servant) or skip the
-stage with ``["skip"] = True`` (e.g. a Rogue's solo win).
+Evil character to serve as the Assassin. For example, Morgana can play both herself and the
+Assassin"): ``config.assassin`` (the host's choice), else a Minion of Mordred, else the first Evil
+character of the game (in the host's order) whose role may assassinate (``Role.may_assassinate``:
+not the Evil Rogue, not a Lancelot who may switch sides): ``designated_role``. The choice is a
+character, fixed by the configuration, never by seats or current sides, so the seat the Untrustworthy
+Servant learns at the Reveal is the seat that assassinates. The designated player knows it from the
+start (``view["you"]["assassinates"]``), and so do the fellow agents of Evil who see them at the
+Reveal (knowledge label ``assassinates``), as at a real table where the host says it aloud.
+
+Another plug-in may hand the task to someone else by setting ``state.mods["assassination"]["assassin"]``
+(e.g. a recruited Untrustworthy Servant) or skip the stage with ``["skip"] = True`` (e.g. a Rogue's solo
+win).
 
 Other targets: a module may register another group of characters in ``TARGETS`` (the Messengers add
 ``"messengers"``: both Good Messengers). When more than one target is in play, the Assassin first
@@ -16,10 +21,13 @@ Evil wins only if every named player is one of them.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ..basics import SIDES_BY_PLAYERS, Side
 from ..errors import InvalidChoice, InvalidTarget
 from ..models import Action, ConfigIssue, GameConfig, Pending, Prompt
 from ..plugin import ROLES, Ctx, Module, issue, register
+from ..reveal import knows_at_reveal
 
 # What the Assassin may announce: target id -> the characters they must all name correctly.
 TARGETS: dict[str, tuple[str, ...]] = {"merlin": ("merlin",)}
@@ -42,17 +50,25 @@ def assassin_seat(ctx: Ctx) -> int:
     return dealt_assassin(ctx.config, ctx.state.roles)
 
 
+def designated_role(config: GameConfig) -> str | None:
+    """The character who assassinates: the Assassin card, else the host's choice, else a Minion of
+    Mordred if a seat is left for one, else the first Evil character of the game who may assassinate."""
+    if "assassin" in config.roles:
+        return "assassin"
+    if config.assassin:
+        return config.assassin
+    if _minion_seat(config):
+        return "minion"
+    chosen = [r for r in dict.fromkeys(config.roles) if r in ROLES and ROLES[r].side is Side.EVIL]
+    return next((r for r in chosen if ROLES[r].may_assassinate(config)), None)
+
+
 def dealt_assassin(config: GameConfig, roles: list[str]) -> int:
-    """The seat of the Assassin card, else of the designated character, else of a Minion, else of the
-    first Evil character card who may assassinate. Reads the cards only: a Lancelot switch or a
-    Recruitment never moves the task to another seat."""
-    for role_id in ("assassin", config.assassin, "minion"):
-        if role_id and role_id in roles:
-            return roles.index(role_id)
-    for seat, role_id in enumerate(roles):
-        role = ROLES[role_id]
-        if role.side is Side.EVIL and role.may_assassinate(config):
-            return seat
+    """The seat of the character who assassinates (``designated_role``; the first of them if several
+    Minions play). Reads the cards only: a Lancelot switch or a Recruitment never moves the task."""
+    role_id = designated_role(config)
+    if role_id in roles:
+        return roles.index(role_id)
     return next(s for s, r in enumerate(roles) if ROLES[r].side is Side.EVIL)  # pragma: no cover
 
 
@@ -157,6 +173,20 @@ class Assassination(Module):
     def validate(self, config: GameConfig) -> list[ConfigIssue]:
         return assassin_issues(config)
 
+    def setup(self, ctx: Ctx) -> None:
+        """Without an Assassin card, the designated player and the agents of Evil who will see them at
+        the Reveal are told who assassinates."""
+        if "assassin" in ctx.config.roles:
+            return
+        seat = dealt_assassin(ctx.config, ctx.state.roles)
+        ctx.mod(self.id)["designated"] = seat
+        for other in range(ctx.n):
+            if other != seat and knows_at_reveal(ctx.config, ctx.state.roles, other, seat, "evil"):
+                ctx.learn(other, seat, "assassinates", "reveal")
+
+    def private_view(self, ctx: Ctx, seat: int, view: dict[str, Any]) -> None:
+        if ctx.state.mods.get(self.id, {}).get("designated") == seat:
+            view["you"]["assassinates"] = list(target_kinds(ctx.config))
     def on_game_end(self, ctx: Ctx) -> None:
         s = ctx.state
         if s.winner is not Side.GOOD or s.win_reason != "three_successes" or ctx.mod(self.id).get("skip"):

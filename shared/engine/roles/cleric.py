@@ -6,7 +6,9 @@ The reveal step carries no static knowledge (the shower is a seat, not a charact
 ``on_reveal``. A Cleric who is the first Leader already knows their own loyalty and checks nobody;
 but when a player at the table may choose their Loyalty card (a Trickster), every check is a hidden
 decision, so that Cleric hands their own card to themself: otherwise the table would see the Reveal
-pause in every game except the ones where the Cleric leads first. Recommended for 7+.
+pause in every game except the ones where the Cleric leads first. The check is anonymous: the Leader
+never learns who looked (at most, when they may choose a Loyalty card, that someone checks them).
+Recommended for 7+.
 """
 from __future__ import annotations
 
@@ -33,4 +35,4 @@ class Cleric(Role):
         leader = ctx.state.first_leader
         for cleric in ctx.seats_with(self.id):
             if cleric != leader or loyalty.someone_may_choose(ctx):
-                loyalty.check(ctx, cleric, leader, "cleric")
+                loyalty.check(ctx, cleric, leader, "cleric", anonymous=True)
