@@ -117,6 +117,11 @@ class Plugin:
     id: ClassVar[str] = ""
     order: ClassVar[int] = 100  # hooks run in (order, id) order
     option_keys: ClassVar[tuple[str, ...]] = ()  # extra config.options keys this plug-in reads
+    # The games (rulebooks) this plug-in belongs to: its options are offered and accepted only there.
+    themes: ClassVar[frozenset[Theme]] = frozenset({Theme.AVALON})
+    # Where the host sets this plug-in's options: the settings panel's options page, or another page
+    # that owns them (the time limits' page for what a vote not cast in time counts as).
+    settings_page: ClassVar[str] = "options"
 
     # -- activation & setup --
     def active(self, config: GameConfig) -> bool:  # pragma: no cover - overridden
@@ -191,7 +196,6 @@ class Role(Plugin):
     side: ClassVar[Side] = Side.GOOD
     filler: ClassVar[bool] = False  # Loyal Servant / Minion: added automatically
     max_count: ClassVar[int] = 1
-    themes: ClassVar[frozenset[Theme]] = frozenset({Theme.AVALON})
     # Reveal traits: the reveal steps this role shows itself in (thumb) and looks in (eyes).
     shows_in: ClassVar[frozenset[str]] = frozenset()
     looks_in: ClassVar[frozenset[str]] = frozenset()
@@ -218,6 +222,8 @@ class Module(Plugin):
     """An optional rule switched on by ``config.options[option]``."""
 
     option: ClassVar[str] = ""
+    # Named values of ``option`` when it is not a plain on/off switch (e.g. Lancelot's variants).
+    option_values: ClassVar[tuple[str, ...]] = ()
     order = 100
 
     def active(self, config: GameConfig) -> bool:
@@ -244,6 +250,18 @@ def register(cls: type[Plugin]) -> type[Plugin]:
     else:
         CORE[inst.id] = inst
     return cls
+
+
+def option_owners() -> dict[str, Plugin]:
+    """Every option key a host may set, and the plug-in that reads it (its switch or an extra key)."""
+    owners: dict[str, Plugin] = {}
+    for plugin in sorted(ALL.values(), key=lambda p: p.id):
+        if isinstance(plugin, Module) and plugin.option:
+            owners[plugin.option] = plugin
+    for plugin in sorted(ALL.values(), key=lambda p: p.id):
+        for key in plugin.option_keys:
+            owners.setdefault(key, plugin)
+    return owners
 
 
 def load_plugins() -> None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from . import cards
+from .basics import Theme
 from .models import Action, GameConfig, Pending, Prompt
 from .plugin import ALL, TIMEOUT, Ctx, Plugin, issue, register
 
@@ -108,6 +109,8 @@ class Timeouts(Plugin):
     id = "timeouts"
     order = 0
     option_keys = (VOTE_OPTION,)
+    themes = frozenset({Theme.AVALON, Theme.RESISTANCE})
+    settings_page = "timers"  # set on the time limits' page, with the limits
 
     def active(self, config: GameConfig) -> bool:
         return True

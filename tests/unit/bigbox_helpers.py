@@ -83,8 +83,10 @@ def quest(
     return answer(state, answers)
 
 
-def oracle_cards(role: str, side: Side, watched: bool, good_messages_played: int) -> set[str]:
-    """The cards the rulebook lets this character play (Big Box card rules)."""
+def oracle_cards(role: str, side: Side, watched: bool, messages_played: int) -> set[str]:
+    """The cards the rulebook lets this character play (Big Box card rules). ``messages_played``: the
+    Message cards this Messenger has put down so far ("Each Good Messenger may only play a Good Message
+    Quest card up to twice"; the box holds 2 Evil Message tokens, one per Evil Message played)."""
     allowed = {"success"} if side is Side.GOOD else {"success", "fail"}
     if role == "good_rogue" and not watched:
         allowed.add("rogue_success")
@@ -94,8 +96,8 @@ def oracle_cards(role: str, side: Side, watched: bool, good_messages_played: int
         allowed.add("magic")
     if role == "evil_sorcerer":
         allowed = {"success", "magic"}
-    if role == "good_messenger" and good_messages_played < 2:
+    if role == "good_messenger" and messages_played < 2:
         allowed.add("good_message")
-    if role == "evil_messenger":
+    if role == "evil_messenger" and messages_played < 2:
         allowed.add("evil_message")
     return allowed

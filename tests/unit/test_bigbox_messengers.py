@@ -242,3 +242,16 @@ def test_evil_messenger_is_an_agent_of_evil_at_the_reveal():
     state = seven()
     assert {(k.seat, k.label) for k in state.knowledge[ASSASSIN]} == {(EM, "evil"), (MINION, "evil")}
     assert (EM, "evil") in {(k.seat, k.label) for k in state.knowledge[MERLIN]}
+
+
+def test_the_evil_messenger_plays_evil_message_at_most_twice():
+    """Big Box: "Place 4 Good Message Tokens and 2 Evil Message tokens next to the tableau": a token is
+    placed for each Message card played, so only two Evil Messages can ever be played."""
+    state = seven()
+    state = quest(state, [EM, SERVANT], {EM: EVM})
+    assert view(state, EM)["you"]["evil_messages_left"] == 1
+    state = quest(state, [EM, SERVANT, MERLIN], {EM: EVM})
+    assert view(state, EM)["you"]["evil_messages_left"] == 0
+    state = to_cards(state, [EM, SERVANT, MERLIN])
+    assert set(prompts(state, EM)[0].choices) == {"success", "fail"}
+    refused(state, EM, EVM)

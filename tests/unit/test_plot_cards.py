@@ -285,6 +285,30 @@ def test_overheard_conversation_checks_the_loyalty_of_an_adjacent_player():
     assert pending_of(state).kind == "plot_deal"  # then the Leader deals the next card
 
 
+def test_overheard_conversation_check_is_optional():
+    """Big Box: "The player who receives this card *may* check the loyalty of one adjacent player"."""
+    state = edit(start(7, seed=9), lambda m, s: m.update(drawn=["overheard_conversation", "no_confidence"]))
+    receiver = seat_of(state, 2)
+    state, _ = act(state, state.leader, "plot_deal", [receiver], choice="overheard_conversation")
+    assert prompts(state, receiver)[0].optional
+    state, events = act(state, receiver, "plot_overheard_conversation", choice="pass")
+    assert [(e.type, e.data) for e in events if e.type.startswith("PlotCard")] == [
+        ("PlotCardDiscarded", {"seat": receiver, "card": "overheard_conversation", "reason": "declined"})]
+    assert not [k for k in state.knowledge[receiver] if k.source == "overheard_conversation"]
+    assert not [e for e in events if e.type in ("LoyaltySeen", "LoyaltyGiven")]
+    assert "overheard_conversation" in mod(state)["discard"]
+    assert pending_of(state).kind == "plot_deal"  # then the Leader deals the next card
+
+
+def test_cards_that_must_resolve_refuse_a_pass():
+    state = edit(start(7, seed=10), lambda m, s: m.update(drawn=["establish_confidence", "no_confidence"]))
+    leader = state.leader
+    state, _ = act(state, leader, "plot_deal", [seat_of(state, 2)], choice="establish_confidence")
+    assert not prompts(state, leader)[0].optional
+    with pytest.raises(InvalidChoice):
+        act(state, leader, "plot_establish_confidence", choice="pass")
+
+
 def test_establish_confidence_leader_shows_loyalty_to_a_player_of_their_choice():
     state = edit(start(7, seed=10), lambda m, s: m.update(drawn=["establish_confidence", "no_confidence"]))
     leader = state.leader

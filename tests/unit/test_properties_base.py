@@ -79,7 +79,9 @@ FAST = settings(
 def configs(draw, players: int) -> GameConfig:
     theme = draw(st.sampled_from([Theme.AVALON, Theme.RESISTANCE]))
     roles = draw(st.sampled_from(legal_setups(players, theme)))
-    options = {key: True for key in OPTION_KEYS if draw(st.booleans())}
+    # The Lady of the Lake belongs to Avalon only (The Resistance's rulebook has Targeting and Blind Spies).
+    keys = OPTION_KEYS if theme is Theme.AVALON else tuple(k for k in OPTION_KEYS if k != "lady_of_the_lake")
+    options = {key: True for key in keys if draw(st.booleans())}
     assassin = None
     if "merlin" in roles and "assassin" not in roles:
         candidates: list[str | None] = [None] + [r for r in roles if r in EVIL_ROLES]

@@ -146,7 +146,7 @@ def play_and_check(seed: int, policy: str) -> GameState:
         elif action.kind == "play":
             allowed = expected_cards(state, seat, watched == seat, good_messages[seat])
             assert set(prompts(state, seat)[0].choices) == allowed, (state.roles[seat], state.sides[seat])
-            good_messages[seat] += action.choice == "good_message"
+            good_messages[seat] += action.choice in ("good_message", "evil_message")
         elif action.kind in ASSASSIN_MOVES:
             assert state.sides[seat] is Side.EVIL
             if recruited:

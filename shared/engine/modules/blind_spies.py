@@ -4,6 +4,7 @@ The Evil reveal step (``engine.reveal``) reads this option; this module owns the
 """
 from __future__ import annotations
 
+from ..basics import Theme
 from ..plugin import Module, issue, register
 
 
@@ -11,6 +12,7 @@ from ..plugin import Module, issue, register
 class BlindSpies(Module):
     id = "blind_spies"
     option = "blind_spies"
+    themes = frozenset({Theme.AVALON, Theme.RESISTANCE})
 
     def validate(self, config):
         if "merlin" in config.roles:

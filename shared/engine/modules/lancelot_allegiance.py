@@ -74,6 +74,7 @@ def switch_allegiance(ctx: Ctx, **data: Any) -> None:
 class LancelotAllegiance(Module):
     id = "lancelot_allegiance"
     option = "lancelot"
+    option_values = tuple(VARIANTS)
     order = 20
 
     def validate(self, config):

@@ -6,7 +6,8 @@ docs/coverage/modules.md):
 
 * Good Messengers may play Success or Good Message (counts as Success), each at most twice per game
   (every Good Message card the Messenger puts down counts, even one the Trapper later sets aside).
-  The Evil Messenger may play Success, Fail or Evil Message (counts as Fail).
+  The Evil Messenger may play Success, Fail or Evil Message (counts as Fail); Evil Message at most
+  twice per game, as the box holds only 2 Evil Message tokens (counted the same way).
 * Message tokens are public: one per Message card revealed on a quest (``mods["messengers"]["tokens"]``).
 * Backup, on the fifth quest played: counting every token on the tableau including that quest's,
   3+ Good Messages remove one Fail, 2+ Evil Messages add one Fail, both at once cancel. The rulebook
@@ -27,6 +28,7 @@ from typing import Any
 from .. import cards
 from ..models import GameConfig
 from ..plugin import Ctx, Module, Tally, issue, register
+from ..reveal import RevealStep, register_step
 from .assassination import TARGETS
 
 GOOD_MESSAGE = "good_message"
@@ -35,12 +37,26 @@ cards.register_card(GOOD_MESSAGE, cards.SUCCESS)
 cards.register_card(EVIL_MESSAGE, cards.FAIL)
 
 GOOD_MESSAGE_LIMIT = 2  # each Good Messenger, per game
+EVIL_MESSAGE_LIMIT = 2  # the Evil Messenger, per game: "Place ... 2 Evil Message tokens next to the tableau"
 GOOD_BACKUP = 3  # Good Message tokens needed to remove one Fail
 EVIL_BACKUP = 2  # Evil Message tokens needed to add one Fail
 BACKUP_ROUND = 5  # the fifth quest played
 RECOMMENDED_PLAYERS = 7
 
 TARGETS["messengers"] = ("good_messenger", "good_messenger")
+
+# "Junior Messenger, extend your thumb so that the Senior Messenger may know you / Senior Messenger, open
+# your eyes": the ranks are seats drawn at setup, so this module gives the knowledge itself (``setup``);
+# the step tells the Reveal script (``engine.reveal_script``) that it happens.
+register_step(
+    RevealStep(
+        id="junior_messenger",
+        order=45,
+        label="junior_messenger",
+        enabled=lambda config: bool(config.option("senior_junior_messengers")),
+        shown_by="junior_messenger",
+    )
+)
 
 
 def _ranks(ctx: Ctx) -> dict[int, str]:
@@ -100,13 +116,15 @@ class Messengers(Module):
                 return [*cards_, GOOD_MESSAGE]
             return cards_
         if role == "evil_messenger":
-            return [*cards_, EVIL_MESSAGE]
+            if ctx.mod(self.id)["used"][seat] < EVIL_MESSAGE_LIMIT:
+                return [*cards_, EVIL_MESSAGE]
+            return cards_
         return cards_
 
     def on_cards_played(self, ctx: Ctx) -> None:
         used = ctx.mod(self.id)["used"]
         for seat, card in ctx.state.cards.items():
-            if card == GOOD_MESSAGE:
+            if card in (GOOD_MESSAGE, EVIL_MESSAGE):
                 used[seat] += 1
 
     def adjust_tally(self, ctx: Ctx, tally: Tally) -> None:
@@ -156,11 +174,15 @@ class Messengers(Module):
         }
 
     def private_view(self, ctx: Ctx, seat: int, view: dict[str, Any]) -> None:
-        if ctx.state.roles[seat] != "good_messenger":
+        role = ctx.state.roles[seat]
+        if role not in ("good_messenger", "evil_messenger"):
             return
         mod = ctx.state.mods.get(self.id, {})
         used = mod.get("used", [0] * ctx.n)[seat]
-        view["you"]["good_messages_left"] = max(0, GOOD_MESSAGE_LIMIT - used)
+        if role == "good_messenger":
+            view["you"]["good_messages_left"] = max(0, GOOD_MESSAGE_LIMIT - used)
+        else:
+            view["you"]["evil_messages_left"] = max(0, EVIL_MESSAGE_LIMIT - used)
         rank = _ranks(ctx).get(seat)
         if rank:
             view["you"]["messenger_rank"] = rank

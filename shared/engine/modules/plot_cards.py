@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..basics import Theme
 from ..errors import InvalidChoice, InvalidTarget
 from ..models import Action, Pending, Prompt
 from ..plugin import Ctx, Module, register
@@ -63,6 +64,7 @@ def _window_steps(window: str) -> list[str]:
 class PlotCards(Module):
     id = MODULE_ID
     option = "plot_cards"
+    themes = frozenset({Theme.AVALON, Theme.RESISTANCE})
     order = 310  # after Excalibur: it switches cards before Ambush looks at them
 
     # --- setup -------------------------------------------------------------------------------
@@ -214,8 +216,15 @@ class PlotCards(Module):
     def _resolve_immediate(self, ctx: Ctx, pending: Pending, action: Action) -> None:
         mod = ctx.mod(self.id)
         card = CARDS[pending.data["card"]]
-        details = card.decide(ctx, pending, action)
         holder = mod["resolving"]["seat"]
+        if action.choice == "pass" and not action.targets:
+            if not card.may_decline:
+                raise InvalidChoice("You cannot pass on this.", card=card.id)
+            mod["resolving"] = None
+            mod["discard"].append(card.id)
+            ctx.emit("PlotCardDiscarded", seat=holder, card=card.id, reason="declined")
+            return
+        details = card.decide(ctx, pending, action)
         mod["resolving"] = None
         mod["discard"].append(card.id)
         self._played(ctx, card.id, holder, details)

@@ -5,6 +5,7 @@ Each quest is attempted once; the 5th only after two successes. The two-Fail rul
 """
 from __future__ import annotations
 
+from ..basics import Theme
 from ..plugin import Ctx, Module, register
 
 
@@ -12,6 +13,7 @@ from ..plugin import Ctx, Module, register
 class Targeting(Module):
     id = "targeting"
     option = "targeting"
+    themes = frozenset({Theme.AVALON, Theme.RESISTANCE})
     order = 10
 
     def quest_slots(self, ctx: Ctx, slots: list[int]) -> list[int]:

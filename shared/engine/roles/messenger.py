@@ -13,6 +13,7 @@ class GoodMessenger(Role):
     id = "good_messenger"
     side = Side.GOOD
     max_count = 2
+    looks_in = frozenset({"junior_messenger"})  # the Senior Messenger (a seat drawn among the two)
 
 
 @register

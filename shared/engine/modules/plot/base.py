@@ -41,6 +41,7 @@ class PlotCard:
     marked_7: ClassVar[int] = 0  # copies marked 7+ (added with 7 or more players)
     window: ClassVar[str | None] = None
     optional: ClassVar[bool] = True  # a holder asked in a window may pass
+    may_decline: ClassVar[bool] = False  # an immediate card its receiver may choose not to use
     closes_window: ClassVar[bool] = False  # once one is played, nobody else plays one this opportunity
     repeat: ClassVar[bool] = False  # a holder with another copy may play it within the same chance
 

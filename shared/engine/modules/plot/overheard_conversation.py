@@ -1,6 +1,7 @@
 """Overheard Conversation / Are You the One? (immediate): check the loyalty of an adjacent player.
 
-The receiver picks one of their two neighbours, who hands over a Loyalty card (never the character
+"The player who receives this card *may* check the loyalty of one adjacent player": the receiver may
+decline (``pass``), and the card is discarded unused. Otherwise they pick one of their two neighbours, who hands over a Loyalty card (never the character
 card): ``engine.loyalty.check``, so Trickster/Troublemaker lies apply. The result is private.
 """
 from __future__ import annotations
@@ -24,6 +25,7 @@ class OverheardConversation(PlotCard):
     avalon = "Are You the One?"
     kind = IMMEDIATE
     marked_7 = 2
+    may_decline = True
 
     def on_dealt(self, ctx: Ctx, seat: int) -> bool:
         self.ask(ctx, seat)
@@ -31,7 +33,8 @@ class OverheardConversation(PlotCard):
 
     def prompt(self, ctx: Ctx, pending: Pending, seat: int) -> Prompt:
         return Prompt(
-            kind=self.pending_kind, seat=seat, pick=1, targets=neighbours(ctx, seat), info=self.info()
+            kind=self.pending_kind, seat=seat, pick=1, targets=neighbours(ctx, seat), optional=True,
+            info=self.info(),
         )
 
     def decide(self, ctx: Ctx, pending: Pending, action: Action) -> dict[str, Any]:
