@@ -21,8 +21,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.modules.assassination import assassin_choices
-
 from . import texts
 from .callbacks import Codec, start_payload
 from .session import kind_tag
@@ -355,9 +353,11 @@ def _quest_cell(table: Table, cell: dict[str, Any]) -> str:
     return table.t("board.quest_cell.pending", n=cell["quest"] + 1, size=cell["size"], star=star)
 
 
-def board(table: Table, pv: dict[str, Any], status: str = "playing") -> str:
+def board(table: Table, pv: dict[str, Any], status: str = "playing", names: bool = False) -> str:
     """The one group message kept current by editing: quest track, vote track, Leader, one short line
-    per plug-in with something to show now (``BOARD_LINES``), the seats and whose turn it is."""
+    per plug-in with something to show now (``BOARD_LINES``), the seats and whose turn it is.
+    ``names``: also who is still to vote or play (a board sent once, by /status; the board kept current
+    leaves them to the vote message, so that it is not edited at every vote)."""
     lines = [table.t("board.title", players=pv["players"])]
     lines.append(table.t("board.quests", track=" · ".join(_quest_cell(table, c) for c in pv["track"])))
     if any(c["fails_needed"] > 1 and c["result"] is None for c in pv["track"]):
@@ -377,7 +377,7 @@ def board(table: Table, pv: dict[str, Any], status: str = "playing") -> str:
         kind = waiting.get("kind")
         if kind:
             what = esc(table.kind(kind))
-            if kind in ("vote", "play") and pv["stage"] in ("vote", "quest"):
+            if kind in ("vote", "play") and pv["stage"] in ("vote", "quest") and not (names and waiting.get("seats")):
                 # names would change with every vote or card: the vote message shows the progress
                 lines.append(table.t("board.waiting_many", what=what))
             elif waiting.get("hidden") or not waiting.get("seats"):
@@ -836,6 +836,12 @@ def _you_lines(table: Table, you: dict[str, Any]) -> list[str]:
                                                                               table.theme))))
     if isinstance(you.get("good_messages_left"), int):
         lines.append(table.t("role.good_messages_left", count=you["good_messages_left"]))
+    if isinstance(you.get("evil_messages_left"), int):
+        lines.append(table.t("role.evil_messages_left", count=you["evil_messages_left"]))
+    targets = [t for t in you.get("assassinates") or [] if isinstance(t, str)]
+    if targets:  # designated to assassinate (no Assassin card in this game)
+        names = [texts.name_of("choice", t, table.lang, table.theme) for t in targets]
+        lines.append(table.t("role.assassinates", targets=esc(texts.join_names(names, table.lang, or_=True))))
     return lines
 
 
@@ -969,7 +975,9 @@ def settings_summary(table: Table, roles: list[str], options: dict[str, Any]) ->
     return role_names, ", ".join(opts) or table.t("nothing")
 
 
-def lobby(table: Table, host: str | None, roles: list[str], options: dict[str, Any], codec: Codec) -> tuple[str, Keyboard]:
+def lobby(table: Table, host: str | None, roles: list[str], options: dict[str, Any], codec: Codec,
+          assassin: str | None = None) -> tuple[str, Keyboard]:
+    """The lobby message; ``assassin``: who assassinates when no Assassin card plays (a name)."""
     role_names, option_names = settings_summary(table, roles, options)
     lines = [table.t("lobby.title"), table.t("lobby.host", host=esc(host or "—")), ""]
     lines.append(table.t("lobby.players", count=len(table.names)))
@@ -980,6 +988,8 @@ def lobby(table: Table, host: str | None, roles: list[str], options: dict[str, A
     if len(table.names) < 5:
         lines.append(table.t("lobby.need_more"))
     lines += ["", table.t("lobby.settings", roles=role_names), table.t("lobby.options", options=option_names)]
+    if assassin:
+        lines.append(table.t("lobby.assassin", role=esc(assassin)))
     lines += ["", table.t("lobby.howto")]
 
     def data(op: str) -> str:
@@ -1002,43 +1012,24 @@ def available_roles(theme: str) -> list[str]:
     return sorted(r.id for r in ROLES.values() if not r.filler and th in r.themes)
 
 
-def option_values(plugin: Any) -> list[str] | None:
-    """Named values a module option takes (e.g. Lancelot's variants), if it is not a plain switch:
-    a ``variants``/``values`` attribute of the plug-in, or a ``VARIANTS`` dict in its module."""
-    import sys
-
-    for attr in ("variants", "values", "choices"):
-        found = getattr(plugin, attr, None)
-        if isinstance(found, dict | list | tuple) and found:
-            return [str(v) for v in found]
-    module = sys.modules.get(type(plugin).__module__)
-    found = getattr(module, "VARIANTS", None)
-    if isinstance(found, dict) and found:
-        return [str(v) for v in found]
-    return None
-
-
 def available_modules(theme: str) -> list[tuple[str, str, list[str] | None]]:
-    """(name id, option key, named values or None for a switch) for every option the host may set:
-    each switchable engine module, then the extra option keys plug-ins declare (``option_keys``)."""
-    from engine import ALL, MODULES, Theme
+    """(name id, option key, named values or None for a switch) for every option the host may set on
+    the options page in ``theme``: each option whose plug-in declares that theme and that page
+    (``Plugin.themes``, ``Plugin.settings_page``): module switches first, then extra option keys."""
+    from engine import Theme
+    from engine.plugin import Module, option_owners
 
     th = Theme(theme)
     out = []
-    for m in sorted(MODULES.values(), key=lambda m: m.id):
-        if not m.option:
+    for key, owner in option_owners().items():
+        if th not in owner.themes or owner.settings_page != "options":
             continue
-        themes = getattr(m, "themes", None)
-        if themes and th not in themes:
-            continue
-        out.append((m.id, m.option, option_values(m)))
-    seen = {opt for _, opt, _ in out}
-    for p in sorted(ALL.values(), key=lambda p: p.id):
-        for key in getattr(p, "option_keys", ()) or ():
-            if key not in seen:
-                seen.add(key)
-                out.append((key, key, None))
-    return out
+        if isinstance(owner, Module) and owner.option == key:
+            out.append((owner.id, key, list(owner.option_values) or None))
+        else:
+            out.append((key, key, None))
+    switches = {o.option for o in option_owners().values() if isinstance(o, Module)}
+    return sorted(out, key=lambda m: (m[1] not in switches, m[0]))
 
 
 def available_presets(theme: str) -> list[Any]:
@@ -1048,87 +1039,6 @@ def available_presets(theme: str) -> list[Any]:
     except ImportError:  # pragma: no cover - presets are optional
         return []
     return [p for p in mod.PRESETS.values() if str(getattr(p.theme, "value", p.theme)) == theme]
-
-
-def settings_panel(
-    table: Table,
-    settings: Any,
-    page: str,
-    players: int,
-    issues: list[Any],
-    codec: Codec,
-    group_lang: str = texts.DEFAULT_LANG,
-) -> tuple[str, Keyboard]:
-    """The host's private settings panel: theme, characters, options, presets, the group's language,
-    validation messages. The panel itself speaks the host's language (``table.lang``)."""
-    role_names, option_names = settings_summary(table, list(settings.roles), dict(settings.options))
-    lines = [
-        table.t("settings.title", title=esc(table.title)),
-        table.t("settings.theme", game=esc(table.t(f"theme.{settings.theme}"))),
-        table.t("settings.roles", roles=role_names),
-        table.t("settings.options", options=option_names),
-        table.t("settings.language", language=esc(texts.language_name(group_lang))),
-    ]
-    designate = bool(assassin_choices(settings.config(players)))  # no Assassin card, yet an Assassination
-    if designate:
-        who = esc(table.role(settings.assassin)) if settings.assassin else table.t("settings.assassin_auto")
-        lines.append(table.t("settings.assassin", role=who))
-    lines.append(table.t("settings.for_players", players=players))
-    errors = [i for i in issues if i.level == "error"]
-    warnings = [i for i in issues if i.level != "error"]
-    lines += [table.t("settings.errors", message=issue_text(table, i)) for i in errors]
-    lines += [table.t("settings.warnings", message=issue_text(table, i)) for i in warnings]
-    if not errors:
-        lines.append(table.t("settings.ok"))
-
-    def data(op: str) -> str:
-        return codec.encode("S", table.chat_id, table.game_id, 0, op)
-
-    rows: Keyboard = []
-    if page == "roles":
-        lines += ["", table.t("settings.page.roles")]
-        buttons = []
-        for i, rid in enumerate(available_roles(settings.theme)):
-            count = settings.roles.count(rid)
-            mark = "✅ " if count else "▫️ "
-            suffix = f" ×{count}" if count > 1 else ""
-            buttons.append(Btn(mark + table.role(rid)[:28] + suffix, data(f"r{i}")))
-        rows.extend(buttons[i : i + 2] for i in range(0, len(buttons), 2))
-        rows.append([Btn(table.t("settings.button.back"), data("pm"))])
-    elif page == "modules":
-        lines += ["", table.t("settings.page.modules")]
-        buttons = []
-        for i, (mid, opt, values) in enumerate(available_modules(settings.theme)):
-            value = settings.options.get(opt)
-            mark = "✅ " if value else "▫️ "
-            label = table.module(mid)[:30]
-            if values and value:
-                label += f": {texts.name_of('variant', str(value), table.lang, table.theme)}"[:30]
-            buttons.append(Btn(mark + label, data(f"m{i}")))
-        rows.extend(buttons[i : i + 2] for i in range(0, len(buttons), 2))
-        rows.append([Btn(table.t("settings.button.back"), data("pm"))])
-    elif page == "presets":
-        lines += ["", table.t("settings.page.presets")]
-        for i, p in enumerate(available_presets(settings.theme)):
-            mark = "✅ " if settings.preset == p.id else ""
-            name = preset_name(table, p)
-            span = {"low": p.min_players, "high": p.max_players}
-            rows.append([Btn(mark + table.t("settings.preset_button", name=name[:40], **span), data(f"p{i}"))])
-            lines.append(table.t("settings.preset_line", name=esc(name), description=esc(preset_help(table, p)), **span))
-        rows.append([Btn(table.t("settings.button.back"), data("pm"))])
-    else:
-        other = "resistance" if settings.theme == "avalon" else "avalon"
-        rows.append([Btn(table.t("settings.button.theme", game=table.t(f"theme.{other}")), data("th"))])
-        if len(texts.languages()) > 1:  # the group's language: each press moves to the next catalog
-            rows.append([Btn(table.t("settings.button.language", language=texts.language_name(group_lang)), data("lg"))])
-        rows.append([Btn(table.t("settings.button.roles"), data("pr")), Btn(table.t("settings.button.modules"), data("pb"))])
-        if available_presets(settings.theme):
-            rows.append([Btn(table.t("settings.button.presets"), data("pp"))])
-        if designate:
-            who = table.role(settings.assassin) if settings.assassin else table.t("settings.assassin_auto")
-            rows.append([Btn(table.t("settings.button.assassin", role=who), data("a"))])
-        rows.append([Btn(table.t("settings.button.done"), data("d"))])
-    return "\n".join(lines), rows
 
 
 def issue_text(table: Table, issue: Any, html: bool = True) -> str:

@@ -32,12 +32,12 @@ from engine import (
     validate_config,
     view,
 )
-from engine.modules.assassination import assassin_choices
 
-from . import render, texts, timers
+from . import render, settings_panel, texts, timers
 from .callbacks import BadCallback, Button, Codec, parse_start_payload
 from .extras import Extras
 from .render import Table
+from .reveal_text import reveal_text
 from .session import (
     CANCELLED,
     ENDED,
@@ -93,6 +93,7 @@ class Plan:
     url: str | None = None
     schedule: list[Any] = field(default_factory=list)  # timers to schedule once committed (gamebot.timers)
     picture: tuple[int, dict[str, Any], str] | None = None  # (chat, game summary, language): sent last
+    version: int | None = None  # the chat item's version once this plan's session is written
 
 
 @dataclass
@@ -218,6 +219,7 @@ class Service(Extras):
                 # new messages: record the update, so that a redelivery does not send them again
                 plan.session = Session.from_body(stored.body)
             if plan.session is not None:
+                self._settle_keyboards(plan)
                 plan.schedule = self.timers.plan(plan.session, deadline)
                 plan.session.mark_seen(job.update_id)
                 item = Item(key=chat_key(chat_id), body=plan.session.body())
@@ -225,6 +227,7 @@ class Service(Extras):
                     self.repo.transact([Write(item, version), *plan.writes])
                 else:
                     self.repo.put(item, version)
+                plan.version = (version or 0) + 1
                 job.committed = True
             elif plan.writes:
                 self.repo.transact(plan.writes)
@@ -232,6 +235,23 @@ class Service(Extras):
             return plan
 
         return retrying(attempt)
+
+    @staticmethod
+    def _settle_keyboards(plan: Plan) -> None:
+        """Keep the session's list of decision buttons on screen current with this plan's edits, and take
+        away the buttons of every decision that has ended (a timeout, a resolved vote, a /status copy)."""
+        s = plan.session
+        edited = set()
+        for out in plan.outs:
+            if out.op in ("edit", "markup") and out.message_id and out.chat_id is not None:
+                s.track_keyboard(out.chat_id, out.message_id, out.live if out.keyboard else None)
+                edited.add((out.chat_id, out.message_id))
+        state = s.game() if s.status == PLAYING else None
+        current = serial(state) if state is not None else None
+        for k in s.ended_keyboards(current):
+            if (k.chat, k.msg) not in edited:
+                plan.outs.append(Out("markup", chat_id=k.chat, message_id=k.msg, keyboard=None, essential=False,
+                                     tag="stale"))
 
     async def _finish(self, job: Job, plan: Plan, chat_id: int | None = None) -> list[Result]:
         self.timers.dispatch(plan.schedule)
@@ -250,7 +270,7 @@ class Service(Extras):
         if not outs:
             return []
         results = await self.io.run(outs)
-        await self._after(job, results, chat_id)
+        await self._after(job, results, chat_id, plan)
         return results
 
     async def _safe_answer(self, job: Job, text: str) -> None:
@@ -260,7 +280,7 @@ class Service(Extras):
         except Exception:  # pragma: no cover - best effort
             log.warning("could not answer callback query")
 
-    async def _after(self, job: Job, results: list[Result], chat_id: int | None) -> None:
+    async def _after(self, job: Job, results: list[Result], chat_id: int | None, plan: Plan | None = None) -> None:
         """Follow-ups once the effects ran: remember new message ids, handle unreachable users, and tell
         a player whose role card or prompt did not get through (5xx, timeout, flood control) how to get
         it again."""
@@ -269,17 +289,21 @@ class Service(Extras):
             for r in results
             if r.ok and r.out.remember and r.message_id and r.message_id != r.out.message_id
         }
+        live = [(r.out.chat_id, r.message_id, r.out.live) for r in results
+                if r.ok and r.out.live is not None and r.out.op == "send" and r.message_id]
         blocked = sorted({r.out.user_id for r in results if r.error == "forbidden" and r.out.user_id})
+        cannot_pin = any(r.out.op == "pin" and not r.ok for r in results)
         lost: dict[int, set[str]] = {}
         for r in results:
             tag = r.out.tag or ""
             if not r.ok and r.error != "forbidden" and r.out.op == "send" and r.out.user_id and (
                     tag == "role" or tag.startswith("prompt:")):
                 lost.setdefault(r.out.user_id, set()).add(tag.partition(":")[2])
-        if chat_id is None or not (remember or blocked or lost):
+        if chat_id is None or not (remember or blocked or lost or live or cannot_pin):
             return
         try:
-            notices = self._follow_up(chat_id, remember, blocked, lost)
+            known = (plan.session, plan.version) if plan is not None and plan.version is not None else None
+            notices = self._follow_up(chat_id, remember, blocked, lost, live, cannot_pin, known)
         except Exception:
             log.exception("follow-up write failed")
             return
@@ -287,20 +311,42 @@ class Service(Extras):
             await self.io.run(notices)
 
     def _follow_up(self, chat_id: int, remember: dict[str, int], blocked: list[int],
-                   lost: dict[int, set[str]] | None = None) -> list[Out]:
+                   lost: dict[int, set[str]] | None = None, live: list[tuple[int, int, int]] | None = None,
+                   cannot_pin: bool = False, known: tuple[Session, int] | None = None) -> list[Out]:
+        """Record what the effects taught us (message ids, unreachable players...). ``known``: the session
+        this update just wrote and its version: written again without reading it first, unless someone
+        else wrote in between (then read and retry)."""
         for uid in blocked:
             self._mark_user(uid, blocked=True)
         notices: list[Out] = []
+        tries: list[int] = []
 
         def attempt() -> None:
             notices.clear()
-            session, version = self._load(chat_id)
+            if known is not None and not tries:
+                session, version = Session.from_body(known[0].body()), known[1]
+            else:
+                session, version = self._load(chat_id)
+            tries.append(1)
             if session is None:
                 return
-            changed = bool(remember)
+            changed = bool(remember or live)
             for name, mid in remember.items():
                 setattr(session, name, mid)
+            state = session.game() if session.status == PLAYING else None
+            current = serial(state) if state is not None else None
+            for chat, mid, decision in live or []:
+                if decision == current:
+                    session.track_keyboard(chat, mid, decision)
+                else:  # the decision ended while its message was on its way
+                    notices.append(Out("markup", chat_id=chat, message_id=mid, keyboard=None, essential=False,
+                                       tag="stale"))
             table = self._table(session)
+            if cannot_pin and not session.pin_hint:  # told once per group: how to let the bot pin the board
+                session.pin_hint = changed = True
+                host = session.seat_of(session.host) if session.host is not None else None
+                notices.append(Out("send", chat_id=chat_id, tag="pin_hint", essential=False, text=table.t(
+                    "pin.need_admin", host=table.mention(host) if host is not None else "")))
             if session.active:
                 for uid in blocked:
                     seat = session.seat_of(uid)
@@ -441,6 +487,8 @@ class Service(Extras):
                 cfg = session.game().config
                 roles, options = list(cfg.roles), dict(cfg.options)
             text = render.rules_text(table, roles, options)
+            config = session.game().config if session.state else self._config(session, min(max(len(session.players), 5), 10))
+            text += "\n\n" + reveal_text(table, config)
         else:
             text = "\n\n".join(
                 render.rules_text(Table(chat_id=chat.id, game_id="", lang=lang, theme=th), [], {})
@@ -525,10 +573,11 @@ class Service(Extras):
                 game_id=new_game_id(),
                 status=LOBBY,
                 host=user.id,
-                settings=s.settings if s is not None else render_default_settings(args),
+                settings=lobby_settings(s.settings if s is not None else None, args),
                 seen=list(s.seen) if s is not None else [],
                 **timers.carry_over(s),
                 last=s.last if s is not None else None,
+                pin_hint=s.pin_hint if s is not None else False,
             )
             plan = Plan(session=session)
             rec, version = self._load_user(user.id)
@@ -555,7 +604,8 @@ class Service(Extras):
     def _lobby(self, s: Session) -> tuple[str, list]:
         table = self._table(s)
         host = next((p.name for p in s.players if p.id == s.host), None)
-        return render.lobby(table, host, list(s.settings.roles), dict(s.settings.options), self.codec)
+        assassin = settings_panel.assassin_label(table, s.settings, min(max(len(s.players), 5), 10))
+        return render.lobby(table, host, list(s.settings.roles), dict(s.settings.options), self.codec, assassin)
 
     async def _cmd_status(self, job: Job, args: str) -> None:
         chat = job.update.effective_chat
@@ -579,7 +629,7 @@ class Service(Extras):
         state = session.game()
         table = self._table(session)
         pv = public_view(state)
-        outs = [Out("send", chat_id=chat.id, text=render.board(table, pv), remember="board_msg", tag="board")]
+        outs = [Out("send", chat_id=chat.id, text=render.board(table, pv, names=True), remember="board_msg", tag="board")]
         s = serial(state)
         leader_prompts = prompts(state, state.leader)
         if leader_prompts and leader_prompts[0].kind == "propose":
@@ -587,7 +637,7 @@ class Service(Extras):
             outs.append(self._picker_out(session, state, leader_prompts[0], sel if sel and sel.serial == s else None))
         elif pv["stage"] == "vote" or any(p.kind == "vote" for seat in range(state.n) for p in prompts(state, seat)):
             text, kb = render.vote_message(table, pv, self.codec, s)
-            outs.append(Out("send", chat_id=chat.id, text=text, keyboard=kb, tag="vote"))
+            outs.append(Out("send", chat_id=chat.id, text=text, keyboard=kb, tag="vote", live=s))
         await self._finish(job, Plan(outs=outs), chat.id)
 
     async def _cmd_cancel(self, job: Job, args: str) -> None:
@@ -850,43 +900,13 @@ class Service(Extras):
         return Plan(outs=[Out("send", chat_id=user.id, user_id=user.id, text=text, keyboard=kb, tag="settings")],
                     answer=texts.t("lobby.settings_sent", lang))
 
-    @staticmethod
-    def _panel_players(s: Session) -> int:
-        """The table size settings are checked for: the lobby's players, within 5 to 10."""
-        return min(max(len(s.players), 5), 10)
-
     def _settings_panel(self, s: Session, page: str, lang: str) -> tuple[str, list]:
-        table = self._table(s, lang)
-        if page == "timers":
-            return self.timers.panel(table, s.settings)
-        n = self._panel_players(s)
-        issues = self._issues(s, n)
-        text, kb = render.settings_panel(table, s.settings, page, n, issues, self.codec, group_lang=s.lang)
-        if page == "main":
-            kb.insert(len(kb) - 1, [self.timers.settings_button(table)])
-        return text, kb
-
-    def _issues(self, s: Session, n: int) -> list[Any]:
-        try:
-            return validate_config(self._config(s, n))
-        except Exception as exc:  # e.g. a preset not offered for this many players
-            problems = getattr(exc, "problems", None)
-            if problems:
-                return list(problems)
-            raise
+        pages = settings_panel.Pages(self._table(s, lang), self.codec, s.settings, len(s.players), s.lang,
+                                     timers_enforced=self.timers.scheduler is not None)
+        return pages.page(page)
 
     def _config(self, s: Session, n: int) -> engine.GameConfig:
-        st = s.settings
-        if st.preset:
-            try:
-                from engine.presets import get_preset
-
-                preset = get_preset(st.preset)
-                if n in preset.players:
-                    return preset.config(n)
-            except (ImportError, KeyError):
-                pass
-        return st.config(n)
+        return settings_panel.config_for(s.settings, n)
 
     def _start_game(self, s: Session | None, user: Any, b: Button, q: Any) -> Plan:
         lang = self._lang(user, s)
@@ -943,91 +963,33 @@ class Service(Extras):
             if s is None or s.game_id != b.game_id or s.status != LOBBY:
                 raise Reply(texts.t("settings.not_lobby", lang), alert=True)
             self._host_check(s, user)
-            st = s.settings
-            page, op, changed = "main", b.op, True
-            if op == "th":
-                st.theme = "resistance" if st.theme == "avalon" else "avalon"
-                st.roles = [r for r in st.roles if r in render.available_roles(st.theme)]
-                if st.theme == "avalon" and not st.roles:
-                    st.roles = ["merlin", "assassin"]
-                valid = {opt for _, opt, _ in render.available_modules(st.theme)}
-                st.options = {k: v for k, v in st.options.items() if k in valid}
-                st.preset, st.assassin = None, None
-            elif op == "lg":  # the group's language: the next catalog
-                codes = texts.languages()
-                s.lang = codes[(codes.index(s.lang) + 1) % len(codes)] if s.lang in codes else codes[0]
-            elif op in ("pm", "pr", "pb", "pp"):
-                page = {"pm": "main", "pr": "roles", "pb": "modules", "pp": "presets"}[op]
-                changed = False
-            elif op.startswith("r") and op[1:].isdigit():
-                page = "roles"
-                roles = render.available_roles(st.theme)
-                idx = int(op[1:])
-                if idx >= len(roles):
-                    raise Reply(texts.t("error.stale", lang))
-                rid = roles[idx]
-                max_count = engine.ROLES[rid].max_count
-                count = st.roles.count(rid)
-                st.roles = [r for r in st.roles if r != rid] + ([rid] * ((count + 1) % (max_count + 1)))
-                if st.assassin and st.assassin not in st.roles:
-                    st.assassin = None
-                st.preset = None
-            elif op.startswith("m") and op[1:].isdigit():
-                page = "modules"
-                mods = render.available_modules(st.theme)
-                idx = int(op[1:])
-                if idx >= len(mods):
-                    raise Reply(texts.t("error.stale", lang))
-                _, opt, values = mods[idx]
-                if values:  # cycle: off -> each named value -> off
-                    cycle = [None, *values]
-                    current = st.options.get(opt)
-                    nxt = cycle[(cycle.index(current) + 1) % len(cycle)] if current in cycle else values[0]
-                    if nxt is None:
-                        st.options.pop(opt, None)
-                    else:
-                        st.options[opt] = nxt
-                elif st.options.get(opt):
-                    st.options.pop(opt)
-                else:
-                    st.options[opt] = True
-                st.preset = None
-            elif op.startswith("p") and op[1:].isdigit():
-                page = "presets"
-                presets = render.available_presets(st.theme)
-                idx = int(op[1:])
-                if idx >= len(presets):
-                    raise Reply(texts.t("error.stale", lang))
-                p = presets[idx]
-                n = min(max(len(s.players), p.min_players), p.max_players)
-                st.preset = p.id
-                st.roles = list(p.roles_for(n))
-                st.options = dict(p.options)
-                st.assassin = p.assassin
-            elif op == "pt" or op.startswith("k"):
-                page = "timers"
-                changed = self.timers.settings_op(st, op, lang)
-            elif op == "a":
-                choices = [None, *assassin_choices(st.config(self._panel_players(s)))]  # None: the engine's default pick
-                i = choices.index(st.assassin) if st.assassin in choices else 0
-                st.assassin = choices[(i + 1) % len(choices)]
-            elif op == "d":
-                text, kb = self._lobby(s)
-                outs = []
-                if msg_id:
-                    panel, _ = self._settings_panel(s, "main", lang)
-                    outs.append(Out("edit", chat_id=user.id, message_id=msg_id, text=panel, keyboard=None, tag="settings"))
-                if s.lobby_msg:
-                    outs.append(Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=text, keyboard=kb, tag="lobby"))
-                return Plan(outs=outs, answer=texts.t("settings.done", lang))
-            else:
-                raise Reply(texts.t("error.stale", lang))
+            if b.op == "d":
+                return self._settings_done(s, user, lang, msg_id)
+            try:
+                page, changed, language = settings_panel.apply(s.settings, b.op, len(s.players))
+            except settings_panel.StaleOp:
+                raise Reply(texts.t("error.stale", lang)) from None
+            if language is not None:
+                s.lang, changed = language, True
             text, kb = self._settings_panel(s, page, lang)
             outs = [Out("edit", chat_id=user.id, message_id=msg_id, text=text, keyboard=kb, essential=False, tag="settings")]
             return Plan(session=s if changed else None, outs=outs)
 
         plan = self._transact(job, b.chat_id, decide)
         await self._finish(job, plan, b.chat_id)
+
+    def _settings_done(self, s: Session, user: Any, lang: str, msg_id: int | None) -> Plan:
+        """Done: the panel loses its buttons, the lobby shows the settings; said "saved" only when the
+        table that will play can play them (else why not, in an alert)."""
+        text, kb = self._lobby(s)
+        outs = []
+        if msg_id:
+            panel, _ = self._settings_panel(s, "main", lang)
+            outs.append(Out("edit", chat_id=user.id, message_id=msg_id, text=panel, keyboard=None, tag="settings"))
+        if s.lobby_msg:
+            outs.append(Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=text, keyboard=kb, tag="lobby"))
+        answer, alert = settings_panel.done_answer(self._table(s, lang), settings_panel.check(s.settings, len(s.players)))
+        return Plan(outs=outs, answer=answer, alert=alert)
 
     # --- team picker (group) ----------------------------------------------------------------------------
 
@@ -1043,8 +1005,9 @@ class Service(Extras):
             list(sel.targets) if sel else [], sel.quest if sel else None, self.codec, serial(state),
         )
         if message_id is not None:
-            return Out("edit", chat_id=s.chat_id, message_id=message_id, text=text, keyboard=kb, essential=False, tag="picker")
-        return Out("send", chat_id=s.chat_id, text=text, keyboard=kb, tag="picker")
+            return Out("edit", chat_id=s.chat_id, message_id=message_id, text=text, keyboard=kb, essential=False,
+                       tag="picker", live=serial(state))
+        return Out("send", chat_id=s.chat_id, text=text, keyboard=kb, tag="picker", live=serial(state))
 
     def _game_button(self, press: Any) -> Any:
         """The handler of a button of the running game (team picker, vote, private prompt): the press is
@@ -1169,7 +1132,7 @@ class Service(Extras):
             s.sel[key] = sel
             text, kb = render.private_prompt(table, pd, self.codec, s_now, sel.model_dump(), public_view(state))
             return Plan(session=s, outs=[Out("edit", chat_id=user.id, message_id=msg_id, text=text, keyboard=kb,
-                                             essential=False, user_id=user.id, tag="prompt")])
+                                             essential=False, user_id=user.id, tag="prompt", live=s_now)])
         prompt_text, _ = render.private_prompt(table, pd, self.codec, s_now, None, public_view(state))
         plan = self._apply(s, state, action, lang, trigger=("prompt", msg_id))
         s.sel.pop(key, None)
@@ -1241,7 +1204,8 @@ class Service(Extras):
             if p.kind in ("propose", "vote"):
                 continue
             text, kb = render.private_prompt(table, p.model_dump(), self.codec, serial(state), None, pv)
-            outs.append(Out("send", chat_id=player.id, user_id=player.id, text=text, keyboard=kb, tag=f"prompt:{p.kind}"))
+            outs.append(Out("send", chat_id=player.id, user_id=player.id, text=text, keyboard=kb, tag=f"prompt:{p.kind}",
+                            live=serial(state)))
         return outs
 
     def _game_outs(
@@ -1280,7 +1244,8 @@ class Service(Extras):
             head.append(Out("edit", chat_id=chat, message_id=s.vote_msg, text=text, keyboard=None, tag="vote"))
         elif "VoteCast" in types and s.vote_msg and s.vote_serial == s_after:
             text, kb = render.vote_message(table, pv, self.codec, s_after)
-            head.append(Out("edit", chat_id=chat, message_id=s.vote_msg, text=text, keyboard=kb, essential=False, tag="vote"))
+            head.append(Out("edit", chat_id=chat, message_id=s.vote_msg, text=text, keyboard=kb, essential=False, tag="vote",
+                            live=s_after))
         elif "QuestCompleted" in types and s.vote_msg:
             quest = next(e.data.get("quest", 0) for e in events if e.type == "QuestCompleted")
             head.append(Out("edit", chat_id=chat, message_id=s.vote_msg, text=render.quest_done(table, pv_before or pv, quest),
@@ -1323,10 +1288,12 @@ class Service(Extras):
                     if kind == "picker" and trig_msg and not reused_trigger:
                         reused_trigger = True
                         s.vote_msg = trig_msg
-                        head.append(Out("edit", chat_id=chat, message_id=trig_msg, text=text, keyboard=kb, tag="vote"))
+                        head.append(Out("edit", chat_id=chat, message_id=trig_msg, text=text, keyboard=kb, tag="vote",
+                                        live=s_after))
                     else:
                         s.vote_msg = None
-                        group.append(Out("send", chat_id=chat, text=text, keyboard=kb, remember="vote_msg", tag="vote"))
+                        group.append(Out("send", chat_id=chat, text=text, keyboard=kb, remember="vote_msg", tag="vote",
+                                         live=s_after))
                 else:
                     private.extend(self._prompt_outs(s, after, seat))
                     break
@@ -1377,10 +1344,18 @@ def transient(exc: BaseException) -> bool:
     return module.startswith(("botocore", "boto3", "urllib3"))
 
 
-def render_default_settings(args: str):
-    """Settings for a new lobby: ``/newgame resistance`` picks The Resistance."""
+# What ``/newgame <word>`` may name: the start of a game's name in any of our languages.
+GAME_WORDS = {"res": "resistance", "rés": "resistance", "ava": "avalon"}
+
+
+def lobby_settings(previous: Any, args: str) -> Any:
+    """Settings for a new lobby: the group's previous ones (or the defaults), in the game the command
+    names if it names one (``/newgame resistance``, ``/newgame avalon``), whatever the group played
+    before."""
     from .session import Settings
 
-    if args.strip().lower().startswith("res"):
-        return Settings(theme="resistance", roles=[])
-    return Settings()
+    settings = previous.model_copy(deep=True) if previous is not None else Settings()
+    word = args.strip().lower()[:3]
+    if word in GAME_WORDS:
+        settings.switch_theme(GAME_WORDS[word])
+    return settings

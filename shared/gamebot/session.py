@@ -73,6 +73,23 @@ class Settings(BaseModel):
     preset: str | None = None
     timers: TimerSettings = Field(default_factory=TimerSettings)
 
+    def switch_theme(self, theme: str) -> None:
+        """Play ``theme``: characters and options that belong only to the other game are dropped (each
+        plug-in declares its games, ``Plugin.themes``); a preset or a designated Assassin is cleared."""
+        from engine import ROLES
+        from engine.plugin import option_owners
+
+        if theme == self.theme:
+            return
+        th = Theme(theme)
+        self.theme = th.value
+        self.roles = [r for r in self.roles if r in ROLES and th in ROLES[r].themes]
+        if th is Theme.AVALON and not self.roles:
+            self.roles = ["merlin", "assassin"]
+        owners = option_owners()
+        self.options = {k: v for k, v in self.options.items() if k in owners and th in owners[k].themes}
+        self.preset, self.assassin = None, None
+
     def config(self, players: int) -> GameConfig:
         return GameConfig(
             theme=Theme(self.theme),
@@ -81,6 +98,18 @@ class Settings(BaseModel):
             options=dict(self.options),
             assassin=self.assassin,
         )
+
+
+class LiveKeyboard(BaseModel):
+    """A message carrying the buttons of a decision (team picker, vote, private prompt): its buttons
+    are taken away once the game moves past that decision (``serial``)."""
+
+    chat: int
+    msg: int
+    serial: int
+
+
+MAX_LIVE_KEYBOARDS = 40
 
 
 class Selection(BaseModel):
@@ -110,6 +139,8 @@ class Session(BaseModel):
     settings_msg: int | None = None  # the host's private settings panel
     sel: dict[str, Selection] = Field(default_factory=dict)  # "g": group picker; str(seat): private
     unreachable: list[int] = Field(default_factory=list)  # user ids we could not message
+    keyboards: list[LiveKeyboard] = Field(default_factory=list)  # decision buttons still on screen
+    pin_hint: bool = False  # the group was told how to let the bot pin the board (it could not)
     seen: list[int] = Field(default_factory=list)
     # The summary of the last finished game (its final public view, every role revealed): kept in the
     # chat item for good, while the whole game moves to an archive item that expires (archive_key).
@@ -151,6 +182,20 @@ class Session(BaseModel):
         """Store a new engine state (and keep it parsed, so ``game()`` does not parse it again)."""
         self.state = state.to_json()
         self._game = (self.state, state)
+
+    def track_keyboard(self, chat: int, msg: int, serial_: int | None) -> None:
+        """``msg`` now shows the buttons of decision ``serial_`` (None: no decision buttons any more)."""
+        self.keyboards = [k for k in self.keyboards if (k.chat, k.msg) != (chat, msg)]
+        if serial_ is not None:
+            self.keyboards.append(LiveKeyboard(chat=chat, msg=msg, serial=serial_))
+            del self.keyboards[:-MAX_LIVE_KEYBOARDS]
+
+    def ended_keyboards(self, current: int | None) -> list[LiveKeyboard]:
+        """Forget and return the keyboards of decisions that have ended (all of them when ``current``
+        is None: the game is over)."""
+        ended = [k for k in self.keyboards if k.serial != current]
+        self.keyboards = [k for k in self.keyboards if k.serial == current]
+        return ended
 
     def mark_seen(self, update_id: int | None) -> None:
         if update_id is None:

@@ -85,6 +85,7 @@ class Out:
     url: str | None = None
     tag: str | None = None  # free label for tests and logs (e.g. "board", "vote", "role")
     photo: bytes | None = None  # a PNG to upload (op "photo")
+    live: int | None = None  # the decision (serial) whose buttons this message carries, if any
 
 
 @dataclass

@@ -249,12 +249,13 @@ def _plugin_name(prefix: str, ident: str, theme: str) -> str | None:
     return None
 
 
-def join_names(names: list[str], lang: str = DEFAULT_LANG) -> str:
+def join_names(names: list[str], lang: str = DEFAULT_LANG, or_: bool = False) -> str:
+    """``a, b and c`` (``or_``: ``a, b or c``) in the language's words."""
     if not names:
         return t("none", lang)
     if len(names) == 1:
         return names[0]
-    return ", ".join(names[:-1]) + f" {t('and', lang)} " + names[-1]
+    return ", ".join(names[:-1]) + f" {t('or' if or_ else 'and', lang)} " + names[-1]
 
 
 def placeholders(template: str) -> set[str]:

@@ -25,12 +25,12 @@ import logging
 import math
 from typing import TYPE_CHECKING, Any
 
-from engine import Action, GameConfig, GameState, actors, apply_action, prompts, validate_config, waiting_for
+from engine import Action, GameConfig, GameState, actors, apply_action, prompts, waiting_for
 from engine.timeouts import DEFAULT_VOTE, TIMEOUT, VOTE_OPTION
 
 from . import render, texts
 from .callbacks import b36
-from .render import Btn, Table
+from .render import Table
 from .scheduler import Scheduler, Timer
 from .session import ACTIVE, CANCELLED, LOBBY, PLAYING, Deadline, Session, TimerSettings, kind_tag, serial
 
@@ -360,12 +360,12 @@ class Timers:
         return plan
 
 
-    def _config_errors(self, s: Session, n: int) -> list[str]:
-        try:
-            config = self.service._config(s, n)
-        except Exception as exc:  # e.g. a preset not offered for this many players
-            return [p.message for p in getattr(exc, "problems", None) or []] or [str(exc)]
-        return [i.message for i in validate_config(config) if i.level == "error"]
+    def _config_errors(self, s: Session, n: int, lang: str | None = None) -> list[str]:
+        """Why these settings cannot be played by ``n`` players, in plain text (``lang``: the group's)."""
+        from .settings_panel import issues_for
+
+        table = self.service._table(s, lang)
+        return [render.issue_text(table, i, html=False) for i in issues_for(s.settings, n) if i.level == "error"]
 
     def _start(self, s: Session, players: list[Any], dropped: list[Any], notice: str) -> Plan:
         from .telegram_io import Out
@@ -422,7 +422,7 @@ class Timers:
             players, dropped = self.service._split_reachable(s)
             if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
                 raise Reply(texts.t("timers.forcestart.not_enough", lang, count=len(players)))
-            errors = self._config_errors(s, len(players))
+            errors = self._config_errors(s, len(players), lang)
             if errors:
                 raise Reply(texts.t("lobby.config_errors", lang, errors=render.esc("\n".join(errors))))
             table = self.service._table(s)
@@ -450,56 +450,3 @@ class Timers:
         lines = [table.t("timers.idles.title"), table.t("timers.idles.game", list=listing(session.idle)),
                  table.t("timers.idles.total", list=listing(session.idle_totals))]
         await self.service._finish(job, Plan(answer="\n".join(lines)))
-
-    # --- settings (the host's private panel, page "timers") ------------------------------------------
-
-    def settings_op(self, st: Any, op: str, lang: str) -> bool:
-        """Apply a Timers-page button to the settings; False if it only shows the page."""
-        from .service import Reply
-
-        timers = st.timers
-        if op == "pt":
-            return False
-        if op == "kv":
-            timers.vote = "reject" if timers.vote == "approve" else "approve"
-        elif op == "ko":
-            timers.limits = {phase: 0 for phase, _ in PHASES}
-        elif op == "kd":
-            timers.limits, timers.vote = {}, DEFAULT_VOTE
-        elif op[1:].isdigit() and int(op[1:]) < len(PHASES):
-            phase = PHASES[int(op[1:])][0]
-            current = limit_for(timers, phase)
-            later = [c for c in CHOICES if c > current]
-            timers.limits[phase] = later[0] if later else CHOICES[0]
-            if timers.limits[phase] == DEFAULT_LIMITS[phase]:
-                del timers.limits[phase]
-        else:
-            raise Reply(texts.t("error.stale", lang))
-        return True
-
-    def panel(self, table: Table, settings: Any) -> tuple[str, list[list[Btn]]]:
-        codec = self.service.codec
-        timers: TimerSettings = settings.timers
-
-        def data(op: str) -> str:
-            return codec.encode("S", table.chat_id, table.game_id, 0, op)
-
-        lines = [table.t("timers.page.title", title=render.esc(table.title)), table.t("timers.page.help"), ""]
-        buttons = []
-        for i, (phase, _) in enumerate(PHASES):
-            limit = limit_for(timers, phase)
-            name = phase_name(table, phase)
-            lines.append(table.t("timers.page.line", phase=render.esc(name), limit=duration(table, limit),
-                                 default=default_text(table, phase, timers)))
-            buttons.append(Btn(table.t("timers.button.phase", phase=name[:22], limit=duration(table, limit)),
-                               data(f"k{i}")))
-        if self.scheduler is None:
-            lines += ["", table.t("timers.page.unavailable")]
-        rows = [buttons[i: i + 2] for i in range(0, len(buttons), 2)]
-        rows.append([Btn(table.t("timers.button.vote", vote=table.t(f"vote.{timers.vote}")), data("kv"))])
-        rows.append([Btn(table.t("timers.button.all_off"), data("ko")), Btn(table.t("timers.button.defaults"), data("kd"))])
-        rows.append([Btn(table.t("settings.button.back"), data("pm"))])
-        return "\n".join(lines), rows
-
-    def settings_button(self, table: Table) -> Btn:
-        return Btn(table.t("timers.button.page"), self.service.codec.encode("S", table.chat_id, table.game_id, 0, "pt"))

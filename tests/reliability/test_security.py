@@ -180,7 +180,7 @@ def test_no_player_can_act_for_another(h):
 # ---------------------------------------------------------------------------------------------------
 
 SEEDS = [1, 2, 3]
-END_PHASE = ("one last chance", "Recruitment started", "Game over")
+END_PHASE = ("one last chance", "tries to recruit the Untrustworthy Servant", "Game over")
 # Public by the rules: the Revealer turns their loyalty face up after the second failed quest.
 RULED_PUBLIC = [re.compile(r"reveals themself: <b>" + re.escape(name_of("role", "revealer")) + "</b>"),
                 re.compile(r"^🎭 .+ is " + re.escape(name_of("role", "revealer")) + r" \(", re.M)]  # the board

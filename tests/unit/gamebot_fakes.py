@@ -45,6 +45,7 @@ class RecordingIO:
         self.forbidden: set[int] = set()  # users who blocked the bot
         self.admins: set[int] = set()
         self.photo_error: str | None = None  # e.g. "bad_request": every sendPhoto fails so
+        self.cannot_pin = False  # the bot is not an admin of the group: pinChatMessage fails
         self._next = 500
 
     async def run(self, outs: list[Out]) -> list[Result]:
@@ -58,6 +59,8 @@ class RecordingIO:
                 results.append(Result(out, False, error="forbidden"))
             elif out.op == "photo" and self.photo_error:
                 results.append(Result(out, False, error=self.photo_error))
+            elif out.op == "pin" and self.cannot_pin:
+                results.append(Result(out, False, error="bad_request", detail="not enough rights to pin"))
             elif out.op in ("send", "photo"):
                 self._next += 1
                 m = Msg(out.chat_id, self._next, out.text or "", out.keyboard, [out.text or ""], out.photo)

@@ -66,7 +66,7 @@ def configs() -> list[GameConfig]:
     for n, roles, options in BUNDLES:
         out.append(GameConfig(players=n, roles=tuple(roles), options=options))
     out.append(GameConfig(theme="resistance", players=7, roles=(), options={"plot_cards": True, "blind_spies": True}))
-    out.append(GameConfig(theme="resistance", players=6, roles=(), options={"targeting": True, "trapper": True}))
+    out.append(GameConfig(theme="resistance", players=6, roles=(), options={"targeting": True, "blind_spies": True}))
     return out
 
 
@@ -90,6 +90,7 @@ def _broken_setups() -> list[GameConfig]:
         GameConfig(players=5, roles=("servant",), options={"nonsense": True}),
         GameConfig(players=5, roles=("nobody",), options={}),
         GameConfig(theme="resistance", players=5, roles=("merlin",), options={}),
+        GameConfig(theme="resistance", players=6, roles=(), options={"trapper": True, "lady_of_the_lake": True}),
         GameConfig(players=5, roles=("merlin", "assassin"), options={"blind_spies": True}),
     ]
     return out

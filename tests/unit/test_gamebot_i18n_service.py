@@ -33,11 +33,15 @@ def test_the_group_language_is_a_host_setting_in_the_settings_panel(h):
     h.press_label(1, GROUP, "Settings")
     panel = h.io.last(1)
     assert "Group language: English" in panel.text
-    h.press_label(1, 1, "🌐 English")  # the host's panel speaks the host's language; the group's changes
+    h.press_label(1, 1, "🌐 Language: English")  # the button says what is set now; it opens the choice
+    assert session(h).lang == "en"
+    h.press_label(1, 1, "Français")  # the host's panel speaks the host's language; the group's changes
     assert session(h).lang == "fr"
     assert "Group language: Français" in h.io.last(1).text
-    h.press_label(2, 1, "🌐 Français")  # only the host changes settings
+    h.press_label(1, 1, "🌐 Language: Français")
+    h.press_label(2, 1, "English")  # only the host changes settings
     assert session(h).lang == "fr"
+    h.press_label(1, 1, "Back")
     h.press_label(1, 1, "Done")
     lobby = h.io.chat(GROUP)[0]
     assert "Nouvelle partie d'Avalon" in lobby.text and "Hôte : Bob" in lobby.text

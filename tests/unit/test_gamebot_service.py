@@ -88,11 +88,12 @@ def test_settings_offer_every_engine_role_of_the_theme_and_presets(h):
 
     for role in engine.ROLES.values():
         if not role.filler and engine.Theme.AVALON in role.themes:
-            assert name_of("role", role.id)[:28] in labels
+            assert name_of("rolebutton", role.id) in labels  # whole names, never cut
     h.press_label(1, 1, "Back")
-    h.press_label(1, 1, "Game: The Resistance")
+    h.press_label(1, 1, "Game: Avalon")  # the button says what is set now; a press switches
     assert session(h).settings.theme == "resistance"
     assert session(h).settings.roles == []
+    assert "Game: The Resistance" in [b.text.removeprefix("🎭 ") for row in h.io.last(1).keyboard for b in row]
 
 
 def test_start_deals_each_player_a_private_role_and_posts_the_board(h):
@@ -164,19 +165,25 @@ def test_each_team_member_gets_only_the_cards_they_may_play(h):
             assert prompts == []
 
 
+def _cost(h, press) -> tuple[int, int, bool]:
+    """(reads, writes, whether new decision buttons were sent) of one press."""
+    before, sent = dict(h.repo.calls), len(h.io.outs)
+    press()
+    opened = any(o.op == "send" and o.live is not None for o in h.io.outs[sent:])
+    return h.repo.calls["read"] - before["read"], h.repo.calls["write"] - before["write"], opened
+
+
 def test_a_vote_or_a_card_costs_one_read_and_one_write(h):
+    """One read and one write; a press that deals new decisions (the quest cards after the last vote, the
+    next team picker after the last card) writes once more after sending them: the ids of the messages
+    with buttons, whose buttons are taken away when the decision ends."""
     players = [1, 2, 3, 4, 5]
     _to_vote(h, players)
-    for uid in players:
-        before = dict(h.repo.calls)
-        h.press_label(uid, GROUP, "Approve")
-        assert h.repo.calls["read"] - before["read"] <= 1
-        assert h.repo.calls["write"] - before["write"] <= 1
-    for uid in (1, 2):
-        before = dict(h.repo.calls)
-        h.press_label(uid, uid, "Success")
-        assert h.repo.calls["read"] - before["read"] <= 1
-        assert h.repo.calls["write"] - before["write"] <= 1
+    costs = [_cost(h, lambda uid=uid: h.press_label(uid, GROUP, "Approve")) for uid in players]
+    costs += [_cost(h, lambda uid=uid: h.press_label(uid, uid, "Success")) for uid in (1, 2)]
+    assert [c[2] for c in costs] == [False] * 4 + [True] + [False, True]
+    assert all(c[:2] == (1, 1) for c in costs if not c[2]), costs
+    assert all(c[:2] == (1, 2) for c in costs if c[2]), costs
 
 
 def test_a_redelivered_update_is_applied_once(h):
@@ -375,7 +382,7 @@ def test_every_preset_is_chosen_in_settings_and_plays_to_the_end(h, preset_id, n
     h.lobby(players)
     h.press_label(1, GROUP, "Settings")
     if theme == "resistance":
-        h.press_label(1, 1, "Game: The Resistance")
+        h.press_label(1, 1, "Game: Avalon")
     h.press_label(1, 1, "Presets")
     h.press_label(1, 1, name)
     h.press_label(1, 1, "Back")
@@ -394,9 +401,9 @@ MODULE_CASES = [
     (["Excalibur"], [], 7),
     (["Trapper"], [], 7),
     (["Lady of the Lake", "Targeting"], ["Percival", "Morgana"], 8),
-    ([], ["the Good Rogue", "the Evil Rogue"], 7),
-    (["Evil Sorcerer hidden"], ["the Good Sorcerer", "the Evil Sorcerer"], 7),
-    (["Senior and Junior"], ["a Good Messenger", "the Evil Messenger"], 8),
+    ([], ["Good Rogue", "Evil Rogue"], 7),
+    (["Hidden Sorcerer"], ["Good Sorcerer", "Evil Sorcerer"], 7),
+    (["Messenger ranks"], ["Good Messenger", "Evil Messenger"], 8),
 ]
 
 
@@ -408,8 +415,8 @@ def test_big_box_modules_and_characters_are_played_through_generic_prompts(h, op
     h.press_label(1, 1, "Characters")
     for role in roles:
         h.press_label(1, 1, role)
-    if "a Good Messenger" in roles:
-        h.press_label(1, 1, "a Good Messenger")  # two Good Messengers
+    if "Good Messenger" in roles:
+        h.press_label(1, 1, "Good Messenger")  # two Good Messengers
     h.press_label(1, 1, "Back")
     h.press_label(1, 1, "Options")
     for option in options:
@@ -506,11 +513,19 @@ def test_the_settings_offer_to_designate_an_assassin_whenever_the_engine_needs_o
     s.settings.roles = ["good_messenger", "good_messenger", "evil_messenger"]
     h.repo.items[chat_key(GROUP)] = Item(key=item.key, body=s.body(), version=item.version)
     h.press_label(1, GROUP, "Settings")
+    choices = [(None, "Minion of Mordred (by default)"), ("evil_messenger", "the Evil Messenger"),
+               ("minion", "Minion of Mordred")]
     seen = []
-    for _ in range(3):
+    for pick in (1, 2, 0):
         panel = h.io.last(1)
         assert "Assassinates (no Assassin card)" in panel.text
-        h.press_label(1, 1, "Assassin:")
+        h.press_label(1, 1, "Assassin:")  # the button says who assassinates now and opens the choice
+        page = h.io.last(1)
+        offered = [b.text for row in page.keyboard for b in row]
+        now = session(h).settings.assassin
+        assert offered == [("🔘 " if now == r else "▫️ ") + name for r, name in choices] + ["⬅️ Back"]
+        button = next(b for row in page.keyboard for b in row if b.text.endswith(" " + choices[pick][1]))
+        h.press(1, page, button.data)
         seen.append(session(h).settings.assassin)
     assert seen == ["evil_messenger", "minion", None]
 

@@ -138,15 +138,14 @@ def test_adding_a_language_is_adding_one_catalog_file(with_tiny_catalog):
 def test_the_settings_panel_offers_every_catalog_language(with_tiny_catalog):
     from gamebot.callbacks import Codec
     from gamebot.session import Settings
+    from gamebot.settings_panel import Pages
 
     table = render.Table(chat_id=-1, game_id="g", lang="en")
-    seen = []
-    lang = "en"
-    for _ in texts.languages():
-        _, kb = render.settings_panel(table, Settings(), "main", 5, [], Codec("k"), group_lang=lang)
-        seen.append(next(b.text for row in kb for b in row if b.text.startswith("🌐")))
-        lang = texts.languages()[(texts.languages().index(lang) + 1) % len(texts.languages())]
-    assert seen == ["🌐 English", "🌐 Esperanto", "🌐 Français"]
+    pages = Pages(table, Codec("k"), Settings(), 5, "eo", timers_enforced=True)
+    _, kb = pages.page("main")
+    assert [b.text for row in kb for b in row if b.text.startswith("🌐")] == ["🌐 Language: Esperanto"]
+    _, kb = pages.page("language")
+    assert [b.text for row in kb for b in row][:-1] == ["▫️ English", "🔘 Esperanto", "▫️ Français"]
 
 
 def test_catalogs_are_parsed_only_when_a_language_is_used():
