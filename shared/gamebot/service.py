@@ -34,7 +34,7 @@ from engine import (
 )
 from engine.modules.assassination import assassin_choices
 
-from . import render, texts, timers
+from . import inbound, render, texts, timers
 from .callbacks import BadCallback, Button, Codec, parse_start_payload
 from .extras import Extras
 from .render import Table
@@ -136,12 +136,16 @@ class Service(Extras):
 
     async def handle(self, data: dict[str, Any]) -> int:
         """Process one update (the webhook's JSON). Returns the HTTP status for Telegram."""
-        try:
-            update = Update.de_json(data, getattr(self.io, "bot", None))
-        except (TypeError, ValueError, KeyError, AttributeError):
-            update = None
+        problem = inbound.refusal(data)  # checked before anything reads or stores it
+        update = None
+        if problem is None:
+            try:
+                update = Update.de_json(data, getattr(self.io, "bot", None))
+            except Exception as exc:  # e.g. a date out of range: not an update Telegram would send
+                problem = f"not understood ({type(exc).__name__})"
         if update is None or not well_formed(update):
-            log.warning("ignored a malformed update")  # a redelivery would fail the same way: 200
+            # a redelivery would fail the same way: 200, nothing stored, nothing sent
+            log.warning("ignored a malformed update: %s", problem or "fields missing")
             return 200
         job = Job(update=update, update_id=update.update_id)
         try:
