@@ -20,6 +20,7 @@ import os
 import time
 from typing import Any
 
+from gamebot.inbound import MAX_BODY, refusal
 from gamebot.runtime import Container, environment, lambda_logging
 
 log = lambda_logging("gamebot.webhook")
@@ -65,11 +66,14 @@ def lambda_handler(event: dict[str, Any], context: Any = None) -> dict[str, Any]
     try:
         if event.get("isBase64Encoded"):
             body = base64.b64decode(body).decode()
+        if len(body) > MAX_BODY:
+            raise ValueError("too large")
         data = json.loads(body)
-        if not isinstance(data, dict) or "update_id" not in data:
-            raise ValueError("not an update")
-    except (ValueError, UnicodeDecodeError):
-        log.warning("ignored a body that is not a Telegram update")
+        problem = refusal(data)  # the update's shape: before the service reads or stores anything
+        if problem is not None:
+            raise ValueError(problem)
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:  # RecursionError: nested too deeply
+        log.warning("ignored a body that is not a Telegram update (%s)", str(exc)[:200] or type(exc).__name__)
         return _response(200, "ignored")  # a retry would not help
     try:
         svc = service()

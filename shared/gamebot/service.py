@@ -12,6 +12,7 @@ be remembered.
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import secrets
 import time
@@ -33,7 +34,7 @@ from engine import (
     view,
 )
 
-from . import render, settings_panel, texts, timers
+from . import inbound, recovery, render, settings_panel, texts, timers
 from .callbacks import BadCallback, Button, Codec, parse_start_payload
 from .extras import Extras
 from .render import Table
@@ -43,6 +44,7 @@ from .session import (
     ENDED,
     LOBBY,
     PLAYING,
+    DamagedSession,
     Player,
     Selection,
     Session,
@@ -137,16 +139,28 @@ class Service(Extras):
 
     async def handle(self, data: dict[str, Any]) -> int:
         """Process one update (the webhook's JSON). Returns the HTTP status for Telegram."""
-        try:
-            update = Update.de_json(data, getattr(self.io, "bot", None))
-        except (TypeError, ValueError, KeyError, AttributeError):
-            update = None
+        problem = inbound.refusal(data)  # checked before anything reads or stores it
+        update = None
+        if problem is None:
+            try:
+                update = Update.de_json(data, getattr(self.io, "bot", None))
+            except Exception as exc:  # e.g. a date out of range: not an update Telegram would send
+                problem = f"not understood ({type(exc).__name__})"
         if update is None or not well_formed(update):
-            log.warning("ignored a malformed update")  # a redelivery would fail the same way: 200
+            # a redelivery would fail the same way: 200, nothing stored, nothing sent
+            log.warning("ignored a malformed update: %s", problem or "fields missing")
             return 200
         job = Job(update=update, update_id=update.update_id)
         try:
             await self._dispatch(job)
+            return 200
+        except DamagedSession as exc:  # a clear answer (to a button or a command) until /cancel closes it
+            log.warning("update %s: %s", job.update_id, exc)
+            u = job.update
+            if u.callback_query is not None or (u.message is not None and (u.message.text or "").startswith("/")):
+                with contextlib.suppress(Exception):  # best effort: nothing was committed, 200 either way
+                    await self._finish(job, Plan(answer=texts.t("damaged.notice", self._lang(u.effective_user)),
+                                                 alert=True))
             return 200
         except Exception as exc:
             log.exception("update %s failed (%s)", job.update_id, "after commit" if job.committed else "before commit")
@@ -185,7 +199,7 @@ class Service(Extras):
         dropped: list[Player] = []
         for p in s.players:
             item = found.get(user_key(p.id))
-            reachable = item is not None and UserRecord.model_validate(item.body).reachable
+            reachable = item is not None and recovery.user_record(p.id, item.body).reachable
             (keep if reachable else dropped).append(p)
         return keep, dropped
 
@@ -193,7 +207,7 @@ class Service(Extras):
         item = self.repo.get(user_key(user_id))
         if item is None:
             return UserRecord(id=user_id), None
-        return UserRecord.model_validate(item.body), item.version
+        return recovery.user_record(user_id, item.body), item.version
 
     def _transact(self, job: Job, chat_id: int, decide: Any) -> Plan:
         """Run ``decide(session) -> Plan`` under the retry loop with a version-checked write."""
@@ -409,7 +423,10 @@ class Service(Extras):
         """The other group's session whose active game this user is in (pointers are checked lazily)."""
         if rec.chat is None or rec.chat == chat_id:
             return None
-        other, _ = self._load(rec.chat)
+        try:
+            other, _ = self._load(rec.chat)
+        except DamagedSession:  # that group's own updates say so; it keeps nobody from playing here
+            return None
         if other is None or not other.active or other.game_id != rec.game_id or other.seat_of(rec.id) is None:
             return None
         return other
@@ -641,6 +658,16 @@ class Service(Extras):
         await self._finish(job, Plan(outs=outs), chat.id)
 
     async def _cmd_cancel(self, job: Job, args: str) -> None:
+        try:
+            await self._cancel_game(job)
+        except Exception as exc:  # /cancel must always work: else the group could never play again
+            if job.committed or transient(exc):
+                raise
+            if not isinstance(exc, DamagedSession):  # a bug, or a state this version cannot play
+                log.exception("update %s: /cancel failed; closing what can be read", job.update_id)
+            await self._cancel_damaged(job)
+
+    async def _cancel_game(self, job: Job) -> None:
         chat = job.update.effective_chat
         user = job.update.effective_user
         session, _ = self._load(chat.id)
@@ -660,6 +687,24 @@ class Service(Extras):
 
         plan = self._transact(job, chat.id, decide)
         await self._finish(job, plan, chat.id)
+
+    async def _cancel_damaged(self, job: Job) -> None:
+        """/cancel of a game that does not load (or cannot be cancelled the usual way): the host or a
+        group admin closes what can be salvaged (gamebot.recovery), so that the group can play again."""
+        chat_id, user = job.update.effective_chat.id, job.update.effective_user
+        stored = self.repo.get(chat_key(chat_id))
+        if stored is None:
+            await self._finish(job, Plan(answer=texts.t("cancel.nothing", self._lang(user))))
+            return
+        s = recovery.closed(recovery.salvage(chat_id, stored.body))
+        if user.id != s.host and not await self.io.is_admin(chat_id, user.id):
+            await self._finish(job, Plan(answer=texts.t("cancel.not_allowed", self._reply_lang(job, s))))
+            return
+        s.mark_seen(job.update_id)
+        self.repo.put(Item(key=chat_key(chat_id), body=s.body()), stored.version)  # a conflict: redelivered
+        job.committed = True
+        text = self._table(s).t("damaged.cancelled", name=render.esc(display_name(user)))
+        await self._finish(job, Plan(outs=[Out("send", chat_id=chat_id, text=text, tag="end")]), chat_id)
 
     def _cancel(self, s: Session, by: str, removed: bool = False) -> Plan:
         table = self._table(s)

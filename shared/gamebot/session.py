@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from pydantic import BaseModel, Field, PrivateAttr
+from pydantic import BaseModel, Field, PrivateAttr, ValidationError, field_validator
 
 from engine import GameConfig, GameState, Theme
 
@@ -19,6 +19,24 @@ SEEN_MAX = 100
 USER_SEEN_MAX = 10
 LOBBY, PLAYING, ENDED, CANCELLED = "lobby", "playing", "ended", "cancelled"
 ACTIVE = (LOBBY, PLAYING)
+
+
+class DamagedSession(ValueError):
+    """A stored chat item that does not load (damaged, or written by another version): ``/cancel`` from
+    the host or a group admin closes it with what can still be read (``gamebot.recovery``)."""
+
+    def __init__(self, chat_id: Any) -> None:
+        super().__init__(f"the stored session of chat {str(chat_id)[:40]} does not load")
+        self.chat_id = chat_id
+
+
+def update_ids(value: Any) -> Any:
+    """Recorded update ids, without any that is not an integer (an older version stored whatever id an
+    update carried; one bad entry must not make the whole item unreadable: it only serves to spot a
+    redelivery)."""
+    if isinstance(value, list):
+        return [v for v in value if type(v) is int]
+    return value
 
 
 def chat_key(chat_id: int) -> str:
@@ -155,6 +173,11 @@ class Session(BaseModel):
     idle_names: dict[str, str] = Field(default_factory=dict)
     _game: tuple[str, GameState] | None = PrivateAttr(default=None)
 
+    @field_validator("seen", mode="before")
+    @classmethod
+    def _integer_ids(cls, value: Any) -> Any:
+        return update_ids(value)
+
     # --- helpers ---------------------------------------------------------------------------------
     @property
     def active(self) -> bool:
@@ -175,7 +198,11 @@ class Session(BaseModel):
             return None
         cached = self._game
         if cached is None or cached[0] is not self.state:
-            cached = self._game = (self.state, GameState.from_json(self.state))
+            try:
+                parsed = GameState.from_json(self.state)
+            except ValueError as exc:  # damaged, or from an engine that stored games differently
+                raise DamagedSession(self.chat_id) from exc
+            cached = self._game = (self.state, parsed)
         return cached[1]
 
     def set_game(self, state: GameState) -> None:
@@ -209,7 +236,10 @@ class Session(BaseModel):
 
     @classmethod
     def from_body(cls, body: dict[str, Any]) -> Session:
-        return cls.model_validate(body)
+        try:
+            return cls.model_validate(body)
+        except ValidationError as exc:
+            raise DamagedSession(body.get("chat_id") if isinstance(body, dict) else None) from exc
 
 
 class UserRecord(BaseModel):
@@ -221,6 +251,11 @@ class UserRecord(BaseModel):
     chat: int | None = None  # the group of the active game they are in
     game_id: str | None = None
     seen: list[int] = Field(default_factory=list)  # last private updates applied (a redelivery is ignored)
+
+    @field_validator("seen", mode="before")
+    @classmethod
+    def _integer_ids(cls, value: Any) -> Any:
+        return update_ids(value)
 
     @property
     def reachable(self) -> bool:
