@@ -557,9 +557,12 @@ def _revealed_board(table: Table, pv: dict[str, Any], revealed: Any) -> list[str
 
 @board_lines("trapper")
 @board_lines("recruitment")
+@board_lines("assassination")
+@board_lines("timeouts")
 def _announced_only(table: Table, pv: dict[str, Any], value: Any) -> list[str]:
-    """Entries whose news the announcements already tell (cards set aside, the recruitment): the
-    board has nothing to keep showing (a recruited Servant is listed under ``revealed``)."""
+    """Entries whose news the announcements already tell (cards set aside, the recruitment, the
+    assassination, turns that ran out of time): the board has nothing to keep showing (a recruited
+    Servant is listed under ``revealed``); the end's history tells them again."""
     return []
 
 
