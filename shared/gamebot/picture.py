@@ -82,13 +82,13 @@ def notes(table: Table, pv: dict[str, Any], rounds: list[chronicle.Round]) -> li
         for kind, line in ending.round_lines(table, pv, r):
             special = kind == ending.QUEST and set((r.quest or {}).get("cards") or {}) - {"success", "fail"}
             if kind == ending.NOTE or special:
-                lines.append(Note(plain(line)))
+                lines.append(Note(plain(line).strip()))
         if lines:
             slot = r.slot + 1 if r.slot is not None else "?"
             blocks.append([Note(plain(table.t("end.round", round=r.number, quest=slot)), bold=True, gap=True), *lines])
     after = ending.end_lines(table, pv)
     if after:
-        blocks.append([Note(plain(table.t("end.after")), bold=True, gap=True), *(Note(plain(x)) for x in after)])
+        blocks.append([Note(plain(table.t("end.after")), bold=True, gap=True), *(Note(plain(x).strip()) for x in after)])
     return blocks
 
 
@@ -261,10 +261,10 @@ def _grid(c: Canvas, pv: dict[str, Any], n: int, names: list[str], role_names: l
                     pd.GOOD if side == "good" else pd.EVIL)
         for col in lay.columns:
             _cell(c, col, seat, y)
-    _text_row = lay.outcome_top + CELL / 2
-    pd.text(draw, (lay.grid_x - 12, _text_row), c.t("picture.outcome_row"), fonts.small, pd.MUTED, align="right")
+    vote_y = lay.outcome_top + CELL / 2
+    pd.text(draw, (lay.grid_x - 12, vote_y), c.t("picture.outcome_row"), fonts.small, pd.MUTED, align="right")
     for col in lay.columns:
-        cx, cy = col.centre, _text_row
+        cx, cy = col.centre, vote_y
         if col.turn.skipped:
             pd.clock(draw, cx, cy, 15, pd.CLOCK)
             continue
