@@ -69,7 +69,6 @@ def _counts(cards: dict[str, int]) -> tuple[int, int, int]:
 class Note:
     text: str
     bold: bool = False
-    gap: bool = False  # a round's first line: a little space before it
 
 
 def notes(table: Table, pv: dict[str, Any], rounds: list[chronicle.Round]) -> list[list[Note]]:
@@ -85,10 +84,10 @@ def notes(table: Table, pv: dict[str, Any], rounds: list[chronicle.Round]) -> li
                 lines.append(Note(plain(line).strip()))
         if lines:
             slot = r.slot + 1 if r.slot is not None else "?"
-            blocks.append([Note(plain(table.t("end.round", round=r.number, quest=slot)), bold=True, gap=True), *lines])
+            blocks.append([Note(plain(table.t("end.round", round=r.number, quest=slot)), bold=True), *lines])
     after = ending.end_lines(table, pv)
     if after:
-        blocks.append([Note(plain(table.t("end.after")), bold=True, gap=True), *(Note(plain(x).strip()) for x in after)])
+        blocks.append([Note(plain(table.t("end.after")), bold=True), *(Note(plain(x).strip()) for x in after)])
     return blocks
 
 
@@ -106,7 +105,7 @@ class Canvas:
         return plain(self.table.t(key, **params))
 
 
-def _wrapped(c: Canvas, blocks: list[list[Note]], width: float) -> list[list[tuple[Note, str]]]:
+def _wrapped(c: Canvas, blocks: list[list[Note]], width: float) -> list[list[tuple[Note, bool]]]:
     """Each block's lines cut to ``width`` (without what the font cannot draw, emoji included)."""
     out = []
     for block in blocks:
@@ -115,19 +114,19 @@ def _wrapped(c: Canvas, blocks: list[list[Note]], width: float) -> list[list[tup
             font = c.fonts.note_bold if note.bold else c.fonts.note
             prefix = "" if note.bold else "• "
             for i, part in enumerate(pd.wrap(font, prefix + c.glyphs.clean(font, note.text), width)):
-                lines.append((Note(part, note.bold, note.gap and i == 0), "" if i == 0 or note.bold else "   "))
+                lines.append((Note(part, note.bold), i > 0 and not note.bold))  # (line, continues the one above)
         out.append(lines)
     return out
 
 
-def _height(block: list[tuple[Note, str]]) -> int:
+def _height(block: list[tuple[Note, bool]]) -> int:
     return len(block) * NOTE_LINE + NOTE_GAP
 
 
-def _columns(blocks: list[list[tuple[Note, str]]], count: int) -> list[list[list[tuple[Note, str]]]]:
+def _columns(blocks: list[list[tuple[Note, bool]]], count: int) -> list[list[list[tuple[Note, bool]]]]:
     """Blocks in ``count`` columns of about the same height, in order (a round is never split)."""
     total = sum(_height(b) for b in blocks)
-    cols: list[list[list[tuple[Note, str]]]] = [[] for _ in range(count)]
+    cols: list[list[list[tuple[Note, bool]]]] = [[] for _ in range(count)]
     i, used = 0, 0
     for block in blocks:
         if i < count - 1 and used and used + _height(block) / 2 > total / count * (i + 1):
@@ -294,13 +293,13 @@ def _cell(c: Canvas, col: pl.Column, seat: int, y: float) -> None:
         pd.clock(draw, x0 + CELL - 11, y + 11, 6, pd.CLOCK)
 
 
-def _notes(c: Canvas, blocks: list[list[tuple[Note, str]]], x: float, top: float) -> None:
+def _notes(c: Canvas, blocks: list[list[tuple[Note, bool]]], x: float, top: float) -> None:
     y = top
     for block in blocks:
         y += NOTE_GAP
-        for note, indent in block:
+        for note, continued in block:
             font = c.fonts.note_bold if note.bold else c.fonts.note
-            pd.text(c.draw, (x + (16 if indent else 0), y + NOTE_LINE / 2), note.text, font,
+            pd.text(c.draw, (x + (16 if continued else 0), y + NOTE_LINE / 2), note.text, font,
                     pd.INK)
             y += NOTE_LINE
 
