@@ -19,10 +19,16 @@ state (randomness comes only from ``ctx.rng()``). The defaults, also in docs/TIM
 Events: ``PlayerTimedOut(seat, kind)`` for the table; for a hidden decision only
 ``SecretDecisionTimedOut(kind)`` (nobody learns who held it); ``DefaultApplied(kind, choice,
 targets, quest)`` privately to the seat; ``TeamNotProposed(leader, rejections)`` for a skipped team.
+
+Record: every timeout is kept in ``mods["timeouts"]["record"]`` (the round it belongs to, when in that
+round, how many teams had been proposed in the game so far, the seat, the decision kind, and whether
+the decision was hidden). The public view (``timeouts``) lists the open ones at once and the hidden
+ones only once the game is over, when who held them is no longer a secret.
 """
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any
 
 from . import cards
 from .basics import Theme
@@ -83,8 +89,28 @@ def candidates(ctx: Ctx, prompt: Prompt, pending: Pending | None) -> list[Action
     return options
 
 
+# Stage -> when in its round a decision taken then comes: a Leader's turn before a team is proposed,
+# about the team just proposed, while the team goes on its quest, after the quest, or after the rounds.
+WHEN = {
+    "team_proposed": "proposal", "vote": "proposal", "vote_result": "proposal",
+    "team_approved": "quest", "before_cards": "quest", "quest": "quest", "cards_played": "quest",
+    "quest_resolved": "quest", "after_quest": "after_quest", "game_end": "end",
+}
+
+
+def record(ctx: Ctx, seat: int, kind: str, hidden: bool) -> None:
+    """Keep the timeout for the history: where it happened in the game, whose it was, on what."""
+    s = ctx.state
+    when = WHEN.get(s.stage, "turn")  # reveal, round start, before the team, the team: the Leader's turn
+    rnd = s.quests[-1].round if when == "after_quest" and s.quests else s.round
+    ctx.mod(Timeouts.id).setdefault("record", []).append(
+        {"round": rnd, "when": when, "proposals": len(s.proposals), "seat": seat, "kind": kind, "hidden": hidden}
+    )
+
+
 def announce(ctx: Ctx, seat: int, kind: str, pending: Pending | None) -> None:
     """Tell the table who ran out of time, unless the decision is hidden: then only that one did."""
+    record(ctx, seat, kind, pending is not None and pending.hidden)
     if pending is not None and pending.hidden:
         ctx.emit("SecretDecisionTimedOut", kind=kind)
     else:
@@ -127,6 +153,12 @@ class Timeouts(Plugin):
                 )
             ]
         return []
+
+    def public_view(self, ctx: Ctx, view: dict[str, Any]) -> None:
+        over = ctx.state.over
+        shown = [dict(e) for e in ctx.state.mods.get(self.id, {}).get("record", []) if over or not e["hidden"]]
+        if shown:
+            view["timeouts"] = shown
 
 
 __all__ = ["DEFAULT_VOTE", "TIMEOUT", "VOTE_OPTION", "candidates", "every_answer", "quest_card", "vote_default"]

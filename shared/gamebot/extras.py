@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from . import render, texts
+from . import ending, render, texts
 from .callbacks import Button
 from .session import ENDED, LOBBY, PLAYING, Session, chat_key
 from .store import Write
@@ -190,10 +190,10 @@ class Extras:
         theme = str(pv.get("theme") or "avalon")
         if last.get("status") == "cancelled":
             result = texts.t("history.cancelled", lang, theme)
-        elif pv.get("winner") in ("good", "evil"):
-            result = texts.t(f"picture.result.{pv['winner']}", lang, theme)
-        else:
-            result = texts.t("picture.result.none", lang, theme)
+        else:  # who won: a side, or a Rogue alone, by name
+            table = render.Table(chat_id=chat_id, game_id=str(last.get("game_id") or ""), lang=lang, theme=theme,
+                                 names=list(last.get("names") or []))
+            result = ending.result(table, pv)[0]
         caption = texts.t("history.caption", lang, theme, game=texts.t(f"theme.{theme}", lang, theme),
                           players=pv.get("players", len(last.get("names") or [])), result=result)
         return Out("photo", chat_id=chat_id, photo=png, text=caption, user_id=user_id, essential=essential,
@@ -226,7 +226,7 @@ class Extras:
             table = render.Table(chat_id=target, game_id=str(last.get("game_id") or ""), lang=lang,
                                  theme=str(pv.get("theme") or "avalon"), names=list(last.get("names") or []))
             outs = [Out("send", chat_id=target, text=text, user_id=user_id, tag="history")
-                    for text in render.game_over(table, pv)]
+                    for text in ending.game_over(table, pv)]
         else:
             outs = [out]
         await self._finish(job, Plan(outs=outs))

@@ -557,9 +557,12 @@ def _revealed_board(table: Table, pv: dict[str, Any], revealed: Any) -> list[str
 
 @board_lines("trapper")
 @board_lines("recruitment")
+@board_lines("assassination")
+@board_lines("timeouts")
 def _announced_only(table: Table, pv: dict[str, Any], value: Any) -> list[str]:
-    """Entries whose news the announcements already tell (cards set aside, the recruitment): the
-    board has nothing to keep showing (a recruited Servant is listed under ``revealed``)."""
+    """Entries whose news the announcements already tell (cards set aside, the recruitment, the
+    assassination, turns that ran out of time): the board has nothing to keep showing (a recruited
+    Servant is listed under ``revealed``); the end's history tells them again."""
     return []
 
 
@@ -717,62 +720,6 @@ def quest_progress(table: Table, pv: dict[str, Any]) -> str:
 
 def quest_done(table: Table, pv_before: dict[str, Any], quest: int) -> str:
     return "\n".join([_vote_head(table, pv_before), table.t("quest.approved"), table.t("quest.done", quest=quest + 1)])
-
-
-def game_over(table: Table, pv: dict[str, Any], cancelled_by: str | None = None) -> list[str]:
-    """The end: winner and reason, every role revealed, then the round-by-round history."""
-    roles = pv.get("roles") or []
-    sides = pv.get("sides") or []
-    if cancelled_by is not None:
-        head = [table.t("end.cancelled", name=esc(cancelled_by))]
-    else:
-        winner = pv.get("winner") or "none"
-        head = [table.t(f"end.title.{winner}" if winner in ("good", "evil") else "end.title.none")]
-        reason = pv.get("win_reason")
-        if reason:
-            key = f"end.reason.{reason}"
-            head.append(table.t(key) if texts.has(key, table.lang) else table.t("end.reason.generic", reason=esc(texts.humanize(reason))))
-        if pv.get("winners"):
-            head.append(table.t("end.winners", names=table.names_of(pv["winners"])))
-    head.append("")
-    head.append(table.t("end.roles"))
-    for seat in range(len(roles)):
-        side = sides[seat] if seat < len(sides) else ""
-        icon = "😇" if side == "good" else "😈"
-        head.append(
-            table.t("end.role_line", icon=icon, name=table.name(seat), role=esc(table.role(roles[seat])), side=esc(table.side(side)))
-        )
-    history = [table.t("end.history")]
-    quests = {q["round"]: q for q in pv.get("quests") or []}
-    rounds = sorted({p["round"] for p in pv.get("proposals") or []} | set(quests))
-    for rnd in rounds:
-        props = [p for p in pv["proposals"] if p["round"] == rnd]
-        slot = props[-1]["quest"] if props else quests[rnd]["quest"]
-        history.append(table.t("end.round", round=rnd, quest=slot + 1))
-        history.extend(plugin_history(table, pv, rnd, before=True))
-        for p in props:
-            votes = p.get("votes") or ""
-            approve = [i for i, v in enumerate(votes) if v == "A"]
-            reject = [i for i, v in enumerate(votes) if v == "R"]
-            result = table.t("end.approved") if p.get("approved") else table.t("end.rejected")
-            if p.get("note"):
-                result += f" ({esc(table.note(p['note']))})"
-            history.append(
-                table.t(
-                    "end.proposal",
-                    leader=table.name(p["leader"]),
-                    team=table.names_of(p["team"]),
-                    approve=table.names_of(approve) if votes else "?",
-                    reject=table.names_of(reject) if votes else "?",
-                    result=result,
-                )
-            )
-        history.extend(plugin_history(table, pv, rnd, before=False))
-        q = quests.get(rnd)
-        if q:
-            key = "end.quest_result.success" if q["success"] else "end.quest_result.fail"
-            history.append(table.t(key, team=table.names_of(q["team"]), cards=_cards(table, q["cards"])))
-    return split("\n".join(head)) + split("\n".join(history))
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from engine import (
     view,
 )
 
-from . import inbound, recovery, render, settings_panel, texts, timers
+from . import ending, inbound, recovery, render, settings_panel, texts, timers
 from .callbacks import BadCallback, Button, Codec, parse_start_payload
 from .extras import Extras
 from .render import Table
@@ -735,7 +735,7 @@ class Service(Extras):
         if s.board_msg:
             plan.outs.append(Out("edit", chat_id=s.chat_id, message_id=s.board_msg, essential=False, tag="board",
                                  text=render.board(table, pv, status="cancelled")))
-        for text in render.game_over(table, pv, cancelled_by=by):
+        for text in ending.game_over(table, pv, cancelled_by=by):
             plan.outs.append(Out("send", chat_id=s.chat_id, text=text, tag="end"))
         return plan
 
@@ -1364,7 +1364,7 @@ class Service(Extras):
         if after.over and (before is None or not before.over):
             s.status = ENDED
             s.sel = {}
-            for text in render.game_over(table, pv):
+            for text in ending.game_over(table, pv):
                 tail.append(Out("send", chat_id=chat, text=text, tag="end"))
         return head + private + group + tail
 

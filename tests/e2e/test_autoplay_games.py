@@ -36,7 +36,7 @@ def test_leaders_pick_themselves_evil_backs_its_teams_and_fails_them(table, seed
     assert len(sides) == 7 and len(evil) == 3
     proposals = quests = 0
     for line in history:
-        vote = re.match(r"^  (.+?): (.+) → ✅ (.+) \| ❌ (.+) → (approved|rejected)$", line)
+        vote = re.match(r"^  Team \d · (.+?): (.+) → ✅ (.+) \| ❌ (.+) → (approved|rejected)$", line)
         if vote:
             proposals += 1
             leader, team, approve = vote.group(1), set(split_names(vote.group(2))), set(split_names(vote.group(3)))

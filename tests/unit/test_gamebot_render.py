@@ -8,7 +8,7 @@ import pytest
 from engine import Event, GameConfig, Prompt, Theme, apply_action, new_game, public_view, view
 from engine.bots import choose_action
 from engine.game import actors
-from gamebot import render
+from gamebot import ending, render
 from gamebot.callbacks import MAX_BYTES, Codec
 from gamebot.render import Table
 from gamebot.service import Service
@@ -146,7 +146,7 @@ def test_game_over_lists_every_role_and_the_history_with_counts_only():
     while not state.over:
         seat = rng.choice(actors(state))
         state, _ = apply_action(state, choose_action(state, seat, rng))
-    msgs = render.game_over(_table(5), public_view(state))
+    msgs = ending.game_over(_table(5), public_view(state))
     text = "\n".join(msgs)
     for seat in range(5):
         assert NAMES[seat] in text
@@ -315,12 +315,12 @@ def test_the_history_tells_what_the_modules_did_each_round():
           "lancelot": {"variant": "bigbox_switch", "cards": [{"round": 1, "card": "switch"}], "deck_left": 5},
           "plot": {"played": [{"round": 1, "card": "keeping_close_eye", "seat": 2, "target": 1},
                               {"round": 2, "card": "open_up", "seat": 3, "target": 0}]}}
-    _, history = render.game_over(_table(5), pv)
+    _, history = ending.game_over(_table(5), pv)
     assert history.split("\n")[1:] == [
         "<b>Round 1</b> · Quest 1",
         "  ⚜️ Allegiance card: Switch",
         "  🃏 Carol plays <b>Ambush</b> and looks at Bob's card.",
-        "  Alice: Alice and Bob → ✅ Alice, Bob and Erin | ❌ Carol and Dave → approved",
+        "  Team 1 · Alice: Alice and Bob → ✅ Alice, Bob and Erin | ❌ Carol and Dave → approved",
         "  👁 Watch token: Bob",
         "  ⚔️ Alice used Excalibur on Bob's card",
         "  🪤 Erin's card was set aside",

@@ -1,7 +1,7 @@
 """Rendering in French: events, knowledge, board extras and the end, from the French catalog."""
 from __future__ import annotations
 
-from gamebot import render
+from gamebot import ending, render
 from gamebot.render import Table
 
 NAMES = ["Arthur", "Bérénice", "Clément", "Dalia", "Émile", "Fanny", "Gaspard"]
@@ -61,13 +61,16 @@ def test_the_end_in_french():
           "roles": ["merlin", "assassin", "servant", "minion", "percival"],
           "sides": ["good", "evil", "good", "evil", "good"],
           "proposals": [{"round": 1, "quest": 0, "leader": 0, "team": [0, 2], "votes": "AARRA", "approved": True}],
-          "quests": [{"round": 1, "quest": 0, "team": [0, 2], "cards": {"success": 2}, "success": True}]}
-    head, history = render.game_over(Table(chat_id=-1, game_id="g", lang="fr", names=NAMES[:5]), pv)
-    assert head.startswith("🏁 <b>Fin de la partie : le Bien l'emporte !</b>\nL'Assassin a manqué Merlin.")
+          "quests": [{"round": 1, "quest": 0, "team": [0, 2], "cards": {"success": 2}, "success": True}],
+          "assassination": {"assassin": 1, "kind": "merlin", "named": [4], "hit": False}}
+    head, history = ending.game_over(Table(chat_id=-1, game_id="g", lang="fr", names=NAMES[:5]), pv)
+    assert head.startswith("🏁 <b>Fin de la partie : le Bien l'emporte !</b>\nBérénice a manqué Merlin.")
     assert "😇 Arthur : <b>Merlin</b> (Bien)" in head and "😈 Dalia : <b>Sbire de Mordred</b> (Mal)" in head
     assert history.splitlines()[:3] == [
         "<b>Historique</b>", "<b>Tour 1</b> · Quête 1",
-        "  Arthur : Arthur et Clément → ✅ Arthur, Bérénice et Émile | ❌ Clément et Dalia → approuvée"]
+        "  Équipe 1 · Arthur : Arthur et Clément → ✅ Arthur, Bérénice et Émile | ❌ Clément et Dalia → approuvée"]
+    assert history.splitlines()[-2:] == [
+        "<b>Après les Quêtes</b>", "  🗡 Bérénice désigne Émile... qui n'est <b>pas</b> Merlin !"]
 
 
 def test_the_board_in_french_names_players_and_cards():

@@ -206,7 +206,7 @@ def _lady_example():
 
 def test_example_lady_of_the_lake_starts_with_don_on_the_leaders_right():
     s = _lady_example()
-    assert public_view(s)["lady"] == {"holder": DON, "held": []}
+    assert public_view(s)["lady"] == {"holder": DON, "held": [], "uses": []}
     roles = ["servant", "minion", "servant", "assassin", "servant", "merlin", "minion"]
     s2 = make_state(roles, leader=EVIE, options={"lady_of_the_lake": True})
     assert public_view(s2)["lady"]["holder"] == LAURA
@@ -234,7 +234,9 @@ def test_example_lady_of_the_lake_don_examines_margaret_and_token_passes():
         if other != DON:
             assert not [k for k in view(s, other)["you"]["knowledge"] if k["source"] == "lady"]
     # Don passes the token to Margaret; the game goes on with the next Leader.
-    assert public_view(s)["lady"] == {"holder": MARGARET, "held": [DON]}
+    # Who examined whom is public (the history tells it); what Don saw is not.
+    assert public_view(s)["lady"] == {"holder": MARGARET, "held": [DON],
+                                      "uses": [{"round": 2, "quest": 1, "holder": DON, "target": MARGARET}]}
     assert s.leader == next_leader and s.stage == "team"
 
 

@@ -144,8 +144,10 @@ def test_the_picture_speaks_the_requested_language(monkeypatch):
     monkeypatch.setattr(picture.texts, "t", spy)
     picture.render_png(summary(finished(players=5, theme="resistance"), list("ABCDE")), "fr")
     keys = {k for k, _, _ in asked}
-    assert {"picture.title", "picture.legend.leader", "picture.legend.team", "picture.quest_row"} <= keys
-    assert {(lang, theme) for _, lang, theme in asked} == {("fr", "resistance")}
+    assert {"picture.title", "picture.legend.leader", "picture.legend.team", "picture.round_row"} <= keys
+    assert {lang for _, lang, _ in asked} == {"fr"}
+    # every text in the game's theme, but the words joining names (the same in every theme)
+    assert {theme for key, _, theme in asked if key not in ("and", "none")} == {"resistance"}
 
 
 def test_quest_card_counts_follow_what_each_card_counts_as():

@@ -134,7 +134,12 @@ def test_lady_of_the_lake_holder_is_public_and_the_result_private():
     for seat in range(8):
         lady = [k for k in view(s, seat)["you"]["knowledge"] if k["source"] == "lady"]
         assert lady == ([{"seat": 1, "label": "evil", "source": "lady", "quest": None}] if seat == holder else [])
-    assert public_view(s)["lady"] == {"holder": 1, "held": [holder]}
+    assert public_view(s)["lady"] == {"holder": 1, "held": [holder],
+                                      "uses": [{"round": 2, "quest": 1, "holder": holder, "target": 1}]}
+    # The public view says who examined whom, never what was seen: another answer changes nothing.
+    for seat in range(8):
+        if seat != holder:
+            assert public_view(scrambled(s, seat, random.Random(seat))) == public_view(s)
 
 
 def test_views_do_not_change_the_state():

@@ -18,6 +18,9 @@ Other targets: a module may register another group of characters in ``TARGETS`` 
 ``"messengers"``: both Good Messengers). When more than one target is in play, the Assassin first
 announces which one (``assassin_target``), then names as many players as the target has characters;
 Evil wins only if every named player is one of them.
+
+Everything about the stage is announced, so the public view keeps it once it starts
+(``assassination``: who assassinates, the target announced, whom they named and whether they hit).
 """
 from __future__ import annotations
 
@@ -193,7 +196,10 @@ class Assassination(Module):
             return
         assassin = assassin_seat(ctx)
         kinds = target_kinds(ctx.config)
-        ctx.emit("AssassinationStarted", assassin=assassin)
+        ctx.mod(self.id)["attempt"] = {"assassin": assassin, "kind": kinds[0] if len(kinds) == 1 else None,
+                                       "named": [], "hit": None}
+        # "kind": the target to name, or "choice" when the Assassin first announces one of several
+        ctx.emit("AssassinationStarted", assassin=assassin, kind=kinds[0] if len(kinds) == 1 else "choice")
         if len(kinds) > 1:
             ctx.push("assassin_target", self.id, [assassin], choices=kinds)
         else:
@@ -217,6 +223,7 @@ class Assassination(Module):
                 raise InvalidChoice(
                     "Announce whom you will assassinate.", choices=list(pending.data["choices"])
                 )
+            ctx.mod(self.id).setdefault("attempt", {}).update(assassin=action.seat, kind=action.choice, announced=True)
             ctx.emit("AssassinTargetAnnounced", assassin=action.seat, target=action.choice)
             ctx.push("assassinate", self.id, [action.seat], front=True, target=action.choice)
             return
@@ -231,6 +238,7 @@ class Assassination(Module):
                 f"Name {len(needed)} different players you do not know to be Evil.", pick=len(needed)
             )
         hit = sorted(ctx.state.roles[t] for t in named) == sorted(needed)
+        ctx.mod(self.id).setdefault("attempt", {}).update(assassin=action.seat, kind=kind, named=list(named), hit=hit)
         if len(named) == 1:
             ctx.emit("AssassinationAttempted", assassin=action.seat, target=named[0], hit=hit)
         else:
@@ -239,3 +247,8 @@ class Assassination(Module):
             ctx.win(Side.EVIL, f"{kind}_assassinated")
         else:
             ctx.win(Side.GOOD, "assassination_missed")
+
+    def public_view(self, ctx: Ctx, view: dict[str, Any]) -> None:
+        attempt = ctx.state.mods.get(self.id, {}).get("attempt")
+        if attempt:
+            view["assassination"] = {**attempt, "named": list(attempt.get("named") or [])}

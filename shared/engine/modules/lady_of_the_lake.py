@@ -2,6 +2,8 @@
 
 The token starts with the seat before the first Leader ("on the Leader's right"); a player who has
 held it cannot be examined; the result is private to the holder; the token passes to the target.
+Who examined whom is public (``uses``: the round whose quest it followed, the holder, the target);
+what the holder saw never is.
 """
 from __future__ import annotations
 
@@ -40,7 +42,7 @@ class LadyOfTheLake(Module):
 
     def setup(self, ctx: Ctx) -> None:
         holder = ctx.next_seat(ctx.state.first_leader, -1)
-        ctx.mod(self.id).update(holder=holder, held=[])
+        ctx.mod(self.id).update(holder=holder, held=[], uses=[])
         ctx.emit("LadyGiven", seat=holder)
 
     def after_quest(self, ctx: Ctx) -> None:
@@ -62,8 +64,14 @@ class LadyOfTheLake(Module):
         ctx.emit("LadyUsed", holder=holder, target=target, quest_count=len(ctx.state.quests))
         mod["held"].append(holder)
         mod["holder"] = target
+        last = ctx.state.quests[-1]
+        mod.setdefault("uses", []).append({"round": last.round, "quest": last.quest, "holder": holder, "target": target})
         loyalty.check(ctx, holder, target, "lady")
 
     def public_view(self, ctx: Ctx, view: dict[str, Any]) -> None:
         mod = ctx.mod(self.id)
-        view["lady"] = {"holder": mod["holder"], "held": list(mod["held"])}
+        view["lady"] = {
+            "holder": mod["holder"],
+            "held": list(mod["held"]),
+            "uses": [dict(u) for u in mod.get("uses", [])],
+        }
