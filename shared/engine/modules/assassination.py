@@ -163,7 +163,7 @@ class Assassination(Module):
             return
         assassin = assassin_seat(ctx)
         kinds = target_kinds(ctx.config)
-        ctx.emit("AssassinationStarted", assassin=assassin)
+        ctx.emit("AssassinationStarted", assassin=assassin, choices=kinds)  # more than one: announced first
         if len(kinds) > 1:
             ctx.push("assassin_target", self.id, [assassin], choices=kinds)
         else:
