@@ -31,10 +31,11 @@ from engine import (
     public_view,
     validate_config,
     view,
+    waiting_for,
 )
 from engine.modules.assassination import assassin_choices
 
-from . import render, texts, timers
+from . import render, texts, timers, wording
 from .callbacks import BadCallback, Button, Codec, parse_start_payload
 from .extras import Extras
 from .render import Table
@@ -1082,6 +1083,9 @@ class Service(Extras):
             target = int(op[1:])
             if target not in prompt.targets:
                 raise Reply(texts.t("error.stale", lang))
+            full = wording.team_full(prompt.model_dump(), sel.quest, len(sel.targets), lang, state.config.theme.value)
+            if full and target not in sel.targets:
+                raise Reply(full)
             sel.targets = sorted(set(sel.targets) ^ {target})
         elif op.startswith("q") and op[1:].isdigit() and prompt.quests:
             quest = int(op[1:])
@@ -1191,6 +1195,9 @@ class Service(Extras):
         except IllegalAction as exc:
             key = f"illegal.{exc.code}"
             text = texts.t(key, lang, **exc.params) if texts.has(key, lang) else exc.reason
+            if exc.code == "not_your_turn":  # say whose turn it is, when the table may know
+                text = wording.whose_turn(waiting_for(state), s.names(), action.kind, state.stage, lang,
+                                          state.config.theme.value) or text
             raise Reply(text, alert=True) from None
         return self._commit_game(s, state, new, events, trigger)
 

@@ -436,7 +436,7 @@ class Timers:
 
         chat = job.update.effective_chat
         session, _ = self.service._load(chat.id)
-        lang = self.service._user_lang(job)
+        lang = self.service._reply_lang(job, session)  # the group's language, as every group reply
         if session is None:
             session = Session(chat_id=chat.id, lang=lang)
         table = self.service._table(session, lang)
