@@ -122,11 +122,17 @@ def _label_name(text: str) -> str:
 @functools.cache
 def _words(lang: str = "en") -> JSON:
     """The catalog phrases a player recognises, in both themes."""
-    from gamebot import texts
+    from engine import ROLES
+    from gamebot import texts, wording
+    from gamebot.render import Table
 
     themes = ("avalon", "resistance")
+    tables = [Table(chat_id=0, game_id="", lang=lang, theme=th) for th in themes]
     return {
         "evil_side": [texts.t("side.evil.team", lang, th) for th in themes],
+        # "You are a Spy.": a role card whose character's name says the side
+        "evil_named": [plain(table.t("role.you_are_named", role=wording.role_a(table, rid)))
+                       for table in tables for rid, role in ROLES.items() if role.side.value == "evil"],
         "evil_labels": {texts.t("know.evil", lang, th) for th in themes},
         "now_side": [plain(texts.t("priv.AllegianceChanged", lang, th, side=texts.t("side.evil", lang, th)))
                      for th in themes],
@@ -148,7 +154,7 @@ class Mind:
         mind = cls()
         for msg in messages:
             text = plain(msg.get("text", ""))
-            if lang_words.you_are in text and any(side in text for side in words["evil_side"]):
+            if lang_words.you_are in text and any(side in text for side in words["evil_side"] + words["evil_named"]):
                 mind.evil = True
             if any(line in text for line in words["now_side"]):
                 mind.evil = True

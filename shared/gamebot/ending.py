@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from . import chronicle, texts
+from . import chronicle, texts, wording
 from .render import Table, esc, event_line, params, plugin_history, split
 
 # What a line of a round tells: its heading, a Leader's turn, the quest, a vote that ran out of time
@@ -94,8 +94,9 @@ def head(table: Table, pv: dict[str, Any], cancelled_by: str | None = None) -> l
     for seat in range(len(roles)):
         side = sides[seat] if seat < len(sides) else ""
         icon = "😇" if side == "good" else "😈"
-        lines.append(table.t("end.role_line", icon=icon, name=table.name(seat), role=esc(table.role(roles[seat])),
-                             side=esc(table.side(side))))
+        note = wording.side_note(table, roles[seat], side)  # (nothing when the name says the side)
+        lines.append(table.t("end.role_line" if note else "end.role_line_named", icon=icon, name=table.name(seat),
+                             role=esc(table.role(roles[seat])), side=esc(note)))
     return lines
 
 

@@ -14,8 +14,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from .deadlines import settle_idle
 from .session import CANCELLED, Session, UserRecord
-from .timers import settle_idle
 
 
 def salvage(chat_id: int, body: Any) -> Session:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import texts
+from . import texts, wording
 from .callbacks import Codec, start_payload
 from .session import kind_tag
 
@@ -289,6 +289,11 @@ def event_line(table: Table, etype: str, data: dict[str, Any], private: bool = F
     if etype == "AllegianceCardsDealt" and isinstance(data.get("cards"), list):
         p["cards"] = allegiance_row(table, data["cards"])
     variants = [f"{prefix}.{etype}.{data[k]}" for k in VARIANT_KEYS if isinstance(data.get(k), str)]
+    if etype == "AssassinationStarted" and isinstance(data.get("choices"), list) and data["choices"]:
+        # several targets: the Assassin announces one first (``AssassinTargetAnnounced``)
+        choices = [str(c) for c in data["choices"]]
+        p["choices"] = esc(wording.join_or(table, [texts.name_of("choice", c, table.lang, table.theme) for c in choices]))
+        variants.insert(0, f"ev.{etype}.choose" if len(choices) > 1 else f"ev.{etype}.{choices[0]}")
     if etype == "PlotCardPlayed" and "target" in data:
         variants.append("ev.PlotCardPlayed.target")
     for key in (*variants, f"{prefix}.{etype}", f"ev.{etype}" if private else None):
@@ -350,7 +355,8 @@ def _quest_cell(table: Table, cell: dict[str, Any]) -> str:
     if cell["result"] is False:
         return table.t("board.quest_cell.fail")
     star = "*" if cell["fails_needed"] > 1 else ""
-    return table.t("board.quest_cell.pending", n=cell["quest"] + 1, size=cell["size"], star=star)
+    key = "board.quest_cell.closed" if cell.get("closed") else "board.quest_cell.pending"
+    return table.t(key, n=cell["quest"] + 1, size=cell["size"], star=star)
 
 
 def board(table: Table, pv: dict[str, Any], status: str = "playing", names: bool = False) -> str:
@@ -362,6 +368,8 @@ def board(table: Table, pv: dict[str, Any], status: str = "playing", names: bool
     lines.append(table.t("board.quests", track=" · ".join(_quest_cell(table, c) for c in pv["track"])))
     if any(c["fails_needed"] > 1 and c["result"] is None for c in pv["track"]):
         lines.append(table.t("board.two_fails"))
+    if wording.closed_quests(pv):
+        lines.append(table.t("board.closed_note"))
     dots = "●" * pv["vote_track"] + "○" * (5 - pv["vote_track"])
     lines.append(table.t("board.vote_track", dots=dots, count=pv["vote_track"]))
     lines.append(table.t("board.leader", name=table.name(pv["leader"])))
@@ -548,11 +556,15 @@ def _lancelot_board(table: Table, pv: dict[str, Any], lancelot: Any) -> list[str
 @board_lines("revealed")
 def _revealed_board(table: Table, pv: dict[str, Any], revealed: Any) -> list[str]:
     """Characters shown to everyone during the game (the Revealer, a recruited Untrustworthy Servant)."""
-    return [
-        table.t("board.line.revealed", name=table.name(r["seat"]), role=esc(table.role(str(r.get("role")))),
-                side=esc(table.side(str(r.get("side")))))
-        for r in revealed if isinstance(r, dict) and _seat(r.get("seat")) is not None
-    ] if isinstance(revealed, list) else []
+    lines = []
+    for r in revealed if isinstance(revealed, list) else []:
+        if not isinstance(r, dict) or _seat(r.get("seat")) is None:
+            continue
+        role, side = str(r.get("role")), str(r.get("side"))
+        note = wording.side_note(table, role, side)
+        lines.append(table.t("board.line.revealed" if note else "board.line.revealed_named", name=table.name(r["seat"]),
+                             role=esc(wording.role_a(table, role)), side=esc(note)))
+    return lines
 
 
 @board_lines("trapper")
@@ -672,6 +684,7 @@ def vote_message(table: Table, pv: dict[str, Any], codec: Codec, serial: int) ->
     voted = list(pv.get("voted") or [])
     lines = [_vote_head(table, pv)]
     lines.extend(open_votes(table, pv))
+    lines.extend(wording.first_voters(table, pv))
     if voted:
         lines.append(table.t("vote.progress", count=len(voted), of=pv["players"], names=table.names_of(voted)))
     waiting = [s for s in range(pv["players"]) if s not in voted]
@@ -727,11 +740,8 @@ def quest_done(table: Table, pv_before: dict[str, Any], quest: int) -> str:
 # ---------------------------------------------------------------------------------------------------
 
 
-def role_help(table: Table, role_id: str, side: str) -> str:
-    key = f"rolehelp.{role_id}"
-    if texts.has(key, table.lang):
-        return table.t(key)
-    return table.t("rolehelp.good_generic" if side == "good" else "rolehelp.evil_generic")
+def role_help(table: Table, role_id: str, side: str, options: dict[str, Any] | None = None) -> str:
+    return wording.role_help(table, role_id, side, options)
 
 
 def knowledge_lines(table: Table, knowledge: list[dict[str, Any]]) -> list[str]:
@@ -745,9 +755,9 @@ def knowledge_lines(table: Table, knowledge: list[dict[str, Any]]) -> list[str]:
         values: dict[str, Any] = {"names": table.names_of(seats),
                                   "label": esc(texts.name_of("know", label, table.lang, table.theme))}
         key = "role.knowledge"
-        if source != "reveal":  # how they learned it: "(Lady of the Lake)", "(Ambush, Quest 3)"
+        if source != "reveal":  # how they learned it: "(you saw as the Cleric)", "(you saw with Ambush, Quest 3)"
             key += "_source"
-            values["source"] = esc(table.source(source))
+            values["source"] = wording.learned(table, source)
         if quest is not None:
             key += "_quest"
             values["quest"] = quest + 1
@@ -759,9 +769,11 @@ def role_card(table: Table, v: dict[str, Any]) -> str:
     """A player's secret: role and side, what they know (with names), a reminder of their rules."""
     you = v["you"]
     side = you["side"]
+    named = wording.name_says_side(table, you["role"], side)  # "You are a Spy.": no side repeated
     lines = [
         table.t("role.title", title=esc(table.title or table.t(f"theme.{table.theme}"))),
-        table.t("role.you_are", role=esc(table.role(you["role"])), side=esc(table.t(f"side.{side}.team"))),
+        table.t("role.you_are_named" if named else "role.you_are", role=esc(wording.role_a(table, you["role"])),
+                side=esc(table.t(f"side.{side}.team"))),
         "",
     ]
     know = knowledge_lines(table, you.get("knowledge") or [])
@@ -771,7 +783,8 @@ def role_card(table: Table, v: dict[str, Any]) -> str:
     else:
         lines.append(table.t("role.knowledge_none"))
     lines.extend(_you_lines(table, you))
-    lines += ["", table.t("role.reminder", help=role_help(table, you["role"], side)), table.t("role.keep_secret")]
+    help_text = role_help(table, you["role"], side, v.get("options"))
+    lines += ["", table.t("role.reminder", help=help_text), table.t("role.keep_secret")]
     return "\n".join(lines)
 
 
@@ -840,8 +853,10 @@ def private_prompt(
     if variant and texts.has(variant, table.lang):  # e.g. the Assassin looking for both Messengers
         key = variant
     known = texts.has(key, table.lang) and texts.fields(key, table.lang, table.theme) <= set(p)
-    if known:
+    if known:  # the prompt's own sentence says what to choose
         lines = [table.t(key, **p)]
+        if kind == "play":
+            lines.extend(wording.play_notes(table, pv, int(prompt.get("seat") or 0)))
     else:
         lines = [table.t("prompt.generic", what=esc(table.kind(kind)))]
         for k, v in p.items():
@@ -849,7 +864,7 @@ def private_prompt(
                 continue
             lines.append(table.t("prompt.info_line", name=esc(_cap(table.field(k))), value=v))
     pick = int(prompt.get("pick") or 0)
-    if pick:
+    if pick and not known:
         lines.append(table.t("prompt.pick_one") if pick == 1 else table.t("prompt.pick", count=pick))
     if prompt.get("quests"):
         lines.append(table.t("prompt.pick_quest"))
@@ -1033,8 +1048,9 @@ def rules_text(table: Table, roles: list[str], options: dict[str, Any]) -> str:
         lines += ["", table.t("rules.roles_in_play")]
         for rid in dict.fromkeys(roles):
             side = ROLES[rid].side.value if rid in ROLES else "good"
-            lines.append(table.t("rules.role_line", role=esc(table.role(rid)), side=esc(table.side(side)),
-                                 help=role_help(table, rid, side)))
+            note = wording.side_note(table, rid, side)
+            lines.append(table.t("rules.role_line" if note else "rules.role_line_named", role=esc(table.role(rid)),
+                                 side=esc(note), help=role_help(table, rid, side, options)))
     mods = [k for k, v in options.items() if v]
     if mods:
         lines += ["", table.t("rules.modules_in_play")]

@@ -32,9 +32,10 @@ from engine import (
     public_view,
     validate_config,
     view,
+    waiting_for,
 )
 
-from . import ending, inbound, recovery, render, settings_panel, texts, timers
+from . import ending, inbound, recovery, render, settings_check, settings_panel, texts, timers, wording
 from .callbacks import BadCallback, Button, Codec, parse_start_payload
 from .extras import Extras
 from .render import Table
@@ -951,7 +952,7 @@ class Service(Extras):
         return pages.page(page)
 
     def _config(self, s: Session, n: int) -> engine.GameConfig:
-        return settings_panel.config_for(s.settings, n)
+        return settings_check.config_for(s.settings, n)
 
     def _start_game(self, s: Session | None, user: Any, b: Button, q: Any) -> Plan:
         lang = self._lang(user, s)
@@ -1033,7 +1034,7 @@ class Service(Extras):
             outs.append(Out("edit", chat_id=user.id, message_id=msg_id, text=panel, keyboard=None, tag="settings"))
         if s.lobby_msg:
             outs.append(Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=text, keyboard=kb, tag="lobby"))
-        answer, alert = settings_panel.done_answer(self._table(s, lang), settings_panel.check(s.settings, len(s.players)))
+        answer, alert = settings_check.done_answer(self._table(s, lang), settings_check.check(s.settings, len(s.players)))
         return Plan(outs=outs, answer=answer, alert=alert)
 
     # --- team picker (group) ----------------------------------------------------------------------------
@@ -1090,6 +1091,9 @@ class Service(Extras):
             target = int(op[1:])
             if target not in prompt.targets:
                 raise Reply(texts.t("error.stale", lang))
+            full = wording.team_full(prompt.model_dump(), sel.quest, len(sel.targets), lang, state.config.theme.value)
+            if full and target not in sel.targets:
+                raise Reply(full)
             sel.targets = sorted(set(sel.targets) ^ {target})
         elif op.startswith("q") and op[1:].isdigit() and prompt.quests:
             quest = int(op[1:])
@@ -1199,6 +1203,9 @@ class Service(Extras):
         except IllegalAction as exc:
             key = f"illegal.{exc.code}"
             text = texts.t(key, lang, **exc.params) if texts.has(key, lang) else exc.reason
+            if exc.code == "not_your_turn":  # say whose turn it is, when the table may know
+                text = wording.whose_turn(waiting_for(state), s.names(), action.kind, state.stage, lang,
+                                          state.config.theme.value) or text
             raise Reply(text, alert=True) from None
         return self._commit_game(s, state, new, events, trigger)
 

@@ -19,116 +19,22 @@ what a missing vote counts as; ``ko`` all limits off; ``kd`` the defaults; ``d``
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import engine
-from engine import ConfigIssue, GameConfig, InvalidConfig, validate_config
 from engine.modules.assassination import assassin_choices, designated_role
 from engine.timeouts import DEFAULT_VOTE
 
-from . import render, texts, timers
+from . import deadlines, render, texts
 from .render import Btn, Keyboard, Table
 from .session import Settings
+from .settings_check import check, check_lines, config_for
 
-SIZES = range(5, 11)
 HALF_ROW = 20  # characters a button may have to share its row with another on a phone screen
 
 
 class StaleOp(ValueError):
     """A button operation this panel does not know (a forged or outdated button)."""
-
-
-# ---------------------------------------------------------------------------------------------------
-# The check: which table sizes can play these settings, and the issues for the table that will play
-# ---------------------------------------------------------------------------------------------------
-
-
-def config_for(settings: Settings, players: int) -> GameConfig:
-    """The game these settings make for ``players``: a preset's own characters for that count."""
-    if settings.preset and settings.preset in _presets():
-        preset = _presets()[settings.preset]
-        if players in preset.players:
-            return preset.config(players)
-    return settings.config(players)
-
-
-def _presets() -> dict[str, Any]:
-    from engine.presets import PRESETS
-
-    return PRESETS
-
-
-def issues_for(settings: Settings, players: int) -> list[ConfigIssue]:
-    try:
-        return validate_config(config_for(settings, players))
-    except InvalidConfig as exc:
-        return list(exc.problems)
-
-
-@dataclass
-class Check:
-    joined: int
-    playable_sizes: list[int]  # table sizes from 5 to 10 that can play these settings
-    shown_for: int | None  # the size the issues below are for (None: none shown)
-    issues: list[ConfigIssue]
-
-    @property
-    def errors(self) -> list[ConfigIssue]:
-        return [i for i in self.issues if i.level == "error"]
-
-    @property
-    def playable(self) -> bool:
-        """Can the table that will play use these settings (as far as we know yet)?"""
-        if self.joined in SIZES:
-            return self.joined in self.playable_sizes
-        return bool(self.playable_sizes)
-
-
-def check(settings: Settings, joined: int) -> Check:
-    per = {n: issues_for(settings, n) for n in SIZES}
-    sizes = [n for n, found in per.items() if not any(i.level == "error" for i in found)]
-    if joined in SIZES:
-        shown: int | None = joined
-    elif sizes:
-        shown = None
-    else:  # nothing can play: show what is wrong for the size closest to working
-        shown = min(SIZES, key=lambda n: (sum(i.level == "error" for i in per[n]), n))
-    return Check(joined, sizes, shown, per[shown] if shown is not None else [])
-
-
-def sizes_text(table: Table, sizes: list[int]) -> str:
-    """``7–10`` for a run of sizes, else ``5, 7 or 9``."""
-    if len(sizes) > 2 and sizes == list(range(sizes[0], sizes[-1] + 1)):
-        return f"{sizes[0]}–{sizes[-1]}"
-    return texts.join_names([str(n) for n in sizes], table.lang, or_=True)
-
-
-def check_lines(table: Table, c: Check) -> list[str]:
-    lines = []
-    if c.joined in SIZES:
-        lines.append(table.t("settings.check.joined", count=c.joined))
-    elif c.playable_sizes:
-        lines.append(table.t("settings.check.sizes", count=c.joined, sizes=sizes_text(table, c.playable_sizes)))
-    else:
-        lines.append(table.t("settings.check.none", count=c.joined, players=c.shown_for))
-    lines += [table.t("settings.errors", message=render.issue_text(table, i)) for i in c.errors]
-    lines += [table.t("settings.warnings", message=render.issue_text(table, i)) for i in c.issues
-              if i.level != "error"]
-    if c.joined in SIZES:
-        if not c.errors:
-            lines.append(table.t("settings.ok"))
-        elif c.playable_sizes:
-            lines.append(table.t("settings.check.other_sizes", sizes=sizes_text(table, c.playable_sizes)))
-    return lines
-
-
-def done_answer(table: Table, c: Check) -> tuple[str, bool]:
-    """What Done answers (text, as an alert?): saved, or saved but not playable yet and why."""
-    if c.playable:
-        return table.t("settings.done"), False
-    reason = render.issue_text(table, c.errors[0], html=False) if c.errors else ""
-    return table.t("settings.done_unplayable", reason=reason)[:200], True
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -307,12 +213,12 @@ class Pages:
         t, limits = self.table, self.settings.timers
         lines = [t.t("timers.page.title", title=render.esc(t.title)), t.t("timers.page.help"), ""]
         buttons = []
-        for i, (phase, _) in enumerate(timers.PHASES):
-            limit = timers.limit_for(limits, phase)
-            name = timers.phase_name(t, phase)
-            lines.append(t.t("timers.page.line", phase=render.esc(name), limit=timers.duration(t, limit),
-                             default=timers.default_text(t, phase, limits)))
-            buttons.append(self.btn(t.t("timers.button.phase", phase=name, limit=timers.duration(t, limit)), f"k{i}"))
+        for i, (phase, _) in enumerate(deadlines.PHASES):
+            limit = deadlines.limit_for(limits, phase)
+            name = deadlines.phase_name(t, phase)
+            lines.append(t.t("timers.page.line", phase=render.esc(name), limit=deadlines.duration(t, limit),
+                             default=deadlines.default_text(t, phase, limits)))
+            buttons.append(self.btn(t.t("timers.button.phase", phase=name, limit=deadlines.duration(t, limit)), f"k{i}"))
         if not self.timers_enforced:
             lines += ["", t.t("timers.page.unavailable")]
         rows = _rows(buttons)
@@ -322,15 +228,15 @@ class Pages:
 
     def phase(self, index: int) -> tuple[str, Keyboard]:
         t, limits = self.table, self.settings.timers
-        if not 0 <= index < len(timers.PHASES):
+        if not 0 <= index < len(deadlines.PHASES):
             raise StaleOp(f"k{index}")
-        phase = timers.PHASES[index][0]
-        limit = timers.limit_for(limits, phase)
-        lines = [t.t("timers.limit.title", phase=render.esc(timers.phase_name(t, phase)),
-                     limit=timers.duration(t, limit)),
-                 t.t("timers.limit.expiry", default=timers.default_text(t, phase, limits))]
-        buttons = [self.btn(("🔘 " if choice == limit else "") + timers.duration(t, choice), f"k{index}.{j}")
-                   for j, choice in enumerate(timers.CHOICES)]
+        phase = deadlines.PHASES[index][0]
+        limit = deadlines.limit_for(limits, phase)
+        lines = [t.t("timers.limit.title", phase=render.esc(deadlines.phase_name(t, phase)),
+                     limit=deadlines.duration(t, limit)),
+                 t.t("timers.limit.expiry", default=deadlines.default_text(t, phase, limits))]
+        buttons = [self.btn(("🔘 " if choice == limit else "") + deadlines.duration(t, choice), f"k{index}.{j}")
+                   for j, choice in enumerate(deadlines.CHOICES)]
         rows = [buttons[i: i + 3] for i in range(0, len(buttons), 3)]
         return "\n".join(lines), [*rows, self.back("pt")]
 
@@ -436,21 +342,21 @@ def _timers_op(settings: Settings, rest: str) -> tuple[str, bool, str | None]:
     if rest == "v":
         limits.vote = "reject" if limits.vote == "approve" else "approve"
     elif rest == "o":
-        limits.limits = {phase: 0 for phase, _ in timers.PHASES}
+        limits.limits = {phase: 0 for phase, _ in deadlines.PHASES}
     elif rest == "d":
         limits.limits, limits.vote = {}, DEFAULT_VOTE
     else:
         index, dot, j = rest.partition(".")
         i = _index(index)
-        if i >= len(timers.PHASES):
+        if i >= len(deadlines.PHASES):
             raise StaleOp(f"k{rest}")
         if not dot:
             return f"k{i}", False, None
         j_ = _index(j)
-        if j_ >= len(timers.CHOICES):
+        if j_ >= len(deadlines.CHOICES):
             raise StaleOp(f"k{rest}")
-        phase = timers.PHASES[i][0]
-        limits.limits[phase] = timers.CHOICES[j_]
-        if limits.limits[phase] == timers.DEFAULT_LIMITS[phase]:
+        phase = deadlines.PHASES[i][0]
+        limits.limits[phase] = deadlines.CHOICES[j_]
+        if limits.limits[phase] == deadlines.DEFAULT_LIMITS[phase]:
             del limits.limits[phase]
     return "timers", True, None

@@ -25,214 +25,45 @@ import logging
 import math
 from typing import TYPE_CHECKING, Any
 
-from engine import Action, GameConfig, GameState, actors, apply_action, prompts, waiting_for
-from engine.timeouts import DEFAULT_VOTE, TIMEOUT, VOTE_OPTION
+from engine import Action, actors, apply_action, prompts, waiting_for
+from engine.timeouts import TIMEOUT
 
 from . import render, texts
-from .callbacks import b36
-from .render import Table
+from .deadlines import (  # noqa: F401 (the policy's names, also read from here)
+    CHOICES,
+    DEFAULT_LIMITS,
+    EXTEND_SECONDS,
+    MAX_EXTENSIONS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    OWNER_PHASE,
+    PHASES,
+    REMIND_MIN_LIMIT,
+    carry_over,
+    configure,
+    default_text,
+    desired_deadline,
+    duration,
+    is_stale,
+    limit_for,
+    new_deadline,
+    phase_name,
+    phase_of,
+    record_idle,
+    remind_lead,
+    same_deadline,
+    settle_idle,
+    step_of,
+    time_left,
+    timers_for,
+)
 from .scheduler import Scheduler, Timer
-from .session import ACTIVE, CANCELLED, LOBBY, PLAYING, Deadline, Session, TimerSettings, kind_tag, serial
+from .session import ACTIVE, CANCELLED, LOBBY, Deadline, Session, serial
 
 if TYPE_CHECKING:  # pragma: no cover
     from .service import Job, Plan, Service
 
 log = logging.getLogger("gamebot.timers")
-
-# Phase -> default limit in seconds (0 = off). "other": any decision of a plug-in not listed.
-PHASES: tuple[tuple[str, int], ...] = (
-    ("join", 600),
-    ("propose", 180),
-    ("vote", 120),
-    ("quest", 120),
-    ("lady", 180),
-    ("assassination", 300),
-    ("excalibur", 120),
-    ("plot_cards", 120),
-    ("trapper", 120),
-    ("rogue", 120),
-    ("loyalty", 120),
-    ("other", 120),
-)
-DEFAULT_LIMITS = dict(PHASES)
-CHOICES = (0, 60, 120, 180, 300, 600, 900, 1800, 3600)  # what the settings buttons cycle through
-# Owner of a pending decision -> its phase.
-OWNER_PHASE = {
-    "lady_of_the_lake": "lady",
-    "assassination": "assassination",
-    "untrustworthy_servant": "assassination",  # the Recruitment stage, just before the Assassination
-    "excalibur": "excalibur",
-    "plot_cards": "plot_cards",
-    "trapper": "trapper",
-    "rogue": "rogue",
-    "loyalty": "loyalty",
-}
-EXTEND_SECONDS = 300
-MAX_EXTENSIONS = 3
-REMIND_MIN_LIMIT = 120  # shorter limits get no reminder (EventBridge Scheduler's precision is a minute)
-MIN_PLAYERS, MAX_PLAYERS = 5, 10
-
-
-# ---------------------------------------------------------------------------------------------------
-# Policy: limits, phases, deadlines
-# ---------------------------------------------------------------------------------------------------
-
-
-def limit_for(settings: TimerSettings, phase: str) -> int:
-    return int(settings.limits.get(phase, DEFAULT_LIMITS.get(phase, DEFAULT_LIMITS["other"])))
-
-
-def remind_lead(limit: int) -> int | None:
-    """Seconds before the deadline the reminder comes: 1 min (5 min for limits of 15 min or more)."""
-    if limit < REMIND_MIN_LIMIT:
-        return None
-    return 300 if limit >= 900 else 60
-
-
-def phase_of(state: GameState) -> str | None:
-    """The phase of the decision awaited now (None once the game has ended)."""
-    if state.over:
-        return None
-    if state.pending:
-        p = state.pending[0]
-        return "vote" if p.kind == "vote" else OWNER_PHASE.get(p.owner, "other")
-    return {"team": "propose", "vote": "vote", "quest": "quest"}.get(state.stage, "other")
-
-
-def step_of(state: GameState) -> str:
-    """Which decision within one serial (an Opinion Maker's open vote, then everyone's vote)."""
-    return f"{state.stage}.{len(state.pending)}"
-
-
-def configure(config: GameConfig, timers: TimerSettings) -> GameConfig:
-    """The game's configuration with the group's timeout rules the engine needs (the vote default)."""
-    if timers.vote == DEFAULT_VOTE:
-        return config
-    return config.model_copy(update={"options": {**config.options, VOTE_OPTION: timers.vote}})
-
-
-def _deadline(phase: str, serial_: int, step: str, limit: int, due: int, extensions: int = 0) -> Deadline:
-    lead = remind_lead(limit)
-    return Deadline(phase=phase, serial=serial_, step=step, due=due, limit=limit, extensions=extensions,
-                    remind_at=due - lead if lead else None)
-
-
-def desired_deadline(s: Session, now: float) -> Deadline | None:
-    """The deadline that should run for this session now: the current one if it still applies."""
-    d = s.deadline
-    if s.status == LOBBY:
-        limit = limit_for(s.settings.timers, "join")
-        if not limit:
-            return None
-        if d is not None and d.phase == "join" and (d.limit == limit or d.extensions):
-            return d
-        return _deadline("join", d.serial + 1 if d is not None and d.phase == "join" else 0, "", limit,
-                         int(math.ceil(now)) + limit)
-    if s.status != PLAYING or s.game() is None:
-        return None
-    state = s.game()
-    phase = phase_of(state)
-    if phase is None:
-        return None
-    key = (phase, serial(state), step_of(state))
-    if d is not None and (d.phase, d.serial, d.step) == key:
-        return d
-    limit = limit_for(s.settings.timers, phase)
-    return _deadline(*key, limit, int(math.ceil(now)) + limit) if limit else None
-
-
-def _same(a: Deadline | None, b: Deadline | None) -> bool:
-    if a is None or b is None:
-        return a is b
-    return (a.phase, a.serial, a.step, a.due) == (b.phase, b.serial, b.step, b.due)
-
-
-def timers_for(s: Session, d: Deadline) -> list[Timer]:
-    """The reminder (if any) and the expiry of a deadline."""
-    out = []
-    for kind, at in (("remind", d.remind_at), ("expire", d.due)):
-        if at is None:
-            continue
-        payload = {"chat": s.chat_id, "game": s.game_id, "phase": d.phase, "serial": d.serial, "step": d.step,
-                   "due": d.due, "kind": kind}
-        name = f"gb{b36(s.chat_id)}-{s.game_id}-{b36(d.serial)}{kind_tag(d.step)}-{b36(d.due)}-{kind[0]}"
-        out.append(Timer(name=name, at=int(at), payload=payload))
-    return out
-
-
-def record_idle(s: Session, seat: int, hidden: bool) -> None:
-    player = s.players[seat]
-    uid = str(player.id)
-    s.idle_names[uid] = player.name
-    if hidden:  # who held a hidden decision stays secret until the end
-        s.idle_hidden[uid] = s.idle_hidden.get(uid, 0) + 1
-        return
-    s.idle[uid] = s.idle.get(uid, 0) + 1
-    s.idle_totals[uid] = s.idle_totals.get(uid, 0) + 1
-
-
-def settle_idle(s: Session) -> None:
-    """The game is over: hidden decisions that ran out of time join the idle record."""
-    for uid, n in s.idle_hidden.items():
-        s.idle[uid] = s.idle.get(uid, 0) + n
-        s.idle_totals[uid] = s.idle_totals.get(uid, 0) + n
-    s.idle_hidden = {}
-
-
-def carry_over(previous: Session | None) -> dict[str, Any]:
-    """What a new lobby keeps from the group's previous session: the all-time idle record."""
-    if previous is None:
-        return {}
-    settle_idle(previous)
-    return {"idle_totals": dict(previous.idle_totals), "idle_names": dict(previous.idle_names)}
-
-
-def is_stale(s: Session | None, p: dict[str, Any]) -> bool:
-    """A timer acts only while its exact deadline (game, phase, decision, due time) is still running."""
-    if s is None or s.game_id != p.get("game") or s.deadline is None:
-        return True
-    d = s.deadline
-    if (d.phase, d.serial, d.step, d.due) != (p.get("phase"), p.get("serial"), p.get("step"), p.get("due")):
-        return True
-    if d.phase == "join":
-        return s.status != LOBBY
-    state = s.game()
-    return s.status != PLAYING or state is None or (serial(state), step_of(state)) != (d.serial, d.step)
-
-
-# ---------------------------------------------------------------------------------------------------
-# Texts
-# ---------------------------------------------------------------------------------------------------
-
-
-def duration(table: Table, seconds: float) -> str:
-    if seconds <= 0:
-        return table.t("timers.off")
-    minutes = max(1, math.ceil(seconds / 60))
-    if minutes >= 60 and minutes % 60 == 0:
-        return table.t("timers.hours", n=minutes // 60)
-    return table.t("timers.minutes", n=minutes)
-
-
-def time_left(table: Table, seconds: float) -> str:
-    return duration(table, seconds) if seconds >= 60 else table.t("timers.left_soon")
-
-
-def default_text(table: Table, phase: str, settings: TimerSettings) -> str:
-    key = f"timers.default.{phase}"
-    if not texts.has(key, table.lang):
-        key = "timers.default.other"
-    return table.t(key, vote=table.t(f"vote.{settings.vote}"), count=MIN_PLAYERS)
-
-
-def phase_name(table: Table, phase: str) -> str:
-    return table.t(f"timers.phase.{phase}") if texts.has(f"timers.phase.{phase}", table.lang) else table.module(phase)
-
-
-# ---------------------------------------------------------------------------------------------------
-# The service side
-# ---------------------------------------------------------------------------------------------------
-
 
 class Timers:
     """Timer planning, firing, commands and settings for one :class:`~gamebot.service.Service`."""
@@ -250,7 +81,7 @@ class Timers:
         if self.scheduler is None:
             return []
         s.deadline = desired_deadline(s, self.service.clock())
-        if s.deadline is None or _same(s.deadline, old):
+        if s.deadline is None or same_deadline(s.deadline, old):
             return []
         return timers_for(s, s.deadline)
 
@@ -362,7 +193,7 @@ class Timers:
 
     def _config_errors(self, s: Session, n: int, lang: str | None = None) -> list[str]:
         """Why these settings cannot be played by ``n`` players, in plain text (``lang``: the group's)."""
-        from .settings_panel import issues_for
+        from .settings_check import issues_for
 
         table = self.service._table(s, lang)
         return [render.issue_text(table, i, html=False) for i in issues_for(s.settings, n) if i.level == "error"]
@@ -399,7 +230,7 @@ class Timers:
                 raise Reply(texts.t("timers.extend.limit", lang, max=MAX_EXTENSIONS))
             now = self.service.clock()
             due = max(d.due, int(math.ceil(now))) + EXTEND_SECONDS
-            s.deadline = _deadline("join", d.serial + 1, "", d.limit, due, extensions=d.extensions + 1)
+            s.deadline = new_deadline("join", d.serial + 1, "", d.limit, due, extensions=d.extensions + 1)
             table = self.service._table(s)
             return Plan(session=s, answer=table.t(
                 "timers.extend.done", name=render.esc(s.players[s.seat_of(user.id)].name),
@@ -436,7 +267,7 @@ class Timers:
 
         chat = job.update.effective_chat
         session, _ = self.service._load(chat.id)
-        lang = self.service._user_lang(job)
+        lang = self.service._reply_lang(job, session)  # the group's language, as every group reply
         if session is None:
             session = Session(chat_id=chat.id, lang=lang)
         table = self.service._table(session, lang)

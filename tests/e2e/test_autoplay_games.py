@@ -16,9 +16,9 @@ def _ending(table) -> tuple[dict[str, str], list[str]]:
     sides = {}
     for text in texts:
         for line in text.split("\n"):
-            m = re.match(r"^(?:😇|😈) (.+?): <b>.+</b> \((Good|Evil)\)$", line)
+            m = re.match(r"^(😇|😈) (.+?): <b>.+</b>", line)  # the icon is the side (a name may say it too)
             if m:
-                sides[m.group(1)] = m.group(2)
+                sides[m.group(2)] = "Good" if m.group(1) == "😇" else "Evil"
     history = next(t for t in texts if t.startswith("<b>History</b>")).split("\n")
     return sides, history
 

@@ -10,7 +10,8 @@ from engine import ROLES, GameConfig, Theme, validate_config
 from gamebot import texts
 from gamebot.render import Table
 from gamebot.session import Session, chat_key
-from gamebot.settings_panel import HALF_ROW, Pages, check
+from gamebot.settings_check import check
+from gamebot.settings_panel import HALF_ROW, Pages
 from localdev import updates as U
 from localdev.autoplay import Driver, Policy
 from tests.reliability.support import set_settings

@@ -9,7 +9,9 @@ MERLIN_CARD = ("🎭 <b>Your secret role in G</b>\nYou are <b>Merlin</b> — Goo
                "What you know:\n• Carol, Erin and Grace: Evil\n")
 PERCIVAL_CARD = ("You are <b>Percival</b> — Good (Loyal Servants of Arthur).\nWhat you know:\n"
                  "• Carol and Frank: Merlin or Morgana\n")
-SPY_CARD = "You are <b>Spy</b> — the Spies.\nWhat you know:\n• Ann: Spy\n"
+SPY_CARD = "You are <b>a Spy</b>.\nWhat you know:\n• Ann: Spy\n"
+SERVANT_CARD = "You are <b>a Loyal Servant of Arthur</b>.\nYou know nothing about the others: watch closely.\n"
+LANCELOT_CARD = "You are <b>Lancelot (Evil)</b>.\nWhat you know:\n• Ann: Evil\n"
 
 
 def msg(mid: int, text: str, buttons=()) -> dict:
@@ -37,6 +39,7 @@ def test_a_role_card_tells_the_side_and_who_is_known_to_be_evil():
     assert not percival.evil and percival.known_evil == set()
     spy = Mind.read([msg(1, SPY_CARD)])
     assert spy.evil and spy.known_evil == {"Ann"}
+    assert Mind.read([msg(1, LANCELOT_CARD)]).evil and not Mind.read([msg(1, SERVANT_CARD)]).evil
     turned = Mind.read([msg(1, MERLIN_CARD), msg(2, "⚜️ Your allegiance has changed: you are now <b>Evil</b>.")])
     assert turned.evil
 

@@ -134,11 +134,11 @@ def test_the_messengers_target_is_told_and_the_assassin_named():
     hit = _pv(win_reason="messengers_assassinated", assassination={**attempt, "hit": True})
     assert ending.reason(table(), hit) == "Bob found both Good Messengers."
     assert ending.reason(table(lang="fr"), hit) == "Bob a trouvé les deux Messagers du Bien."
-    started = [render.event_line(table(), "AssassinationStarted", {"assassin": 1, "kind": kind})
-               for kind in ("merlin", "messengers", "choice")]
+    started = [render.event_line(table(), "AssassinationStarted", {"assassin": 1, "choices": choices})
+               for choices in (["merlin"], ["messengers"], ["merlin", "messengers"])]
     assert started[0].endswith("Bob must now name Merlin.")
     assert started[1].endswith("Bob must now name both Good Messengers.")
-    assert "Bob will name Merlin or both Good Messengers" in started[2]
+    assert "Bob now chooses whom to hunt: Merlin or the Good Messengers" in started[2]
 
 
 def test_a_rogue_who_wins_alone_is_named_in_the_head_the_picture_and_its_caption():

@@ -334,14 +334,15 @@ def test_prompts_name_players_and_cards_and_say_how_many_to_choose():
                   info={"card": "take_responsibility", "kind": "immediate",
                         "hands": {"1": ["opinion_maker"], "3": ["keeping_close_eye"]}}).model_dump()
     text, _ = render.private_prompt(t, take, CODEC, serial=5)
-    assert "At the table: Bob holds <b>Charge</b>; Dave holds <b>Ambush</b>." in text and "Choose a player." in text
+    assert "At the table: Bob holds <b>Charge</b>; Dave holds <b>Ambush</b>." in text
+    assert "choose the player and the card" in text and "Choose a player." not in text  # said once
     show = Prompt(kind="plot_establish_confidence", seat=0, pick=1, targets=[1, 2],
                   info={"card": "establish_confidence", "kind": "immediate", "receiver": 2}).model_dump()
     text, _ = render.private_prompt(t, show, CODEC, serial=5)
     assert text.startswith("🃏 Carol received <b>Show Your Strength</b>: as the Leader, choose a player")
     both = Prompt(kind="assassinate", seat=1, pick=2, targets=[0, 2, 3], info={"target": "messengers"}).model_dump()
     text, _ = render.private_prompt(t, both, CODEC, serial=5)
-    assert "the two players you believe are the Good Messengers" in text and "Choose 2 players." in text
+    assert "the two players you believe are the Good Messengers" in text and "Choose 2 players." not in text
 
 
 def test_the_role_card_tells_a_messenger_their_rank_and_messages_left():

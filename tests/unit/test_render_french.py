@@ -44,7 +44,7 @@ def test_private_knowledge_and_events():
     lines = render.knowledge_lines(table, [{"seat": 1, "label": "evil", "source": "lady"},
                                            {"seat": 3, "label": "fail", "source": "keeping_close_eye", "quest": 1},
                                            {"seat": 4, "label": "merlin_or_morgana", "source": "reveal"}])
-    assert lines == ["• Bérénice : Mal (Dame du Lac)", "• Dalia : a joué ❌ Échec (Embuscade, Quête 2)",
+    assert lines == ["• Bérénice : Mal (vu avec la Dame du Lac)", "• Dalia : a joué ❌ Échec (vu grâce à Embuscade, Quête 2)",
                      "• Émile : Merlin ou Morgane"]
     assert line("MessengerRankDealt", private=True, rank="junior") == "📜 Vous êtes le Messager <b>cadet</b>."
     assert line("CardSwitched", private=True, by=0, card="fail", was="success") == (
@@ -65,7 +65,7 @@ def test_the_end_in_french():
           "assassination": {"assassin": 1, "kind": "merlin", "named": [4], "hit": False}}
     head, history = ending.game_over(Table(chat_id=-1, game_id="g", lang="fr", names=NAMES[:5]), pv)
     assert head.startswith("🏁 <b>Fin de la partie : le Bien l'emporte !</b>\nBérénice a manqué Merlin.")
-    assert "😇 Arthur : <b>Merlin</b> (Bien)" in head and "😈 Dalia : <b>Sbire de Mordred</b> (Mal)" in head
+    assert "😇 Arthur : <b>Merlin</b> (Bien)" in head and "😈 Dalia : <b>Sbire de Mordred</b>\n" in head
     assert history.splitlines()[:3] == [
         "<b>Historique</b>", "<b>Tour 1</b> · Quête 1",
         "  Équipe 1 · Arthur : Arthur et Clément → ✅ Arthur, Bérénice et Émile | ❌ Clément et Dalia → approuvée"]

@@ -213,7 +213,7 @@ def _three_successes(roles, assassin=None, options=None):
 def test_assassination_only_when_merlin_is_in_play_and_good_won_by_quests():
     s, ev = _three_successes(FIVE)
     assert not s.over and s.winner is Side.GOOD  # provisional: the Assassin may still win
-    assert [e.data for e in ev if e.type == "AssassinationStarted"] == [{"assassin": 3, "kind": "merlin"}]
+    assert [e.data for e in ev if e.type == "AssassinationStarted"] == [{"assassin": 3, "choices": ["merlin"]}]
     assert [seat for seat in range(5) if prompts(s, seat)] == [3]
     assert prompts(s, 3)[0].kind == "assassinate"
 

@@ -198,8 +198,7 @@ class Assassination(Module):
         kinds = target_kinds(ctx.config)
         ctx.mod(self.id)["attempt"] = {"assassin": assassin, "kind": kinds[0] if len(kinds) == 1 else None,
                                        "named": [], "hit": None}
-        # "kind": the target to name, or "choice" when the Assassin first announces one of several
-        ctx.emit("AssassinationStarted", assassin=assassin, kind=kinds[0] if len(kinds) == 1 else "choice")
+        ctx.emit("AssassinationStarted", assassin=assassin, choices=kinds)  # more than one: announced first
         if len(kinds) > 1:
             ctx.push("assassin_target", self.id, [assassin], choices=kinds)
         else:

@@ -5,8 +5,18 @@ Each quest is attempted once; the 5th only after two successes. The two-Fail rul
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ..basics import Theme
+from ..models import GameState
 from ..plugin import Ctx, Module, register
+
+LAST = 4  # the 5th quest slot
+
+
+def last_open(state: GameState) -> bool:
+    """May the 5th quest be chosen? Only after two successes."""
+    return state.successes() >= 2
 
 
 @register
@@ -18,7 +28,11 @@ class Targeting(Module):
 
     def quest_slots(self, ctx: Ctx, slots: list[int]) -> list[int]:
         s = ctx.state
-        open_slots = [i for i, r in enumerate(s.results) if r is None]
-        if s.successes() < 2:
-            open_slots = [i for i in open_slots if i != 4]
-        return open_slots
+        return [i for i, r in enumerate(s.results) if r is None and (i != LAST or last_open(s))]
+
+    def public_view(self, ctx: Ctx, view: dict[str, Any]) -> None:
+        """Quest slots that cannot be chosen yet are marked ``closed`` on the track (the 5th before two
+        successes), whatever the stage: the board shows them locked."""
+        s = ctx.state
+        if s.results[LAST] is None and not last_open(s):
+            view["track"][LAST]["closed"] = True

@@ -1,0 +1,105 @@
+"""Are these settings playable, and by which table? The check the settings panel, the lobby and the
+start share: the game the settings make for a number of players (a preset's own characters for that
+count), its issues, and the table sizes from 5 to 10 that can play it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine import ConfigIssue, GameConfig, InvalidConfig, validate_config
+
+from . import render, texts
+from .render import Table
+from .session import Settings
+
+SIZES = range(5, 11)
+
+# ---------------------------------------------------------------------------------------------------
+
+
+def config_for(settings: Settings, players: int) -> GameConfig:
+    """The game these settings make for ``players``: a preset's own characters for that count."""
+    if settings.preset and settings.preset in _presets():
+        preset = _presets()[settings.preset]
+        if players in preset.players:
+            return preset.config(players)
+    return settings.config(players)
+
+
+def _presets() -> dict[str, Any]:
+    from engine.presets import PRESETS
+
+    return PRESETS
+
+
+def issues_for(settings: Settings, players: int) -> list[ConfigIssue]:
+    try:
+        return validate_config(config_for(settings, players))
+    except InvalidConfig as exc:
+        return list(exc.problems)
+
+
+@dataclass
+class Check:
+    joined: int
+    playable_sizes: list[int]  # table sizes from 5 to 10 that can play these settings
+    shown_for: int | None  # the size the issues below are for (None: none shown)
+    issues: list[ConfigIssue]
+
+    @property
+    def errors(self) -> list[ConfigIssue]:
+        return [i for i in self.issues if i.level == "error"]
+
+    @property
+    def playable(self) -> bool:
+        """Can the table that will play use these settings (as far as we know yet)?"""
+        if self.joined in SIZES:
+            return self.joined in self.playable_sizes
+        return bool(self.playable_sizes)
+
+
+def check(settings: Settings, joined: int) -> Check:
+    per = {n: issues_for(settings, n) for n in SIZES}
+    sizes = [n for n, found in per.items() if not any(i.level == "error" for i in found)]
+    if joined in SIZES:
+        shown: int | None = joined
+    elif sizes:
+        shown = None
+    else:  # nothing can play: show what is wrong for the size closest to working
+        shown = min(SIZES, key=lambda n: (sum(i.level == "error" for i in per[n]), n))
+    return Check(joined, sizes, shown, per[shown] if shown is not None else [])
+
+
+def sizes_text(table: Table, sizes: list[int]) -> str:
+    """``7–10`` for a run of sizes, else ``5, 7 or 9``."""
+    if len(sizes) > 2 and sizes == list(range(sizes[0], sizes[-1] + 1)):
+        return f"{sizes[0]}–{sizes[-1]}"
+    return texts.join_names([str(n) for n in sizes], table.lang, or_=True)
+
+
+def check_lines(table: Table, c: Check) -> list[str]:
+    lines = []
+    if c.joined in SIZES:
+        lines.append(table.t("settings.check.joined", count=c.joined))
+    elif c.playable_sizes:
+        lines.append(table.t("settings.check.sizes", count=c.joined, sizes=sizes_text(table, c.playable_sizes)))
+    else:
+        lines.append(table.t("settings.check.none", count=c.joined, players=c.shown_for))
+    lines += [table.t("settings.errors", message=render.issue_text(table, i)) for i in c.errors]
+    lines += [table.t("settings.warnings", message=render.issue_text(table, i)) for i in c.issues
+              if i.level != "error"]
+    if c.joined in SIZES:
+        if not c.errors:
+            lines.append(table.t("settings.ok"))
+        elif c.playable_sizes:
+            lines.append(table.t("settings.check.other_sizes", sizes=sizes_text(table, c.playable_sizes)))
+    return lines
+
+
+def done_answer(table: Table, c: Check) -> tuple[str, bool]:
+    """What Done answers (text, as an alert?): saved, or saved but not playable yet and why."""
+    if c.playable:
+        return table.t("settings.done"), False
+    reason = render.issue_text(table, c.errors[0], html=False) if c.errors else ""
+    return table.t("settings.done_unplayable", reason=reason)[:200], True
