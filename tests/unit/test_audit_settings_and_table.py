@@ -344,3 +344,40 @@ def test_check_counts_only_errors_of_the_table_that_will_play():
     assert c.playable_sizes == [7, 8, 9, 10] and c.issues == [] and c.playable
     c = check(st, 6)
     assert c.shown_for == 6 and not c.playable and [i.code for i in c.errors] == ["too_many_evil"]
+
+
+def test_the_panel_and_the_table_speak_french(h):
+    h.langs = {uid: "fr" for uid in range(1, 8)}
+    h.command(1, "/language fr")
+    open_panel(h, [1, 2, 3], lang="fr")
+    text = h.io.last(1).text
+    assert "3 inscrits pour l'instant : ces réglages se jouent à 5–10 joueurs." in text
+    assert "🎭 Jeu : Avalon" in buttons(h, 1) and "🌐 Langue : Français" in buttons(h, 1)
+    h.press_label(1, 1, "Personnages")
+    for role in ("Perceval", "Morgane", "Mordred"):
+        h.press_label(1, 1, role)
+    h.press_label(1, 1, "Retour")
+    assert "ces réglages se jouent à 7–10 joueurs." in h.io.last(1).text
+    h.press_label(1, 1, "Terminé")
+    assert h.last_answer().text == "Réglages enregistrés."  # a table of 7 to 10 can still form
+    h.press_label(1, GROUP, "⚙️")
+    h.press_label(1, 1, "Personnages")
+    for role in ("Oberon", "Brute"):  # five Evil characters: no table can play them
+        h.press_label(1, 1, role)
+    h.press_label(1, 1, "Retour")
+    assert "aucune table de 5 à 10 joueurs ne peut jouer ces réglages" in h.io.last(1).text
+    h.press_label(1, 1, "Terminé")
+    answer = h.last_answer()
+    assert answer.alert and answer.text.startswith("Enregistré, mais ces réglages ne peuvent pas encore être joués")
+    h.command(1, "/rules")
+    assert "🌙 <b>La Révélation de cette partie</b>" in h.io.last(GROUP).text
+    assert "• Perceval voit Merlin et Morgane, sans savoir qui est qui." in h.io.last(GROUP).text
+
+
+def test_the_pin_hint_speaks_the_groups_language(h):
+    h.io.cannot_pin = True
+    h.command(1, "/language fr")
+    h.lobby([1, 2, 3, 4, 5], join="🙋")
+    h.press_label(1, GROUP, "▶️")
+    hints = [m.text for m in h.io.chat(GROUP) if "épingler" in m.text]
+    assert len(hints) == 1 and "nommez-moi administrateur" in hints[0]
