@@ -832,6 +832,9 @@ def choice_label(table: Table, choice: str, kind: str) -> str:
     return texts.name_of("choice", choice, table.lang, table.theme)
 
 
+PROMPT_VARIANT_KEYS = ("target", "source")
+
+
 def private_prompt(
     table: Table,
     prompt: dict[str, Any],
@@ -848,10 +851,12 @@ def private_prompt(
         p["quest"] = pv["quest"] + 1
     if kind == "vote" and pv is not None:
         p.setdefault("team", table.names_of(pv.get("team") or []))
-    key = f"prompt.{kind}"
-    variant = f"{key}.{info['target']}" if isinstance(info.get("target"), str) else ""
-    if variant and texts.has(variant, table.lang):  # e.g. the Assassin looking for both Messengers
-        key = variant
+    # The sentence: a variant named by the prompt's target or source (the Assassin looking for both
+    # Messengers, the Cleric's look at the Reveal), else the kind's own, if the prompt fills its blanks.
+    candidates = [f"prompt.{kind}.{info[k]}" for k in PROMPT_VARIANT_KEYS if isinstance(info.get(k), str)]
+    candidates.append(f"prompt.{kind}")
+    key = next((c for c in candidates if texts.has(c, table.lang)
+                and texts.fields(c, table.lang, table.theme) <= set(p)), candidates[-1])
     known = texts.has(key, table.lang) and texts.fields(key, table.lang, table.theme) <= set(p)
     if known:  # the prompt's own sentence says what to choose
         lines = [table.t(key, **p)]

@@ -381,3 +381,19 @@ def test_the_pin_hint_speaks_the_groups_language(h):
     h.press_label(1, GROUP, "▶️")
     hints = [m.text for m in h.io.chat(GROUP) if "épingler" in m.text]
     assert len(hints) == 1 and "nommez-moi administrateur" in hints[0]
+
+
+@pytest.mark.parametrize("lang,expected", [
+    ("en", "🃏 At the Reveal, someone checks the loyalty of the first Leader: you. You do not learn who."),
+    ("fr", "🃏 Pendant la Révélation, quelqu'un vérifie l'allégeance du premier Roi : vous. Vous ne saurez pas qui."),
+])
+def test_the_leader_checked_by_the_cleric_is_asked_without_being_told_who_looks(lang, expected):
+    from gamebot.callbacks import Codec
+    from gamebot.render import private_prompt
+
+    table = Table(chat_id=GROUP, game_id="g", lang=lang, names=["Alice", "Bob", "Carol"])
+    prompt = {"kind": "loyalty_card", "seat": 0, "choices": ["good", "evil"], "info": {"source": "cleric"}}
+    text, kb = private_prompt(table, prompt, Codec("k"), 3, None, None)
+    assert text.startswith(expected)
+    assert not any(name in text for name in ("Bob", "Carol"))
+    assert len([b for row in kb for b in row]) == 2
