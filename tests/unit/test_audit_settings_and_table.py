@@ -392,7 +392,7 @@ def test_the_leader_checked_by_the_cleric_is_asked_without_being_told_who_looks(
     from gamebot.render import private_prompt
 
     table = Table(chat_id=GROUP, game_id="g", lang=lang, names=["Alice", "Bob", "Carol"])
-    prompt = {"kind": "loyalty_card", "seat": 0, "choices": ["good", "evil"], "info": {"source": "cleric"}}
+    prompt = {"kind": "loyalty_card", "seat": 0, "pick": 0, "choices": ["good", "evil"], "info": {"source": "cleric"}}
     text, kb = private_prompt(table, prompt, Codec("k"), 3, None, None)
     assert text.startswith(expected)
     assert not any(name in text for name in ("Bob", "Carol"))
