@@ -16,8 +16,8 @@ test needs to set a table up (players starting the bot, a lobby with characters 
 How a :class:`Driver` reads the table, like a person:
 
 * its own role card ("Your secret role...") tells it its side and whom it knows (:class:`Mind`);
-* the group's newest "Propose team" keyboard belongs to the Leader mentioned in its text; a Leader
-  puts themself on the team, then players they trust;
+* a "Propose team" keyboard in a player's private chat means that player leads: a Leader puts
+  themself on the team, then players they trust;
 * a vote message with Approve / Reject is answered once by every player who has not voted: a player
   approves a team they are on, Good rejects a team with someone it knows to be Evil and approves the
   fifth team of a round (its rejection would hand Evil the game), Evil approves teams with Evil on
@@ -89,6 +89,7 @@ FRENCH = Words(
 class Screen(Protocol):
     def messages(self, chat_id: int) -> list[JSON]: ...
     def press(self, user_id: int, chat_id: int, message_id: int, data: str) -> Any: ...
+    # optional: ``idle() -> bool`` lets time pass when nobody can act (what waits in the outbox goes out)
 
 
 def plain(text: str) -> str:
@@ -225,19 +226,31 @@ class Driver:
     # --- acting --------------------------------------------------------------------------------
     def step(self) -> bool:
         """Make one decision somewhere. False when none of our players has anything to press."""
-        return (self.lobby and self._lobby()) or self._private() or self._vote() or self._picker()
+        return (self.lobby and self._lobby()) or self._picker() or self._private() or self._vote()
 
     def play(self, max_steps: int = 2000) -> int:
         steps = 0
+        idle = getattr(self.screen, "idle", None)
+        second_looks = 3
         while not self.over() and steps < max_steps:
-            if not self.step():
-                break
+            if not self.step() and not (idle is not None and idle()):
+                if not second_looks or not self._voted:
+                    break
+                # A vote refused earlier (someone had to vote in the open first) is tried again: the vote
+                # message's progress is coalesced, so it may not have changed since.
+                second_looks -= 1
+                self._voted.clear()
+                continue
             steps += 1
+        if idle is not None:
+            while idle():  # the end of the game may still wait for the group's budget
+                pass
         return steps
 
-    def _newest(self, label: str) -> tuple[JSON, list[JSON], JSON] | None:
-        """The group's newest message with a button labelled ``label``: (message, buttons, button)."""
-        for msg in reversed(self.screen.messages(self.group)):
+    def _newest(self, label: str, chat: int | None = None) -> tuple[JSON, list[JSON], JSON] | None:
+        """The newest message of the group (or ``chat``) with a button labelled ``label``: (message,
+        buttons, button)."""
+        for msg in reversed(self.screen.messages(self.group if chat is None else chat)):
             buttons = _buttons(msg)
             button = next((b for b in buttons if label in b["text"]), None)
             if button is not None:
@@ -387,32 +400,31 @@ class Driver:
 
     # --- the Leader's team picker ------------------------------------------------------------------
     def _picker(self) -> bool:
-        found = self._newest(self.words.propose)
-        if found is not None:
+        """The team picker is in the Leader's private chat: its newest "Propose team" keyboard there."""
+        for leader in self.players:
+            found = self._newest(self.words.propose, chat=leader)
+            if found is None:
+                continue
             msg, buttons, confirm = found
-            m = MENTION.search(msg.get("html") or msg["text"])
-            leader = int(m.group(1)) if m else self._leader_by_name(msg["text"])
-            if leader is None or leader not in self.players:
-                return False  # someone else's turn (e.g. a person at the table)
             key = (leader, msg["message_id"], _look(msg))
             if key in self._dead:
-                return False
+                continue
             self._dead.add(key)
             quests = [b for b in buttons if b["text"].startswith((*self.words.quest, "🎯"))]
             toggles = [b for b in buttons if b["text"].startswith(("▫️", "✅"))]
             count = COUNT.search(confirm["text"])
             rng = self.policy.rng
             if quests and not any(b["text"].startswith("🎯") for b in quests):
-                self._press(leader, self.group, msg, rng.choice(quests)["data"])
+                self._press(leader, leader, msg, rng.choice(quests)["data"])
             elif count and int(count.group(1)) < int(count.group(2)):
                 free = [b for b in toggles if b["text"].startswith("▫️")]
-                self._press(leader, self.group, msg, self._team_choice(leader, free)["data"])
+                self._press(leader, leader, msg, self._team_choice(leader, free)["data"])
             elif count and int(count.group(1)) > int(count.group(2)):
                 chosen = [b for b in toggles if b["text"].startswith("✅")]
                 drop = [b for b in chosen if _label_name(b["text"]) != self.name_of(leader)] or chosen
-                self._press(leader, self.group, msg, rng.choice(drop)["data"])
+                self._press(leader, leader, msg, rng.choice(drop)["data"])
             else:
-                self._press(leader, self.group, msg, confirm["data"])
+                self._press(leader, leader, msg, confirm["data"])
             return True
         return False
 
@@ -429,25 +441,23 @@ class Driver:
         trusted = [b for b in free if _label_name(b["text"]) not in mind.known_evil]
         return self.policy.rng.choice(trusted or free)
 
-    def _leader_by_name(self, text: str) -> int | None:
-        for uid in self.players:
-            if text.startswith(f"👑 {self.name_of(uid)},"):
-                return uid
-        return None
-
 
 # ---------------------------------------------------------------------------------------------------
 # Playing through the webhook handler against the fake Bot API server
 # ---------------------------------------------------------------------------------------------------
 
 
-def lambda_deliver(secret: str) -> Callable[[JSON], int]:
-    """``deliver(update)`` straight into ``lambda_handler`` (with the secret header): the HTTP status."""
+def lambda_deliver(secret: str, fake: Any = None) -> Callable[[JSON], int]:
+    """``deliver(update)`` straight into ``lambda_handler`` (with the secret header): the HTTP status.
+    With ``fake`` (a FakeTelegram), the method the webhook answers with is performed, as Telegram does."""
 
     def deliver(update: JSON) -> int:
         import app
 
-        return app.lambda_handler(U.webhook_event(update, secret), None)["statusCode"]
+        response = app.lambda_handler(U.webhook_event(update, secret), None)
+        if fake is not None:
+            fake.perform(U.webhook_reply(response))
+        return response["statusCode"]
 
     return deliver
 
@@ -492,7 +502,7 @@ class WebhookTable(FakeTelegramScreen):
         self.title = title
         self.statuses: list[int] = []
         self.last_update: JSON | None = None
-        self._handler = lambda_deliver(secret)
+        self._handler = lambda_deliver(secret, fake)
 
     def _deliver(self, update: JSON) -> int:
         return self.post(update)
@@ -504,9 +514,19 @@ class WebhookTable(FakeTelegramScreen):
         if secret == "__default__":
             status = self._handler(update)
         else:
-            status = app.lambda_handler(U.webhook_event(update, secret), None)["statusCode"]
+            response = app.lambda_handler(U.webhook_event(update, secret), None)
+            self.fake.perform(U.webhook_reply(response))
+            status = response["statusCode"]
         self.statuses.append(status)
         return status
+
+    def leader(self) -> int:
+        """The player whose private chat holds a live team picker: the Leader now."""
+        for chat in self.fake.chat_ids():
+            if chat > 0 and any(self.words.propose in b["text"] for m in self.messages(chat) for row in m["buttons"]
+                                for b in row):
+                return chat
+        raise AssertionError("nobody holds a team picker")
 
     def start_private(self, uid: int) -> int:
         """The user opens the bot's private chat and presses Start."""

@@ -67,6 +67,10 @@ Fault injection
     retry_after to 1). PTB raises RetryAfter / BadRequest / Forbidden / NetworkError for these.
     ``Fault.hits`` counts the calls it caught. ``.clear_faults()``.
 
+Webhook replies
+    ``.perform(method)`` performs the Bot API method a webhook answered with (``{"method": ...,
+    params}``), as Telegram does with the webhook's reply.
+
 Inspection (all return copies; message dicts are Telegram Message dicts: message_id, date,
 chat, from, text or caption+photo, reply_markup, edit_date)
     ``.calls``: flat list of ``Call(method, params)`` named tuples (every request, also failed ones;
@@ -705,6 +709,15 @@ class FakeTelegram:
             if method.lower() not in _READ_ONLY:
                 self._bump()
             return 200, {"ok": True, "result": copy.deepcopy(result)}
+
+    def perform(self, method: JSON | None, token: str | None = None) -> tuple[int, JSON] | None:
+        """Perform the Bot API method a webhook answered with, as Telegram does once it has the answer
+        (``localdev.updates.webhook_reply``); None when there is none."""
+        if not method:
+            return None
+        params = {k: v for k, v in method.items() if k != "method"}
+        return self.handle(token if token is not None else (self.token or "TEST:TOKEN"), str(method["method"]),
+                           params, {})
 
     @staticmethod
     def _fault_payload(fault: Fault) -> JSON:

@@ -180,7 +180,9 @@ class Playground:
 
         dynamo.reset_default_client()
         create_table_from_template(dynamo.default_client(), self.table_name, REPO / "template.yaml")
-        self.worker = WebhookWorker(self.secret)
+        # The method a webhook answers with is performed by Telegram: here by the fake Bot API, or (real
+        # bot mode) by a call to the real Bot API (``perform``, set by run_telegram).
+        self.worker = WebhookWorker(self.secret, perform=self.fake.perform if self.fake is not None else None)
         self._start_timers()
         self.worker.call(self._warm_up)
         if self.fake is not None:
@@ -594,6 +596,7 @@ def run_telegram(args: argparse.Namespace) -> None:
     pg = Playground(mode="telegram", token=token, api_base=api_base).start()
     _quiet(args.verbose)
     poller.deliver = pg.deliver
+    pg.worker.perform = poller.perform  # with long polling the bot performs its webhook answer itself
     stop = threading.Event()
 
     def poll() -> None:

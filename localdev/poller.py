@@ -61,6 +61,16 @@ class Poller:
             raise PollError(f"{method}: {data.get('error_code')} {data.get('description')}")
         return data["result"]
 
+    def perform(self, method: dict[str, Any]) -> Any:
+        """Carry out the Bot API method the bot's webhook answered with (Telegram would, for a webhook;
+        a polling bot calls it itself). A failure is logged, as Telegram gives a webhook no result."""
+        params = {k: v for k, v in method.items() if k != "method"}
+        try:
+            return self.api(str(method["method"]), **params)
+        except PollError as exc:
+            log.warning("webhook answer not performed: %s", exc)
+            return None
+
     def prepare(self) -> dict[str, Any]:
         """Check the token (getMe, returned) and remove the webhook: getUpdates refuses to run while
         one is set. The removed URL is kept in ``removed_webhook``."""

@@ -322,3 +322,15 @@ def webhook_event(update: JSON, secret: str | None = None, *, path: str = "/webh
         "body": body,
         "isBase64Encoded": False,
     }
+
+
+def webhook_reply(response: dict[str, Any]) -> dict[str, Any] | None:
+    """The Bot API method a webhook answered with (Telegram performs it), or None."""
+    headers = {str(k).lower(): str(v) for k, v in (response.get("headers") or {}).items()}
+    if response.get("statusCode") != 200 or "json" not in headers.get("content-type", ""):
+        return None
+    try:
+        method = json.loads(response.get("body") or "")
+    except ValueError:
+        return None
+    return method if isinstance(method, dict) and isinstance(method.get("method"), str) else None

@@ -22,10 +22,14 @@ T = TypeVar("T")
 
 
 class WebhookWorker:
-    def __init__(self, secret: str, handler: Callable[[dict[str, Any], Any], dict[str, Any]] | None = None) -> None:
-        """``handler``: the Lambda handler (default ``app.lambda_handler``, imported in the worker)."""
+    def __init__(self, secret: str, handler: Callable[[dict[str, Any], Any], dict[str, Any]] | None = None,
+                 perform: Callable[[dict[str, Any]], Any] | None = None) -> None:
+        """``handler``: the Lambda handler (default ``app.lambda_handler``, imported in the worker).
+        ``perform``: carries out the Bot API method a webhook answers with, as Telegram does with the
+        reply (the fake Bot API's ``perform``, or a call to the real Bot API when long polling)."""
         self.secret = secret
         self._handler = handler
+        self.perform = perform
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="webhook-worker")
         self._thread_id: int | None = None
         self.statuses: list[int] = []
@@ -49,7 +53,11 @@ class WebhookWorker:
         return self._handler
 
     def _post(self, update: dict[str, Any]) -> int:
-        status = int(self.handler()(U.webhook_event(update, self.secret), None)["statusCode"])
+        response = self.handler()(U.webhook_event(update, self.secret), None)
+        status = int(response["statusCode"])
+        method = U.webhook_reply(response)
+        if method is not None and self.perform is not None:
+            self.perform(method)
         self.statuses.append(status)
         return status
 

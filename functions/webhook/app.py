@@ -83,9 +83,13 @@ def lambda_handler(event: dict[str, Any], context: Any = None) -> dict[str, Any]
     remaining = getattr(context, "get_remaining_time_in_millis", None)
     if remaining is not None:  # waiting out flood control must never outlast the Lambda timeout
         svc.io.wait_budget = max(0.0, min(WAIT_BUDGET, remaining() / 1000 - SAFETY_MARGIN))
-    status = _CONTAINER.run(svc.handle(data))
-    log.info("update %s -> %s in %.1f ms", data.get("update_id"), status, (time.perf_counter() - started) * 1000)
-    return _response(status, "ok" if status == 200 else "retry")
+    answer = _CONTAINER.run(svc.handle_update(data))
+    log.info("update %s -> %s in %.1f ms", data.get("update_id"), answer.status, (time.perf_counter() - started) * 1000)
+    if answer.status == 200 and answer.method is not None:
+        # One Bot API method in the reply: Telegram performs it (the answer to a button, a short reply)
+        return {"statusCode": 200, "headers": {"content-type": "application/json"},
+                "body": json.dumps(answer.method, ensure_ascii=False, separators=(",", ":"))}
+    return _response(answer.status, "ok" if answer.status == 200 else "retry")
 
 
 def reset() -> None:

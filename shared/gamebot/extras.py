@@ -16,7 +16,8 @@ from .store import Write
 from .telegram_io import Out
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .service import Job, Plan
+    from .service import Job
+    from .uow import Plan
 
 log = logging.getLogger("gamebot.service")
 
@@ -59,7 +60,7 @@ class Extras:
         return text, [buttons[i : i + 3] for i in range(0, len(buttons), 3)]
 
     async def _cmd_language(self, job: Job, args: str) -> None:
-        from .service import Plan
+        from .uow import Plan
 
         chat = job.update.effective_chat
         user = job.update.effective_user
@@ -83,7 +84,7 @@ class Extras:
         await self._set_language(job, chat, user, code, None)
 
     async def _cb_language(self, job: Job, b: Button) -> None:
-        from .service import Plan
+        from .uow import Plan
 
         q = job.update.callback_query
         code = b.op[1:]
@@ -97,7 +98,7 @@ class Extras:
                             chat_id: int | None = None) -> None:
         """The group's language becomes ``code``. While a lobby or game is open only its host or a group
         admin may change it; otherwise anyone in the group may."""
-        from .service import Plan, Reply
+        from .uow import Plan, Reply
 
         chat_id = chat_id if chat_id is not None else chat.id
         session, _ = self._load(chat_id)
@@ -126,7 +127,7 @@ class Extras:
             if s.status == LOBBY and s.lobby_msg:
                 text, kb = self._lobby(s)
                 plan.outs.append(Out("edit", chat_id=chat_id, message_id=s.lobby_msg, text=text, keyboard=kb,
-                                     essential=False, tag="lobby"))
+                                     essential=False, tag="lobby", view="lobby"))
             elif s.status == PLAYING and s.board_msg:
                 from engine import public_view
 
@@ -156,7 +157,7 @@ class Extras:
 
     async def _cmd_stats(self, job: Job, args: str) -> None:
         from . import stats
-        from .service import Plan
+        from .uow import Plan
 
         chat = job.update.effective_chat
         user = job.update.effective_user
@@ -200,7 +201,7 @@ class Extras:
                    tag="picture")
 
     async def _cmd_history(self, job: Job, args: str) -> None:
-        from .service import Plan
+        from .uow import Plan
 
         chat = job.update.effective_chat
         user = job.update.effective_user

@@ -716,23 +716,43 @@ def proposal_line(table: Table, pv: dict[str, Any]) -> str:
                    quest=proposal["quest"] + 1)
 
 
-def vote_closed(table: Table, pv_before: dict[str, Any]) -> str:
-    return _vote_head(table, pv_before) + "\n" + table.t("vote.closed", of=pv_before["players"])
+# Public events the vote message tells once everyone has voted (instead of a message of their own).
+TOLD_BY_THE_VOTE = {"VotesRevealed", "TeamApproved", "TeamRejected", "QuestStarted"}
 
 
-def quest_progress(table: Table, pv: dict[str, Any]) -> str:
-    """The vote message once the team is approved: the proposal, then how many cards are in."""
-    played = pv.get("played") or []
-    quest = pv["quest"] if pv["quest"] is not None else 0
-    return "\n".join([
-        _vote_head(table, pv),
-        table.t("quest.approved"),
-        table.t("quest.progress", quest=quest + 1, team=table.names_of(pv["team"]), count=len(played), of=len(pv["team"])),
-    ])
+def vote_outcome(table: Table, pv: dict[str, Any]) -> list[str]:
+    """What the last proposal's votes decided, from the public view: every vote, then the team approved
+    (and its quest starting) or rejected."""
+    from engine import Event
+
+    if not pv.get("proposals"):
+        return []
+    p = pv["proposals"][-1]
+    votes = p.get("votes") or ""
+    if not votes:
+        return []
+    events = [Event(type="VotesRevealed", data={
+        "approve": [i for i, v in enumerate(votes) if v == "A"], "reject": [i for i, v in enumerate(votes) if v == "R"],
+        "approved": bool(p.get("approved"))})]
+    if p.get("approved"):
+        events += [Event(type="TeamApproved", data={"team": p["team"], "quest": p["quest"]}),
+                   Event(type="QuestStarted", data={"quest": p["quest"], "team": p["team"]})]
+    elif p.get("note") is None:
+        events.append(Event(type="TeamRejected", data={"team": p["team"], "rejections": pv["vote_track"]}))
+    return announcements(table, events)
 
 
-def quest_done(table: Table, pv_before: dict[str, Any], quest: int) -> str:
-    return "\n".join([_vote_head(table, pv_before), table.t("quest.approved"), table.t("quest.done", quest=quest + 1)])
+def vote_result(table: Table, pv: dict[str, Any], played: bool = False, head: dict[str, Any] | None = None) -> str:
+    """The vote message once everyone has voted: the proposal, the votes and what they decided; during
+    the quest (``played``), how many cards are in. ``head``: the view the vote was made in (its team
+    number), when ``pv`` is after it."""
+    lines = [_vote_head(table, head or pv), *vote_outcome(table, pv)]
+    if played and pv.get("stage") == "quest":
+        quest = pv["quest"] if pv["quest"] is not None else 0
+        count = len(pv.get("played") or [])
+        lines.append(table.t("quest.progress", quest=quest + 1, team=table.names_of(pv["team"]), count=count,
+                             of=len(pv["team"])))
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------------------------------

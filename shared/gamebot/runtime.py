@@ -39,6 +39,7 @@ def environment(*names: str) -> tuple[str, ...]:
         os.environ.get("TELEGRAM_BOT_USERNAME", ""),
         os.environ.get("AWS_ENDPOINT_URL_DYNAMODB", ""),
         os.environ.get("GAME_ARCHIVE_DAYS", ""),
+        os.environ.get("GROUP_MESSAGES_PER_MINUTE", ""),
     )
     return common + tuple(os.environ.get(n, "") for n in names) + env_key()
 
@@ -53,7 +54,9 @@ async def build_service(settings: tuple[str, ...], scheduler: Any = None, pool: 
     from .service import ARCHIVE_DAYS, Service
     from .telegram_io import LazyRequest, TelegramIO
 
-    token, base_url, table, username, _, archive_days = settings[:6]
+    from .effects import Budget
+
+    token, base_url, table, username, _, archive_days, per_minute = settings[:7]
 
     def client() -> HTTPXRequest:
         return HTTPXRequest(connection_pool_size=pool, read_timeout=10.0, write_timeout=10.0, connect_timeout=5.0)
@@ -66,7 +69,8 @@ async def build_service(settings: tuple[str, ...], scheduler: Any = None, pool: 
         await bot.initialize()  # getMe, once per container, only to learn the username for deep links
         username = bot.username or ""
     return Service(DynamoRepository(table), TelegramIO(bot), Codec(token), bot_username=username,
-                   archive_days=float(archive_days or ARCHIVE_DAYS), scheduler=scheduler)
+                   archive_days=float(archive_days or ARCHIVE_DAYS), scheduler=scheduler,
+                   budget=Budget.per_minute(int(per_minute)) if per_minute.strip().isdigit() else None)
 
 
 class Container:

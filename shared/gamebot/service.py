@@ -12,11 +12,10 @@ be remembered.
 """
 from __future__ import annotations
 
-import contextlib
 import logging
 import secrets
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from telegram import Update
@@ -37,6 +36,7 @@ from engine import (
 
 from . import ending, inbound, recovery, render, settings_check, settings_panel, texts, timers, wording
 from .callbacks import BadCallback, Button, Codec, parse_start_payload
+from .effects import Budget
 from .extras import Extras
 from .render import Table
 from .reveal_text import reveal_text
@@ -58,7 +58,8 @@ from .session import (
     user_key,
 )
 from .store import Item, Repository, VersionConflict, Write, retrying
-from .telegram_io import Out, Result
+from .telegram_io import Out, Result, response_method
+from .uow import Facts, Plan, Reply, UnitOfWork
 
 log = logging.getLogger("gamebot.service")
 
@@ -74,31 +75,6 @@ def display_name(user: Any) -> str:
     return name[:32]
 
 
-class Reply(Exception):
-    """Stop the attempt and answer with this text (no write)."""
-
-    def __init__(self, text: str, alert: bool = False, url: str | None = None) -> None:
-        super().__init__(text)
-        self.text = text
-        self.alert = alert
-        self.url = url
-
-
-@dataclass
-class Plan:
-    """What one attempt decided: the session to write (None: no write), extra writes, effects."""
-
-    session: Session | None = None
-    outs: list[Out] = field(default_factory=list)
-    writes: list[Write] = field(default_factory=list)
-    answer: str | None = None
-    alert: bool = False
-    url: str | None = None
-    schedule: list[Any] = field(default_factory=list)  # timers to schedule once committed (gamebot.timers)
-    picture: tuple[int, dict[str, Any], str] | None = None  # (chat, game summary, language): sent last
-    version: int | None = None  # the chat item's version once this plan's session is written
-
-
 @dataclass
 class Job:
     """One update being handled."""
@@ -108,6 +84,16 @@ class Job:
     committed: bool = False
     callback_id: str | None = None
     answered: bool = False
+    response: dict[str, Any] | None = None  # the Bot API method returned in the webhook's answer
+
+
+@dataclass
+class Answer:
+    """What the webhook answers Telegram: the HTTP status and, if any, one Bot API method that Telegram
+    performs itself (the answer to a button, a one-message reply): no round trip of ours."""
+
+    status: int
+    method: dict[str, Any] | None = None
 
 
 class Service(Extras):
@@ -121,6 +107,7 @@ class Service(Extras):
         seeds: Any = None,
         archive_days: float = ARCHIVE_DAYS,
         scheduler: Any = None,
+        budget: Budget | None = None,
     ) -> None:
         """``seeds``: optional ``random.Random`` for game seeds (tests); otherwise ``secrets``.
         ``archive_days``: how long a finished game's archive item lives before DynamoDB's TTL deletes it.
@@ -133,13 +120,21 @@ class Service(Extras):
         self.bot_username = bot_username
         self.clock = clock
         self.timers = timers.Timers(self, scheduler)
+        self.uow = UnitOfWork(repo, io, clock, plan_timers=self.timers.plan, schedule=self.timers.dispatch,
+                              flush_timer=self.timers.flush_timer, follow_up=self._follow_up,
+                              photo=self._outbox_photo, settle=self._settle_keyboards, refresh=self._refresh,
+                              budget=budget)
 
     # ------------------------------------------------------------------------------------------------
     # Entry point
     # ------------------------------------------------------------------------------------------------
 
     async def handle(self, data: dict[str, Any]) -> int:
-        """Process one update (the webhook's JSON). Returns the HTTP status for Telegram."""
+        """Process one update; the HTTP status for Telegram (see ``handle_update`` for the answer)."""
+        return (await self.handle_update(data)).status
+
+    async def handle_update(self, data: dict[str, Any]) -> Answer:
+        """Process one update (the webhook's JSON): the status and the method to return to Telegram."""
         problem = inbound.refusal(data)  # checked before anything reads or stores it
         update = None
         if problem is None:
@@ -150,27 +145,26 @@ class Service(Extras):
         if update is None or not well_formed(update):
             # a redelivery would fail the same way: 200, nothing stored, nothing sent
             log.warning("ignored a malformed update: %s", problem or "fields missing")
-            return 200
+            return Answer(200)
         job = Job(update=update, update_id=update.update_id)
         try:
             await self._dispatch(job)
-            return 200
+            return Answer(200, job.response)
         except DamagedSession as exc:  # a clear answer (to a button or a command) until /cancel closes it
             log.warning("update %s: %s", job.update_id, exc)
             u = job.update
             if u.callback_query is not None or (u.message is not None and (u.message.text or "").startswith("/")):
-                with contextlib.suppress(Exception):  # best effort: nothing was committed, 200 either way
-                    await self._finish(job, Plan(answer=texts.t("damaged.notice", self._lang(u.effective_user)),
-                                                 alert=True))
-            return 200
+                self._respond(job, Plan(answer=texts.t("damaged.notice", self._lang(u.effective_user)), alert=True))
+            return Answer(200, job.response)
         except Exception as exc:
             log.exception("update %s failed (%s)", job.update_id, "after commit" if job.committed else "before commit")
             retry = not job.committed and transient(exc)
-            if job.callback_id and not job.answered and not retry:
-                await self._safe_answer(job, texts.t("error.generic", self._lang(update.effective_user)))
+            if job.callback_id and not retry:
+                self._respond(job, Plan(answer=texts.t("error.generic", self._lang(update.effective_user))))
             # Only ask Telegram to redeliver when nothing was committed and a retry may help (storage
-            # unavailable, throttled, contention). A bug would fail again on every redelivery: 200.
-            return 500 if retry else 200
+            # unavailable, throttled, contention), or when what was committed is not delivered yet. A bug
+            # would fail again on every redelivery: 200.
+            return Answer(500) if retry else Answer(200, job.response)
 
     async def _dispatch(self, job: Job) -> None:
         u = job.update
@@ -211,48 +205,14 @@ class Service(Extras):
         return recovery.user_record(user_id, item.body), item.version
 
     def _transact(self, job: Job, chat_id: int, decide: Any) -> Plan:
-        """Run ``decide(session) -> Plan`` under the retry loop with a version-checked write."""
+        """Run ``decide(session) -> Plan`` in the unit of work (version-checked write, effects stored)."""
+        user = job.update.effective_user if job.update is not None else None
+        plan = self.uow.commit(job.update_id, chat_id, decide, user_id=user.id if user is not None else None)
+        if plan.step is not None and plan.step.committed:
+            job.committed = True
+        return plan
 
-        def attempt() -> Plan:
-            stored = self.repo.get(chat_key(chat_id))
-            session = Session.from_body(stored.body) if stored is not None else None
-            version = stored.version if stored is not None else None
-            if session is not None and job.update_id in session.seen:
-                return Plan()  # a redelivery: already applied
-            deadline = session.deadline if session is not None else None
-            try:
-                plan = decide(session)
-            except Reply as r:
-                plan = Plan(answer=r.text, alert=r.alert, url=r.url)
-                user = job.update.effective_user if job.update is not None else None
-                if session is None or user is None or session.seat_of(user.id) is None:
-                    return plan
-                # A player's refused move is recorded too: redelivered later, when the move may have
-                # become legal (e.g. after an open vote), it must get the same refusal, not take effect.
-                plan.session = Session.from_body(stored.body)  # as read: decide may have changed its copy
-            if plan.session is None and stored is not None and any(o.op == "send" for o in plan.outs):
-                # new messages: record the update, so that a redelivery does not send them again
-                plan.session = Session.from_body(stored.body)
-            if plan.session is not None:
-                self._settle_keyboards(plan)
-                plan.schedule = self.timers.plan(plan.session, deadline)
-                plan.session.mark_seen(job.update_id)
-                item = Item(key=chat_key(chat_id), body=plan.session.body())
-                if plan.writes:
-                    self.repo.transact([Write(item, version), *plan.writes])
-                else:
-                    self.repo.put(item, version)
-                plan.version = (version or 0) + 1
-                job.committed = True
-            elif plan.writes:
-                self.repo.transact(plan.writes)
-                job.committed = True
-            return plan
-
-        return retrying(attempt)
-
-    @staticmethod
-    def _settle_keyboards(plan: Plan) -> None:
+    def _settle_keyboards(self, plan: Plan) -> None:
         """Keep the session's list of decision buttons on screen current with this plan's edits, and take
         away the buttons of every decision that has ended (a timeout, a resolved vote, a /status copy)."""
         s = plan.session
@@ -268,125 +228,94 @@ class Service(Extras):
                 plan.outs.append(Out("markup", chat_id=k.chat, message_id=k.msg, keyboard=None, essential=False,
                                      tag="stale"))
 
-    async def _finish(self, job: Job, plan: Plan, chat_id: int | None = None) -> list[Result]:
-        self.timers.dispatch(plan.schedule)
-        outs = list(plan.outs)
+    def _respond(self, job: Job, plan: Plan) -> None:
+        """The answer of this update that goes back in the webhook's reply (a method Telegram performs):
+        the answer to the pressed button, or a one-message reply to a command."""
+        if job.response is not None or job.update is None:
+            return
         if job.callback_id and not job.answered:
-            text = plan.answer
-            outs.insert(0, Out("answer", callback_id=job.callback_id, text=(text or "")[:200] or None,
-                               alert=plan.alert, url=plan.url, tag="answer"))
+            job.response = response_method("answer", callback_id=job.callback_id, text=(plan.answer or "")[:200] or None,
+                                           alert=plan.alert, url=plan.url)
             job.answered = True
         elif plan.answer and not job.callback_id and job.update.effective_chat is not None:
-            outs.insert(0, Out("send", chat_id=job.update.effective_chat.id, text=plan.answer, tag="reply"))
-        if plan.picture is not None:  # drawn after the commit; the text end messages go first
+            chat = job.update.effective_chat.id
+            if len(plan.answer) <= render.MAX_TEXT and not any(o.chat_id == chat for o in plan.outs):
+                job.response = response_method("send", chat_id=chat, text=plan.answer)
+            else:
+                plan.outs.insert(0, Out("send", chat_id=chat, text=plan.answer, tag="reply", essential=False))
+            plan.answer = None
+
+    async def _finish(self, job: Job, plan: Plan, chat_id: int | None = None) -> list[Result]:
+        self._respond(job, plan)
+        if plan.step is not None:
+            return await self.uow.deliver(plan)
+        outs = [o for o in plan.outs if o.op != "answer"]
+        if plan.picture is not None:  # (no session to keep it in: drawn and sent now)
             photo = self._picture_out(*plan.picture)
             if photo is not None:
                 outs.append(photo)
-        if not outs:
-            return []
-        results = await self.io.run(outs)
-        await self._after(job, results, chat_id, plan)
-        return results
+        return await self.io.run(outs) if outs else []
 
-    async def _safe_answer(self, job: Job, text: str) -> None:
-        try:
-            await self.io.run([Out("answer", callback_id=job.callback_id, text=text, tag="answer")])
-            job.answered = True
-        except Exception:  # pragma: no cover - best effort
-            log.warning("could not answer callback query")
+    def _refresh(self, s: Session, view: str) -> Out | None:
+        """The latest state of a group message kept current (``view``), when its last edit was held back
+        by the group's budget: sent by a later update or a flush timer."""
+        state = s.game() if s.status == PLAYING or s.status == ENDED else None
+        table = self._table(s)
+        if view == "board" and s.board_msg and state is not None:
+            return Out("edit", chat_id=s.chat_id, message_id=s.board_msg, essential=False, tag="board", view="board",
+                       text=render.board(table, public_view(state), "ended" if state.over else "playing"))
+        if view == "vote" and s.vote_msg and state is not None and s.vote_serial == serial(state):
+            pv = public_view(state)
+            if pv["stage"] == "vote":
+                text, kb = render.vote_message(table, pv, self.codec, serial(state))
+                return Out("edit", chat_id=s.chat_id, message_id=s.vote_msg, text=text, keyboard=kb, essential=False,
+                           tag="vote", live=serial(state), view="vote")
+        if view == "vote" and s.vote_msg and state is not None and state.stage == "quest":
+            pv = public_view(state)
+            text = render.vote_result(table, pv, played=True)
+            return Out("edit", chat_id=s.chat_id, message_id=s.vote_msg, text=text, essential=False, tag="quest",
+                       view="vote")
+        if view == "lobby" and s.lobby_msg and s.status == LOBBY:
+            text, kb = self._lobby(s)
+            return Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=text, keyboard=kb, essential=False,
+                       tag="lobby", view="lobby")
+        return None
 
-    async def _after(self, job: Job, results: list[Result], chat_id: int | None, plan: Plan | None = None) -> None:
-        """Follow-ups once the effects ran: remember new message ids, handle unreachable users, and tell
-        a player whose role card or prompt did not get through (5xx, timeout, flood control) how to get
-        it again."""
-        remember = {
-            r.out.remember: r.message_id
-            for r in results
-            if r.ok and r.out.remember and r.message_id and r.message_id != r.out.message_id
-        }
-        live = [(r.out.chat_id, r.message_id, r.out.live) for r in results
-                if r.ok and r.out.live is not None and r.out.op == "send" and r.message_id]
-        blocked = sorted({r.out.user_id for r in results if r.error == "forbidden" and r.out.user_id})
-        cannot_pin = any(r.out.op == "pin" and not r.ok for r in results)
-        lost: dict[int, set[str]] = {}
-        for r in results:
-            tag = r.out.tag or ""
-            if not r.ok and r.error != "forbidden" and r.out.op == "send" and r.out.user_id and (
-                    tag == "role" or tag.startswith("prompt:")):
-                lost.setdefault(r.out.user_id, set()).add(tag.partition(":")[2])
-        if chat_id is None or not (remember or blocked or lost or live or cannot_pin):
-            return
-        try:
-            known = (plan.session, plan.version) if plan is not None and plan.version is not None else None
-            notices = self._follow_up(chat_id, remember, blocked, lost, live, cannot_pin, known)
-        except Exception:
-            log.exception("follow-up write failed")
-            return
-        if notices:
-            await self.io.run(notices)
+    def _outbox_photo(self, s: Session, effect: Any) -> Out | None:
+        """The picture of the session's last game, drawn when its outbox entry is delivered."""
+        if not s.last:
+            return None
+        return self._picture_out(effect.chat, dict(s.last), effect.picture or s.lang, essential=True)
 
-    def _follow_up(self, chat_id: int, remember: dict[str, int], blocked: list[int],
-                   lost: dict[int, set[str]] | None = None, live: list[tuple[int, int, int]] | None = None,
-                   cannot_pin: bool = False, known: tuple[Session, int] | None = None) -> list[Out]:
-        """Record what the effects taught us (message ids, unreachable players...). ``known``: the session
-        this update just wrote and its version: written again without reading it first, unless someone
-        else wrote in between (then read and retry)."""
-        for uid in blocked:
+    def _follow_up(self, session: Session, facts: Facts) -> list[Out]:
+        """Messages a delivery calls for: a player the bot cannot reach any more, a prompt that could not
+        be sent, the host told once how to let the bot pin the board. Changes ``session``."""
+        for uid in facts.blocked:
             self._mark_user(uid, blocked=True)
         notices: list[Out] = []
-        tries: list[int] = []
-
-        def attempt() -> None:
-            notices.clear()
-            if known is not None and not tries:
-                session, version = Session.from_body(known[0].body()), known[1]
-            else:
-                session, version = self._load(chat_id)
-            tries.append(1)
-            if session is None:
-                return
-            changed = bool(remember or live)
-            for name, mid in remember.items():
-                setattr(session, name, mid)
-            state = session.game() if session.status == PLAYING else None
-            current = serial(state) if state is not None else None
-            for chat, mid, decision in live or []:
-                if decision == current:
-                    session.track_keyboard(chat, mid, decision)
-                else:  # the decision ended while its message was on its way
-                    notices.append(Out("markup", chat_id=chat, message_id=mid, keyboard=None, essential=False,
-                                       tag="stale"))
-            table = self._table(session)
-            if cannot_pin and not session.pin_hint:  # told once per group: how to let the bot pin the board
-                session.pin_hint = changed = True
-                host = session.seat_of(session.host) if session.host is not None else None
-                notices.append(Out("send", chat_id=chat_id, tag="pin_hint", essential=False, text=table.t(
-                    "pin.need_admin", host=table.mention(host) if host is not None else "")))
-            if session.active:
-                for uid in blocked:
-                    seat = session.seat_of(uid)
-                    if seat is None or uid in session.unreachable:
-                        continue
-                    session.unreachable.append(uid)
-                    changed = True
-                    notices.append(
-                        Out("send", chat_id=chat_id, tag="unreachable",
-                            text=table.t("unreachable", name=table.mention(seat), link=table.deep_link("r")))
-                    )
-            if session.status == PLAYING and lost:
-                hidden = {p.kind for p in session.game().pending if p.hidden}
-                for uid, kinds in sorted(lost.items()):
-                    seat = session.seat_of(uid)
-                    if seat is None or uid in blocked or uid in session.unreachable or kinds <= hidden:
-                        continue  # (the group must not learn that someone has a hidden decision)
-                    notices.append(
-                        Out("send", chat_id=chat_id, tag="undelivered",
-                            text=table.t("undelivered", name=table.mention(seat), link=table.deep_link("r")))
-                    )
-            if changed:
-                self.repo.put(Item(key=chat_key(chat_id), body=session.body()), version)
-
-        retrying(attempt)
+        chat_id = session.chat_id
+        table = self._table(session)
+        if facts.cannot_pin and not session.pin_hint:
+            session.pin_hint = True
+            host = session.seat_of(session.host) if session.host is not None else None
+            notices.append(Out("send", chat_id=chat_id, tag="pin_hint", text=table.t(
+                "pin.need_admin", host=table.mention(host) if host is not None else "")))
+        if session.active:
+            for uid in facts.blocked:
+                seat = session.seat_of(uid)
+                if seat is None or uid in session.unreachable:
+                    continue
+                session.unreachable.append(uid)
+                notices.append(Out("send", chat_id=chat_id, tag="unreachable",
+                                   text=table.t("unreachable", name=table.mention(seat), link=table.deep_link("r"))))
+        if session.status == PLAYING and facts.lost:
+            hidden = {p.kind for p in session.game().pending if p.hidden}
+            for uid, kinds in sorted(facts.lost.items()):
+                seat = session.seat_of(uid)
+                if seat is None or uid in facts.blocked or uid in session.unreachable or kinds <= hidden:
+                    continue  # (the group must not learn that someone has a hidden decision)
+                notices.append(Out("send", chat_id=chat_id, tag="undelivered",
+                                   text=table.t("undelivered", name=table.mention(seat), link=table.deep_link("r"))))
         return notices
 
     def _mark_user(self, user_id: int, update_id: int | None = None, **changes: Any) -> UserRecord | None:
@@ -571,6 +500,10 @@ class Service(Extras):
         v = view(state, seat)
         outs.append(Out("send", chat_id=player.id, user_id=player.id, text=render.role_card(table, v), tag="role"))
         outs.extend(self._prompt_outs(s, state, seat, v))
+        mine = [p for p in prompts(state, seat) if p.kind == "propose"]
+        if mine:  # the Leader's team picker, as it stands
+            sel = s.sel.get("g")
+            outs.append(self._picker_out(s, state, mine[0], sel if sel and sel.serial == serial(state) else None))
         return outs
 
     async def _cmd_newgame(self, job: Job, args: str) -> None:
@@ -633,7 +566,14 @@ class Service(Extras):
             if session is None or session.status != PLAYING or session.seat_of(user.id) is None:
                 await self._finish(job, Plan(answer=texts.t("status.private_none", self._reply_lang(job, session))))
                 return
-            await self._finish(job, Plan(outs=self._private_status(session, session.seat_of(user.id))), session.chat_id)
+            group = session.chat_id
+
+            def private(s: Session | None) -> Plan:  # recorded: a redelivered /status is answered once
+                if s is None or s.status != PLAYING or s.seat_of(user.id) is None:
+                    raise Reply(texts.t("status.private_none", self._reply_lang(job, s)))
+                return Plan(outs=self._private_status(s, s.seat_of(user.id)))
+
+            await self._finish(job, self._transact(job, group, private), group)
             return
         session, _ = self._load(chat.id)
         if session is None or not session.active:
@@ -644,19 +584,21 @@ class Service(Extras):
             await self._finish(job, Plan(outs=[Out("send", chat_id=chat.id, text=text, keyboard=kb,
                                                    remember="lobby_msg", tag="lobby")]), chat.id)
             return
-        state = session.game()
-        table = self._table(session)
-        pv = public_view(state)
-        outs = [Out("send", chat_id=chat.id, text=render.board(table, pv, names=True), remember="board_msg", tag="board")]
-        s = serial(state)
-        leader_prompts = prompts(state, state.leader)
-        if leader_prompts and leader_prompts[0].kind == "propose":
-            sel = session.sel.get("g")
-            outs.append(self._picker_out(session, state, leader_prompts[0], sel if sel and sel.serial == s else None))
-        elif pv["stage"] == "vote" or any(p.kind == "vote" for seat in range(state.n) for p in prompts(state, seat)):
-            text, kb = render.vote_message(table, pv, self.codec, s)
-            outs.append(Out("send", chat_id=chat.id, text=text, keyboard=kb, tag="vote", live=s))
-        await self._finish(job, Plan(outs=outs), chat.id)
+        def group(s: Session | None) -> Plan:  # recorded: a redelivered /status is answered once
+            if s is None or s.status != PLAYING:
+                raise Reply(texts.t("status.none", self._reply_lang(job, s)))
+            state = s.game()
+            table = self._table(s)
+            pv = public_view(state)
+            outs = [Out("send", chat_id=chat.id, text=render.board(table, pv, names=True), remember="board_msg",
+                        tag="board")]
+            now = serial(state)
+            if pv["stage"] == "vote" or any(p.kind == "vote" for seat in range(state.n) for p in prompts(state, seat)):
+                text, kb = render.vote_message(table, pv, self.codec, now)
+                outs.append(Out("send", chat_id=chat.id, text=text, keyboard=kb, tag="vote", live=now))
+            return Plan(outs=outs)
+
+        await self._finish(job, self._transact(job, chat.id, group), chat.id)
 
     async def _cmd_cancel(self, job: Job, args: str) -> None:
         try:
@@ -768,8 +710,9 @@ class Service(Extras):
             if s.host == user.id:
                 s.host = s.players[0].id
             text, kb = self._lobby(s)
-        if s.lobby_msg:
-            plan.outs.append(Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=text, keyboard=kb, tag="lobby"))
+        if s.lobby_msg:  # the lobby's latest state (progress), unless it closed
+            plan.outs.append(Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=text, keyboard=kb, tag="lobby",
+                                 essential=kb is None, view="lobby"))
         return plan
 
     # ------------------------------------------------------------------------------------------------
@@ -921,8 +864,9 @@ class Service(Extras):
         rec = rec.model_copy(update={"chat": s.chat_id, "game_id": s.game_id, "name": name, "lang": lang})
         plan = Plan(session=s, writes=[Write(Item(key=user_key(user.id), body=rec.body()), version)])
         text, kb = self._lobby(s)
-        if s.lobby_msg:
-            plan.outs.append(Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=text, keyboard=kb, tag="lobby"))
+        if s.lobby_msg:  # the lobby's latest state: progress
+            plan.outs.append(Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=text, keyboard=kb, tag="lobby",
+                                 essential=False, view="lobby"))
         if via_start:
             plan.outs.append(Out("send", chat_id=user.id, user_id=user.id, tag="joined",
                                  text=texts.t("start.joined", lang, title=render.esc(s.title))))
@@ -1033,7 +977,8 @@ class Service(Extras):
             panel, _ = self._settings_panel(s, "main", lang)
             outs.append(Out("edit", chat_id=user.id, message_id=msg_id, text=panel, keyboard=None, tag="settings"))
         if s.lobby_msg:
-            outs.append(Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=text, keyboard=kb, tag="lobby"))
+            outs.append(Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=text, keyboard=kb, tag="lobby",
+                            essential=False, view="lobby"))
         answer, alert = settings_check.done_answer(self._table(s, lang), settings_check.check(s.settings, len(s.players)))
         return Plan(outs=outs, answer=answer, alert=alert)
 
@@ -1041,7 +986,10 @@ class Service(Extras):
 
     def _picker_out(self, s: Session, state: GameState, prompt: Any, sel: Selection | None,
                     message_id: int | None = None) -> Out:
-        table = self._table(s)
+        """The team picker, in the Leader's hands: a keyboard in their private chat (its toggles cost the
+        group nothing; the group sees the proposal, with the vote)."""
+        leader = s.players[state.leader]
+        table = self._table(s, self._player_lang(s, state.leader))
         pv = public_view(state)
         sizes = {int(k): int(v) for k, v in (prompt.info.get("sizes") or {}).items()}
         if not sizes:
@@ -1051,9 +999,10 @@ class Service(Extras):
             list(sel.targets) if sel else [], sel.quest if sel else None, self.codec, serial(state),
         )
         if message_id is not None:
-            return Out("edit", chat_id=s.chat_id, message_id=message_id, text=text, keyboard=kb, essential=False,
-                       tag="picker", live=serial(state))
-        return Out("send", chat_id=s.chat_id, text=text, keyboard=kb, tag="picker", live=serial(state))
+            return Out("edit", chat_id=leader.id, message_id=message_id, text=text, keyboard=kb, essential=False,
+                       user_id=leader.id, tag="picker", live=serial(state))
+        return Out("send", chat_id=leader.id, user_id=leader.id, text=text, keyboard=kb, tag="picker",
+                   live=serial(state))
 
     def _game_button(self, press: Any) -> Any:
         """The handler of a button of the running game (team picker, vote, private prompt): the press is
@@ -1186,7 +1135,7 @@ class Service(Extras):
         plan = self._apply(s, state, action, lang, trigger=("prompt", msg_id))
         s.sel.pop(key, None)
         if msg_id:
-            plan.outs.insert(0, Out("edit", chat_id=user.id, message_id=msg_id, user_id=user.id, tag="answered",
+            plan.outs.insert(0, Out("edit", chat_id=user.id, message_id=msg_id, user_id=user.id, tag="answered", essential=False,
                                     text=render.answered(table, prompt_text, prompt.kind, action)))
         plan.answer = plan.answer or "✔️"
         return plan
@@ -1287,27 +1236,23 @@ class Service(Extras):
                 private.append(Out("send", chat_id=player.id, user_id=player.id, tag="role",
                                    text=render.role_card(t, view(after, seat))))
 
-        # 2. The vote message: progress while voting, closed once revealed, then quest progress.
-        reused_trigger = False
+        # 2. The vote message, the round's message: who has voted (progress, coalesced within the group's
+        # budget), then the votes and what they decided (one essential edit, instead of a message of its
+        # own), then the cards played (progress).
+        folded: list[Any] = []
         if "VotesRevealed" in types and s.vote_msg and pv_before is not None:
-            text = render.vote_closed(table, pv_before)
-            if after.stage == "quest":
-                text = render.quest_progress(table, pv)
-            head.append(Out("edit", chat_id=chat, message_id=s.vote_msg, text=text, keyboard=None, tag="vote"))
+            folded = [e for e in events if e.to is None and e.type in render.TOLD_BY_THE_VOTE]
+            text = render.vote_result(table, pv, head=pv_before)
+            head.append(Out("edit", chat_id=chat, message_id=s.vote_msg, text=text, keyboard=None, tag="vote",
+                            view="vote"))
         elif "VoteCast" in types and s.vote_msg and s.vote_serial == s_after:
             text, kb = render.vote_message(table, pv, self.codec, s_after)
             head.append(Out("edit", chat_id=chat, message_id=s.vote_msg, text=text, keyboard=kb, essential=False, tag="vote",
-                            live=s_after))
-        elif "QuestCompleted" in types and s.vote_msg:
-            quest = next(e.data.get("quest", 0) for e in events if e.type == "QuestCompleted")
-            head.append(Out("edit", chat_id=chat, message_id=s.vote_msg, text=render.quest_done(table, pv_before or pv, quest),
-                            keyboard=None, essential=False, tag="quest"))
+                            live=s_after, view="vote"))
         elif "CardPlayed" in types and s.vote_msg and after.stage == "quest":
-            text = render.quest_progress(table, pv)
-            head.append(Out("edit", chat_id=chat, message_id=s.vote_msg, text=text, keyboard=None, essential=False, tag="quest"))
-        elif "QuestStarted" in types and s.vote_msg and after.stage == "quest":
-            head.append(Out("edit", chat_id=chat, message_id=s.vote_msg, text=render.quest_progress(table, pv),
-                            keyboard=None, essential=False, tag="quest"))
+            text = render.vote_result(table, pv, played=True)
+            head.append(Out("edit", chat_id=chat, message_id=s.vote_msg, text=text, keyboard=None, essential=False,
+                            tag="quest", view="vote"))
 
         # 3. Private events (loyalty seen, cards seen...).
         for seat, player in enumerate(s.players):
@@ -1315,9 +1260,9 @@ class Service(Extras):
             if lines:
                 private.append(Out("send", chat_id=player.id, user_id=player.id, text="\n".join(lines), tag="private_event"))
 
-        # 4. Public announcements, one message per update.
-        lines = render.announcements(table, events)
-        if lines:
+        # 4. Public announcements, one message per update (at the start: with the board, one message).
+        lines = render.announcements(table, [e for e in events if e not in folded])
+        if lines and not (kind == "start" and s.board_msg):
             group.append(Out("send", chat_id=chat, text="\n".join(lines), tag="announce"))
 
         # 5. New decisions: the team picker and the vote in the group, everything else in private.
@@ -1331,40 +1276,40 @@ class Service(Extras):
                     continue  # same decision as before: its message is already out
             for p in now:
                 if p.kind == "propose":
-                    group.append(self._picker_out(s, after, p, None))
+                    private.append(self._picker_out(s, after, p, None))
                 elif p.kind == "vote":
                     if s.vote_serial == s_after:
                         continue
                     s.vote_serial = s_after
+                    s.vote_msg = None
                     text, kb = render.vote_message(table, pv, self.codec, s_after)
-                    if kind == "picker" and trig_msg and not reused_trigger:
-                        reused_trigger = True
-                        s.vote_msg = trig_msg
-                        head.append(Out("edit", chat_id=chat, message_id=trig_msg, text=text, keyboard=kb, tag="vote",
-                                        live=s_after))
-                    else:
-                        s.vote_msg = None
-                        group.append(Out("send", chat_id=chat, text=text, keyboard=kb, remember="vote_msg", tag="vote",
-                                         live=s_after))
+                    group.append(Out("send", chat_id=chat, text=text, keyboard=kb, remember="vote_msg", tag="vote",
+                                     live=s_after))
                 else:
                     private.extend(self._prompt_outs(s, after, seat))
                     break
-        if kind == "picker" and trig_msg and not reused_trigger:
-            # the team was proposed but the vote waits for another decision first
-            head.append(Out("edit", chat_id=chat, message_id=trig_msg, keyboard=None, tag="picker",
-                            text=render.proposal_line(table, pv)))
+        if kind == "picker" and trig_msg and before is not None:
+            # the Leader's private picker, once the team is proposed: what they proposed, no buttons
+            leader = s.players[before.leader]
+            private.insert(0, Out("edit", chat_id=leader.id, message_id=trig_msg, keyboard=None, essential=False,
+                                  user_id=leader.id, tag="picker",
+                                  text=render.proposal_line(self._table(s, self._player_lang(s, before.leader)), pv)))
 
         # 6. The board, edited only when its text changes.
         status = "ended" if after.over else "playing"
         board_text = render.board(table, pv, status)
         if kind == "start" and s.board_msg:
+            # the lobby message becomes the board, opening with the start's announcements: one message
+            if lines:
+                board_text = "\n".join(lines) + "\n\n" + board_text
             head.insert(0, Out("edit", chat_id=chat, message_id=s.board_msg, text=board_text, keyboard=None,
-                               fallback_send=True, remember="board_msg", tag="board"))
+                               fallback_send=True, remember="board_msg", tag="board", view="board"))
             # (remembered only if the lobby message was gone and the board had to be sent anew)
-        elif pv_before is None or render.board(table, pv_before) != board_text:
-            if s.board_msg:
+        elif pv_before is None or render.board(table, pv_before) != board_text or after.over:
+            if s.board_msg:  # the board's latest state: progress, except the end's
                 head.append(Out("edit", chat_id=chat, message_id=s.board_msg, text=board_text, keyboard=None,
-                                fallback_send=True, remember="board_msg", tag="board"))
+                                fallback_send=True, remember="board_msg", tag="board", essential=after.over,
+                                view="board"))
 
         # 7. The end: every role, the winner, the history.
         tail: list[Out] = []

@@ -15,6 +15,8 @@ from pydantic import BaseModel, Field, PrivateAttr, ValidationError, field_valid
 
 from engine import GameConfig, GameState, Theme
 
+from .effects import Outbox
+
 SEEN_MAX = 100
 USER_SEEN_MAX = 10
 LOBBY, PLAYING, ENDED, CANCELLED = "lobby", "playing", "ended", "cancelled"
@@ -159,6 +161,7 @@ class Session(BaseModel):
     unreachable: list[int] = Field(default_factory=list)  # user ids we could not message
     keyboards: list[LiveKeyboard] = Field(default_factory=list)  # decision buttons still on screen
     pin_hint: bool = False  # the group was told how to let the bot pin the board (it could not)
+    outbox: Outbox = Field(default_factory=Outbox)  # what was decided and is not delivered yet (effects)
     seen: list[int] = Field(default_factory=list)
     # The summary of the last finished game (its final public view, every role revealed): kept in the
     # chat item for good, while the whole game moves to an archive item that expires (archive_key).

@@ -3,8 +3,10 @@
 The service describes what to do as a list of :class:`Out` operations; :meth:`TelegramIO.run` executes
 them in order and reports each one's :class:`Result`. Failure policy:
 
-* 429 ``RetryAfter``: essential operations wait ``retry_after`` and retry (within a time budget);
-  progress edits (``essential=False``) are dropped.
+* 429 ``RetryAfter``: a short wait (at most ``INLINE_WAIT`` seconds) is waited out and the call tried
+  again, as long as the update's time budget allows, however many times Telegram says so; a longer
+  one is reported (``retry_after``): the unit of work keeps the operation in the outbox and a flush
+  timer sends it when Telegram allows (``gamebot.uow``), or drops it if it was only progress.
 * 403 ``Forbidden`` on a private chat: reported as ``forbidden`` so the service marks the user
   unreachable and tells the group how to fix it.
 * 400 "message is not modified": ignored (counts as done). An essential edit whose message is gone
@@ -86,6 +88,9 @@ class Out:
     tag: str | None = None  # free label for tests and logs (e.g. "board", "vote", "role")
     photo: bytes | None = None  # a PNG to upload (op "photo")
     live: int | None = None  # the decision (serial) whose buttons this message carries, if any
+    picture: str | None = None  # op "photo" from the outbox: the last game's picture in this language
+    seq: int | None = None  # the outbox entry this operation delivers (None: progress, never stored)
+    view: str | None = None  # the group message this edit keeps current ("board", "vote"): progress coalesces
 
 
 @dataclass
@@ -116,10 +121,30 @@ def _seconds(value: Any) -> float:
     return float(value)
 
 
+INLINE_WAIT = 3.0  # seconds of a 429 worth waiting for inside the update; longer: the outbox waits
+
+
+def response_method(op: str, chat_id: int | None = None, text: str | None = None, callback_id: str | None = None,
+                    alert: bool = False, url: str | None = None) -> dict[str, Any]:
+    """A Bot API call as a webhook reply (Telegram performs it once it has our answer): ``answer`` a
+    button press, or ``send`` one message."""
+    if op == "answer":
+        method: dict[str, Any] = {"method": "answerCallbackQuery", "callback_query_id": callback_id}
+        if text:
+            method["text"] = text
+        if alert:
+            method["show_alert"] = True
+        if url:
+            method["url"] = url
+        return method
+    return {"method": "sendMessage", "chat_id": chat_id, "text": text, "parse_mode": "HTML",
+            "link_preview_options": {"is_disabled": True}}
+
+
 @dataclass
 class TelegramIO:
     bot: Bot
-    wait_budget: float = 20.0  # seconds an update may spend waiting on 429s in total
+    wait_budget: float = 20.0  # seconds an update may spend waiting on short 429s in total
     sleep: Any = asyncio.sleep
     stats: dict[str, int] = field(default_factory=lambda: {"calls": 0, "errors": 0, "dropped": 0})
 
@@ -192,7 +217,7 @@ class TelegramIO:
                 return Result(out, True, mid)
             except RetryAfter as exc:
                 wait = _seconds(exc._retry_after if hasattr(exc, "_retry_after") else exc.retry_after)
-                if not out.essential or out.op == "answer" or time.monotonic() + wait > deadline or tries > 3:
+                if out.op == "answer" or wait > INLINE_WAIT or time.monotonic() + wait > deadline:
                     self.stats["dropped"] += 1
                     log.warning("flood control: dropped %s (%s, retry after %.0fs)", out.op, out.tag, wait)
                     return Result(out, False, error="retry_after", detail=str(wait))

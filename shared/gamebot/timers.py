@@ -29,6 +29,7 @@ from engine import Action, actors, apply_action, prompts, waiting_for
 from engine.timeouts import TIMEOUT
 
 from . import render, texts
+from .callbacks import b36
 from .deadlines import (  # noqa: F401 (the policy's names, also read from here)
     CHOICES,
     DEFAULT_LIMITS,
@@ -61,7 +62,8 @@ from .scheduler import Scheduler, Timer
 from .session import ACTIVE, CANCELLED, LOBBY, Deadline, Session, serial
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .service import Job, Plan, Service
+    from .service import Job, Service
+    from .uow import Plan
 
 log = logging.getLogger("gamebot.timers")
 
@@ -85,6 +87,16 @@ class Timers:
             return []
         return timers_for(s, s.deadline)
 
+    def flush_timer(self, s: Session, at: float) -> Timer | None:
+        """A timer that delivers what waits in the chat's outbox (the group's budget, Telegram's flood
+        control, a delivery that died): EventBridge Scheduler fires within the minute after ``at``."""
+        if self.scheduler is None:
+            return None
+        due = int(math.ceil(at))
+        payload = {"chat": s.chat_id, "game": s.game_id or "", "phase": "flush", "serial": 0, "step": "",
+                   "due": due, "kind": "flush"}
+        return Timer(name=f"gb{b36(s.chat_id)}-{s.game_id or 'x'}-flush-{b36(due)}", at=due, payload=payload)
+
     def dispatch(self, timers: list[Timer]) -> None:
         """Schedule, after the commit. A failure is logged: the game goes on (without that time limit)."""
         for timer in timers:
@@ -102,9 +114,13 @@ class Timers:
         outcome = ["stale"]
         chat_id = int(payload["chat"])
         job = Job(update=None, update_id=None)
+        if payload.get("kind") == "flush":  # deliver what waits in the outbox
+            plan = self.service.uow.resume(chat_id)
+            results = await self.service.uow.deliver(plan)
+            return "flushed" if results else "stale"
 
         def decide(s: Session | None) -> Plan:
-            from .service import Plan
+            from .uow import Plan
 
             outcome[0] = "stale"
             if is_stale(s, payload):
@@ -166,8 +182,8 @@ class Timers:
 
     def _expire_join(self, s: Session) -> Plan:
         """Time to join is up: start with the reachable players if there are 5 to 10, else close."""
-        from .service import Plan
         from .telegram_io import Out
+        from .uow import Plan
 
         table = self.service._table(s)
         players, dropped = self.service._split_reachable(s)
@@ -214,7 +230,7 @@ class Timers:
     # --- commands ---------------------------------------------------------------------------------------
 
     async def cmd_extend(self, job: Job, args: str) -> None:
-        from .service import Plan, Reply
+        from .uow import Plan, Reply
 
         chat = job.update.effective_chat
         user = job.update.effective_user
@@ -240,7 +256,7 @@ class Timers:
         await self.service._finish(job, plan, chat.id)
 
     async def cmd_forcestart(self, job: Job, args: str) -> None:
-        from .service import Reply
+        from .uow import Reply
 
         chat = job.update.effective_chat
         user = job.update.effective_user
@@ -263,7 +279,7 @@ class Timers:
         await self.service._finish(job, plan, chat.id)
 
     async def cmd_idles(self, job: Job, args: str) -> None:
-        from .service import Plan
+        from .uow import Plan
 
         chat = job.update.effective_chat
         session, _ = self.service._load(chat.id)

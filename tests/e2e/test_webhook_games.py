@@ -127,11 +127,10 @@ def test_redelivered_updates_are_applied_once(table):
     assert table.post(update) == 200  # Telegram redelivers: nothing is dealt twice
     assert len([t for uid in players for t in table.fake.texts(uid) if "Your secret role" in t]) == roles_dealt
     # a vote delivered twice counts once
-    leader_msg = table.messages(table.group)[-1]
-    uid = int(leader_msg["text"].split("tg://user?id=")[1].split('"')[0])
+    uid = table.leader()  # the team picker is in the Leader's private chat
     for name in ("Bob", "Carol"):
-        table.press_label(uid, table.group, name)
-    table.press_label(uid, table.group, "Propose team")
+        table.press_label(uid, uid, name)
+    table.press_label(uid, uid, "Propose team")
     table.press_label(1, table.group, "Approve")
     again = table.last_update
     table.post(again)
@@ -222,11 +221,10 @@ def test_progress_edits_are_dropped_under_flood_control_but_results_arrive(table
     players = [1, 2, 3, 4, 5]
     table.open_lobby(players)
     table.start_game(1)
-    leader_msg = table.messages(table.group)[-1]
-    uid = int(leader_msg["text"].split("tg://user?id=")[1].split('"')[0])
+    uid = table.leader()  # the team picker is in the Leader's private chat
     for name in ("Bob", "Carol"):
-        table.press_label(uid, table.group, name)
-    table.press_label(uid, table.group, "Propose team")
+        table.press_label(uid, uid, name)
+    table.press_label(uid, uid, "Propose team")
     fault = table.fake.inject("editMessageText", status=429, retry_after=30, times=4, chat_id=table.group)
     for p in players[:4]:
         assert table.press_label(p, table.group, "Approve") == 200

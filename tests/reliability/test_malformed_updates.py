@@ -210,8 +210,8 @@ def harness_templates(h: Harness) -> dict[str, dict[str, Any]]:
     h.lobby(PLAYERS)
     h.press_label(1, GROUP, "Start")
     leader = PLAYERS[_session(h.repo).game().leader]
-    msg, btn = h.io.with_button(GROUP, "Propose team")
-    picker = U.message(GROUP, msg.message_id, msg.text)
+    msg, btn = h.io.with_button(leader, "Propose team")  # the picker is in the Leader's private chat
+    picker = U.message(leader, msg.message_id, msg.text)
     toggle = next(b.data for row in msg.keyboard for b in row if b.data and ":t" in b.data)
     return {
         "picker": U.press(U.user(leader), picker, toggle),
@@ -328,12 +328,12 @@ def _raw_items() -> list[str]:
 def _lambda_templates(table: Any) -> dict[str, dict[str, Any]]:
     table.open_lobby(PLAYERS)
     table.start_game(1)
-    msg = next(m for m in reversed(table.messages(table.group)) if any(
+    repo_leader = PLAYERS[_session(_repo()).game().leader]
+    msg = next(m for m in reversed(table.messages(repo_leader)) if any(
         "Propose team" in b["text"] for row in m["buttons"] for b in row))
     toggle = next(b["data"] for row in msg["buttons"] for b in row if b["data"] and ":t" in b["data"])
-    repo_leader = PLAYERS[_session(_repo()).game().leader]
     return {
-        "picker": U.press(table.user(repo_leader), U.message(table.group, msg["message_id"], msg["text"]), toggle),
+        "picker": U.press(table.user(repo_leader), U.message(repo_leader, msg["message_id"], msg["text"]), toggle),
         "cancel": U.command(U.group(table.group), table.user(1), "/cancel"),
         "status": U.command(U.group(table.group), table.user(3), "/status"),
         "removed": U.bot_removed(U.group(table.group), 1),

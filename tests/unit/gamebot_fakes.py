@@ -49,37 +49,53 @@ class RecordingIO:
         self._next = 500
 
     async def run(self, outs: list[Out]) -> list[Result]:
-        results = []
-        for out in outs:
-            self.outs.append(out)
-            if out.op == "answer":
-                self.answers.append(out)
-                results.append(Result(out, True))
-            elif out.user_id in self.forbidden or (out.chat_id in self.forbidden):
-                results.append(Result(out, False, error="forbidden"))
-            elif out.op == "photo" and self.photo_error:
-                results.append(Result(out, False, error=self.photo_error))
-            elif out.op == "pin" and self.cannot_pin:
-                results.append(Result(out, False, error="bad_request", detail="not enough rights to pin"))
-            elif out.op in ("send", "photo"):
-                self._next += 1
-                m = Msg(out.chat_id, self._next, out.text or "", out.keyboard, [out.text or ""], out.photo)
-                self.msgs[(out.chat_id, self._next)] = m
-                self.order.append((out.chat_id, self._next))
-                results.append(Result(out, True, self._next))
-            elif out.op in ("edit", "markup"):
-                m = self.msgs.get((out.chat_id, out.message_id))
-                if m is None:
-                    results.append(Result(out, False, error="bad_request"))
-                    continue
-                if out.op == "edit":
-                    m.text = out.text
-                    m.history.append(out.text)
-                m.keyboard = out.keyboard
-                results.append(Result(out, True, out.message_id))
-            else:
-                results.append(Result(out, True, out.message_id))
-        return results
+        return [self.apply(out) for out in outs]
+
+    def apply(self, out: Out) -> Result:
+        """One operation, recorded and shown in its chat."""
+        self.outs.append(out)
+        if out.op == "answer":
+            self.answers.append(out)
+            return Result(out, True)
+        if out.user_id in self.forbidden or (out.chat_id in self.forbidden):
+            return Result(out, False, error="forbidden")
+        if out.op == "photo" and self.photo_error:
+            return Result(out, False, error=self.photo_error)
+        if out.op == "pin" and self.cannot_pin:
+            return Result(out, False, error="bad_request", detail="not enough rights to pin")
+        if out.op in ("send", "photo"):
+            self._next += 1
+            m = Msg(out.chat_id, self._next, out.text or "", out.keyboard, [out.text or ""], out.photo)
+            self.msgs[(out.chat_id, self._next)] = m
+            self.order.append((out.chat_id, self._next))
+            return Result(out, True, self._next)
+        if out.op in ("edit", "markup"):
+            m = self.msgs.get((out.chat_id, out.message_id))
+            if m is None:
+                return Result(out, False, error="bad_request")
+            if out.op == "edit":
+                m.text = out.text
+                m.history.append(out.text)
+            m.keyboard = out.keyboard
+            return Result(out, True, out.message_id)
+        return Result(out, True, out.message_id)
+
+    def respond(self, method: dict[str, Any] | None) -> None:
+        """Perform the Bot API method the webhook answered with, as Telegram does."""
+        if not method:
+            return
+        name = method.get("method")
+        if name == "answerCallbackQuery":
+            out = Out("answer", callback_id=method.get("callback_query_id"), text=method.get("text"),
+                      alert=bool(method.get("show_alert")), url=method.get("url"), tag="answer")
+        elif name == "sendMessage":
+            out = Out("send", chat_id=method.get("chat_id"), text=method.get("text"), tag="reply")
+        elif name == "editMessageText":
+            out = Out("edit", chat_id=method.get("chat_id"), message_id=method.get("message_id"),
+                      text=method.get("text"), tag="reply")
+        else:
+            raise AssertionError(f"unexpected webhook answer {name}")
+        self.apply(out)
 
     async def is_admin(self, chat_id: int, user_id: int) -> bool:
         return user_id in self.admins
@@ -108,14 +124,34 @@ class RecordingIO:
         return None
 
 
+T0 = 1_800_000_000.0
+
+
+class Clock:
+    """A clock the test moves (the service's ``clock``)."""
+
+    def __init__(self, now: float = T0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
 class Harness:
-    """Service + FakeRepository + RecordingIO, driven by update dicts from ``localdev.updates``."""
+    """Service + FakeRepository + RecordingIO, driven by update dicts from ``localdev.updates``.
+
+    Updates arrive ``pace`` seconds apart on the service's clock (one action per second by default, the
+    brisk pace the group's budget of messages per minute is meant for)."""
+
+    pace = 1.0
 
     def __init__(self, group: int = GROUP, seed: int = 7) -> None:
         self.repo = FakeRepository()
         self.io = RecordingIO()
         self.codec = Codec(TOKEN)
-        self.service = Service(self.repo, self.io, self.codec, bot_username=U.BOT_USERNAME, seeds=random.Random(seed))
+        self.clock = Clock()
+        self.service = Service(self.repo, self.io, self.codec, bot_username=U.BOT_USERNAME, seeds=random.Random(seed),
+                               clock=self.clock)
         self.group = group
         self.loop = asyncio.new_event_loop()
         self.langs: dict[int, str | None] = {}  # user id -> Telegram language_code (default "en")
@@ -129,7 +165,32 @@ class Harness:
 
     def send(self, update: dict[str, Any]) -> int:
         self.sent.append(update)
-        return self.loop.run_until_complete(self.service.handle(update))
+        self.clock.now += self.pace
+        answer = self.loop.run_until_complete(self.service.handle_update(update))
+        self.io.respond(answer.method)  # the method answered to the webhook: Telegram performs it
+        return answer.status
+
+    def idle(self, chat_id: int | None = None) -> bool:
+        """Time passes with nobody acting: what waits in the chat's outbox (the group's budget, flood
+        control) goes out when due, as the flush timer would deliver it. True if something went out."""
+        from gamebot.session import Session, chat_key
+
+        chat = self.group if chat_id is None else chat_id
+        for _ in range(10):  # (a waiting entry may find the budget still full at its time: wait again)
+            item = self.repo.items.get(chat_key(chat))
+            if item is None:
+                return False
+            box = Session.from_body(item.body).outbox
+            if not box.effects and not box.dirty:
+                return False
+            due = box.next_due()
+            if due is not None:
+                self.clock.now = max(self.clock.now, due)
+            self.clock.now += self.pace
+            plan = self.service.uow.resume(chat)
+            if self.loop.run_until_complete(self.service.uow.deliver(plan)):
+                return True
+        return False
 
     def command(self, user_id: int, text: str, chat_id: int | None = None) -> int:
         """``user_id`` sends ``text`` in the group (default) or, with ``chat_id=user_id``, in private."""
@@ -199,3 +260,6 @@ class HarnessScreen:
 
     def press(self, user_id: int, chat_id: int, message_id: int, data: str) -> Any:
         return self.h.press(user_id, self.h.io.msgs[(chat_id, message_id)], data)
+
+    def idle(self) -> bool:
+        return self.h.idle()

@@ -63,8 +63,8 @@ def vote_open(h: Harness) -> dict[str, Any]:
     h.press_label(1, GROUP, "Start")
     leader = PLAYERS[session(h).game().leader]
     for name in ("Bob", "Carol"):
-        h.press_label(leader, GROUP, name)
-    h.press_label(leader, GROUP, "Propose team")
+        h.press_label(leader, leader, name)
+    h.press_label(leader, leader, "Propose team")
     msg, btn = h.io.with_button(GROUP, "Approve")
     return U.press(U.user(1), U.message(GROUP, msg.message_id, msg.text), btn.data)
 

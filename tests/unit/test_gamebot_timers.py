@@ -1,7 +1,8 @@
 """Phase timers through ``Service.handle`` and ``Timers.fire`` with a FakeScheduler and a fake clock.
 
 Timers are fired by hand in time order (``fire_next``), like EventBridge Scheduler would; the clock
-only moves when a timer fires, so nothing here depends on real time.
+moves one second per update (the harness's pace) and when a timer fires, so nothing here depends on
+real time.
 """
 from __future__ import annotations
 
@@ -16,18 +17,8 @@ from gamebot.session import Session, chat_key, serial
 from gamebot.timers import DEFAULT_LIMITS, EXTEND_SECONDS, MAX_EXTENSIONS
 from localdev import updates as U
 from tests.e2e.driver import Driver, Policy
-from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen
-
-T0 = 1_700_000_000.0
+from tests.unit.gamebot_fakes import GROUP, T0, Clock, Harness, HarnessScreen
 NAME_CHARS = set("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_.")
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class Timed(Harness):
@@ -35,7 +26,7 @@ class Timed(Harness):
 
     def __init__(self, seed: int = 7) -> None:
         super().__init__(seed=seed)
-        self.clock = Clock()
+        self.clock = Clock(T0)
         self.sched = FakeScheduler()
         self.service = Service(self.repo, self.io, self.codec, bot_username=U.BOT_USERNAME,
                                seeds=random.Random(seed), clock=self.clock, scheduler=self.sched)

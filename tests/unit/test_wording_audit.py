@@ -281,7 +281,11 @@ def _started(h: Harness, options: dict) -> Session:
 
 
 def _selected(h: Harness) -> str:
-    return next(line for line in h.io.with_button(GROUP, "Propose team")[0].text.split("\n") if "Selected" in line)
+    from gamebot.session import chat_key
+
+    s = Session.from_body(h.repo.items[chat_key(GROUP)].body)
+    leader = s.players[s.game().leader].id
+    return next(line for line in h.io.with_button(leader, "Propose team")[0].text.split("\n") if "Selected" in line)
 
 
 @pytest.mark.parametrize("options,size,says", [({}, 2, "The team for this quest has 2 players"),
@@ -292,15 +296,15 @@ def test_the_team_picker_refuses_a_player_more_than_the_team_needs(options, size
         s = _started(h, options)
         leader = s.players[s.game().leader].id
         for name in s.names()[:size]:
-            h.press_label(leader, GROUP, name)
+            h.press_label(leader, leader, name)
         chosen = _selected(h)
-        h.press_label(leader, GROUP, s.names()[size])  # one more than any team offered
+        h.press_label(leader, leader, s.names()[size])  # one more than any team offered
         assert says in h.last_answer().text and _selected(h) == chosen
-        h.press_label(leader, GROUP, s.names()[0])  # taking one off is always allowed
+        h.press_label(leader, leader, s.names()[0])  # taking one off is always allowed
         assert s.names()[0] not in _selected(h)
         if options:  # once a quest is chosen, its own size
-            h.press_label(leader, GROUP, "Quest 1 (2)")
-            h.press_label(leader, GROUP, s.names()[0])
+            h.press_label(leader, leader, "Quest 1 (2)")
+            h.press_label(leader, leader, s.names()[0])
             assert "The team for this quest has 2 players" in h.last_answer().text
     finally:
         h.close()

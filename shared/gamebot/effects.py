@@ -1,0 +1,221 @@
+"""Effects as data: what a committed step sends, kept in the chat's session until it is delivered.
+
+A step's decision produces Bot API operations (``gamebot.telegram_io.Out``). The unit of work
+(``gamebot.uow``) sorts them before it writes the session:
+
+* **Essential** operations (prompts, results, the end of the game, the messages whose ids the game
+  needs) become :class:`Effect` entries of the session's **outbox**, written in the same
+  version-checked write as the state, each with its sequence number. They are delivered after the
+  write and removed by one more write (the ack) once delivered, with the message ids they produced.
+  What is not delivered (the function died, Telegram said wait) stays and is delivered later: on a
+  redelivery of the update, on the chat's next update, or by a flush timer. Within a chat the outbox
+  keeps the order; different chats are independent.
+* **Progress** operations (who has voted, cards played, the board's latest state) are edits of
+  messages the game already knows: delivered after the write if the group's budget allows, else
+  dropped, the latest state going out with a later edit. They are never stored, so an ordinary vote
+  or quest card costs one read and one write.
+
+The group's budget follows Telegram's limit of about 20 messages and edits per minute in a group:
+the session keeps the times of the group operations of the last minute (``group_ops``). An essential
+operation over the budget waits in the outbox until a slot frees (``not_before``); progress is only
+sent while there is room left for the essential ones.
+
+A **lease** marks the outbox entries a running delivery owns (the update that wrote them, until a
+deadline longer than the function may run): other updates leave them alone meanwhile, and take them
+over once the lease has expired (the function died) or when the update is redelivered.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+GROUP_LIMIT = 20  # group messages + edits per minute (Telegram: about 20 per minute in a group)
+PROGRESS_SHARE = 0.65  # progress only while fewer group operations than this share of the limit ran
+PROGRESS_GAP = 10.0  # seconds between two progress edits of the same message (the board, the vote)
+WINDOW = 60.0  # seconds
+LEASE_SECONDS = 30.0  # longer than the webhook function may run (its timeout is 25 s)
+MAX_OUTBOX = 200  # an undeliverable backlog stops growing here (the oldest progress goes first)
+
+
+class Budget(BaseModel):
+    """The group's budget: ``limit`` operations a minute (0: none), progress within ``progress`` of them,
+    ``gap`` seconds at least between two progress edits of one message."""
+
+    limit: int = GROUP_LIMIT
+    progress: int = round(GROUP_LIMIT * PROGRESS_SHARE)
+    gap: float = PROGRESS_GAP
+
+    @classmethod
+    def per_minute(cls, limit: int) -> Budget:
+        return cls(limit=limit, progress=round(limit * PROGRESS_SHARE), gap=PROGRESS_GAP if limit else 0.0)
+
+
+UNLIMITED = Budget(limit=0, progress=0, gap=0.0)
+
+
+class Effect(BaseModel):
+    """One stored Bot API operation (an essential ``Out``), waiting to be delivered."""
+
+    seq: int
+    op: str  # "send" | "edit" | "markup" | "pin" | "photo"
+    chat: int
+    text: str | None = None
+    keyboard: list[list[dict[str, str]]] | None = None  # rows of {"text", "data"} or {"text", "url"}
+    message_id: int | None = None
+    user_id: int | None = None  # a private recipient (403: the player is unreachable)
+    remember: str | None = None  # the session field that keeps the sent message's id
+    live: int | None = None  # the decision whose buttons this message carries
+    fallback_send: bool = False
+    tag: str = ""
+    picture: str | None = None  # op "photo": the last game's picture in this language, drawn at delivery
+    not_before: float | None = None  # epoch seconds: waiting for the budget or Telegram's flood control
+    attempts: int = 0
+
+
+class Lease(BaseModel):
+    owner: int  # the update id delivering (0: a flush timer)
+    until: float  # epoch seconds
+
+
+class Outbox(BaseModel):
+    """The session's part that this module manages (a field of ``Session``)."""
+
+    effects: list[Effect] = Field(default_factory=list)
+    next_seq: int = 1
+    lease: Lease | None = None
+    group_ops: list[float] = Field(default_factory=list)  # times of the group's operations, last minute
+    progress: dict[str, float] = Field(default_factory=dict)  # view ("board", "vote") -> last progress edit
+    dirty: list[str] = Field(default_factory=list)  # views whose latest state is not shown yet
+    dirty_at: float | None = None  # when the dirty views may go out (the progress gap, the budget)
+
+    # --- adding ------------------------------------------------------------------------------------
+    def add(self, effect: Effect) -> Effect:
+        """Append ``effect`` with the next sequence number. An edit of a message that already waits for
+        an edit replaces that one (the latest text is what counts): coalescing under the budget."""
+        if effect.op == "send" and effect.tag == "announce" and effect.keyboard is None:
+            last = next((e for e in reversed(self.effects) if e.chat == effect.chat), None)
+            if (last is not None and last.op == "send" and last.tag == "announce" and last.keyboard is None
+                    and last.not_before is not None and len(last.text or "") + len(effect.text or "") < 3500):
+                # waiting for the group's budget: the news goes out together, as one message
+                last.text = f"{last.text}\n{effect.text}"
+                return last
+        effect.seq = self.next_seq
+        self.next_seq += 1
+        if effect.op in ("edit", "markup") and effect.message_id is not None:
+            for old in list(self.effects):
+                if (old.op in ("edit", "markup") and (old.chat, old.message_id) == (effect.chat, effect.message_id)
+                        and old.attempts == 0):
+                    self.effects.remove(old)
+                    if effect.op == "markup" and old.op == "edit":  # keep the text, take the buttons away
+                        effect = effect.model_copy(update={"op": "edit", "text": old.text})
+        self.effects.append(effect)
+        if len(self.effects) > MAX_OUTBOX:
+            del self.effects[0]
+        return effect
+
+    # --- the budget ----------------------------------------------------------------------------------
+    def recent_ops(self, now: float) -> list[float]:
+        self.group_ops = [t for t in self.group_ops if t > now - WINDOW]
+        return self.group_ops
+
+    def admit(self, now: float, essential: bool, budget: Budget) -> float | None:
+        """Take a slot of the group's budget now: None if taken, else when one frees."""
+        ops = self.recent_ops(now)
+        limit = budget.limit if essential else budget.progress
+        if not budget.limit or len(ops) < limit:
+            ops.append(now)
+            return None
+        return sorted(ops)[len(ops) - limit] + WINDOW
+
+    def admit_progress(self, now: float, view: str | None, group_busy: bool, budget: Budget) -> float | None:
+        """May a progress edit of ``view`` go now? None if it may (its slot taken), else when to try
+        again (the view is then marked dirty: its latest state goes out later)."""
+        last = self.progress.get(view, 0.0) if view else 0.0
+        retry = None
+        if group_busy:
+            retry = now + max(budget.gap, 1.0)
+        elif view and budget.gap and now - last < budget.gap:
+            retry = last + budget.gap
+        else:
+            retry = self.admit(now, False, budget)
+        if retry is None:
+            self.shown(view, now)
+        elif view:
+            if view not in self.dirty:
+                self.dirty.append(view)
+            self.dirty_at = retry if self.dirty_at is None or self.dirty_at <= now else min(self.dirty_at, retry)
+        return retry
+
+    def shown(self, view: str | None, now: float) -> None:
+        """``view``'s latest state went out (by progress or by an essential edit)."""
+        if view:
+            self.progress[view] = now
+            if view in self.dirty:
+                self.dirty.remove(view)
+            if not self.dirty:
+                self.dirty_at = None
+
+    def group_waiting(self, group: int) -> bool:
+        """Does an essential group operation wait (so that nothing may overtake it in that chat)?"""
+        return any(e.chat == group and e.not_before is not None for e in self.effects)
+
+    # --- delivery ----------------------------------------------------------------------------------
+    def deliverable(self, now: float, owner: int) -> list[Effect]:
+        """The entries this delivery may send now, in order: those not waiting, of chats where nothing
+        earlier waits; none while another delivery's lease runs."""
+        if self.lease is not None and self.lease.owner != owner and self.lease.until > now:
+            return []
+        out, blocked = [], set()
+        for e in sorted(self.effects, key=lambda e: e.seq):
+            if e.chat in blocked:
+                continue
+            if e.not_before is not None and e.not_before > now:
+                blocked.add(e.chat)
+                continue
+            out.append(e)
+        return out
+
+    def next_due(self) -> float | None:
+        """When the earliest waiting entry may go (for a flush timer)."""
+        times = [e.not_before for e in self.effects if e.not_before is not None]
+        if self.lease is not None and self.effects:
+            times.append(self.lease.until)
+        if self.dirty and self.dirty_at is not None:
+            times.append(self.dirty_at)
+        return min(times) if times else None
+
+    def done(self, seqs: Iterable[int]) -> None:
+        gone = set(seqs)
+        self.effects = [e for e in self.effects if e.seq not in gone]
+
+    def wait(self, seq: int, until: float) -> None:
+        """Telegram said wait: this entry and the later ones of its chat wait until ``until``."""
+        chat = next((e.chat for e in self.effects if e.seq == seq), None)
+        for e in self.effects:
+            if e.chat == chat and e.seq >= seq:
+                e.not_before = max(e.not_before or 0.0, until)
+                if e.seq == seq:
+                    e.attempts += 1
+
+
+def waves(effects: list[Any], chat_of: Any) -> list[list[Any]]:
+    """Split operations into waves: the n-th wave holds the n-th operation of every chat, so that the
+    operations of one wave go out together and each chat keeps its order."""
+    queues: dict[int, list[Any]] = {}
+    for e in effects:
+        queues.setdefault(chat_of(e), []).append(e)
+    depth = max((len(q) for q in queues.values()), default=0)
+    return [[q[i] for q in queues.values() if i < len(q)] for i in range(depth)]
+
+
+def keyboard_data(keyboard: Any) -> list[list[dict[str, str]]] | None:
+    """Buttons (``render.Btn``) as stored data."""
+    if keyboard is None:
+        return None
+    rows = []
+    for row in keyboard:
+        rows.append([{k: v for k, v in (("text", b.text), ("data", b.data), ("url", b.url)) if v is not None}
+                     for b in row])
+    return rows

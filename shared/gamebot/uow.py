@@ -1,0 +1,390 @@
+"""The unit of work: load a chat's session, decide, commit with a version check, then deliver.
+
+``commit`` runs one attempt under ``store.retrying``: read the chat's session (one read), let the
+decision change it, sort the operations it produced (``gamebot.effects``: essential ones into the
+outbox, progress sent only within the group's budget), record the update id, take the delivery lease
+and write the session back with a condition on the version read. A conflict re-runs the attempt from
+a fresh read; a redelivered update (its id is recorded) is applied once, and only what its first
+delivery left undelivered goes out.
+
+``deliver`` sends after the commit: the outbox entries it may send and the progress, per chat in
+order, chats at the same time (at most ``IN_FLIGHT`` calls at once), then writes once (the ack) what
+was delivered and what the calls taught (message ids, unreachable players...). Telegram's flood
+control leaves an entry waiting in the outbox with a flush timer; a failure of the process leaves it
+to the redelivery, the chat's next update or the timer.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .effects import LEASE_SECONDS, Budget, Effect, Lease, keyboard_data, waves
+from .render import Btn
+from .session import PLAYING, Session, chat_key, serial
+from .store import Item, Repository, Write, retrying
+from .telegram_io import Out, Result
+
+log = logging.getLogger("gamebot.uow")
+
+IN_FLIGHT = 8  # Bot API calls at once (the bot may make about 30 per second in all)
+MAX_DRAIN = 3  # delivery rounds one update may run (notices found by the ack, entries others left)
+RETRY_LATER = 5.0  # seconds before an entry that failed on the network is tried again
+
+
+class Reply(Exception):
+    """Stop the attempt and answer with this text (no write, unless a player's move is refused)."""
+
+    def __init__(self, text: str, alert: bool = False, url: str | None = None) -> None:
+        super().__init__(text)
+        self.text = text
+        self.alert = alert
+        self.url = url
+
+
+@dataclass
+class Plan:
+    """What one attempt decided: the session to write (None: no write), extra writes, operations."""
+
+    session: Session | None = None
+    outs: list[Out] = field(default_factory=list)
+    writes: list[Write] = field(default_factory=list)
+    answer: str | None = None
+    alert: bool = False
+    url: str | None = None
+    schedule: list[Any] = field(default_factory=list)  # timers to schedule once committed (gamebot.timers)
+    picture: tuple[int, dict[str, Any], str] | None = None  # (chat, game summary, language): sent last
+    version: int | None = None  # the chat item's version once this plan's session is written
+    step: Step | None = None  # set by ``commit``
+
+
+@dataclass
+class Step:
+    """A committed attempt: what to deliver now."""
+
+    chat_id: int
+    owner: int  # the update id (0: a timer) that holds the delivery lease
+    session: Session | None  # as written (or read, when nothing was written)
+    version: int | None
+    stored: list[Effect] = field(default_factory=list)  # outbox entries this delivery sends
+    direct: list[Out] = field(default_factory=list)  # progress sent now, never stored
+    committed: bool = False
+
+
+@dataclass
+class Facts:
+    """What a delivery taught, for the service's follow-up messages."""
+
+    blocked: list[int] = field(default_factory=list)  # users who blocked the bot (403 in private)
+    lost: dict[int, set[str]] = field(default_factory=dict)  # user -> prompt kinds that could not be sent
+    cannot_pin: bool = False
+
+
+class UnitOfWork:
+    def __init__(self, repo: Repository, io: Any, clock: Callable[[], float] = time.time,
+                 plan_timers: Callable[[Session, Any], list[Any]] | None = None,
+                 schedule: Callable[[list[Any]], None] | None = None,
+                 flush_timer: Callable[[Session, float], Any] | None = None,
+                 follow_up: Callable[[Session, Facts], list[Out]] | None = None,
+                 photo: Callable[[Session, Effect], Out | None] | None = None,
+                 settle: Callable[[Plan], None] | None = None,
+                 refresh: Callable[[Session, str], Out | None] | None = None,
+                 budget: Budget | None = None) -> None:
+        self.repo = repo
+        self.io = io
+        self.clock = clock
+        self.plan_timers = plan_timers or (lambda s, old: [])
+        self.schedule = schedule or (lambda timers: None)
+        self.flush_timer = flush_timer or (lambda s, at: None)
+        self.follow_up = follow_up or (lambda s, facts: [])
+        self.photo = photo or (lambda s, e: None)
+        self.settle = settle or (lambda plan: None)
+        self.refresh = refresh or (lambda s, view: None)
+        self.budget = budget or Budget()
+
+    # --- commit ------------------------------------------------------------------------------------
+
+    def commit(self, owner: int | None, chat_id: int, decide: Callable[[Session | None], Plan],
+               user_id: int | None = None) -> Plan:
+        """Run ``decide`` under the version-checked write. ``owner``: the update id (None: a timer);
+        ``user_id``: who pressed or wrote (a refused move of a player is recorded too, so that its
+        redelivery gets the same refusal)."""
+        me = owner or 0
+
+        def attempt() -> Plan:
+            stored = self.repo.get(chat_key(chat_id))
+            session = Session.from_body(stored.body) if stored is not None else None
+            version = stored.version if stored is not None else None
+            if session is not None and owner is not None and owner in session.seen:
+                return self._resume(Plan(), session, version, chat_id, me)  # a redelivery: applied once
+            deadline = session.deadline if session is not None else None
+            try:
+                plan = decide(session)
+            except Reply as r:
+                plan = Plan(answer=r.text, alert=r.alert, url=r.url)
+                if session is None or user_id is None or session.seat_of(user_id) is None:
+                    return self._uncommitted(plan, session, version, chat_id, me)
+                plan.session = Session.from_body(stored.body)  # as read: decide may have changed its copy
+            if plan.session is None and stored is not None and (
+                    any(o.essential and o.op in ("send", "photo") for o in plan.outs) or plan.picture is not None):
+                plan.session = Session.from_body(stored.body)  # new messages: record the update
+            if plan.session is None:
+                if plan.writes:
+                    self.repo.transact(plan.writes)
+                return self._uncommitted(plan, session, version, chat_id, me, written=bool(plan.writes))
+            s = plan.session
+            self.settle(plan)
+            plan.schedule = self.plan_timers(s, deadline)
+            step = self._sort(s, plan, chat_id, me)
+            s.mark_seen(owner)
+            self._write(plan, s, version, chat_id)
+            step.version, step.committed = plan.version, True
+            plan.step = step
+            return plan
+
+        return retrying(attempt)
+
+    def resume(self, chat_id: int, owner: int = 0) -> Plan:
+        """Deliver what waits in a chat's outbox (a flush timer, or anyone who finds it waiting)."""
+
+        def attempt() -> Plan:
+            stored = self.repo.get(chat_key(chat_id))
+            if stored is None:
+                return Plan()
+            return self._resume(Plan(), Session.from_body(stored.body), stored.version, chat_id, owner)
+
+        return retrying(attempt)
+
+    def _resume(self, plan: Plan, session: Session, version: int | None, chat_id: int, owner: int) -> Plan:
+        plan.session = session
+        step = self._sort(session, plan, chat_id, owner)
+        if step.stored or step.direct:  # the lease, the budget's slots, the views shown: one write
+            self._write(plan, session, version, chat_id)
+            step.version, step.committed = plan.version, True
+        else:
+            step.version = version
+        plan.step = step
+        return plan
+
+    def _uncommitted(self, plan: Plan, session: Session | None, version: int | None, chat_id: int, owner: int,
+                     written: bool = False) -> Plan:
+        plan.step = Step(chat_id, owner, session, version, direct=[o for o in plan.outs if o.op != "answer"],
+                         committed=written)
+        return plan
+
+    def _write(self, plan: Plan, s: Session, version: int | None, chat_id: int) -> None:
+        item = Item(key=chat_key(chat_id), body=s.body())
+        if plan.writes:
+            self.repo.transact([Write(item, version), *plan.writes])
+        else:
+            self.repo.put(item, version)
+        plan.version = (version or 0) + 1
+
+    def _sort(self, s: Session, plan: Plan, chat_id: int, owner: int) -> Step:
+        """Essential operations into the outbox; the outbox entries that go out now (the group's within
+        its budget, under this delivery's lease); progress within what the budget leaves."""
+        now = self.clock()
+        box = s.outbox
+        group = s.chat_id
+        for out in plan.outs:
+            if out.essential and out.op != "answer":
+                box.add(to_effect(out))
+        if plan.picture is not None:  # drawn at delivery, after the text of the end
+            chat, _, lang = plan.picture
+            box.add(Effect(seq=0, op="photo", chat=chat, picture=lang, tag="picture"))
+            plan.picture = None
+        stored: list[Effect] = []
+        group_full = False
+        for e in box.deliverable(now, owner):
+            if e.chat == group:
+                if group_full:
+                    continue
+                slot = box.admit(now, True, self.budget)
+                if slot is not None:  # over the group's budget: this and what follows it wait
+                    box.wait(e.seq, slot)
+                    group_full = True
+                    continue
+            stored.append(e)
+        for e in stored:
+            e.not_before = None
+        if stored:
+            box.lease = Lease(owner=owner, until=now + LEASE_SECONDS)
+        progress: list[Out] = []
+        retry: list[float] = []
+        views = {o.view for o in plan.outs if o.view}
+        for out in plan.outs:
+            if out.essential and out.op != "answer":
+                box.shown(out.view, now)  # an essential edit carries the view's latest state
+        extra = []  # views whose latest state was held back before
+        for v in list(box.dirty):
+            if v in views:
+                continue
+            out = self.refresh(s, v)
+            if out is None:  # nothing to show any more (the lobby became the board...)
+                box.shown(v, now)
+            else:
+                extra.append(out)
+        for out in [*plan.outs, *extra]:
+            if out.essential or out.op == "answer":
+                continue
+            if out.chat_id != group:
+                progress.append(out)
+                continue
+            again = box.admit_progress(now, out.view, box.group_waiting(group), self.budget)
+            if again is None:
+                progress.append(out)
+            else:  # dropped: the view's latest state goes out with a later edit
+                retry.append(again)
+        if retry:
+            timer = self.flush_timer(s, min(retry))
+            if timer is not None:
+                plan.schedule = [*plan.schedule, timer]
+        waiting = [e for e in box.effects if e not in stored]
+        if waiting:  # someone must come back for them: a flush timer when they are due
+            due = box.next_due() or now + LEASE_SECONDS
+            timer = self.flush_timer(s, max(due, now))
+            if timer is not None:
+                plan.schedule = [*plan.schedule, timer]
+        return Step(chat_id, owner, s, None, stored=stored, direct=progress)
+
+    # --- delivery ----------------------------------------------------------------------------------
+
+    async def deliver(self, plan: Plan) -> list[Result]:
+        """Send what the committed ``plan`` may send now, then record it (one write)."""
+        step = plan.step
+        if step is None:
+            return []
+        self.schedule(plan.schedule)
+        results: list[Result] = []
+        for _ in range(MAX_DRAIN):
+            batch = await self._send(step)
+            results += batch
+            if step.session is None or not (step.stored or self._worth_recording(batch)):
+                break
+            follow = self._ack(step, batch)
+            if follow is None:
+                break
+            step = follow
+        return results
+
+    @staticmethod
+    def _worth_recording(results: list[Result]) -> bool:
+        """Did progress teach something the session must keep (an id, a blocked user, no right to pin)?"""
+        return any((r.ok and r.out.remember and r.message_id and r.message_id != r.out.message_id)
+                   or r.error == "forbidden" or (r.out.op == "pin" and not r.ok) for r in results)
+
+    async def _send(self, step: Step) -> list[Result]:
+        outs = [to_out(e, step.session, self.photo) for e in step.stored]
+        outs += list(step.direct)
+        outs = [o for o in outs if o is not None]
+        limit = asyncio.Semaphore(IN_FLIGHT)
+
+        async def one(out: Out) -> Result:
+            async with limit:
+                return (await self.io.run([out]))[0]
+
+        results: list[Result] = []
+        stopped: set[int] = set()  # chats where Telegram said wait: their later operations wait too
+        for wave in waves(outs, lambda o: o.chat_id):
+            wave = [o for o in wave if o.chat_id not in stopped]
+            done = await asyncio.gather(*(one(o) for o in wave))
+            for r in done:
+                if r.error == "retry_after":
+                    stopped.add(r.out.chat_id)
+            results += done
+        return results
+
+    def _ack(self, step: Step, results: list[Result]) -> Step | None:
+        """Record the delivery in one version-checked write (re-read on a conflict). Returns the next
+        round of delivery when the write left deliverable entries (notices, entries others added)."""
+        now = self.clock()
+        by_seq = {r.out.seq: r for r in results if r.out.seq is not None}
+        facts = Facts(
+            blocked=sorted({r.out.user_id for r in results if r.error == "forbidden" and r.out.user_id}),
+            cannot_pin=any(r.out.op == "pin" and not r.ok for r in results),
+        )
+        for r in results:
+            tag = r.out.tag or ""
+            if not r.ok and r.error == "bad_request" and r.out.op == "send" and r.out.user_id and (
+                    tag == "role" or tag.startswith("prompt:")):
+                facts.lost.setdefault(r.out.user_id, set()).add(tag.partition(":")[2])
+        tries: list[int] = []
+        next_step: list[Step | None] = [None]
+
+        def attempt() -> None:
+            if not tries:
+                session, version = Session.from_body(step.session.body()), step.version
+            else:
+                stored = self.repo.get(chat_key(step.chat_id))
+                if stored is None:
+                    return
+                session, version = Session.from_body(stored.body), stored.version
+            tries.append(1)
+            box = session.outbox
+            for seq, r in by_seq.items():
+                if r.error == "retry_after":
+                    box.wait(seq, now + float(r.detail or 1))
+                elif r.error in ("network", "telegram") and r.out.op in ("send", "photo"):
+                    box.wait(seq, now + RETRY_LATER)
+                else:
+                    box.done([seq])
+                if r.ok:
+                    self._learn(session, r)
+            for r in results:
+                if r.ok and r.out.seq is None:
+                    self._learn(session, r)
+            for out in self.follow_up(session, facts):
+                box.add(to_effect(out))
+            if box.lease is not None and box.lease.owner == step.owner:
+                box.lease = None
+            plan = Plan(session=session)
+            follow = self._sort(session, plan, step.chat_id, step.owner) if box.effects else None
+            if plan.schedule:
+                self.schedule(plan.schedule)
+            item = Item(key=chat_key(step.chat_id), body=session.body())
+            self.repo.put(item, version)
+            if follow is not None and follow.stored:
+                follow.session, follow.version, follow.committed = session, (version or 0) + 1, True
+                next_step[0] = follow
+
+        try:
+            retrying(attempt)
+        except Exception:
+            log.exception("could not record a delivery in chat %s", step.chat_id)
+            return None
+        return next_step[0]
+
+    @staticmethod
+    def _learn(session: Session, r: Result) -> None:
+        """What a successful call tells the session: remembered ids, buttons on screen."""
+        out = r.out
+        if out.remember and r.message_id and r.message_id != out.message_id:
+            setattr(session, out.remember, r.message_id)
+        if out.live is not None and r.message_id and out.op == "send":
+            state = session.game() if session.status == PLAYING else None
+            if state is not None and serial(state) == out.live:
+                session.track_keyboard(out.chat_id, r.message_id, out.live)
+            else:  # the decision ended while its message was on its way: take the buttons away
+                session.outbox.add(Effect(seq=0, op="markup", chat=out.chat_id, message_id=r.message_id,
+                                          tag="stale"))
+
+
+def to_effect(out: Out) -> Effect:
+    return Effect(seq=0, op=out.op, chat=out.chat_id or 0, text=out.text, keyboard=keyboard_data(out.keyboard),
+                  message_id=out.message_id, user_id=out.user_id, remember=out.remember, live=out.live,
+                  fallback_send=out.fallback_send, tag=out.tag or "", picture=out.picture)
+
+
+def to_out(e: Effect, session: Session | None, photo: Callable[[Session, Effect], Out | None]) -> Out | None:
+    if e.op == "photo":
+        out = photo(session, e) if session is not None else None
+        if out is not None:
+            out.seq = e.seq
+        return out
+    keyboard = None if e.keyboard is None else [
+        [Btn(b["text"], b.get("data"), b.get("url")) for b in row] for row in e.keyboard]
+    return Out(e.op, chat_id=e.chat, text=e.text, keyboard=keyboard, message_id=e.message_id, user_id=e.user_id,
+               remember=e.remember, live=e.live, fallback_send=e.fallback_send, tag=e.tag, seq=e.seq)
