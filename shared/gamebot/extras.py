@@ -127,11 +127,11 @@ class Extras:
             if s.status == LOBBY and s.lobby_msg:
                 text, kb = self._lobby(s)
                 plan.outs.append(Out("edit", chat_id=chat_id, message_id=s.lobby_msg, text=text, keyboard=kb,
-                                     essential=False, tag="lobby", view="lobby"))
+                                     tag="lobby", view="lobby"))
             elif s.status == PLAYING and s.board_msg:
                 from engine import public_view
 
-                plan.outs.append(Out("edit", chat_id=chat_id, message_id=s.board_msg, essential=False, tag="board",
+                plan.outs.append(Out("edit", chat_id=chat_id, message_id=s.board_msg, tag="board", view="board",
                                      text=render.board(self._table(s), public_view(s.game()))))
             return plan
 

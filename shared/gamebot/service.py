@@ -125,6 +125,16 @@ class Service(Extras):
                               photo=self._outbox_photo, settle=self._settle_keyboards, refresh=self._refresh,
                               budget=budget)
 
+    @property
+    def repo(self) -> Repository:
+        return self._repo
+
+    @repo.setter
+    def repo(self, value: Repository) -> None:  # (tests swap the repository: the unit of work follows)
+        self._repo = value
+        if getattr(self, "uow", None) is not None:
+            self.uow.repo = value
+
     # ------------------------------------------------------------------------------------------------
     # Entry point
     # ------------------------------------------------------------------------------------------------

@@ -48,8 +48,10 @@ def play(h: Harness, players: list[int], seed: int = 4, start: str = "Start") ->
     h.press_label(players[0], GROUP, start)
     driver = Driver(HarnessScreen(h), GROUP, players, Policy(rng=random.Random(seed)))
     for _ in range(2000):  # (not driver.over(): the group may show an earlier game's end)
-        if session(h).status == "ended" or not driver.step():
+        if session(h).status == "ended" or not (driver.step() or h.idle()):
             break
+    while h.idle():  # the end's messages may wait for the group's budget
+        pass
     s = session(h)
     assert s.status == "ended"
     return GameState.from_json(h.repo.items[archive_key(GROUP, s.last["game_id"])].body["state"])
