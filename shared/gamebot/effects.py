@@ -125,7 +125,7 @@ class Outbox(BaseModel):
         ops = self.recent_ops(now)
         limit = budget.limit if essential else budget.progress
         if not budget.limit or len(ops) < limit:
-            ops.append(now)
+            ops.append(float(int(now)))  # (whole seconds: what Telegram's limit needs, and a smaller item)
             return None
         return sorted(ops)[len(ops) - limit] + WINDOW
 
@@ -151,7 +151,7 @@ class Outbox(BaseModel):
     def shown(self, view: str | None, now: float) -> None:
         """``view``'s latest state went out (by progress or by an essential edit)."""
         if view:
-            self.progress[view] = now
+            self.progress[view] = float(int(now))
             if view in self.dirty:
                 self.dirty.remove(view)
             if not self.dirty:

@@ -39,6 +39,10 @@ def lambda_env(fake_server, monkeypatch):
         "AWS_SESSION_TOKEN": "testing",
         "AWS_DEFAULT_REGION": "us-east-1",
         "AWS_REGION": "us-east-1",
+        # The bots here play far faster than people (hundreds of actions a second, in real time): the
+        # group's budget of messages per minute would stretch a game over many minutes. It is tested with
+        # a clock the tests move (tests/unit, tests/reliability) and measured by scripts/bench_webhook.py.
+        "GROUP_MESSAGES_PER_MINUTE": "0",
     }
     for key, value in env.items():
         monkeypatch.setenv(key, value)

@@ -35,7 +35,10 @@ def test_a_french_group_plays_to_the_end_and_gets_french_texts_and_the_picture(l
 
     group = [html.unescape(t) for t in table.fake.texts(table.group)]
     joined = "\n".join(group)
-    assert "La partie commence" in joined and "Fin de la partie" in joined and "<b>Historique</b>" in joined
+    # the start opened the board (the lobby message, edited), which later edits keep current
+    edits = [c["text"] for c in table.fake.calls_to("editMessageText") if c.get("chat_id") == table.group]
+    assert any("La partie commence" in t for t in edits)
+    assert "Fin de la partie" in joined and "<b>Historique</b>" in joined
     assert "Dame du Lac" in joined and "Roi" in joined
     for word in ENGLISH_WORDS:
         assert word not in joined, word
