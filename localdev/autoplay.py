@@ -520,6 +520,28 @@ class WebhookTable(FakeTelegramScreen):
         self.statuses.append(status)
         return status
 
+    def idle(self) -> bool:
+        """Time passes with nobody acting, when the service's clock is one the test moves (``.now``): what
+        waits in the group's outbox goes out when due, as the flush timer would deliver it."""
+        import app
+
+        from gamebot.session import Session, chat_key
+
+        svc = app.service()
+        if not hasattr(svc.clock, "now"):
+            return False  # real time: nothing to do but wait for the flush timer
+        for _ in range(10):
+            item = svc.repo.get(chat_key(self.group))
+            if item is None:
+                return False
+            box = Session.from_body(item.body).outbox
+            if not box.effects and not box.dirty:
+                return False
+            svc.clock.now = max(svc.clock.now, box.next_due() or svc.clock.now) + 1
+            if app.run(svc.uow.deliver(svc.uow.resume(self.group))):
+                return True
+        return False
+
     def leader(self) -> int:
         """The player whose private chat holds a live team picker: the Leader now."""
         for chat in self.fake.chat_ids():

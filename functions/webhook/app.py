@@ -92,6 +92,11 @@ def lambda_handler(event: dict[str, Any], context: Any = None) -> dict[str, Any]
     return _response(answer.status, "ok" if answer.status == 200 else "retry")
 
 
+def run(coro: Any) -> Any:
+    """Run ``coro`` on this container's event loop (tests and the playground: e.g. let the outbox flush)."""
+    return _CONTAINER.run(coro)
+
+
 def reset() -> None:
     """Forget the cached service (tests that change the environment or the mocked AWS)."""
     _CONTAINER.reset()

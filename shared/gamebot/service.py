@@ -125,6 +125,11 @@ class Service(Extras):
                               photo=self._outbox_photo, settle=self._settle_keyboards, refresh=self._refresh,
                               budget=budget)
 
+    def set_clock(self, clock: Any) -> None:
+        """Use ``clock`` for time everywhere (tests that move time)."""
+        self.clock = clock
+        self.uow.clock = clock
+
     @property
     def repo(self) -> Repository:
         return self._repo

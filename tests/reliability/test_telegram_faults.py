@@ -18,10 +18,12 @@ from telegram.request import HTTPXRequest
 
 from engine import replay
 from gamebot.session import ENDED, Session, chat_key
+from gamebot.uow import Facts
 from localdev import updates as U
 from localdev.autoplay import Policy
 from localdev.fake_telegram import NOT_MODIFIED
 from tests.reliability.support import RobustDriver, final_state, until_vote
+from tests.unit.gamebot_fakes import Clock
 
 TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 NEVER_STARTED = "Forbidden: bot can't initiate conversation with a user"
@@ -49,6 +51,17 @@ def waits(table, monkeypatch):
         await asyncio.sleep(0)
 
     app.service().io.sleep = wait
+    # A clock the test moves, one second per update: what a failure leaves waiting in the outbox goes out
+    # when due, as the flush timer would send it (``WebhookTable.idle``), without the test sleeping.
+    clock = Clock()
+    app.service().set_clock(clock)
+    post = table.post
+
+    def paced(*args: Any, **kwargs: Any) -> int:
+        clock.now += 1
+        return post(*args, **kwargs)
+
+    table.post = paced
     return recorded
 
 
@@ -170,9 +183,10 @@ def test_a_blocked_player_found_out_on_sending_is_reported_and_reconnects(table)
     _assert_intact(table)
 
 
-def test_a_lost_quest_card_prompt_is_announced_with_a_link_and_recovered(table, waits):
-    """5xx twice on the quest-card prompts (the send and its one retry): the team members are told in
-    the group; one taps the link, another sends /status in private: both get their buttons back."""
+def test_a_quest_card_prompt_that_fails_waits_in_the_outbox_and_arrives(table, waits):
+    """5xx twice on the quest-card prompts (the send and its one retry): nothing is lost. The prompts stay
+    in the outbox and go out when retried (the flush timer, or the chat's next update); the group is not
+    bothered with a notice, and each team member gets exactly one prompt."""
     players = [1, 2, 3, 4, 5]
     driver, approve_all = _at_the_first_vote(table, players, seed=3)
     for uid in players:
@@ -181,15 +195,15 @@ def test_a_lost_quest_card_prompt_is_announced_with_a_link_and_recovered(table, 
     table.fake.clear_faults()
     team = [uid for uid in players if "choose your card" in " ".join(
         c.params.get("text", "") for c in table.fake.calls if c.method == "sendMessage" and c.params["chat_id"] == uid)]
-    notices = [t for t in table.fake.texts(table.group) if "did not get through" in t]
-    assert len(team) >= 2 and len(notices) == len(team)
+    assert len(team) >= 2
     assert all(not any("choose your card" in m["text"] for m in table.messages(uid)) for uid in team)
-    first, *others = team
-    table.post(U.start(U.user(first), _link(next(n for n in notices if f"id={first}\"" in n))))
-    for uid in others:
-        table.command(uid, "/status", chat=uid)
+    assert _session(table).outbox.effects  # they wait, with the time to try again
+    while table.idle():  # time passes: the flush timer's delivery
+        pass
     for uid in team:
-        assert any("choose your card" in m["text"] and m["buttons"] for m in table.messages(uid))
+        assert [m["text"] for m in table.messages(uid) if "choose your card" in m["text"] and m["buttons"]] != []
+        assert len([m for m in table.messages(uid) if "choose your card" in m["text"]]) == 1
+    assert not [t for t in table.fake.texts(table.group) if "did not get through" in t]
     driver.play()
     assert driver.over()
     _assert_intact(table)
@@ -211,14 +225,15 @@ def test_a_hidden_decision_whose_prompt_is_lost_is_not_mentioned_in_the_group(ta
     state.pending.append(Pending(kind="loyalty_card", owner="loyalty", actors=[session.seat_of(3)], hidden=True))
     session.state = state.to_json()
     service.repo.put(Item(key=stored.key, body=session.body()), stored.version)
-    assert service._follow_up(table.group, {}, [], {3: {"loyalty_card"}}) == []
-    notices = service._follow_up(table.group, {}, [], {3: {"play"}})  # a public decision is announced
+    assert service._follow_up(session, Facts(lost={3: {"loyalty_card"}})) == []
+    notices = service._follow_up(session, Facts(lost={3: {"play"}}))  # a public decision is announced
     assert [o.tag for o in notices] == ["undelivered"] and 'id=3"' in notices[0].text
 
 
 def test_flood_control_waits_never_outlast_the_lambda_timeout(table, waits):
     """With 2.5 s left before the Lambda timeout, a 429 asking to wait 5 s is not waited for: the role
-    cards that could not be sent are announced instead, and the update still answers 200 in time."""
+    card that could not be sent waits in the outbox (a flush timer sends it when Telegram allows), the
+    update answers 200 in time, and nothing is announced: nothing was lost."""
 
     class Context:
         def get_remaining_time_in_millis(self) -> int:
@@ -232,4 +247,13 @@ def test_flood_control_waits_never_outlast_the_lambda_timeout(table, waits):
     event = U.webhook_event(U.press(U.user(1), table.fake.message(table.group, msg["message_id"]), data), table.secret)
     assert app.lambda_handler(event, Context())["statusCode"] == 200
     assert waits == []
-    assert any("did not get through" in t and 'id=2"' in t for t in table.fake.texts(table.group))
+    assert not any("Your secret role" in t for t in table.fake.texts(2))
+    waiting = _session(table).outbox.effects
+    # the role card, and what follows it in that chat, wait (a chat keeps its order)
+    assert {e.chat for e in waiting} == {2} and waiting[0].tag == "role"
+    assert waiting[0].not_before >= app.service().clock() + 5
+    assert not any("did not get through" in t for t in table.fake.texts(table.group))
+    table.fake.clear_faults()
+    while table.idle():  # Telegram allows it again: the flush delivers it, once
+        pass
+    assert len([t for t in table.fake.texts(2) if "Your secret role" in t]) == 1
