@@ -234,18 +234,23 @@ class Driver:
         second_looks = 3
         while not self.over() and steps < max_steps:
             if not self.step() and not (idle is not None and idle()):
-                if not second_looks or not self._voted:
+                if not second_looks or not self.look_again():
                     break
-                # A vote refused earlier (someone had to vote in the open first) is tried again: the vote
-                # message's progress is coalesced, so it may not have changed since.
                 second_looks -= 1
-                self._voted.clear()
                 continue
             steps += 1
         if idle is not None:
             while idle():  # the end of the game may still wait for the group's budget
                 pass
         return steps
+
+    def look_again(self) -> bool:
+        """Forget the votes pressed so far, so a refused one (someone had to vote in the open first) is
+        tried again: the vote message's progress is coalesced, so it may not have changed since. False
+        when there was nothing to forget."""
+        had = bool(self._voted)
+        self._voted.clear()
+        return had
 
     def _newest(self, label: str, chat: int | None = None) -> tuple[JSON, list[JSON], JSON] | None:
         """The newest message of the group (or ``chat``) with a button labelled ``label``: (message,

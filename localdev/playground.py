@@ -116,10 +116,13 @@ class Playground:
         token: str | None = None,
         api_base: str | None = None,
         timer_clock: Any = None,
+        group_budget: int | None = None,
     ) -> None:
         """``mode``: "playground" (fake Telegram, web page) or "telegram" (real bot by long polling:
         ``token`` and ``api_base`` name the Bot API). ``timer_clock``: the phase timers' clock (tests
-        move it forward instead of waiting minutes); the real time by default."""
+        move it forward instead of waiting minutes); the real time by default. ``group_budget``: group
+        messages and edits per minute (Telegram's limit, 20, by default; 0: none, for bots playing at
+        full speed in tests)."""
         if mode not in ("playground", "telegram"):
             raise ValueError(f"unknown mode {mode!r}")
         self.mode = mode
@@ -140,6 +143,7 @@ class Playground:
         self.scheduler: Any = None  # gamebot.scheduler.LocalScheduler: the phase timers
         self.timer_app: Any = None
         self.timer_clock = timer_clock or time.time
+        self.group_budget = group_budget
         self.bot_user: JSON = {}
         self._saved_env: dict[str, str | None] = {}
         self._stop = threading.Event()
@@ -174,6 +178,7 @@ class Playground:
             "AWS_REGION": "us-east-1",
             "AWS_PROFILE": None,
             "TELEGRAM_BOT_USERNAME": None,
+            "GROUP_MESSAGES_PER_MINUTE": None if self.group_budget is None else str(self.group_budget),
         })
         from gamebot import dynamo
         from gamebot.tables import create_table_from_template

@@ -10,6 +10,10 @@ Semantics match ``FakeRepository``: a write states the version it replaces (``No
 not exist); an item whose ``expires_at`` has passed counts as absent everywhere (DynamoDB's TTL
 deletes lazily, up to days later), so it is hidden from ``get`` and can be created over.
 
+A notes item (``note``/``notes``: a delivery's receipts) has no body or version: each note is its own
+number attribute ``n_<name>``, set by an UpdateItem without condition, so concurrent notes never undo
+each other.
+
 The client is created lazily, once per container (warm Lambda invocations reuse it). The region comes
 from ``AWS_REGION`` / ``AWS_DEFAULT_REGION`` (us-east-1 if unset, for local use); boto3 itself honours
 ``AWS_ENDPOINT_URL_DYNAMODB`` (DynamoDB Local, moto server).
@@ -39,6 +43,8 @@ COMPRESS_ABOVE = 1024  # bytes of JSON; smaller bodies stay readable text (they 
 
 _client_lock = threading.Lock()
 _shared_client: Any = None
+
+NOTE_PREFIX = "n_"  # a notes item keeps each note in its own attribute: n_<name> (N)
 
 
 def default_client() -> Any:
@@ -96,7 +102,7 @@ class DynamoRepository(Repository):
         self.table_name = table_name
         self._client = client
         self.clock = clock
-        self.calls = {"read": 0, "write": 0}
+        self.calls = {"read": 0, "write": 0, "note": 0}  # (a note is a write of a receipt: counted apart)
 
     @property
     def client(self) -> Any:
@@ -207,6 +213,26 @@ class DynamoRepository(Repository):
             raise
         return Item(key=item.key, body=json.loads(json.dumps(item.body)), version=version,
                     expires_at=item.expires_at)
+
+    def note(self, key: str, name: str, value: int, expires_at: int) -> None:
+        self.calls["note"] += 1
+        self.client.update_item(
+            TableName=self.table_name, Key={"pk": {"S": key}},
+            UpdateExpression="SET #n = :v, expires_at = :e",
+            ExpressionAttributeNames={"#n": NOTE_PREFIX + name},
+            ExpressionAttributeValues={":v": {"N": str(int(value))}, ":e": {"N": str(int(expires_at))}},
+        )
+
+    def notes(self, key: str) -> dict[str, int]:
+        self.calls["read"] += 1
+        record = self.client.get_item(TableName=self.table_name, Key={"pk": {"S": key}}, ConsistentRead=True
+                                      ).get("Item")
+        if record is None:
+            return {}
+        expires = record.get("expires_at")
+        if expires is not None and float(expires["N"]) <= self.clock():
+            return {}
+        return {k[len(NOTE_PREFIX):]: int(v["N"]) for k, v in record.items() if k.startswith(NOTE_PREFIX)}
 
     def delete(self, key: str, expect: int | None = None) -> None:
         self.calls["write"] += 1

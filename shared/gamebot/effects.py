@@ -23,6 +23,14 @@ sent while there is room left for the essential ones.
 A **lease** marks the outbox entries a running delivery owns (the update that wrote them, until a
 deadline longer than the function may run): other updates leave them alone meanwhile, and take them
 over once the lease has expired (the function died) or when the update is redelivered.
+
+**Receipts** close the gap between a send and the ack: as soon as Telegram answers a sendMessage or
+sendPhoto of an outbox entry, before the chat's next call, the delivery notes the message id under
+its lease (``Repository.note``: no version check, so parallel chats never conflict). Whoever takes a
+dead delivery over reads its receipts first and marks those entries done, so a message sent just
+before the function died is not sent again. Edits need no receipt: doing one again changes nothing.
+The one window left is between Telegram performing a send and the receipt being written (the answer
+lost on the way, or the function dying in those milliseconds): that message may arrive twice.
 """
 from __future__ import annotations
 
@@ -77,6 +85,15 @@ class Effect(BaseModel):
 class Lease(BaseModel):
     owner: int  # the update id delivering (0: a flush timer)
     until: float  # epoch seconds
+    id: str = ""  # names the delivery's receipts (``receipts_key``)
+
+
+RECEIPT_DAYS = 1  # a delivery's receipts are kept this long (the lease and any redelivery are long over)
+
+
+def receipts_key(chat_id: int, lease_id: str) -> str:
+    """The notes item where a delivery records each message it sent (sequence number -> message id)."""
+    return f"sent#{chat_id}#{lease_id}"
 
 
 class Outbox(BaseModel):

@@ -51,10 +51,9 @@ async def build_service(settings: tuple[str, ...], scheduler: Any = None, pool: 
 
     from .callbacks import Codec
     from .dynamo import DynamoRepository
+    from .effects import Budget
     from .service import ARCHIVE_DAYS, Service
     from .telegram_io import LazyRequest, TelegramIO
-
-    from .effects import Budget
 
     token, base_url, table, username, _, archive_days, per_minute = settings[:7]
 

@@ -84,6 +84,16 @@ class Repository(ABC):
     @abstractmethod
     def delete(self, key: str, expect: int | None = None) -> None: ...
 
+    @abstractmethod
+    def note(self, key: str, name: str, value: int, expires_at: int) -> None:
+        """Record ``name = value`` in the notes item ``key``, without a version check: one atomic write
+        that concurrent notes of other names never undo (a delivery's receipts, ``gamebot.uow``). The
+        item expires at ``expires_at``; notes items are read with ``notes``, never with ``get``."""
+
+    @abstractmethod
+    def notes(self, key: str) -> dict[str, int]:
+        """Every note of the item ``key`` (empty when there is none or it expired)."""
+
 
 
 @dataclass
@@ -92,7 +102,7 @@ class FakeRepository(Repository):
 
     items: dict[str, Item] = field(default_factory=dict)
     clock: Callable[[], float] = time.time
-    calls: dict[str, int] = field(default_factory=lambda: {"read": 0, "write": 0})
+    calls: dict[str, int] = field(default_factory=lambda: {"read": 0, "write": 0, "note": 0})
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -152,6 +162,21 @@ class FakeRepository(Repository):
 
     def delete(self, key: str, expect: int | None = None) -> None:
         self.transact([], [Delete(key, expect)])
+
+    def note(self, key: str, name: str, value: int, expires_at: int) -> None:
+        with self._lock:
+            self.calls["note"] += 1
+            item = self._live(key)
+            if item is None:
+                item = self.items[key] = Item(key=key, body={})
+            item.body[name] = int(value)
+            item.expires_at = int(expires_at)
+
+    def notes(self, key: str) -> dict[str, int]:
+        with self._lock:
+            self.calls["read"] += 1
+            item = self._live(key)
+            return dict(item.body) if item is not None else {}
 
 
 

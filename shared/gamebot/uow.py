@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .effects import LEASE_SECONDS, Budget, Effect, Lease, keyboard_data, waves
+from .effects import LEASE_SECONDS, RECEIPT_DAYS, Budget, Effect, Lease, keyboard_data, receipts_key, waves
 from .render import Btn
 from .session import PLAYING, Session, chat_key, serial
 from .store import Item, Repository, Write, retrying
@@ -70,6 +70,7 @@ class Step:
     session: Session | None  # as written (or read, when nothing was written)
     version: int | None
     stored: list[Effect] = field(default_factory=list)  # outbox entries this delivery sends
+    lease: str = ""  # the lease's id: the receipts of this delivery's sends are noted under it
     direct: list[Out] = field(default_factory=list)  # progress sent now, never stored
     committed: bool = False
 
@@ -158,6 +159,22 @@ class UnitOfWork:
 
         return retrying(attempt)
 
+    def _take_over(self, s: Session, chat_id: int, owner: int) -> None:
+        """A delivery that did not finish (its function died, or this is its update again): what its
+        receipts say was sent is done, so that only the rest goes out again."""
+        box = s.outbox
+        lease = box.lease
+        if lease is None or (lease.owner != owner and lease.until > self.clock()):
+            return  # nothing to take over, or a delivery still running (its ack records what it sent)
+        if lease.id and box.effects:
+            for name, message_id in self.repo.notes(receipts_key(chat_id, lease.id)).items():
+                effect = next((e for e in box.effects if str(e.seq) == name), None)
+                if effect is not None:
+                    box.done([effect.seq])
+                    self._learn(s, Result(Out(effect.op, chat_id=effect.chat, message_id=effect.message_id,
+                                              remember=effect.remember, live=effect.live), True, message_id))
+        box.lease = None
+
     def _resume(self, plan: Plan, session: Session, version: int | None, chat_id: int, owner: int) -> Plan:
         plan.session = session
         step = self._sort(session, plan, chat_id, owner)
@@ -186,6 +203,7 @@ class UnitOfWork:
     def _sort(self, s: Session, plan: Plan, chat_id: int, owner: int) -> Step:
         """Essential operations into the outbox; the outbox entries that go out now (the group's within
         its budget, under this delivery's lease); progress within what the budget leaves."""
+        self._take_over(s, chat_id, owner)
         now = self.clock()
         box = s.outbox
         group = s.chat_id
@@ -211,7 +229,7 @@ class UnitOfWork:
         for e in stored:
             e.not_before = None
         if stored:
-            box.lease = Lease(owner=owner, until=now + LEASE_SECONDS)
+            box.lease = Lease(owner=owner, until=now + LEASE_SECONDS, id=f"{owner}.{box.next_seq}.{int(now)}")
         progress: list[Out] = []
         retry: list[float] = []
         views = {o.view for o in plan.outs if o.view}
@@ -248,7 +266,8 @@ class UnitOfWork:
             timer = self.flush_timer(s, max(due, now))
             if timer is not None:
                 plan.schedule = [*plan.schedule, timer]
-        return Step(chat_id, owner, s, None, stored=stored, direct=progress)
+        return Step(chat_id, owner, s, None, stored=stored, direct=progress,
+                    lease=box.lease.id if stored and box.lease is not None else "")
 
     # --- delivery ----------------------------------------------------------------------------------
 
@@ -284,7 +303,10 @@ class UnitOfWork:
 
         async def one(out: Out) -> Result:
             async with limit:
-                return (await self.io.run([out]))[0]
+                result = (await self.io.run([out]))[0]
+            if result.ok and result.message_id and out.seq is not None and out.op in ("send", "photo"):
+                self._receipt(step, out.seq, result.message_id)  # before this chat's next call
+            return result
 
         results: list[Result] = []
         stopped: set[int] = set()  # chats where Telegram said wait: their later operations wait too
@@ -296,6 +318,15 @@ class UnitOfWork:
                     stopped.add(r.out.chat_id)
             results += done
         return results
+
+    def _receipt(self, step: Step, seq: int, message_id: int) -> None:
+        if not step.lease:
+            return
+        try:
+            self.repo.note(receipts_key(step.chat_id, step.lease), str(seq), message_id,
+                           int(self.clock()) + RECEIPT_DAYS * 86400)
+        except Exception:  # the ack still records it; only a death before the ack would send it again
+            log.warning("could not note the receipt of message %s in chat %s", message_id, step.chat_id)
 
     def _ack(self, step: Step, results: list[Result]) -> Step | None:
         """Record the delivery in one version-checked write (re-read on a conflict). Returns the next

@@ -87,7 +87,7 @@ def chromium():
 
 @pytest.fixture
 def playground():
-    pg = Playground(bot_delay=0, seed=5).start()
+    pg = Playground(bot_delay=0, seed=5, group_budget=0).start()
     server = serve(pg, 0)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()

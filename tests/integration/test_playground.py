@@ -39,7 +39,7 @@ def wait_for(pg: Playground, predicate) -> bool:
 
 @pytest.fixture
 def pg():
-    with Playground(bot_delay=0, seed=2) as playground:
+    with Playground(bot_delay=0, seed=2, group_budget=0) as playground:
         yield playground
 
 
@@ -117,7 +117,7 @@ def test_phase_timers_run_locally_so_a_person_who_walks_away_does_not_stall_the_
     applies the defaults. Zoe starts the game and never acts again; moving the timers' clock on
     (instead of waiting minutes) lets the game finish without her."""
     now = [time.time()]
-    with Playground(bot_delay=0, seed=5, timer_clock=lambda: now[0]) as pg:
+    with Playground(bot_delay=0, seed=5, timer_clock=lambda: now[0], group_budget=0) as pg:
         seats = seat_five(pg, open_lobby=True)
         zoe = seats[0].user_id
         assert wait_for(pg, lambda: "5. Vic" in (lobby(pg) or {}).get("text", ""))

@@ -121,6 +121,7 @@ def test_real_bot_mode_runs_the_bot_by_polling_with_the_embedded_database(fake):
     fake.add_group(GROUP, "Poll group")
     with Playground(mode="telegram", token=TOKEN, api_base=fake.base_url) as pg:
         poller = Poller(fake.base_url, TOKEN, pg.deliver, timeout=1)
+        pg.worker.perform = poller.perform  # (as run_telegram does: a polling bot performs its replies itself)
         poller.prepare()
         stop = threading.Event()
         thread = threading.Thread(target=poller.run, args=(stop,), daemon=True)

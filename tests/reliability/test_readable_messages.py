@@ -116,8 +116,9 @@ def test_timeouts_reminders_and_defaults_are_sentences(lang):
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("setup", sorted(SETUPS))
 def test_the_board_stays_short_with_ten_players_and_every_module(setup, lang):
-    boards = [s.text for s in _game(setup, lang) if s.chat == GROUP and s.tag == "board"]
-    assert len(boards) > 10
+    # (the first version of the board opens with the start's announcements: the board is what follows)
+    boards = [s.text.rpartition("\n\n📜 ")[2] for s in _game(setup, lang) if s.chat == GROUP and s.tag == "board"]
+    assert len(boards) >= 5  # (progress edits are coalesced under the group's budget)
     longest = max(boards, key=len)
     assert len(longest) <= BOARD_LIMIT, longest
     assert all(len(b.split("\n")) <= 14 for b in boards), longest

@@ -176,17 +176,21 @@ def test_each_team_member_gets_only_the_cards_they_may_play(h):
 
 
 def _cost(h, press) -> tuple[int, int, bool]:
-    """(reads, writes, whether new decision buttons were sent) of one press."""
+    """(reads, writes, whether new decision buttons were sent) of one press. The receipts (one note per
+    message sent from the outbox, ``gamebot.uow``) are counted apart: exactly one per new message."""
     before, sent = dict(h.repo.calls), len(h.io.outs)
     press()
-    opened = any(o.op == "send" and o.live is not None for o in h.io.outs[sent:])
+    new = h.io.outs[sent:]
+    opened = any(o.op == "send" and o.live is not None for o in new)
+    assert h.repo.calls["note"] - before["note"] == sum(1 for o in new if o.op in ("send", "photo") and o.seq)
     return h.repo.calls["read"] - before["read"], h.repo.calls["write"] - before["write"], opened
 
 
 def test_a_vote_or_a_card_costs_one_read_and_one_write(h):
     """One read and one write; a press that deals new decisions (the quest cards after the last vote, the
-    next team picker after the last card) writes once more after sending them: the ids of the messages
-    with buttons, whose buttons are taken away when the decision ends."""
+    next team picker after the last card) writes once more after sending them (the ack: the ids of the
+    messages with buttons, whose buttons are taken away when the decision ends), and notes a receipt per
+    new message as soon as Telegram answers it."""
     players = [1, 2, 3, 4, 5]
     _to_vote(h, players)
     costs = [_cost(h, lambda uid=uid: h.press_label(uid, GROUP, "Approve")) for uid in players]

@@ -18,6 +18,7 @@ from gamebot.timers import DEFAULT_LIMITS, EXTEND_SECONDS, MAX_EXTENSIONS
 from localdev import updates as U
 from tests.e2e.driver import Driver, Policy
 from tests.unit.gamebot_fakes import GROUP, T0, Clock, Harness, HarnessScreen
+
 NAME_CHARS = set("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_.")
 
 
