@@ -14,6 +14,10 @@ A step's decision produces Bot API operations (``gamebot.telegram_io.Out``). The
   messages the game already knows: delivered after the write if the group's budget allows, else
   dropped, the latest state going out with a later edit. They are never stored, so an ordinary vote
   or quest card costs one read and one write.
+* **Closing edits** in private chats (a prompt turned into "Done: ...", the Leader's picker turned
+  into the proposed team, dead buttons taken away) are sent like progress, without an ack, and kept
+  in ``replay`` (the last few steps): a redelivery of the update sends them again (an edit done twice
+  changes nothing), so that a function that died after the commit loses none.
 
 The group's budget follows Telegram's limit of about 20 messages and edits per minute in a group:
 the session keeps the times of the group operations of the last minute (``group_ops``). An essential
@@ -88,12 +92,21 @@ class Lease(BaseModel):
     id: str = ""  # names the delivery's receipts (``receipts_key``)
 
 
+REPLAY_STEPS = 6  # the closing edits of the last steps kept for a redelivery (``Outbox.replay``)
 RECEIPT_DAYS = 1  # a delivery's receipts are kept this long (the lease and any redelivery are long over)
 
 
 def receipts_key(chat_id: int, lease_id: str) -> str:
     """The notes item where a delivery records each message it sent (sequence number -> message id)."""
     return f"sent#{chat_id}#{lease_id}"
+
+
+class Replay(BaseModel):
+    """A step's closing edits in private chats (a prompt's "Done", the Leader's proposed team): sent
+    without an ack, kept so that a redelivery of the step's update sends them again."""
+
+    owner: int  # the update id
+    effects: list[Effect] = Field(default_factory=list)
 
 
 class Outbox(BaseModel):
@@ -106,6 +119,16 @@ class Outbox(BaseModel):
     progress: dict[str, float] = Field(default_factory=dict)  # view ("board", "vote") -> last progress edit
     dirty: list[str] = Field(default_factory=list)  # views whose latest state is not shown yet
     dirty_at: float | None = None  # when the dirty views may go out (the progress gap, the budget)
+    replay: list[Replay] = Field(default_factory=list)  # the last steps' closing edits, for redeliveries
+
+    def keep_for_replay(self, owner: int, effects: list[Effect]) -> None:
+        """Keep ``effects`` (edits: doing them twice changes nothing) for a redelivery of ``owner``."""
+        if owner and effects:
+            self.replay = [r for r in self.replay if r.owner != owner][-(REPLAY_STEPS - 1):]
+            self.replay.append(Replay(owner=owner, effects=effects))
+
+    def replayed(self, owner: int) -> list[Effect]:
+        return next((r.effects for r in self.replay if r.owner == owner), [])
 
     # --- adding ------------------------------------------------------------------------------------
     def add(self, effect: Effect) -> Effect:

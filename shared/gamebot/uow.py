@@ -71,6 +71,7 @@ class Step:
     version: int | None
     stored: list[Effect] = field(default_factory=list)  # outbox entries this delivery sends
     lease: str = ""  # the lease's id: the receipts of this delivery's sends are noted under it
+    took_over: bool = False  # a dead delivery's lease was lifted (its receipts applied): worth a write
     direct: list[Out] = field(default_factory=list)  # progress sent now, never stored
     committed: bool = False
 
@@ -159,13 +160,13 @@ class UnitOfWork:
 
         return retrying(attempt)
 
-    def _take_over(self, s: Session, chat_id: int, owner: int) -> None:
+    def _take_over(self, s: Session, chat_id: int, owner: int) -> bool:
         """A delivery that did not finish (its function died, or this is its update again): what its
         receipts say was sent is done, so that only the rest goes out again."""
         box = s.outbox
         lease = box.lease
         if lease is None or (lease.owner != owner and lease.until > self.clock()):
-            return  # nothing to take over, or a delivery still running (its ack records what it sent)
+            return False  # nothing to take over, or a delivery still running (its ack records what it sent)
         if lease.id and box.effects:
             for name, message_id in self.repo.notes(receipts_key(chat_id, lease.id)).items():
                 effect = next((e for e in box.effects if str(e.seq) == name), None)
@@ -174,15 +175,19 @@ class UnitOfWork:
                     self._learn(s, Result(Out(effect.op, chat_id=effect.chat, message_id=effect.message_id,
                                               remember=effect.remember, live=effect.live), True, message_id))
         box.lease = None
+        return True
 
     def _resume(self, plan: Plan, session: Session, version: int | None, chat_id: int, owner: int) -> Plan:
         plan.session = session
         step = self._sort(session, plan, chat_id, owner)
-        if step.stored or step.direct:  # the lease, the budget's slots, the views shown: one write
+        if step.stored or step.direct or step.took_over:  # the lease, the budget's slots, the views: one write
             self._write(plan, session, version, chat_id)
             step.version, step.committed = plan.version, True
         else:
             step.version = version
+        # a redelivery: the closing edits of its first delivery again (they may not have been made; an edit
+        # made twice changes nothing, so no write records them)
+        step.direct += [o for e in session.outbox.replayed(owner) if (o := to_out(e, session, self.photo))]
         plan.step = step
         return plan
 
@@ -203,7 +208,7 @@ class UnitOfWork:
     def _sort(self, s: Session, plan: Plan, chat_id: int, owner: int) -> Step:
         """Essential operations into the outbox; the outbox entries that go out now (the group's within
         its budget, under this delivery's lease); progress within what the budget leaves."""
-        self._take_over(s, chat_id, owner)
+        took_over = self._take_over(s, chat_id, owner)
         now = self.clock()
         box = s.outbox
         group = s.chat_id
@@ -256,6 +261,9 @@ class UnitOfWork:
                 progress.append(out)
             else:  # dropped: the view's latest state goes out with a later edit
                 retry.append(again)
+        closing = [o for o in progress if o.op in ("edit", "markup") and (o.chat_id or 0) > 0 and o.keyboard is None]
+        if closing:
+            box.keep_for_replay(owner, [to_effect(o) for o in closing])
         if retry:
             timer = self.flush_timer(s, min(retry))
             if timer is not None:
@@ -266,7 +274,7 @@ class UnitOfWork:
             timer = self.flush_timer(s, max(due, now))
             if timer is not None:
                 plan.schedule = [*plan.schedule, timer]
-        return Step(chat_id, owner, s, None, stored=stored, direct=progress,
+        return Step(chat_id, owner, s, None, stored=stored, direct=progress, took_over=took_over,
                     lease=box.lease.id if stored and box.lease is not None else "")
 
     # --- delivery ----------------------------------------------------------------------------------

@@ -32,6 +32,10 @@ class Msg:
     photo: bytes | None = None  # a photo message: ``text`` is its caption
 
 
+def _rows(keyboard: list[list[Btn]] | None) -> list[list[tuple[str, str | None, str | None]]]:
+    return [[(b.text, b.data, b.url) for b in row] for row in keyboard or []]
+
+
 class RecordingIO:
     """Stands in for ``TelegramIO``: records every operation and simulates the chats."""
 
@@ -73,6 +77,8 @@ class RecordingIO:
             m = self.msgs.get((out.chat_id, out.message_id))
             if m is None:
                 return Result(out, False, error="bad_request")
+            if (out.op == "markup" or out.text == m.text) and _rows(out.keyboard) == _rows(m.keyboard):
+                return Result(out, True, out.message_id)  # Telegram: "message is not modified" (counts as done)
             if out.op == "edit":
                 m.text = out.text
                 m.history.append(out.text)
