@@ -230,7 +230,7 @@ class Playground:
 
         app.reset()
         service = app.service()
-        self.bot_user = {"username": service.bot_username}
+        self.bot_user = {"username": str(service.bot_username)}  # a BotName asks getMe here
 
     def stop(self) -> None:
         self._stop.set()

@@ -14,7 +14,8 @@ the packages of shared/requirements.txt with their dependencies, copied from the
 same way.
 
 "handler" = ``import app``, ``app.service()`` (Bot, HTTP client, DynamoRepository, Service; no getMe: the
-username is configured as in template.yaml) and the DynamoDB client. Times are measured inside the child
+username is set as the stack sets it, and without it getMe waits for the first deep link anyway) and the
+DynamoDB client. Times are measured inside the child
 (imports and construction only; the interpreter's own start-up is the same for both) and as wall time
 of the whole process. A benchmark, not a test: medians of alternating runs, and their ratio.
 """

@@ -1,11 +1,17 @@
-"""CloudFormation custom resource that registers the bot with Telegram (one-step deploy).
+"""CloudFormation custom resources that register the bot with Telegram (one-step deploy).
 
-Create/Update: ``setWebhook`` (our API URL, the secret token Telegram echoes in the
-``X-Telegram-Bot-Api-Secret-Token`` header, the update types the bot handles, pending updates
-dropped) then ``setMyCommands`` (the command menu from ``gamebot.commands``, read from the layer: one
-call per catalog language, the default without ``language_code``).
-Delete: ``deleteWebhook``, but only while the bot's webhook still points at this stack's URL, so
-deleting an old stack cannot unhook a newer deployment of the same bot.
+``Custom::TelegramWebhook``
+    Create/Update: ``setWebhook`` (our API URL, the secret token Telegram echoes in the
+    ``X-Telegram-Bot-Api-Secret-Token`` header, the update types the bot handles, pending updates
+    dropped) then ``setMyCommands`` (the command menu from ``gamebot.commands``, read from the layer:
+    one call per catalog language, the default without ``language_code``).
+    Delete: ``deleteWebhook``, but only while the bot's webhook still points at this stack's URL, so
+    deleting an old stack cannot unhook a newer deployment of the same bot.
+``Custom::TelegramBotInfo``
+    Create/Update: ``getMe``, once per deploy that changes the token: the attribute ``Username`` becomes
+    the functions' ``TELEGRAM_BOT_USERNAME``, so no cold start asks Telegram for it. It needs only the
+    token (not the webhook function or its API), so the functions can depend on it without a cycle.
+    Delete: nothing to undo; never calls Telegram.
 
 The handler always answers CloudFormation on the pre-signed ``ResponseURL``: SUCCESS or FAILED,
 never silence (silence leaves the stack waiting until the custom resource's ServiceTimeout). Every
@@ -33,6 +39,7 @@ ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
 HTTP_TIMEOUT = 10.0  # seconds, for one Bot API call
 RESERVE_SECONDS = 4.0  # time kept back to answer CloudFormation before Lambda's own timeout
 MAX_REASON = 1000  # CloudFormation rejects responses over 4 KB
+BOT_INFO_TYPE = "Custom::TelegramBotInfo"  # getMe at deploy time; every other type: the webhook
 
 logger = logging.getLogger()
 logger.setLevel(os.environ.get("LOG_LEVEL", "INFO").upper())
@@ -176,6 +183,17 @@ def register(props: dict[str, Any], deadline: Deadline) -> dict[str, Any]:
     return {"WebhookUrl": url, "BotId": bot_id(token)}
 
 
+def bot_info(props: dict[str, Any], deadline: Deadline) -> dict[str, Any]:
+    """``getMe``: the bot's username (without @), for deep links."""
+    token = props["BotToken"]
+    me = call_bot_api(token, "getMe", base_url=props.get("ApiBaseUrl"), deadline=deadline)
+    username = me.get("username") if isinstance(me, dict) else None
+    if not isinstance(username, str) or not username:
+        raise TelegramError("getMe: the answer has no username")
+    logger.info("bot %s is @%s", bot_id(token), username)
+    return {"Username": username, "BotId": bot_id(token)}
+
+
 def unregister(props: dict[str, Any], deadline: Deadline) -> str:
     token, url = props.get("BotToken"), props.get("WebhookUrl")
     if not token:
@@ -197,17 +215,22 @@ def lambda_handler(event: dict[str, Any], context: Any) -> None:
     token = props.get("BotToken") if isinstance(props, dict) else None
     secrets = (token, props.get("SecretToken") if isinstance(props, dict) else None)
     request_type = event.get("RequestType")
+    info = event.get("ResourceType") == BOT_INFO_TYPE
+    prefix = "telegram-bot" if info else "telegram-webhook"
     physical_id = event.get("PhysicalResourceId") or (
-        f"telegram-webhook-{bot_id(token)}" if isinstance(token, str) else "telegram-webhook"
+        f"{prefix}-{bot_id(token)}" if isinstance(token, str) else prefix
     )
     status, reason, data = "FAILED", "", {}
     logger.info("%s request for %s", request_type, event.get("LogicalResourceId"))
     try:
         if request_type in ("Create", "Update"):
-            data = register(props, deadline)
+            data = bot_info(props, deadline) if info else register(props, deadline)
             # Stable per bot: an Update for the same bot keeps the id (no Delete follows); a new bot
             # gets a new id, and CloudFormation then Deletes the old one, unhooking the old bot.
-            physical_id = f"telegram-webhook-{bot_id(token)}"
+            physical_id = f"{prefix}-{bot_id(token)}"
+            status = "SUCCESS"
+        elif request_type == "Delete" and info:
+            reason = "nothing to undo"  # getMe changed nothing
             status = "SUCCESS"
         elif request_type == "Delete":
             try:

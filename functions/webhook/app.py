@@ -5,8 +5,9 @@ The Bot, the repository and the service are built once per container and ONE asy
 kept at module scope (``asyncio.run`` per call closes the loop the Bot's HTTP client is bound to).
 
 Environment: ``TABLE_NAME``, ``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_WEBHOOK_SECRET``,
-``TELEGRAM_API_BASE_URL`` (default https://api.telegram.org), ``TELEGRAM_BOT_USERNAME`` (optional:
-otherwise from getMe during ``initialize``), ``AWS_ENDPOINT_URL_DYNAMODB`` (boto3 standard),
+``TELEGRAM_API_BASE_URL`` (default https://api.telegram.org), ``TELEGRAM_BOT_USERNAME`` (the stack
+sets it; without it the username is asked with getMe when a deep link first needs it, never before the
+first answer: ``gamebot.bot_name``), ``AWS_ENDPOINT_URL_DYNAMODB`` (boto3 standard),
 ``GAME_ARCHIVE_DAYS`` (days a finished game's archive item lives before TTL deletes it; default 30),
 ``TIMER_FUNCTION_ARN``, ``SCHEDULER_ROLE_ARN``, ``SCHEDULE_GROUP`` (phase timers; without them: none).
 The token and the secret are never logged.
@@ -77,7 +78,7 @@ def lambda_handler(event: dict[str, Any], context: Any = None) -> dict[str, Any]
         return _response(200, "ignored")  # a retry would not help
     try:
         svc = service()
-    except Exception as exc:  # e.g. getMe failed; the message may contain the token: log the type only
+    except Exception as exc:  # e.g. a bad setting; the message may contain the token: log the type only
         log.error("could not build the service (%s); Telegram will redeliver", type(exc).__name__)
         return _response(500, "retry")
     remaining = getattr(context, "get_remaining_time_in_millis", None)

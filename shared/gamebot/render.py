@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import texts, wording
+from .bot_name import BotName
 from .callbacks import Codec, start_payload
 from .session import kind_tag
 
@@ -69,7 +70,7 @@ class Table:
     theme: str = "avalon"
     names: list[str] = field(default_factory=list)
     user_ids: list[int] = field(default_factory=list)
-    bot_username: str = ""
+    bot_username: str | BotName = ""  # a BotName is asked only when a link is rendered
 
     def t(self, key: str, /, **params: Any) -> str:
         return texts.t(key, self.lang, self.theme, **params)
@@ -114,7 +115,9 @@ class Table:
         return texts.name_of("note", note, self.lang, self.theme)
 
     def link(self, payload: str) -> str:
-        return f"https://t.me/{self.bot_username}?start={payload}"
+        """The bot's ``start`` link; "" while its username is unknown (``bot_name``: the texts say it in words)."""
+        name = str(self.bot_username)
+        return f"https://t.me/{name}?start={payload}" if name else ""
 
     def deep_link(self, kind: str) -> str:
         return self.link(start_payload(kind, self.chat_id, self.game_id))

@@ -45,15 +45,18 @@ def environment(*names: str) -> tuple[str, ...]:
 
 
 async def build_service(settings: tuple[str, ...], scheduler: Any = None, pool: int = 16) -> Any:
-    """A Service on DynamoDB and the Bot API from ``environment()``'s settings (getMe once)."""
+    """A Service on DynamoDB and the Bot API from ``environment()``'s settings. Nothing is asked of
+    Telegram here: without ``TELEGRAM_BOT_USERNAME`` (the stack always sets it) the username is learned
+    when a deep link first needs it (``bot_name.BotName``), not before the container's first answer."""
     from telegram import Bot
     from telegram.request import HTTPXRequest
 
+    from .bot_name import BotName
     from .callbacks import Codec
     from .dynamo import DynamoRepository
     from .effects import Budget
     from .service import ARCHIVE_DAYS, Service
-    from .telegram_io import LazyRequest, TelegramIO
+    from .telegram_io import LazyRequest, TelegramIO, get_me_username
 
     token, base_url, table, username, _, archive_days, per_minute = settings[:7]
 
@@ -64,10 +67,8 @@ async def build_service(settings: tuple[str, ...], scheduler: Any = None, pool: 
     # sharing the request object saves Bot() a second HTTP client.
     request = LazyRequest(client, read_timeout=10.0)
     bot = Bot(token=token, base_url=f"{base_url}/bot", request=request, get_updates_request=request)
-    if not username:
-        await bot.initialize()  # getMe, once per container, only to learn the username for deep links
-        username = bot.username or ""
-    return Service(DynamoRepository(table), TelegramIO(bot), Codec(token), bot_username=username,
+    name: str | BotName = username or BotName(lambda: get_me_username(token, base_url))
+    return Service(DynamoRepository(table), TelegramIO(bot), Codec(token), bot_username=name,
                    archive_days=float(archive_days or ARCHIVE_DAYS), scheduler=scheduler,
                    budget=Budget.per_minute(int(per_minute)) if per_minute.strip().isdigit() else None)
 

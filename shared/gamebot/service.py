@@ -35,6 +35,7 @@ from engine import (
 )
 
 from . import ending, inbound, recovery, render, settings_check, settings_panel, texts, timers, wording
+from .bot_name import BotName
 from .callbacks import BadCallback, Button, Codec, parse_start_payload
 from .effects import Budget
 from .extras import Extras
@@ -102,7 +103,7 @@ class Service(Extras):
         repo: Repository,
         io: Any,
         codec: Codec,
-        bot_username: str = "",
+        bot_username: str | BotName = "",
         clock: Any = time.time,
         seeds: Any = None,
         archive_days: float = ARCHIVE_DAYS,
@@ -111,7 +112,8 @@ class Service(Extras):
     ) -> None:
         """``seeds``: optional ``random.Random`` for game seeds (tests); otherwise ``secrets``.
         ``archive_days``: how long a finished game's archive item lives before DynamoDB's TTL deletes it.
-        ``scheduler``: a ``gamebot.scheduler.Scheduler`` for phase timers (None: no time limits)."""
+        ``scheduler``: a ``gamebot.scheduler.Scheduler`` for phase timers (None: no time limits).
+        ``bot_username``: for deep links; a ``bot_name.BotName`` asks Telegram only when one is rendered."""
         self.seeds = seeds
         self.archive_days = archive_days
         self.repo = repo

@@ -1,4 +1,5 @@
-"""The ONLY module that talks to the Telegram Bot API (python-telegram-bot v22 ``telegram.Bot``).
+"""The ONLY module that talks to the Telegram Bot API (python-telegram-bot v22 ``telegram.Bot``; and
+``get_me_username``, one synchronous ``getMe`` for a bot run without its username: see ``bot_name``).
 
 The service describes what to do as a list of :class:`Out` operations; :meth:`TelegramIO.run` executes
 them in order and reports each one's :class:`Result`. Failure policy:
@@ -19,8 +20,10 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dtm
+import json
 import logging
 import time
+import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -115,6 +118,20 @@ def markup(keyboard: list[list[Btn]] | None) -> InlineKeyboardMarkup | None:
     return InlineKeyboardMarkup(rows)
 
 
+def get_me_username(token: str, base_url: str, timeout: float = 5.0) -> str:
+    """The bot's username from ``getMe``, synchronously (for ``bot_name.BotName``, which is read while a
+    message is rendered, outside any coroutine). Raises on any failure; the error never holds the token."""
+    request = urllib.request.Request(f"{base_url.rstrip('/')}/bot{token}/getMe", data=b"{}", method="POST",
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            answer = json.loads(response.read())
+    except Exception as exc:
+        raise TelegramError(f"getMe failed ({type(exc).__name__})") from None
+    result = answer.get("result") if isinstance(answer, dict) and answer.get("ok") else None
+    return str(result.get("username") or "") if isinstance(result, dict) else ""
+
+
 def _seconds(value: Any) -> float:
     if isinstance(value, dtm.timedelta):
         return value.total_seconds()
@@ -191,7 +208,7 @@ class TelegramIO:
             return out.message_id
         if out.op == "answer":
             await self.bot.answer_callback_query(
-                callback_query_id=out.callback_id, text=out.text, show_alert=out.alert, url=out.url
+                callback_query_id=out.callback_id, text=out.text, show_alert=out.alert, url=out.url or None
             )
             return None
         if out.op == "photo":

@@ -9,7 +9,7 @@ import telegram
 from telegram.request import HTTPXRequest
 
 from gamebot.render import Btn
-from gamebot.telegram_io import Out, TelegramIO
+from gamebot.telegram_io import Out, TelegramIO, get_me_username
 from localdev import updates as U
 from localdev.fake_telegram import FakeTelegram
 
@@ -110,6 +110,26 @@ def test_callback_answers_carry_text_alert_and_deep_link(io, server, loop):
     loop.run_until_complete(io.run([Out("answer", callback_id="cbq1", text="Open a chat", url=url, alert=True)]))
     params = server.calls_to("answerCallbackQuery")[-1]
     assert params["url"] == url and params["text"] == "Open a chat"
+
+
+def test_an_answer_without_a_deep_link_sends_no_url(io, server, loop):
+    loop.run_until_complete(io.run([Out("answer", callback_id="cbq2", text="Open a chat", url="", alert=True)]))
+    params = server.calls_to("answerCallbackQuery")[-1]
+    assert params["text"] == "Open a chat" and "url" not in params
+
+
+def test_get_me_username_asks_getme_and_never_shows_the_token(server):
+    server.reset()
+    assert get_me_username(TOKEN, server.base_url + "/") == U.BOT_USERNAME
+    assert [c.method for c in server.calls] == ["getMe"]
+    for token, base in ((TOKEN + "x", server.base_url), (TOKEN, "http://127.0.0.1:9")):  # 401; refused
+        with pytest.raises(telegram.error.TelegramError) as caught:
+            get_me_username(token, base, timeout=2.0)
+        assert TOKEN not in str(caught.value) and "getMe failed" in str(caught.value)
+    server.inject("getMe", status=500, times=1)
+    with pytest.raises(telegram.error.TelegramError):
+        get_me_username(TOKEN, server.base_url)
+    server.reset()
 
 
 def test_admin_check_reads_the_member_status(io, server, loop):

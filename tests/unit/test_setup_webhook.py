@@ -349,6 +349,71 @@ def test_delete_after_failed_create_with_no_token_succeeds(server):
     assert server.bot_calls() == [] and only_response(server)["Status"] == "SUCCESS"
 
 
+# ---- BotInfo: the username learned at deploy time ------------------------------------------------------
+
+
+ME = {"id": 123456, "is_bot": True, "first_name": "Avalon GM", "username": "AvalonGameBot"}
+
+
+def info_props(server: FakeServer, token: str = TOKEN) -> dict[str, Any]:
+    return {"ServiceToken": "arn:aws:lambda:eu-west-1:111111111111:function:setup", "BotToken": token,
+            "ApiBaseUrl": server.base_url}
+
+
+def info_event(server: FakeServer, request_type: str, properties: Any, **extra: Any) -> dict[str, Any]:
+    return cfn_event(server, request_type, properties, LogicalResourceId="BotInfo",
+                     ResourceType="Custom::TelegramBotInfo", **extra)
+
+
+@pytest.mark.parametrize("request_type", ["Create", "Update"])
+def test_bot_info_returns_the_username_from_getme_and_touches_nothing_else(server, request_type, caplog):
+    server.reply("getMe", 200, {"ok": True, "result": ME})
+    extra = {"PhysicalResourceId": "telegram-bot-123456", "OldResourceProperties": info_props(server)} \
+        if request_type == "Update" else {}
+    with caplog.at_level(logging.INFO):
+        setup_app.lambda_handler(info_event(server, request_type, info_props(server), **extra), Context())
+    assert [c.method for c in server.bot_calls()] == ["getMe"]  # no webhook, no menu
+    body = only_response(server)
+    assert (body["Status"], body["PhysicalResourceId"]) == ("SUCCESS", "telegram-bot-123456")
+    assert body["Data"] == {"Username": "AvalonGameBot", "BotId": "123456"}
+    assert body["LogicalResourceId"] == "BotInfo" and TOKEN not in caplog.text
+
+
+def test_bot_info_for_another_bot_gets_a_new_physical_id(server):
+    server.reply("getMe", 200, {"ok": True, "result": {**ME, "id": 987654, "username": "OtherBot"}})
+    event = info_event(server, "Update", info_props(server, OTHER_TOKEN), PhysicalResourceId="telegram-bot-123456",
+                       OldResourceProperties=info_props(server))
+    setup_app.lambda_handler(event, Context())
+    body = only_response(server)
+    assert (body["PhysicalResourceId"], body["Data"]["Username"]) == ("telegram-bot-987654", "OtherBot")
+
+
+@pytest.mark.parametrize("reply", [
+    (401, {"ok": False, "error_code": 401, "description": f"Unauthorized {TOKEN}"}),
+    (200, {"ok": True, "result": {"id": 123456, "is_bot": True, "first_name": "No name"}}),
+], ids=["refused", "no username"])
+def test_bot_info_fails_the_deploy_when_getme_gives_no_username(server, reply, caplog):
+    server.reply("getMe", *reply)
+    with caplog.at_level(logging.INFO):
+        setup_app.lambda_handler(info_event(server, "Create", info_props(server)), Context())
+    body = only_response(server)
+    assert body["Status"] == "FAILED" and "getMe" in body["Reason"] and body["Data"] == {}
+    assert TOKEN not in server.cfn_responses()[0].body.decode() and TOKEN not in caplog.text
+
+
+@pytest.mark.parametrize("properties", ["good", "unreachable", "none"])
+def test_bot_info_delete_never_calls_telegram_and_always_succeeds(server, properties):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed_port = probe.getsockname()[1]
+    given = {"good": info_props(server), "none": {"ServiceToken": "arn"},
+             "unreachable": {**info_props(server), "ApiBaseUrl": f"http://127.0.0.1:{closed_port}"}}[properties]
+    setup_app.lambda_handler(info_event(server, "Delete", given, PhysicalResourceId="telegram-bot-123456"), Context())
+    assert server.bot_calls() == []
+    body = only_response(server)
+    assert (body["Status"], body["PhysicalResourceId"]) == ("SUCCESS", "telegram-bot-123456")
+
+
 def test_commands_are_valid_bot_commands():
     names = [name for name, _ in commands()]
     assert set(names) == {

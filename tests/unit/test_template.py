@@ -203,3 +203,98 @@ def test_custom_resource_registers_this_stacks_webhook():
 def test_the_webhook_may_outlast_a_slow_bot_api_call_but_not_the_http_api_limit():
     timeout = resources["WebhookFunction"]["Properties"]["Timeout"]
     assert 10 < timeout < 30  # longer than one Bot API read timeout, shorter than the HTTP API integration limit
+
+
+# ---- the bot's username: learned at deploy time (BotInfo), never at cold start ------------------------
+
+USERNAME_FROM_STACK = {"Fn::If": ["AskTelegramForUsername", {"Fn::GetAtt": ["BotInfo", "Username"]},
+                                  {"Ref": "TelegramBotUsername"}]}
+
+
+def _names_in(node: Any) -> set[str]:
+    """Every logical id a piece of the template points at (Ref, GetAtt, Sub, DependsOn)."""
+    if isinstance(node, list):
+        return set().union(*(_names_in(n) for n in node)) if node else set()
+    if not isinstance(node, dict):
+        return set()
+    found: set[str] = set()
+    for key, value in node.items():
+        if key == "Ref" and isinstance(value, str):
+            found.add(value)
+        elif key == "Fn::GetAtt":
+            found.add(value[0])
+        elif key == "Fn::Sub":
+            text, variables = (value, {}) if isinstance(value, str) else value
+            found |= {m.split(".")[0] for m in re.findall(r"\$\{([^}!]+)\}", text)} - set(variables)
+            found |= _names_in(variables)
+        elif key == "DependsOn":
+            found |= {value} if isinstance(value, str) else set(value)
+        else:
+            found |= _names_in(value)
+    return found
+
+
+def _dependencies() -> dict[str, set[str]]:
+    """Resource -> the resources it needs. SAM's generated resources (``WebhookFunctionWebhookPermission``,
+    ``WebhookApiApiGatewayDefaultStage``...) count as the resource whose name they extend; a function
+    counts as needing what its events name (an over-approximation: it can only add cycles)."""
+    def owner(name: str) -> str | None:
+        if name in resources or name in template["Parameters"] or name.startswith("AWS::"):
+            return name if name in resources else None
+        return max((r for r in resources if name.startswith(r)), key=len, default=None)
+
+    return {name: {o for n in _names_in(body) if (o := owner(n)) and o != name} for name, body in resources.items()}
+
+
+def _needs(name: str, graph: dict[str, set[str]]) -> set[str]:
+    seen: set[str] = set()
+    todo = [name]
+    while todo:
+        for dep in graph[todo.pop()] - seen:
+            seen.add(dep)
+            todo.append(dep)
+    return seen
+
+
+def test_an_empty_username_parameter_is_learned_at_deploy_time_by_the_bot_info_resource():
+    assert template["Conditions"]["AskTelegramForUsername"] == {"Fn::Equals": [{"Ref": "TelegramBotUsername"}, ""]}
+    assert template["Parameters"]["TelegramBotUsername"]["Default"] == ""
+    info = resources["BotInfo"]
+    assert info["Type"] == "Custom::TelegramBotInfo"  # functions/setup_webhook/app.py: BOT_INFO_TYPE
+    assert info["Condition"] == "AskTelegramForUsername"  # a given username: nothing to ask
+    assert info["Properties"] == {
+        "ServiceToken": {"Fn::GetAtt": ["SetupWebhookFunction", "Arn"]},
+        "ServiceTimeout": 120,
+        "BotToken": {"Ref": "TelegramBotToken"},  # a new token (another bot) asks again
+        "ApiBaseUrl": {"Ref": "TelegramApiBaseUrl"},
+    }
+    assert info["DependsOn"] == "SetupWebhookLogGroup"  # its log group exists before the first invocation
+
+
+@pytest.mark.parametrize("function", ["WebhookFunction", "TimerFunction"])
+def test_game_functions_always_know_the_username_so_no_cold_start_asks_telegram(function):
+    env = resources[function]["Properties"]["Environment"]["Variables"]
+    assert env["TELEGRAM_BOT_USERNAME"] == USERNAME_FROM_STACK
+
+
+def test_bot_info_needs_neither_the_webhook_nor_its_api_and_the_template_has_no_dependency_cycle():
+    graph = _dependencies()
+    assert _needs("BotInfo", graph) == {"SetupWebhookLogGroup", "SetupWebhookFunction", "SharedLayer"}
+    assert "BotInfo" in _needs("WebhookFunction", graph) and "BotInfo" in _needs("TimerFunction", graph)
+    assert {"WebhookFunction", "WebhookApi", "BotInfo"} <= _needs("TelegramWebhook", graph)
+    cyclic = sorted(name for name in graph if name in _needs(name, graph))
+    assert cyclic == []
+
+
+def test_the_dependency_check_sees_a_cycle_through_bot_info():
+    graph = _dependencies()
+    graph["BotInfo"] = graph["BotInfo"] | {"WebhookFunction"}  # e.g. BotInfo DependsOn the webhook
+    assert "BotInfo" in _needs("BotInfo", graph) and "WebhookFunction" in _needs("WebhookFunction", graph)
+
+
+def test_learning_the_username_needs_no_aws_permission():
+    # getMe is a Telegram call: the setup function keeps only its logs (SAM's basic execution role), and
+    # CloudFormation invokes it through ServiceToken like the webhook resource.
+    assert "Policies" not in resources["SetupWebhookFunction"]["Properties"]
+    assert "Role" not in resources["SetupWebhookFunction"]["Properties"]
+    assert not [r for r in resources.values() if r["Type"] == "AWS::Lambda::Permission"]
