@@ -264,6 +264,12 @@ class Service(Extras):
 
     async def _finish(self, job: Job, plan: Plan, chat_id: int | None = None) -> list[Result]:
         self._respond(job, plan)
+        committed = plan.step is not None and plan.step.committed
+        if (not job.callback_id and not committed and (job.response or plan.picture is not None
+                                                       or any(o.op != "answer" for o in plan.outs))
+                and not self._claim(job.update_id)):
+            job.response = None  # a command already answered: Telegram redelivered it
+            return []
         if plan.step is not None:
             return await self.uow.deliver(plan)
         outs = [o for o in plan.outs if o.op != "answer"]
@@ -272,6 +278,18 @@ class Service(Extras):
             if photo is not None:
                 outs.append(photo)
         return await self.io.run(outs) if outs else []
+
+    def _claim(self, update_id: int) -> bool:
+        """Record that this update (a command whose answer nothing else records) is answered: False if
+        it already was. One conditional write; the record expires after a day (Telegram gives up
+        redelivering long before). A storage failure answers anyway: twice is better than never."""
+        try:
+            self.repo.put(Item(key=f"update#{update_id}", body={}, expires_at=int(self.clock()) + 86400), None)
+        except VersionConflict:
+            return False
+        except Exception:
+            log.warning("could not record that update %s is answered", update_id)
+        return True
 
     def _refresh(self, s: Session, view: str) -> Out | None:
         """The latest state of a group message kept current (``view``), when its last edit was held back

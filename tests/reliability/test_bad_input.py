@@ -287,6 +287,8 @@ class Checker:
                     state = GameState.from_json(archive.body["state"])
                 self._check_status(update, sender, old, s, state)
                 self._check_state(key, sender, old, s, state)
+            elif key.startswith("update#"):  # a command answered (so that a redelivery is not)
+                assert item.body == {} and item.expires_at, item
             elif key.startswith("sent#"):  # a delivery's receipts: sequence number -> message id
                 assert all(isinstance(v, int) and k.isdigit() for k, v in item.body.items()), item.body
             else:
