@@ -22,9 +22,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .effects import LEASE_SECONDS, RECEIPT_DAYS, Budget, Effect, Lease, keyboard_data, receipts_key, waves
-from .render import Btn
-from .session import PLAYING, Session, chat_key, serial
+from .delivery import Facts, learn, to_effect, to_out
+from .effects import LEASE_SECONDS, RECEIPT_DAYS, Budget, Effect, Lease, receipts_key, waves
+from .session import Session, chat_key
 from .store import Item, Repository, Write, retrying
 from .telegram_io import Out, Result
 
@@ -74,15 +74,6 @@ class Step:
     took_over: bool = False  # a dead delivery's lease was lifted (its receipts applied): worth a write
     direct: list[Out] = field(default_factory=list)  # progress sent now, never stored
     committed: bool = False
-
-
-@dataclass
-class Facts:
-    """What a delivery taught, for the service's follow-up messages."""
-
-    blocked: list[int] = field(default_factory=list)  # users who blocked the bot (403 in private)
-    lost: dict[int, set[str]] = field(default_factory=dict)  # user -> prompt kinds that could not be sent
-    cannot_pin: bool = False
 
 
 class UnitOfWork:
@@ -172,7 +163,7 @@ class UnitOfWork:
                 effect = next((e for e in box.effects if str(e.seq) == name), None)
                 if effect is not None:
                     box.done([effect.seq])
-                    self._learn(s, Result(Out(effect.op, chat_id=effect.chat, message_id=effect.message_id,
+                    learn(s, Result(Out(effect.op, chat_id=effect.chat, message_id=effect.message_id,
                                               remember=effect.remember, live=effect.live), True, message_id))
         box.lease = None
         return True
@@ -341,15 +332,7 @@ class UnitOfWork:
         round of delivery when the write left deliverable entries (notices, entries others added)."""
         now = self.clock()
         by_seq = {r.out.seq: r for r in results if r.out.seq is not None}
-        facts = Facts(
-            blocked=sorted({r.out.user_id for r in results if r.error == "forbidden" and r.out.user_id}),
-            cannot_pin=any(r.out.op == "pin" and not r.ok for r in results),
-        )
-        for r in results:
-            tag = r.out.tag or ""
-            if not r.ok and r.error == "bad_request" and r.out.op == "send" and r.out.user_id and (
-                    tag == "role" or tag.startswith("prompt:")):
-                facts.lost.setdefault(r.out.user_id, set()).add(tag.partition(":")[2])
+        facts = Facts.of(results)
         tries: list[int] = []
         next_step: list[Step | None] = [None]
 
@@ -371,10 +354,10 @@ class UnitOfWork:
                 else:
                     box.done([seq])
                 if r.ok:
-                    self._learn(session, r)
+                    learn(session, r)
             for r in results:
                 if r.ok and r.out.seq is None:
-                    self._learn(session, r)
+                    learn(session, r)
             for out in self.follow_up(session, facts):
                 box.add(to_effect(out))
             if box.lease is not None and box.lease.owner == step.owner:
@@ -395,35 +378,3 @@ class UnitOfWork:
             log.exception("could not record a delivery in chat %s", step.chat_id)
             return None
         return next_step[0]
-
-    @staticmethod
-    def _learn(session: Session, r: Result) -> None:
-        """What a successful call tells the session: remembered ids, buttons on screen."""
-        out = r.out
-        if out.remember and r.message_id and r.message_id != out.message_id:
-            setattr(session, out.remember, r.message_id)
-        if out.live is not None and r.message_id and out.op == "send":
-            state = session.game() if session.status == PLAYING else None
-            if state is not None and serial(state) == out.live:
-                session.track_keyboard(out.chat_id, r.message_id, out.live)
-            else:  # the decision ended while its message was on its way: take the buttons away
-                session.outbox.add(Effect(seq=0, op="markup", chat=out.chat_id, message_id=r.message_id,
-                                          tag="stale"))
-
-
-def to_effect(out: Out) -> Effect:
-    return Effect(seq=0, op=out.op, chat=out.chat_id or 0, text=out.text, keyboard=keyboard_data(out.keyboard),
-                  message_id=out.message_id, user_id=out.user_id, remember=out.remember, live=out.live,
-                  fallback_send=out.fallback_send, tag=out.tag or "", picture=out.picture)
-
-
-def to_out(e: Effect, session: Session | None, photo: Callable[[Session, Effect], Out | None]) -> Out | None:
-    if e.op == "photo":
-        out = photo(session, e) if session is not None else None
-        if out is not None:
-            out.seq = e.seq
-        return out
-    keyboard = None if e.keyboard is None else [
-        [Btn(b["text"], b.get("data"), b.get("url")) for b in row] for row in e.keyboard]
-    return Out(e.op, chat_id=e.chat, text=e.text, keyboard=keyboard, message_id=e.message_id, user_id=e.user_id,
-               remember=e.remember, live=e.live, fallback_send=e.fallback_send, tag=e.tag, seq=e.seq)
