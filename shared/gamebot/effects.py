@@ -160,10 +160,14 @@ class Outbox(BaseModel):
         if retry is None:
             self.shown(view, now)
         elif view:
-            if view not in self.dirty:
-                self.dirty.append(view)
-            self.dirty_at = retry if self.dirty_at is None or self.dirty_at <= now else min(self.dirty_at, retry)
+            self.hold(view, retry, now)
         return retry
+
+    def hold(self, view: str, at: float, now: float) -> None:
+        """``view``'s latest state is not shown: it goes out at ``at`` (a flush timer) or with a later edit."""
+        if view not in self.dirty:
+            self.dirty.append(view)
+        self.dirty_at = at if self.dirty_at is None or self.dirty_at <= now else min(self.dirty_at, at)
 
     def shown(self, view: str | None, now: float) -> None:
         """``view``'s latest state went out (by progress or by an essential edit)."""
