@@ -13,7 +13,9 @@ A step's decision produces Bot API operations (``gamebot.telegram_io.Out``). The
 * **Progress** operations (who has voted, cards played, the board's latest state) are edits of
   messages the game already knows: delivered after the write if the group's budget allows, else
   dropped, the latest state going out with a later edit. They are never stored, so an ordinary vote
-  or quest card costs one read and one write.
+  or quest card costs one read and one write. What Telegram refuses anyway (429) is held back, not
+  lost: a group view is marked dirty, another edit waits in the outbox; and progress for a chat where
+  something waits joins it there, so that it never overtakes an older edit.
 
 The group's budget follows Telegram's limit of about 20 messages and edits per minute in a group:
 the session keeps the times of the group operations of the last minute (``group_ops``). An essential
