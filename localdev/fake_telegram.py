@@ -67,6 +67,14 @@ Fault injection
     retry_after to 1). PTB raises RetryAfter / BadRequest / Forbidden / NetworkError for these.
     ``Fault.hits`` counts the calls it caught. ``.clear_faults()``.
 
+Flood control (off by default)
+    ``.flood_control(per_group_per_minute=20, max_retry_after=60, clock=None, long_rate=0.0, seed=0,
+    spurious_rate=0.0)``
+    -> ``localdev.flood.FloodControl``: Telegram's limit of messages and edits per minute in a group,
+    on ``clock`` (a test's clock; default ``time.monotonic``): over it, 429 "Too Many Requests: retry
+    after N" with ``parameters.retry_after``, the group closed until then (see ``localdev.flood``).
+    ``per_group_per_minute=None`` turns it off again (so does ``.reset()``); ``.flood`` is the model.
+
 Webhook replies
     ``.perform(method)`` performs the Bot API method a webhook answered with (``{"method": ...,
     params}``), as Telegram does with the webhook's reply.
@@ -108,6 +116,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, NamedTuple
 from urllib.parse import parse_qsl, urlsplit
 
+from localdev.flood import FloodControl, flood_payload
 from localdev.updates import BOT, chat_member
 
 JSON = dict[str, Any]
@@ -493,6 +502,7 @@ class FakeTelegram:
             self.answers: dict[str, JSON] = {}
             self._updates: list[JSON] = []
             self._file_counter = 0
+            self.flood: FloodControl | None = None
             self._bump()
 
     # -- change notification -------------------------------------------------------------------
@@ -630,6 +640,14 @@ class FakeTelegram:
             self.faults.append(fault)
         return fault
 
+    def flood_control(self, per_group_per_minute: int | None = 20, max_retry_after: int = 60, clock: Any = None,
+                      long_rate: float = 0.0, seed: int = 0, spurious_rate: float = 0.0) -> FloodControl | None:
+        """Telegram's flood control from now on (None: off); see the module docstring."""
+        with self._lock:
+            self.flood = None if per_group_per_minute is None else FloodControl(
+                per_group_per_minute, max_retry_after, clock or time.monotonic, long_rate, seed, spurious_rate)
+            return self.flood
+
     def clear_faults(self) -> None:
         with self._lock:
             self.faults.clear()
@@ -700,12 +718,17 @@ class FakeTelegram:
         if handler is None:
             return 404, {"ok": False, "error_code": 404, "description": "Not Found: method not found"}
         with self._lock:
+            wait = self.flood.refuse(method, params.get("chat_id")) if self.flood is not None else None
+            if wait is not None:
+                return 429, flood_payload(wait)
             try:
                 result = handler(params, files)
             except ApiError as exc:
                 return exc.status, exc.payload()
             except (KeyError, TypeError, ValueError) as exc:
                 return 400, _bad(f"invalid parameters: {exc!r}").payload()
+            if self.flood is not None:
+                self.flood.accept(method, params.get("chat_id"))
             if method.lower() not in _READ_ONLY:
                 self._bump()
             return 200, {"ok": True, "result": copy.deepcopy(result)}

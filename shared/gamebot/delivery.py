@@ -50,6 +50,15 @@ def learn(session: Session, r: Result) -> None:
                                       tag="stale"))
 
 
+def held_back(r: Result) -> bool:
+    """Progress (never stored) that Telegram's flood control refused: the edit of a group view (the board,
+    the vote) or of a known message (a private prompt's selection, the answered prompt, the buttons taken
+    away), which must still go out later: its chat would otherwise keep showing an older state."""
+    out = r.out
+    return (r.error == "retry_after" and out.seq is None
+            and (bool(out.view) or (out.op in ("edit", "markup") and out.message_id is not None)))
+
+
 def to_effect(out: Out) -> Effect:
     return Effect(seq=0, op=out.op, chat=out.chat_id or 0, text=out.text, keyboard=keyboard_data(out.keyboard),
                   message_id=out.message_id, user_id=out.user_id, remember=out.remember, live=out.live,

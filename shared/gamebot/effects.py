@@ -13,7 +13,9 @@ A step's decision produces Bot API operations (``gamebot.telegram_io.Out``). The
 * **Progress** operations (who has voted, cards played, the board's latest state) are edits of
   messages the game already knows: delivered after the write if the group's budget allows, else
   dropped, the latest state going out with a later edit. They are never stored, so an ordinary vote
-  or quest card costs one read and one write.
+  or quest card costs one read and one write. What Telegram refuses anyway (429) is held back, not
+  lost: a group view is marked dirty, another edit waits in the outbox; and progress for a chat where
+  something waits joins it there, so that it never overtakes an older edit.
 * **Closing edits** in private chats (a prompt turned into "Done: ...", the Leader's picker turned
   into the proposed team, dead buttons taken away) are sent like progress, without an ack, and kept
   in ``replay`` (the last few steps): a redelivery of the update sends them again (an edit done twice
@@ -183,10 +185,14 @@ class Outbox(BaseModel):
         if retry is None:
             self.shown(view, now)
         elif view:
-            if view not in self.dirty:
-                self.dirty.append(view)
-            self.dirty_at = retry if self.dirty_at is None or self.dirty_at <= now else min(self.dirty_at, retry)
+            self.hold(view, retry, now)
         return retry
+
+    def hold(self, view: str, at: float, now: float) -> None:
+        """``view``'s latest state is not shown: it goes out at ``at`` (a flush timer) or with a later edit."""
+        if view not in self.dirty:
+            self.dirty.append(view)
+        self.dirty_at = at if self.dirty_at is None or self.dirty_at <= now else min(self.dirty_at, at)
 
     def shown(self, view: str | None, now: float) -> None:
         """``view``'s latest state went out (by progress or by an essential edit)."""

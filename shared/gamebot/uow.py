@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .delivery import Facts, learn, to_effect, to_out
+from .delivery import Facts, held_back, learn, to_effect, to_out
 from .effects import LEASE_SECONDS, RECEIPT_DAYS, Budget, Effect, Lease, receipts_key, waves
 from .session import Session, chat_key
 from .store import Item, Repository, Write, retrying
@@ -241,11 +241,15 @@ class UnitOfWork:
                 box.shown(v, now)
             else:
                 extra.append(out)
+        queued = {e.chat for e in box.effects if e not in stored}  # chats where something waits
         for out in [*plan.outs, *extra]:
             if out.essential or out.op == "answer":
                 continue
             if out.chat_id != group:
-                progress.append(out)
+                if out.chat_id in queued:  # behind what waits there (Telegram said wait): the chat keeps its order
+                    box.add(to_effect(out))
+                else:
+                    progress.append(out)
                 continue
             again = box.admit_progress(now, out.view, box.group_waiting(group), self.budget)
             if again is None:
@@ -290,9 +294,10 @@ class UnitOfWork:
 
     @staticmethod
     def _worth_recording(results: list[Result]) -> bool:
-        """Did progress teach something the session must keep (an id, a blocked user, no right to pin)?"""
+        """Did progress teach something the session must keep (an id, a blocked user, no right to pin, an
+        edit Telegram's flood control held back)?"""
         return any((r.ok and r.out.remember and r.message_id and r.message_id != r.out.message_id)
-                   or r.error == "forbidden" or (r.out.op == "pin" and not r.ok) for r in results)
+                   or r.error == "forbidden" or (r.out.op == "pin" and not r.ok) or held_back(r) for r in results)
 
     async def _send(self, step: Step) -> list[Result]:
         outs = [to_out(e, step.session, self.photo) for e in step.stored]
@@ -308,14 +313,17 @@ class UnitOfWork:
             return result
 
         results: list[Result] = []
-        stopped: set[int] = set()  # chats where Telegram said wait: their later operations wait too
+        stopped: dict[int, str] = {}  # chats where Telegram said wait (how long): their later operations wait too
         for wave in waves(outs, lambda o: o.chat_id):
+            later = [o for o in wave if o.chat_id in stopped]
             wave = [o for o in wave if o.chat_id not in stopped]
             done = await asyncio.gather(*(one(o) for o in wave))
             for r in done:
                 if r.error == "retry_after":
-                    stopped.add(r.out.chat_id)
+                    stopped[r.out.chat_id] = r.detail
             results += done
+            # progress not sent because its chat must wait: held back as if Telegram had refused it
+            results += [Result(o, False, error="retry_after", detail=stopped[o.chat_id]) for o in later if o.seq is None]
         return results
 
     def _receipt(self, step: Step, seq: int, message_id: int) -> None:
@@ -358,6 +366,12 @@ class UnitOfWork:
             for r in results:
                 if r.ok and r.out.seq is None:
                     learn(session, r)
+                elif held_back(r):  # not lost: its latest state goes out once Telegram allows
+                    until = now + float(r.detail or 1)
+                    if r.out.view and r.out.chat_id == session.chat_id:
+                        box.hold(r.out.view, until, now)
+                    else:
+                        box.add(to_effect(r.out)).not_before = until
             for out in self.follow_up(session, facts):
                 box.add(to_effect(out))
             if box.lease is not None and box.lease.owner == step.owner:
