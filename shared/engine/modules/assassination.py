@@ -168,7 +168,7 @@ def _targets(ctx: Ctx, assassin: int) -> list[int]:
 @register
 class Assassination(Module):
     id = "assassination"
-    order = 900
+    place = "assassination"
 
     def active(self, config) -> bool:
         return bool(target_kinds(config))

@@ -10,9 +10,9 @@
   cards (Fail, Rogue Fail, Evil Message) become Success, and a Magic card becomes a plain Success (the
   switch cancels its reversal). So a switch never creates a Rogue or Message token, and a switched
   Rogue or Message card leaves none.
-* Excalibur acts before the Plot card "Ambush" (order 300 < 310) and before the Trapper sets a card
-  aside, and cannot switch a card played face up ("We Found You!" / "In the Spotlight"), read from
-  ``mods["plot_cards"]["face_up"]``.
+* Excalibur acts before the Trapper sets a card aside and before the Plot card "Ambush" (hook places
+  ``switch`` < ``set_aside`` < ``plot``, ``engine.hook_order``), and cannot switch a card played face
+  up ("We Found You!" / "In the Spotlight"), as the Plot cards tell (``plot_cards.face_up_seats``).
 """
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def _face_up(ctx: Ctx) -> set[int]:
 class Excalibur(Module):
     id = "excalibur"
     option = "excalibur"
-    order = 300  # before the Plot card "Ambush" (310)
+    place = "switch"  # before the Trapper and the Plot card "Ambush"
 
     def setup(self, ctx: Ctx) -> None:
         ctx.mod(self.id).update(holder=None, uses=[])

@@ -69,7 +69,7 @@ def _ranks(ctx: Ctx) -> dict[int, str]:
 @register
 class Messengers(Module):
     id = "messengers"
-    order = 120  # after the Sorcerer's Magic (100): the backup reads tally.reversals
+    place = "message_cards"  # after the Sorcerer's Magic: the backup reads tally.reversals
     option_keys = ("senior_junior_messengers",)
 
     def active(self, config: GameConfig) -> bool:

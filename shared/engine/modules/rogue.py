@@ -53,7 +53,6 @@ def _solo(tokens: list[dict[str, Any]], card: str) -> bool:
 @register
 class RogueModule(Module):
     id = "rogue"
-    order = 100
 
     def active(self, config: GameConfig) -> bool:
         return any(r in config.roles for r in ROGUE_CARD)

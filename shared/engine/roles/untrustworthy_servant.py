@@ -6,10 +6,11 @@ Servant may know you" (the ``untrustworthy_servant`` step: label ``assassin``). 
 (the Assassin card or the designated Evil character, ``assassination.assassin_seat``), so this file
 gives that knowledge itself at setup. Being Good, they may not play Fail.
 
-Recruitment stage: if three Quests succeed, before the Assassination stage (this hook's order 890 <
-the assassination module's 900), the Assassin names one player. If it is the Untrustworthy Servant,
-they publicly confirm, become Evil (``state.sides``) and perform the assassination instead of the
-Assassin (``mods["assassination"]["assassin"]``): they win with Evil if they name Merlin. Otherwise
+Recruitment stage: if three Quests succeed, before the Assassination stage (hook place
+``recruitment`` before ``assassination``, ``engine.hook_order``), the Assassin names one player. If it
+is the Untrustworthy Servant, they publicly confirm, become Evil (``state.sides``) and perform the
+assassination instead of the Assassin (``assassination.hand_over``): they win with Evil if they name
+Merlin. Otherwise
 nothing is revealed and the Assassin assassinates as normal.
 """
 from __future__ import annotations
@@ -42,7 +43,7 @@ class UntrustworthyServant(Role):
     side = Side.GOOD
     shows_in = frozenset({"merlin"})
     looks_in = frozenset({"untrustworthy_servant"})
-    order = 890  # the Recruitment stage comes before the Assassination stage (900)
+    place = "recruitment"  # the Recruitment stage comes before the Assassination stage
 
     def validate(self, config):
         if not _assassination_stage(config):
