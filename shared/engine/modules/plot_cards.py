@@ -26,8 +26,8 @@ Windows, in the order of the round:
   Eye on You / Ambush.
 
 State (``state.mods["plot_cards"]``): ``deck``, ``discard``, ``hands`` (per seat, face up), ``drawn``
-(the Leader's cards not yet dealt), ``face_up`` (seats that must play face up on this quest; read by
-Excalibur), ``checked`` (seats whose card was looked at this quest), ``shown`` (face-up cards so
+(the Leader's cards not yet dealt), ``face_up`` (seats that must play face up on this quest; Excalibur asks
+``plot.base.face_up_seats``), ``checked`` (seats whose card was looked at this quest), ``shown`` (face-up cards so
 far), ``open_votes`` (seat -> Opinion Maker vote on the current team), ``lead_locked``, ``played`` (history),
 and the step machine (``steps``, ``queue``, ``resolving``).
 """

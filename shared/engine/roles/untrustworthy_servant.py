@@ -20,8 +20,8 @@ from typing import Any
 from ..basics import Side
 from ..errors import InvalidTarget
 from ..models import Action, Pending, Prompt
-from ..modules.assassination import Assassination, assassin_seat
-from ..plugin import ALL, Ctx, Role, issue, register
+from ..modules.assassination import assassin_seat, hand_over, skipped, target_kinds
+from ..plugin import Ctx, Role, issue, register
 from ..reveal import RevealStep, register_step
 
 register_step(RevealStep(id="untrustworthy_servant", order=35, label="assassin", shown_by="assassin"))
@@ -29,7 +29,7 @@ register_step(RevealStep(id="untrustworthy_servant", order=35, label="assassin",
 
 def _assassination_stage(config) -> bool:
     """Is there an Assassination stage in this game (Merlin, or another assassination target)?"""
-    return ALL[Assassination.id].active(config)
+    return bool(target_kinds(config))
 
 
 def _targets(ctx: Ctx, assassin: int) -> list[int]:
@@ -72,7 +72,7 @@ class UntrustworthyServant(Role):
             s.winner is not Side.GOOD
             or s.win_reason != "three_successes"
             or not _assassination_stage(ctx.config)
-            or s.mods.get(Assassination.id, {}).get("skip")
+            or skipped(s)
             or "attempt" in mod
         ):
             return
@@ -94,7 +94,7 @@ class UntrustworthyServant(Role):
         if recruited:
             ctx.state.sides[target] = Side.EVIL
             ctx.learn(target, assassin, "evil", "recruitment")
-            ctx.mod(Assassination.id)["assassin"] = target
+            hand_over(ctx, target)
             ctx.emit("AllegianceChanged", to=[target], side=Side.EVIL.value, source="recruitment")
 
     def public_view(self, ctx: Ctx, view: dict[str, Any]) -> None:
