@@ -8,8 +8,8 @@ from __future__ import annotations
 import random
 
 from .basics import Side
-from .game import prompts
 from .models import Action, GameState, Prompt
+from .queries import prompts
 
 
 def _known_evil(state: GameState, seat: int) -> set[int]:

@@ -48,7 +48,7 @@ def _resolve(ctx: Ctx, checker: int, target: int, shown: Side, source: str, extr
 @register
 class LoyaltyChecks(Plugin):
     id = "loyalty"
-    order = 0
+    place = "engine"
 
     def active(self, config) -> bool:
         return True

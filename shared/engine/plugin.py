@@ -1,7 +1,8 @@
 """Plug-in interface for roles and modules, their registry, and the context hooks receive.
 
 A role or module is one small file that subclasses :class:`Role` or :class:`Module` and decorates
-the class with :func:`register`. The engine calls the hooks below at fixed points of the round;
+the class with :func:`register`. The engine calls the hooks below at fixed points of the round, in
+the order of the plug-ins' places (``engine.hook_order``);
 a hook that needs a player's decision pushes a :class:`Pending` and the engine waits for it.
 """
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from .basics import Side, Theme
 from .errors import WrongPhase
+from .hook_order import check_place, resolve
 from .models import Action, ConfigIssue, Event, GameConfig, GameState, Knowledge, Pending, Prompt
 from .rng import draw_rng
 
@@ -115,7 +117,7 @@ class Plugin:
     """Base of every role and module. Every hook is optional."""
 
     id: ClassVar[str] = ""
-    order: ClassVar[int] = 100  # hooks run in (order, id) order
+    place: ClassVar[str] = "rules"  # where its hooks run among the others (engine.hook_order)
     option_keys: ClassVar[tuple[str, ...]] = ()  # extra config.options keys this plug-in reads
     # The games (rulebooks) this plug-in belongs to: its options are offered and accepted only there.
     themes: ClassVar[frozenset[Theme]] = frozenset({Theme.AVALON})
@@ -200,7 +202,7 @@ class Role(Plugin):
     shows_in: ClassVar[frozenset[str]] = frozenset()
     looks_in: ClassVar[frozenset[str]] = frozenset()
     can_assassinate: ClassVar[bool] = False
-    order = 50
+    place = "characters"
 
     def active(self, config: GameConfig) -> bool:
         return self.filler or self.id in config.roles
@@ -224,7 +226,7 @@ class Module(Plugin):
     option: ClassVar[str] = ""
     # Named values of ``option`` when it is not a plain on/off switch (e.g. Lancelot's variants).
     option_values: ClassVar[tuple[str, ...]] = ()
-    order = 100
+    place = "rules"
 
     def active(self, config: GameConfig) -> bool:
         return bool(config.options.get(self.option))
@@ -242,6 +244,7 @@ def register(cls: type[Plugin]) -> type[Plugin]:
         raise ValueError(f"{cls.__name__} has no id")
     if inst.id in ALL:
         raise ValueError(f"duplicate plug-in id {inst.id}")
+    check_place(inst.id, inst.place)
     ALL[inst.id] = inst
     if isinstance(inst, Role):
         ROLES[inst.id] = inst
@@ -280,8 +283,7 @@ def active_plugins(config: GameConfig) -> list[Plugin]:
     key = (config.theme, config.roles, repr(sorted(config.options.items())), config.assassin)
     ids = _ACTIVE_CACHE.get(key)
     if ids is None:
-        found = [p for p in ALL.values() if p.id in CORE or p.active(config)]
-        found.sort(key=lambda p: (p.order, p.id))
+        found = resolve(p for p in ALL.values() if p.id in CORE or p.active(config))
         ids = tuple(p.id for p in found)
         if len(_ACTIVE_CACHE) > 512:
             _ACTIVE_CACHE.clear()

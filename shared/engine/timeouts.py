@@ -133,7 +133,7 @@ class Timeouts(Plugin):
     """Always on: owns the ``timeout_vote`` option (what a vote not cast in time counts as)."""
 
     id = "timeouts"
-    order = 0
+    place = "engine"
     option_keys = (VOTE_OPTION,)
     themes = frozenset({Theme.AVALON, Theme.RESISTANCE})
     settings_page = "timers"  # set on the time limits' page, with the limits

@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from .basics import fails_required
-from .game import prompts, quest_slots, team_size, waiting_for
 from .models import GameState
 from .plugin import Ctx
+from .queries import prompts, waiting_for
+from .quest_rules import quest_slots, team_size
 
 
 def public_view(state: GameState) -> dict[str, Any]:

@@ -5,6 +5,7 @@ import pytest
 
 from engine import GameConfig, Side, prompts, public_view, reveal_script, validate_config
 from engine.errors import CardNotAllowed, InvalidTarget, NotYourTurn
+from engine.hook_order import PLACES
 from engine.modules.assassination import Assassination
 from engine.roles.untrustworthy_servant import UntrustworthyServant
 from tests.helpers import act, make_state, propose, reveal_knowledge, run_quest, vote
@@ -64,7 +65,7 @@ def test_untrustworthy_servant_without_merlin_is_a_warning():
 
 
 def test_recruitment_stage_comes_before_the_assassination_stage():
-    assert UntrustworthyServant.order < Assassination.order
+    assert PLACES.index(UntrustworthyServant.place) < PLACES.index(Assassination.place)
     s, events = _three_successes(make_state(SEVEN))
     types = [e.type for e in events]
     assert "RecruitmentStarted" in types and "AssassinationStarted" not in types

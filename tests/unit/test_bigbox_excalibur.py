@@ -113,9 +113,11 @@ def test_excalibur_cannot_switch_a_card_played_face_up():
 
 
 def test_excalibur_acts_before_ambush_and_the_trapper():
+    from engine.hook_order import PLACES
+    from engine.modules.plot_cards import PlotCards
     from engine.modules.trapper import Trapper
 
-    assert Excalibur.order < 310 and Excalibur.order < Trapper.order
+    assert PLACES.index(Excalibur.place) < PLACES.index(Trapper.place) < PLACES.index(PlotCards.place)
     state = make_state(EIGHT, leader=RON, options={"excalibur": True, "trapper": True})
     state = play_cards(to_cards(state, [RON, SARAH, PAT, MINION], excalibur=SARAH), {MINION: "fail"})
     assert pending_kind(state) == "excalibur"

@@ -10,12 +10,11 @@ Servant learns at the Reveal is the seat that assassinates. The designated playe
 start (``view["you"]["assassinates"]``), and so do the fellow agents of Evil who see them at the
 Reveal (knowledge label ``assassinates``), as at a real table where the host says it aloud.
 
-Another plug-in may hand the task to someone else by setting ``state.mods["assassination"]["assassin"]``
-(e.g. a recruited Untrustworthy Servant) or skip the stage with ``["skip"] = True`` (e.g. a Rogue's solo
-win).
+Another plug-in may hand the task to someone else with ``hand_over`` (e.g. a recruited Untrustworthy
+Servant) or skip the stage with ``skip`` (e.g. a Rogue's solo win); ``skipped`` tells whether it was.
 
-Other targets: a module may register another group of characters in ``TARGETS`` (the Messengers add
-``"messengers"``: both Good Messengers). When more than one target is in play, the Assassin first
+Other targets: a module may register another group of characters with ``register_target`` (the
+Messengers add ``"messengers"``: both Good Messengers). When more than one target is in play, the Assassin first
 announces which one (``assassin_target``), then names as many players as the target has characters;
 Evil wins only if every named player is one of them.
 
@@ -28,25 +27,53 @@ from typing import Any
 
 from ..basics import SIDES_BY_PLAYERS, Side
 from ..errors import InvalidChoice, InvalidTarget
-from ..models import Action, ConfigIssue, GameConfig, Pending, Prompt
+from ..models import Action, ConfigIssue, GameConfig, GameState, Pending, Prompt
 from ..plugin import ROLES, Ctx, Module, issue, register
 from ..reveal import knows_at_reveal
 
 # What the Assassin may announce: target id -> the characters they must all name correctly.
-TARGETS: dict[str, tuple[str, ...]] = {"merlin": ("merlin",)}
+_TARGETS: dict[str, tuple[str, ...]] = {"merlin": ("merlin",)}
+
+
+def register_target(kind: str, characters: tuple[str, ...]) -> None:
+    """Add an assassination target: the Assassin may announce ``kind`` and must then name every one of
+    ``characters`` (in play when the game deals them all). Targets are offered in registration order."""
+    if kind in _TARGETS:
+        raise ValueError(f"duplicate assassination target {kind!r}")
+    _TARGETS[kind] = tuple(characters)
+
+
+def target_characters(kind: str) -> tuple[str, ...]:
+    """The characters the Assassin must name for the target ``kind``."""
+    return _TARGETS[kind]
+
+
+def skip(ctx: Ctx) -> None:
+    """No Assassination stage in this game after all (e.g. a Rogue already won alone)."""
+    ctx.mod(Assassination.id)["skip"] = True
+
+
+def skipped(state: GameState) -> bool:
+    """Was the Assassination stage called off (``skip``)?"""
+    return bool(state.mods.get(Assassination.id, {}).get("skip"))
+
+
+def hand_over(ctx: Ctx, seat: int) -> None:
+    """``seat`` assassinates instead of the dealt Assassin (e.g. a recruited Untrustworthy Servant)."""
+    ctx.mod(Assassination.id)["assassin"] = seat
 
 
 def target_kinds(config: GameConfig) -> list[str]:
     """The assassination targets in play in this game, in the order they were registered."""
     return [
         kind
-        for kind, needed in TARGETS.items()
+        for kind, needed in _TARGETS.items()
         if all(config.roles.count(r) >= needed.count(r) for r in needed)
     ]
 
 
 def assassin_seat(ctx: Ctx) -> int:
-    """Who assassinates: a plug-in's override (a recruited Servant), else the dealt Assassin."""
+    """Who assassinates: the seat handed the task (``hand_over``), else the dealt Assassin."""
     override = ctx.state.mods.get(Assassination.id, {}).get("assassin")
     if override is not None:
         return override
@@ -168,7 +195,7 @@ def _targets(ctx: Ctx, assassin: int) -> list[int]:
 @register
 class Assassination(Module):
     id = "assassination"
-    order = 900
+    place = "assassination"
 
     def active(self, config) -> bool:
         return bool(target_kinds(config))
@@ -211,7 +238,7 @@ class Assassination(Module):
         return Prompt(
             kind="assassinate",
             seat=seat,
-            pick=len(TARGETS[kind]),
+            pick=len(_TARGETS[kind]),
             targets=_targets(ctx, seat),
             info={"target": kind},
         )
@@ -227,7 +254,7 @@ class Assassination(Module):
             ctx.push("assassinate", self.id, [action.seat], front=True, target=action.choice)
             return
         kind = pending.data.get("target", "merlin")
-        needed = TARGETS[kind]
+        needed = _TARGETS[kind]
         named = action.targets
         allowed = _targets(ctx, action.seat)
         if len(named) != len(needed) or len(set(named)) != len(named) or any(t not in allowed for t in named):

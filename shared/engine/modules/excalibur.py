@@ -10,9 +10,9 @@
   cards (Fail, Rogue Fail, Evil Message) become Success, and a Magic card becomes a plain Success (the
   switch cancels its reversal). So a switch never creates a Rogue or Message token, and a switched
   Rogue or Message card leaves none.
-* Excalibur acts before the Plot card "Ambush" (order 300 < 310) and before the Trapper sets a card
-  aside, and cannot switch a card played face up ("We Found You!" / "In the Spotlight"), read from
-  ``mods["plot_cards"]["face_up"]``.
+* Excalibur acts before the Trapper sets a card aside and before the Plot card "Ambush" (hook places
+  ``switch`` < ``set_aside`` < ``plot``, ``engine.hook_order``), and cannot switch a card played face
+  up ("We Found You!" / "In the Spotlight"), as the Plot cards tell (``plot.base.face_up_seats``).
 """
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from .. import cards
 from ..errors import InvalidTarget
 from ..models import Action, Pending, Prompt
 from ..plugin import Ctx, Module, register
+from .plot.base import face_up_seats
 
 
 def switched(card: str) -> str:
@@ -29,15 +30,11 @@ def switched(card: str) -> str:
     return cards.SUCCESS if cards.counts_as(card) in (cards.FAIL, "magic") else cards.FAIL
 
 
-def _face_up(ctx: Ctx) -> set[int]:
-    return set(ctx.state.mods.get("plot_cards", {}).get("face_up", []))
-
-
 @register
 class Excalibur(Module):
     id = "excalibur"
     option = "excalibur"
-    order = 300  # before the Plot card "Ambush" (310)
+    place = "switch"  # before the Trapper and the Plot card "Ambush"
 
     def setup(self, ctx: Ctx) -> None:
         ctx.mod(self.id).update(holder=None, uses=[])
@@ -48,7 +45,7 @@ class Excalibur(Module):
     def _switchable(self, ctx: Ctx) -> list[int]:
         s = ctx.state
         holder = ctx.mod(self.id).get("holder")
-        face_up = _face_up(ctx)
+        face_up = face_up_seats(ctx.state)
         return [t for t in s.team if t != holder and t in s.cards and t not in face_up]
 
     def before_team(self, ctx: Ctx) -> None:
@@ -90,7 +87,7 @@ class Excalibur(Module):
         if len(action.targets) != 1:
             raise InvalidTarget("Choose one other Team member whose card to switch, or pass.")
         target = action.targets[0]
-        if target in _face_up(ctx):
+        if target in face_up_seats(ctx.state):
             raise InvalidTarget("That card was played face up: Excalibur cannot switch it.", seat=target)
         if target not in self._switchable(ctx):
             raise InvalidTarget(

@@ -27,7 +27,7 @@ def _targets(ctx: Ctx) -> list[int]:
 class LadyOfTheLake(Module):
     id = "lady_of_the_lake"
     option = "lady_of_the_lake"
-    order = 200
+    place = "lady"
 
     def validate(self, config):
         if config.players < 7:

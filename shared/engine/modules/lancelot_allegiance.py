@@ -75,7 +75,7 @@ class LancelotAllegiance(Module):
     id = "lancelot_allegiance"
     option = "lancelot"
     option_values = tuple(VARIANTS)
-    order = 20
+    place = "allegiance"
 
     def validate(self, config):
         name = config.option("lancelot")

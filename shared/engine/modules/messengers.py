@@ -14,7 +14,7 @@ docs/coverage/modules.md):
   says a side *may* use its backup: the engine uses it for that side unless it could only hurt it,
   which happens only when an odd number of Magic cards is about to reverse the quest.
 * Assassination: the Assassin announces "merlin" or "messengers" (when both are in play) and must name
-  both Good Messengers for the latter (``engine/modules/assassination.py`` ``TARGETS``). Without
+  both Good Messengers for the latter (``assassination.register_target``). Without
   Merlin, the Messengers are the only target.
 * Optional rule ``senior_junior_messengers``: an assignment at setup, not two more role ids. One Good
   Messenger, drawn with the game's randomness, is the Senior: at the Reveal they learn the Junior
@@ -29,7 +29,7 @@ from .. import cards
 from ..models import GameConfig
 from ..plugin import Ctx, Module, Tally, issue, register
 from ..reveal import RevealStep, register_step
-from .assassination import TARGETS
+from .assassination import register_target
 
 GOOD_MESSAGE = "good_message"
 EVIL_MESSAGE = "evil_message"
@@ -43,7 +43,7 @@ EVIL_BACKUP = 2  # Evil Message tokens needed to add one Fail
 BACKUP_ROUND = 5  # the fifth quest played
 RECOMMENDED_PLAYERS = 7
 
-TARGETS["messengers"] = ("good_messenger", "good_messenger")
+register_target("messengers", ("good_messenger", "good_messenger"))
 
 # "Junior Messenger, extend your thumb so that the Senior Messenger may know you / Senior Messenger, open
 # your eyes": the ranks are seats drawn at setup, so this module gives the knowledge itself (``setup``);
@@ -69,7 +69,7 @@ def _ranks(ctx: Ctx) -> dict[int, str]:
 @register
 class Messengers(Module):
     id = "messengers"
-    order = 120  # after the Sorcerer's Magic (100): the backup reads tally.reversals
+    place = "message_cards"  # after the Sorcerer's Magic: the backup reads tally.reversals
     option_keys = ("senior_junior_messengers",)
 
     def active(self, config: GameConfig) -> bool:

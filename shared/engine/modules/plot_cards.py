@@ -22,12 +22,12 @@ Windows, in the order of the round:
 * team proposed: Opinion Maker / Charge holders vote first, in public;
 * votes revealed, team approved: No Confidence / The King Returns;
 * before quest cards are chosen: In the Spotlight / We Found You!;
-* all quest cards played (after Excalibur, whose module orders before 310): Keeping a Close Eye
-  on You / Ambush.
+* all quest cards played (after Excalibur and the Trapper, ``engine.hook_order``): Keeping a Close
+  Eye on You / Ambush.
 
 State (``state.mods["plot_cards"]``): ``deck``, ``discard``, ``hands`` (per seat, face up), ``drawn``
-(the Leader's cards not yet dealt), ``face_up`` (seats that must play face up on this quest; read by
-Excalibur), ``checked`` (seats whose card was looked at this quest), ``shown`` (face-up cards so
+(the Leader's cards not yet dealt), ``face_up`` (seats that must play face up on this quest; Excalibur asks
+``plot.base.face_up_seats``), ``checked`` (seats whose card was looked at this quest), ``shown`` (face-up cards so
 far), ``open_votes`` (seat -> Opinion Maker vote on the current team), ``lead_locked``, ``played`` (history),
 and the step machine (``steps``, ``queue``, ``resolving``).
 """
@@ -65,7 +65,7 @@ class PlotCards(Module):
     id = MODULE_ID
     option = "plot_cards"
     themes = frozenset({Theme.AVALON, Theme.RESISTANCE})
-    order = 310  # after Excalibur: it switches cards before Ambush looks at them
+    place = "plot"  # after Excalibur: it switches cards before Ambush looks at them
 
     # --- setup -------------------------------------------------------------------------------
     def setup(self, ctx: Ctx) -> None:

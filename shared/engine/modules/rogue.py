@@ -15,7 +15,7 @@ whenever a Rogue is dealt. Rulings (see docs/coverage/modules.md):
   is on that quest and on at least one earlier quest (successful or not); the Evil Rogue likewise on
   the third failed quest with Rogue Fail tokens. The winner is recorded as the Rogue's side with the
   reason ``good_rogue_solo`` / ``evil_rogue_solo``; the Rogue is the only winner and the Assassination
-  is skipped.
+  is skipped (``assassination.skip``).
 * A Rogue whose team wins the game any other way has a partial victory: they stay among the winners
   and are listed in ``mods["rogue"]["partial"]`` (public view ``rogue.partial``).
 """
@@ -27,6 +27,7 @@ from .. import cards
 from ..errors import InvalidTarget
 from ..models import Action, GameConfig, Pending, Prompt
 from ..plugin import Ctx, Module, register
+from . import assassination
 
 ROGUE_SUCCESS = "rogue_success"
 ROGUE_FAIL = "rogue_fail"
@@ -53,7 +54,6 @@ def _solo(tokens: list[dict[str, Any]], card: str) -> bool:
 @register
 class RogueModule(Module):
     id = "rogue"
-    order = 100
 
     def active(self, config: GameConfig) -> bool:
         return any(r in config.roles for r in ROGUE_CARD)
@@ -116,7 +116,7 @@ class RogueModule(Module):
             if decisive and _solo(tokens, card):
                 seat = seats[0]
                 mod["solo"] = seat
-                ctx.mod("assassination")["skip"] = True
+                assassination.skip(ctx)
                 ctx.win(ctx.side(seat), f"{role_id}_solo")
                 ctx.emit("RogueWon", seat=seat, role=role_id, quest=record.quest)
                 return

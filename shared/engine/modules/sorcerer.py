@@ -21,7 +21,7 @@ SORCERERS = ("good_sorcerer", "evil_sorcerer")
 @register
 class SorcererModule(Module):
     id = "sorcerer"
-    order = 100
+    place = "rules"  # the Magic reversals are counted before the Messengers' backup
     option_keys = ("sorcerer_hidden",)
 
     def active(self, config: GameConfig) -> bool:

@@ -24,7 +24,7 @@ class Targeting(Module):
     id = "targeting"
     option = "targeting"
     themes = frozenset({Theme.AVALON, Theme.RESISTANCE})
-    order = 10
+    place = "quest_choice"
 
     def quest_slots(self, ctx: Ctx, slots: list[int]) -> list[int]:
         s = ctx.state

@@ -20,7 +20,7 @@ RECOMMENDED_PLAYERS = 8
 class Trapper(Module):
     id = "trapper"
     option = "trapper"
-    order = 305  # after Excalibur (300), before the Plot card "Ambush" (310)
+    place = "set_aside"  # after Excalibur, before the Plot card "Ambush"
 
     def validate(self, config: GameConfig):
         if config.players < RECOMMENDED_PLAYERS:

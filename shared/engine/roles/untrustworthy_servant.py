@@ -6,10 +6,11 @@ Servant may know you" (the ``untrustworthy_servant`` step: label ``assassin``). 
 (the Assassin card or the designated Evil character, ``assassination.assassin_seat``), so this file
 gives that knowledge itself at setup. Being Good, they may not play Fail.
 
-Recruitment stage: if three Quests succeed, before the Assassination stage (this hook's order 890 <
-the assassination module's 900), the Assassin names one player. If it is the Untrustworthy Servant,
-they publicly confirm, become Evil (``state.sides``) and perform the assassination instead of the
-Assassin (``mods["assassination"]["assassin"]``): they win with Evil if they name Merlin. Otherwise
+Recruitment stage: if three Quests succeed, before the Assassination stage (hook place
+``recruitment`` before ``assassination``, ``engine.hook_order``), the Assassin names one player. If it
+is the Untrustworthy Servant, they publicly confirm, become Evil (``state.sides``) and perform the
+assassination instead of the Assassin (``assassination.hand_over``): they win with Evil if they name
+Merlin. Otherwise
 nothing is revealed and the Assassin assassinates as normal.
 """
 from __future__ import annotations
@@ -19,8 +20,8 @@ from typing import Any
 from ..basics import Side
 from ..errors import InvalidTarget
 from ..models import Action, Pending, Prompt
-from ..modules.assassination import Assassination, assassin_seat
-from ..plugin import ALL, Ctx, Role, issue, register
+from ..modules.assassination import assassin_seat, hand_over, skipped, target_kinds
+from ..plugin import Ctx, Role, issue, register
 from ..reveal import RevealStep, register_step
 
 register_step(RevealStep(id="untrustworthy_servant", order=35, label="assassin", shown_by="assassin"))
@@ -28,7 +29,7 @@ register_step(RevealStep(id="untrustworthy_servant", order=35, label="assassin",
 
 def _assassination_stage(config) -> bool:
     """Is there an Assassination stage in this game (Merlin, or another assassination target)?"""
-    return ALL[Assassination.id].active(config)
+    return bool(target_kinds(config))
 
 
 def _targets(ctx: Ctx, assassin: int) -> list[int]:
@@ -42,7 +43,7 @@ class UntrustworthyServant(Role):
     side = Side.GOOD
     shows_in = frozenset({"merlin"})
     looks_in = frozenset({"untrustworthy_servant"})
-    order = 890  # the Recruitment stage comes before the Assassination stage (900)
+    place = "recruitment"  # the Recruitment stage comes before the Assassination stage
 
     def validate(self, config):
         if not _assassination_stage(config):
@@ -71,7 +72,7 @@ class UntrustworthyServant(Role):
             s.winner is not Side.GOOD
             or s.win_reason != "three_successes"
             or not _assassination_stage(ctx.config)
-            or s.mods.get(Assassination.id, {}).get("skip")
+            or skipped(s)
             or "attempt" in mod
         ):
             return
@@ -93,7 +94,7 @@ class UntrustworthyServant(Role):
         if recruited:
             ctx.state.sides[target] = Side.EVIL
             ctx.learn(target, assassin, "evil", "recruitment")
-            ctx.mod(Assassination.id)["assassin"] = target
+            hand_over(ctx, target)
             ctx.emit("AllegianceChanged", to=[target], side=Side.EVIL.value, source="recruitment")
 
     def public_view(self, ctx: Ctx, view: dict[str, Any]) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...errors import InvalidChoice, InvalidTarget
-from ...models import Action, Pending, Prompt
+from ...models import Action, GameState, Pending, Prompt
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...plugin import Ctx
@@ -111,6 +111,11 @@ def register_plot_card(cls: type[PlotCard]) -> type[PlotCard]:
 
 def plot(ctx: Ctx) -> dict[str, Any]:
     return ctx.mod(MODULE_ID)
+
+
+def face_up_seats(state: GameState) -> set[int]:
+    """The seats that must play their quest card face up on this quest (none without Plot cards)."""
+    return set(state.mods.get(MODULE_ID, {}).get("face_up", []))
 
 
 def hand(ctx: Ctx, seat: int) -> list[str]:

@@ -1,0 +1,78 @@
+"""What a seat may do now, and whom the table waits for: read-only questions about a state."""
+from __future__ import annotations
+
+from itertools import combinations
+
+from .models import Action, GameState, Prompt
+from .plugin import ALL, Ctx
+from .quest_rules import allowed_cards, quest_slots, team_size
+
+
+def prompts(state: GameState, seat: int) -> list[Prompt]:
+    """What ``seat`` may do right now (empty when it is someone else's turn)."""
+    if state.over:
+        return []
+    ctx = Ctx(state)
+    if state.pending:
+        pending = state.pending[0]
+        if seat not in pending.actors:
+            return []
+        prompt = ALL[pending.owner].prompt(ctx, pending, seat)
+        return [prompt] if prompt else []
+    if state.stage == "team" and seat == state.leader:
+        slots = quest_slots(ctx)
+        sizes = {q: team_size(ctx, q) for q in slots}
+        return [
+            Prompt(
+                kind="propose",
+                seat=seat,
+                pick=sizes[slots[0]],
+                targets=list(range(state.n)),
+                quests=slots if len(slots) > 1 else [],
+                info={"sizes": {str(q): v for q, v in sizes.items()}, "attempt": state.vote_track + 1},
+            )
+        ]
+    if state.stage == "vote" and seat not in state.votes:
+        return [Prompt(kind="vote", seat=seat, choices=["approve", "reject"], info={"team": state.team})]
+    if state.stage == "quest" and seat in state.team and seat not in state.cards:
+        return [Prompt(kind="play", seat=seat, choices=allowed_cards(ctx, seat), info={"quest": state.quest})]
+    return []
+
+
+def waiting_for(state: GameState) -> dict[str, object]:
+    """Who the table is waiting for, as the public may know it."""
+    if state.over:
+        return {"kind": None, "seats": []}
+    if state.pending:
+        p = state.pending[0]
+        return {"kind": p.kind, "seats": [] if p.hidden else list(p.actors), "hidden": p.hidden}
+    if state.stage == "team":
+        return {"kind": "propose", "seats": [state.leader]}
+    if state.stage == "vote":
+        return {"kind": "vote", "seats": [s for s in range(state.n) if s not in state.votes]}
+    if state.stage == "quest":
+        return {"kind": "play", "seats": [s for s in state.team if s not in state.cards]}
+    return {"kind": None, "seats": []}  # pragma: no cover - the machine never rests elsewhere
+
+
+def legal_actions(state: GameState, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now, enumerated (OpenSpiel style)."""
+    out: list[Action] = []
+    for p in prompts(state, seat):
+        if p.optional:
+            out.append(Action(seat=seat, kind=p.kind, choice="pass"))
+        if p.pick:
+            quests = p.quests or [None]
+            for q in quests:
+                size = int(p.info.get("sizes", {}).get(str(q), p.pick)) if q is not None else p.pick
+                for team in combinations(p.targets, size):
+                    out.append(Action(seat=seat, kind=p.kind, targets=team, quest=q))
+        else:
+            for c in p.choices:
+                out.append(Action(seat=seat, kind=p.kind, choice=c))
+    return out
+
+
+def actors(state: GameState) -> list[int]:
+    """Seats that have something to do right now."""
+    return [seat for seat in range(state.n) if prompts(state, seat)]

@@ -1,0 +1,37 @@
+"""What the current quest asks for: the slot in play, the slots the Leader may pick, the team size and
+the cards a seat may play. Plug-ins adjust them through their pure hooks."""
+from __future__ import annotations
+
+from . import cards as card_registry
+from .basics import TEAM_SIZES, Side
+from .models import GameState
+from .plugin import Ctx
+
+
+def current_slot(state: GameState) -> int:
+    """The quest slot in play: the chosen one, else the first not yet attempted."""
+    if state.quest is not None:
+        return state.quest
+    return state.results.index(None)
+
+
+def quest_slots(ctx: Ctx) -> list[int]:
+    slots = [current_slot(ctx.state)]
+    for plugin in ctx.plugins():
+        slots = plugin.quest_slots(ctx, slots)
+    return slots
+
+
+def team_size(ctx: Ctx, slot: int) -> int:
+    bonus = sum(p.team_size_bonus(ctx) for p in ctx.plugins())
+    return TEAM_SIZES[ctx.n][slot] + bonus
+
+
+def allowed_cards(ctx: Ctx, seat: int) -> list[str]:
+    cards = [card_registry.SUCCESS] if ctx.side(seat) is Side.GOOD else [
+        card_registry.SUCCESS,
+        card_registry.FAIL,
+    ]
+    for plugin in ctx.plugins():
+        cards = plugin.adjust_cards(ctx, seat, cards)
+    return cards
