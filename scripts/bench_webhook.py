@@ -1,13 +1,13 @@
 """Benchmark the webhook as Telegram sees it: wall time per update against its physical floor, the
 group's busiest minute, Bot API calls, capacity and the AWS cost of a game.
 
-    .venv/bin/python scripts/bench_webhook.py                  # 8 games: 5 and 10 players, 80 ms / 5 ms
-    .venv/bin/python scripts/bench_webhook.py --quick          # one 5-player game, 10 ms / 1 ms (CI)
-    .venv/bin/python scripts/bench_webhook.py --rtt-ms 80 --dynamo-ms 5 --json out.json
+    .venv/bin/python scripts/bench_webhook.py               # 8 games, 5 and 10 players; 80 ms / 5 ms / 5 ms
+    .venv/bin/python scripts/bench_webhook.py --quick       # one 5-player game; 10 ms / 1 ms / 1 ms (CI)
+    .venv/bin/python scripts/bench_webhook.py --rtt-ms 80 --dynamo-ms 5 --json out.json --rows rows.json
 
 Whole games are played through ``lambda_handler`` (secret check, JSON, ``Service.handle``) against a
 moto DynamoDB *server* and the fake Bot API, both on 127.0.0.1, by the reliability tests' driver (it
-reads the chats and presses buttons like a person). Two delays make the run look like AWS:
+reads the chats and presses buttons like a person). Delays make the run look like AWS:
 
 * every Bot API call the bot makes over HTTP takes ``--rtt-ms`` more (default 80 ms: us-east-1 to
   api.telegram.org): the fake server's handler sleeps that long (a real thread sleep: parallel calls
@@ -15,29 +15,38 @@ reads the chats and presses buttons like a person). Two delays make the run look
   button, a one-message reply) is performed by "Telegram" once the handler has answered: no delay,
   and it is not part of the handler's time;
 * every DynamoDB request takes ``--dynamo-ms`` more (default 5 ms), by a botocore ``before-send``
-  hook on the service's client.
+  hook on the service's client;
+* timers are on, as the stack deploys them: a scheduler is installed (``gamebot.scheduler.install``)
+  that records every timer and delays each CreateSchedule request by ``--scheduler-ms`` (default: the
+  DynamoDB delay; EventBridge answers a name already scheduled with ConflictException, still a
+  request). The bench fires the timers when due through ``Timers.fire`` (the timer function's work):
+  flush timers (an outbox entry that waits for the group's budget, a progress edit held back) and
+  phase timers (reminders and time limits: at this pace they are all stale, but each still costs an
+  invocation).
 
 Time is a simulated clock (``Service.set_clock``, ``tests.unit.gamebot_fakes.Clock``): one action (an
-update) per second; a flush timer (what the timer function does for an outbox entry that waits for
-the group's budget) fires as soon as it is due, before the next action, or when nobody can act. The
-wall time of each update and of each flush is measured for real (``perf_counter``).
+update) per second; the timers due by then fire first; when nobody can act, time passes to the next
+flush timer. Wall time (and the handler thread's CPU time) of each update and timer is measured for
+real. The games are seeded: the calls and counts repeat from run to run, the times do not.
 
 The **physical floor** of an update, from its recorded calls: the Bot API calls it made, grouped by
 chat; the longest chain (the number of calls to one chat: they must go one after the other, while
 different chats may go at the same time) times the round trip; plus every DynamoDB request (reads,
-writes, receipts' notes, transactions) times the DynamoDB delay, counted one after the other because
-our code makes them one after the other (read, commit, a note right after each send, the ack). The
-ratio wall / floor is what our code adds to the I/O it cannot avoid: Python (Telegram objects,
-pydantic, the engine, rendering), local I/O (moto, the fake server) and any round trip it does not
-overlap. The round trips it makes are also counted (``rounds``: calls arriving more than half a round
-trip after the round's first call start a new one).
+writes, receipts' notes, transactions) times the DynamoDB delay, plus every CreateSchedule times its
+delay, counted one after the other because our code makes them one after the other (read, commit,
+schedule, a note right after each send, the ack). The ratio wall / floor is what our code adds to the
+I/O it cannot avoid: CPU (our code, PTB, httpx, botocore), local I/O (moto, the fake server) and any
+round trip it does not overlap (``rounds``: calls arriving more than half a round trip after the
+round's first call start a new one). ``-moto`` takes moto's own local round trips out (in AWS the
+DynamoDB delay stands for the whole request).
 
 The group's **busiest minute**: the largest number of sendMessage/sendPhoto/edit* calls to the group
 (the webhook replies included: Telegram counts them) in any 60 s of simulated time. **Capacity**:
 Telegram lets a bot send about 30 messages per second in all, so one bot token hosts at most
 30 x 2700 / (sends + edits of a 45-minute game) games at once.
 
-This is a benchmark, not a test: it asserts nothing about speed. Absolute times depend on the machine.
+Quick mode (CI) plays one 5-player game with small delays (10 ms / 1 ms) to stay quick; its times mean
+little. This is a benchmark, not a test: it asserts nothing about speed.
 """
 from __future__ import annotations
 
@@ -675,7 +684,7 @@ def cost(g: dict[str, Any]) -> dict[str, Any]:
         total = sum(usd.values())
         http_api = per["updates"] * PRICES["http_api_request"]
         return {"lambda_s": lambda_s, "gb_s": MEMORY_GB * lambda_s, "usd": {**usd, "http_api": http_api},
-                "usd_total": total + http_api, "usd_total_function_url": total}
+                "usd_total": total + http_api, "usd_total_http_api": total + http_api, "usd_total_function_url": total}
 
     rtt, dyn = SAME_MODEL
     measured = priced(per["wall_s"])
@@ -735,10 +744,10 @@ def report(result: dict[str, Any]) -> str:
             f" {g['lambda_s_aws']:.2f} s) -> {g['gb_s']:.2f} GB-s ${usd['lambda_duration']:.6f} + requests"
             f" ${usd['lambda_requests']:.6f} + scheduler ${usd['scheduler']:.6f} + DynamoDB"
             f" ${usd['dynamodb_writes'] + usd['dynamodb_reads']:.6f} + HTTP API ${usd['http_api']:.6f}"
-            f" = ${g['usd_total']:.6f} (Function URL: ${g['usd_total_function_url']:.6f})",
+            f" = ${g['usd_total_http_api']:.6f} (Function URL instead: ${g['usd_total_function_url']:.6f})",
             f"  previous model: compute {g['compute_s']:.2f} s + {g['bot_calls']:.0f} x {same['bot_api_ms']:.0f} ms"
             f" + {g['dynamo_calls']:.0f} x {same['dynamo_ms']:.0f} ms = {same['lambda_s']:.2f} s -> {same['gb_s']:.2f}"
-            f" GB-s: ${same['usd_total']:.6f} (Function URL: ${same['usd_total_function_url']:.6f})",
+            f" GB-s: ${same['usd_total_http_api']:.6f} (Function URL instead: ${same['usd_total_function_url']:.6f})",
         ]
     lines += ["", "Busiest minute in the group at one action per second: "
               + ", ".join(f"{k}: {v}" for k, v in result["busiest_minute"].items())]
@@ -753,6 +762,9 @@ def main() -> None:
     ap.add_argument("--scheduler-ms", type=float, help="CreateSchedule delay in ms (default: as --dynamo-ms)")
     ap.add_argument("--per-minute", type=int, help="the group's budget (GROUP_MESSAGES_PER_MINUTE; default: the "
                                                    "service's default, 20; 0: unlimited)")
+    ap.add_argument("--front-door", choices=("http-api", "function-url"), default="http-api",
+                    help="what usd_total counts: API Gateway HTTP API ($1/M requests) or a Lambda Function URL"
+                         " (no request charge); both are reported")
     ap.add_argument("--json", help="also write the results to this file")
     ap.add_argument("--rows", help="also write every update's record (its calls, in order) to this file")
     args = ap.parse_args()
@@ -760,6 +772,11 @@ def main() -> None:
     dyn = args.dynamo_ms if args.dynamo_ms is not None else (1.0 if args.quick else 5.0)
     sched = args.scheduler_ms if args.scheduler_ms is not None else dyn
     result = run(args.quick, rtt, dyn, sched, args.per_minute, args.rows)
+    result["front_door"] = args.front_door
+    if args.front_door == "function-url":
+        for g in result["games"].values():
+            g["usd_total"] = g["usd_total_function_url"]
+            g["same_model"]["usd_total"] = g["same_model"]["usd_total_function_url"]
     print(report(result))
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1))
