@@ -1,25 +1,56 @@
-"""Benchmark the webhook against its floor: warm time per update, calls per update type, and the AWS cost
-of a game from the measured units.
+"""Benchmark the webhook as Telegram sees it: wall time per update against its physical floor, the
+group's busiest minute, Bot API calls, capacity and the AWS cost of a game.
 
-    .venv/bin/python scripts/bench_webhook.py            # 3 games: 10 players base + Lady, 10 players every module
-    .venv/bin/python scripts/bench_webhook.py --quick    # one 7-player game
-    .venv/bin/python scripts/bench_webhook.py --json out.json
+    .venv/bin/python scripts/bench_webhook.py               # 8 games, 5 and 10 players; 80 ms / 5 ms / 5 ms
+    .venv/bin/python scripts/bench_webhook.py --quick       # one 5-player game; 10 ms / 1 ms / 1 ms (CI)
+    .venv/bin/python scripts/bench_webhook.py --rtt-ms 80 --dynamo-ms 5 --json out.json --rows rows.json
 
-Whole games are played through ``lambda_handler`` (secret check, JSON, Service.handle) against a moto
-DynamoDB *server* and the fake Bot API, both on 127.0.0.1. Every DynamoDB request and Bot API call of
-each update is recorded. Right after each update the **floor** makes exactly the same DynamoDB requests
-(boto3, same moto server, a second table) and the same Bot API calls (httpx, a second fake Bot API
-server, so the chats evolve identically) with no logic in between: the ratio handler/floor is what our
-code (Telegram objects, pydantic, the engine, rendering) costs on top of the I/O it cannot avoid.
+Whole games are played through ``lambda_handler`` (secret check, JSON, ``Service.handle``) against a
+moto DynamoDB *server* and the fake Bot API, both on 127.0.0.1, by the reliability tests' driver (it
+reads the chats and presses buttons like a person). Delays make the run look like AWS:
 
-This is a benchmark, not a test: it asserts nothing about speed. Times are medians of per-update times
-measured side by side in the same run; absolute numbers depend on the machine.
+* every Bot API call the bot makes over HTTP takes ``--rtt-ms`` more (default 80 ms: us-east-1 to
+  api.telegram.org): the fake server's handler sleeps that long (a real thread sleep: parallel calls
+  overlap, as on the network). The method the webhook returns in its HTTP response (the answer to a
+  button, a one-message reply) is performed by "Telegram" once the handler has answered: no delay,
+  and it is not part of the handler's time;
+* every DynamoDB request takes ``--dynamo-ms`` more (default 5 ms), by a botocore ``before-send``
+  hook on the service's client;
+* timers are on, as the stack deploys them: a scheduler is installed (``gamebot.scheduler.install``)
+  that records every timer and delays each CreateSchedule request by ``--scheduler-ms`` (default: the
+  DynamoDB delay; EventBridge answers a name already scheduled with ConflictException, still a
+  request). The bench fires the timers when due through ``Timers.fire`` (the timer function's work):
+  flush timers (an outbox entry that waits for the group's budget, a progress edit held back) and
+  phase timers (reminders and time limits: at this pace they are all stale, but each still costs an
+  invocation).
+
+Time is a simulated clock (``Service.set_clock``, ``tests.unit.gamebot_fakes.Clock``): one action (an
+update) per second; the timers due by then fire first; when nobody can act, time passes to the next
+flush timer. Wall time (and the handler thread's CPU time) of each update and timer is measured for
+real. The games are seeded: the calls and counts repeat from run to run, the times do not.
+
+The **physical floor** of an update, from its recorded calls: the Bot API calls it made, grouped by
+chat; the longest chain (the number of calls to one chat: they must go one after the other, while
+different chats may go at the same time) times the round trip; plus every DynamoDB request (reads,
+writes, receipts' notes, transactions) times the DynamoDB delay, plus every CreateSchedule times its
+delay, counted one after the other because our code makes them one after the other (read, commit,
+schedule, a note right after each send, the ack). The ratio wall / floor is what our code adds to the
+I/O it cannot avoid: CPU (our code, PTB, httpx, botocore), local I/O (moto, the fake server) and any
+round trip it does not overlap (``rounds``: calls arriving more than half a round trip after the
+round's first call start a new one). ``-moto`` takes moto's own local round trips out (in AWS the
+DynamoDB delay stands for the whole request).
+
+The group's **busiest minute**: the largest number of sendMessage/sendPhoto/edit* calls to the group
+(the webhook replies included: Telegram counts them) in any 60 s of simulated time. **Capacity**:
+Telegram lets a bot send about 30 messages per second in all, so one bot token hosts at most
+30 x 2700 / (sends + edits of a 45-minute game) games at once.
+
+Quick mode (CI) plays one 5-player game with small delays (10 ms / 1 ms) to stay quick; its times mean
+little. This is a benchmark, not a test: it asserts nothing about speed.
 """
 from __future__ import annotations
 
 import argparse
-import asyncio
-import copy
 import json
 import math
 import os
@@ -27,7 +58,7 @@ import random
 import statistics
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -36,18 +67,26 @@ sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "functions" / "webhook"), str(R
 
 TOKEN = "123456:BENCH-token"
 SECRET = "bench-webhook-secret-0123456789abcdef"
-TABLE, FLOOR_TABLE = "bench-game", "bench-floor"
-MEMORY_GB = 0.5  # template.yaml MemorySize: 512
+TABLE = "bench-game"
+MEMORY_GB = 0.5  # template.yaml MemorySize: 512 (the webhook and the timer function)
+PACE = 1.0  # simulated seconds between two actions
+GAME_SECONDS = 2700  # a 45-minute game, for the capacity
+BOT_PER_SECOND = 30  # Telegram: about 30 messages per second per bot, in all
+SAME_MODEL = (80.0, 6.0)  # the previous script's cost model: every call one after the other, 80 ms / 6 ms
 
-# us-east-1 list prices (USD), 2025: Lambda x86 per GB-s and per request, HTTP API per request,
-# DynamoDB on-demand per write / read request unit.
+# us-east-1 list prices (USD), 2025: Lambda x86 per GB-s and per request, HTTP API per request, EventBridge
+# Scheduler per invocation (the flush timers), DynamoDB on-demand per write / read request unit.
 PRICES = {"lambda_gb_s": 0.0000166667, "lambda_request": 0.20 / 1e6, "http_api_request": 1.00 / 1e6,
-          "wru": 0.625 / 1e6, "rru": 0.125 / 1e6}
+          "scheduler_invocation": 1.00 / 1e6, "wru": 0.625 / 1e6, "rru": 0.125 / 1e6}
+
+MESSAGE_METHODS = {"sendmessage", "sendphoto", "editmessagetext", "editmessagereplymarkup", "editmessagecaption"}
+KINDS = ["lobby: join", "start game", "team: pick", "team: propose", "vote", "last vote", "quest card", "last card",
+         "private decision"]  # the update types the targets are about, in this order
 
 
 # ---------------------------------------------------------------------------------------------------
-# DynamoDB request units from item sizes (DynamoDB's rules: names + values, 1 KB per WRU, 4 KB per
-# strongly consistent RRU, transactions twice, a put is charged for the larger of old and new item)
+# DynamoDB: request units from item sizes (names + values, 1 KB per WRU, 4 KB per strongly consistent
+# RRU, transactions twice, a write charged for the larger of the old and the new item), and the delay
 # ---------------------------------------------------------------------------------------------------
 
 
@@ -68,35 +107,66 @@ def item_size(item: dict[str, Any]) -> int:
     return sum(len(name.encode()) + attr_size(value) for name, value in item.items())
 
 
-class DynamoRecorder:
-    """Records every request a boto3 DynamoDB client makes, with the request units it consumes."""
+READS = ("GetItem", "TransactGetItems")
+WRITES = ("PutItem", "DeleteItem", "TransactWriteItems")
 
-    def __init__(self, client: Any) -> None:
-        self.ops: list[tuple[str, dict[str, Any]]] = []
+
+class DynamoRecorder:
+    """Records every request a boto3 DynamoDB client makes, with the request units it consumes and its
+    local time; delays each one by ``delay`` seconds (``before-send``: after signing, before the wire)."""
+
+    def __init__(self, client: Any, delay: float) -> None:
+        self.ops: list[str] = []
+        self.local_s = 0.0  # time in requests, the injected delay left out
+        self.wire_s = 0.0  # of which on the wire to moto and back (what the delay stands for in AWS)
+        self._sent = 0.0
+        self.delay = delay
         self.sizes: dict[str, int] = {}  # key -> stored item size
         self.rru = self.wru = 0
-        client.meta.events.register("provide-client-params.dynamodb.*", self._params)
+        self._params: dict[str, Any] = {}
+        self._started = 0.0
+        client.meta.events.register("provide-client-params.dynamodb.*", self._on_params)
+        client.meta.events.register("before-call.dynamodb.*", self._before)
+        client.meta.events.register("before-send.dynamodb", self._send)
+        client.meta.events.register("before-parse.dynamodb.*", self._received)
         client.meta.events.register("after-call.dynamodb.*", self._after)
 
-    def _params(self, params: dict[str, Any], model: Any, **kwargs: Any) -> None:
-        self.ops.append((model.name, copy.deepcopy(params)))
+    def _on_params(self, params: dict[str, Any], model: Any, **kwargs: Any) -> None:
+        self._params = params
+
+    def _before(self, model: Any, **kwargs: Any) -> None:
+        self._started = time.perf_counter()
+
+    def _send(self, **kwargs: Any) -> None:
+        if self.delay:
+            time.sleep(self.delay)
+            self.local_s -= self.delay
+        self._sent = time.perf_counter()
+
+    def _received(self, **kwargs: Any) -> None:
+        self.wire_s += time.perf_counter() - self._sent
 
     def _after(self, http_response: Any, parsed: dict[str, Any], model: Any, **kwargs: Any) -> None:
-        name, params = self.ops[-1]
+        self.local_s += time.perf_counter() - self._started
+        name, params = model.name, self._params
+        self.ops.append(name)
         if name == "GetItem":
-            size = item_size(parsed.get("Item") or {})
-            self.rru += max(1, math.ceil(size / 4096))
+            self.rru += max(1, math.ceil(item_size(parsed.get("Item") or {}) / 4096))
         elif name == "TransactGetItems":  # twice a strongly consistent read, for every item asked for
             for response in parsed.get("Responses") or []:
                 self.rru += 2 * max(1, math.ceil(item_size(response.get("Item") or {}) / 4096))
         elif name == "PutItem":
             self.wru += self._put(params["Item"])
+        elif name == "UpdateItem":  # a receipt's note: one more number attribute on a small item
+            key = params["Key"]["pk"]["S"]
+            old = self.sizes.get(key, 0)
+            new = (old or len("pk") + len(key) + len("expires_at") + 6) + sum(
+                len(n) + 4 for n in (params.get("ExpressionAttributeNames") or {}).values())
+            self.sizes[key] = new
+            self.wru += max(1, math.ceil(max(old, new) / 1024))
         elif name == "TransactWriteItems":
             for op in params["TransactItems"]:
-                if "Put" in op:
-                    self.wru += 2 * self._put(op["Put"]["Item"])
-                else:
-                    self.wru += 2
+                self.wru += 2 * self._put(op["Put"]["Item"]) if "Put" in op else 2
         elif name == "DeleteItem":
             self.wru += max(1, math.ceil(self.sizes.pop(params["Key"]["pk"]["S"], 0) / 1024))
 
@@ -109,47 +179,68 @@ class DynamoRecorder:
 
 
 # ---------------------------------------------------------------------------------------------------
-# The floor: the same requests, nothing else
+# The Bot API, one round trip away
 # ---------------------------------------------------------------------------------------------------
 
 
-class Floor:
-    def __init__(self, endpoint: str, fake_url: str) -> None:
-        import boto3
-        import httpx
+def remote_telegram(rtt: float) -> Any:
+    from localdev.fake_telegram import FakeTelegram
 
-        self.dynamo = boto3.client("dynamodb", endpoint_url=endpoint, region_name="us-east-1",
-                                   aws_access_key_id="bench", aws_secret_access_key="bench")
-        self.loop = asyncio.new_event_loop()
-        self.http = httpx.AsyncClient(base_url=f"{fake_url}/bot{TOKEN}/", timeout=10)
+    class RemoteTelegram(FakeTelegram):
+        """The fake Bot API as a Lambda far from Telegram sees it: every call made over HTTP takes ``rtt``
+        more. ``arrivals``: (perf_counter, method, chat id or None) of each of those calls."""
 
-    def run(self, ops: list[tuple[str, dict[str, Any]]], calls: list[tuple[str, dict[str, Any]]]) -> float:
-        started = time.perf_counter()
-        for name, params in ops:
-            params = _retarget(params)
-            getattr(self.dynamo, _snake(name))(**params)
-        self.loop.run_until_complete(self._bot(calls))
-        return time.perf_counter() - started
+        def __init__(self) -> None:
+            super().__init__(token=TOKEN)
+            self.rtt = rtt
+            self.arrivals: list[tuple[float, str, int | None]] = []
 
-    async def _bot(self, calls: list[tuple[str, dict[str, Any]]]) -> None:
-        for method, params in calls:
-            await self.http.post(method, json=params)
+        def handle(self, token: str, method: str, params: dict[str, Any], files: dict[str, Any]) -> tuple[int, Any]:
+            self.arrivals.append((time.perf_counter(), method, _chat(params)))
+            if self.rtt:
+                time.sleep(self.rtt)
+            return super().handle(token, method, params, files)
 
-    def close(self) -> None:
-        self.loop.run_until_complete(self.http.aclose())
-        self.loop.close()
+        def perform(self, method: dict[str, Any] | None, token: str | None = None) -> Any:
+            """The webhook's reply: Telegram performs it, no call of ours (no delay, not in ``arrivals``)."""
+            if not method:
+                return None
+            params = {k: v for k, v in method.items() if k != "method"}
+            return FakeTelegram.handle(self, token or TOKEN, str(method["method"]), params, {})
 
-
-def _snake(name: str) -> str:
-    return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
+    return RemoteTelegram()
 
 
-def _retarget(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: (FLOOR_TABLE if k == "TableName" else _retarget(v)) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_retarget(v) for v in value]
-    return value
+def _chat(params: dict[str, Any]) -> int | None:
+    try:
+        return int(str(params.get("chat_id")))
+    except ValueError:
+        return None
+
+
+def chains(calls: list[tuple[float, str, int | None]]) -> Counter:
+    """Bot API calls per chat (a call without a chat, e.g. answerCallbackQuery, is its own chain)."""
+    return Counter(chat if chat is not None else f"call{i}" for i, (_, _, chat) in enumerate(calls))
+
+
+def rounds(calls: list[tuple[float, str, int | None]], rtt: float) -> int:
+    """Round trips one after the other: a call arriving more than rtt/2 after its round's first starts one."""
+    n, start = 0, None
+    for t, _, _ in sorted(calls):
+        if start is None or t - start > rtt / 2:
+            n, start = n + 1, t
+    return n
+
+
+def busiest_minute(times: list[float], window: float = 60.0) -> int:
+    """The most events in any ``window`` seconds (the times of a group's sends and edits)."""
+    times = sorted(times)
+    best = lo = 0
+    for hi, t in enumerate(times):
+        while times[lo] <= t - window:
+            lo += 1
+        best = max(best, hi - lo + 1)
+    return best
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -157,16 +248,19 @@ def _retarget(value: Any) -> Any:
 # ---------------------------------------------------------------------------------------------------
 
 
-def update_kind(update: dict[str, Any]) -> str:
+def update_kind(update: dict[str, Any], before: str | None, after: str | None) -> str:
+    """The update's type; ``before``/``after``: the game's stage around it (the last vote, the last card)."""
     from gamebot.session import kind_tag
 
     if "callback_query" in update:
         data = update["callback_query"].get("data", "")
         scope, _, _, _, op, _ = (data.split(":") + [""] * 6)[:6]
         if scope == "V":
-            return "vote"
+            return "last vote" if before == "vote" and after != "vote" else "vote"
         if scope == "P":
-            return "quest card" if op[:2] == kind_tag("play") else "private decision"
+            if op[:2] == kind_tag("play"):
+                return "last card" if before == "quest" and after != "quest" else "quest card"
+            return "private decision"
         if scope == "T":
             return "team: propose" if op == "c" else "team: pick"
         if scope == "L":
@@ -176,225 +270,514 @@ def update_kind(update: dict[str, Any]) -> str:
     return text.split()[0] if text.startswith("/") else "other"
 
 
-class Bench:
-    """Plays games through lambda_handler, timing each update and running its floor right after."""
+class BenchScheduler:
+    """EventBridge Scheduler as the bench sees it: each ``schedule`` is one CreateSchedule request (also for a
+    name already scheduled: EventBridge answers ConflictException), delayed by ``delay``; the timers are kept
+    and the bench fires them when due (``pop_due``), as EventBridge invokes the timer function."""
 
-    def __init__(self, fake: Any, floor_fake: Any, endpoint: str) -> None:
+    def __init__(self, delay: float) -> None:
+        self.delay = delay
+        self.calls = 0
+        self.timers: list[Any] = []
+        self.names: set[str] = set()
+
+    def schedule(self, timer: Any) -> None:
+        self.calls += 1
+        if self.delay:
+            time.sleep(self.delay)
+        if timer.name not in self.names:
+            self.names.add(timer.name)
+            self.timers.append(timer)
+
+    def pop_due(self, until: float, kind: str | None = None) -> Any:
+        """The earliest timer due by ``until`` (of ``kind`` only, if given), removed; None if there is none."""
+        due = [t for t in self.timers if t.at <= until and (kind is None or t.payload.get("kind") == kind)]
+        if not due:
+            return None
+        timer = min(due, key=lambda t: t.at)
+        self.timers.remove(timer)
+        return timer
+
+    def next_at(self, kind: str) -> float | None:
+        return min((t.at for t in self.timers if t.payload.get("kind") == kind), default=None)
+
+
+def prompt_kind(update: dict[str, Any], pending: list[str]) -> str:
+    """The kind of the private decision a press answers (``lady``, ``excalibur``, a Plot card...), or ""."""
+    from gamebot.session import kind_tag
+
+    data = (update.get("callback_query") or {}).get("data", "")
+    parts = data.split(":")
+    if len(parts) < 5 or parts[0] != "P":
+        return ""
+    return next((k for k in [*pending, "play"] if kind_tag(k) == parts[4][:2]), "?")
+
+
+class Bench:
+    """Plays through lambda_handler on a simulated clock, timing each update and each timer it fires."""
+
+    def __init__(self, fake: Any, rtt: float, dynamo_delay: float, scheduler_delay: float, plain: Any) -> None:
         import app
 
-        from gamebot import dynamo
+        from gamebot import dynamo, scheduler
+        from gamebot.dynamo import DynamoRepository
+        from tests.unit.gamebot_fakes import Clock
 
         self.app = app
         self.fake = fake
-        self.floor_fake = floor_fake
-        self.floor = Floor(endpoint, floor_fake.base_url)
-        self.recorder = DynamoRecorder(dynamo.default_client())
+        self.rtt = rtt
+        self.dynamo_delay = dynamo_delay
+        self.scheduler_delay = scheduler_delay
+        self.recorder = DynamoRecorder(dynamo.default_client(), dynamo_delay)
+        self.peek_repo = DynamoRepository(TABLE, client=plain)  # not recorded, not delayed: the bench's own reads
+        self.clock = Clock(float(int(time.time())))
+        self.scheduler = BenchScheduler(scheduler_delay)
+        scheduler.install(self.scheduler)  # (what the stack's TIMER_FUNCTION_ARN... configure in AWS)
+        self.svc = app.service()  # warm: the first update of a container is a cold start, measured elsewhere
+        self.svc.set_clock(self.clock)
         self.rows: list[dict[str, Any]] = []
+        self.group = 0
+
+    def stage(self) -> tuple[str | None, list[str]]:
+        """The game's stage and the kinds of its pending decisions now (read by the bench, not measured)."""
+        from gamebot.session import Session, chat_key
+
+        item = self.peek_repo.get(chat_key(self.group))
+        s = Session.from_body(item.body) if item is not None else None
+        state = s.game() if s is not None and s.state else None
+        return (state.stage, [p.kind for p in state.pending]) if state is not None else (None, [])
+
+    # --- measuring ------------------------------------------------------------------------------------
+    def measure(self, run: Any, group: int) -> tuple[dict[str, Any], Any]:
+        ops0, calls0, schedules0 = len(self.recorder.ops), len(self.fake.arrivals), self.scheduler.calls
+        rru, wru, local, wire = self.recorder.rru, self.recorder.wru, self.recorder.local_s, self.recorder.wire_s
+        started, cpu = time.perf_counter(), time.thread_time()
+        value, reply = run()
+        wall, cpu = time.perf_counter() - started, time.thread_time() - cpu
+        calls = self.fake.arrivals[calls0:]
+        if reply:
+            self.fake.perform(reply)
+        ops = Counter(self.recorder.ops[ops0:])
+        per_chat = chains(calls)
+        longest = max(per_chat.values(), default=0)
+        dynamo_calls = sum(ops.values())
+        schedules = self.scheduler.calls - schedules0
+        messages = [(m, c) for _, m, c in calls if m.lower() in MESSAGE_METHODS]
+        if reply and reply.get("method", "").lower() in MESSAGE_METHODS:
+            messages.append((reply["method"], _chat(reply)))
+        sent = Counter(f"{m} ({'group' if c == group else 'private'})" for m, c in messages)
+        row = {
+            "t": self.clock.now, "group": group, "wall_s": wall, "cpu_s": cpu, "dynamo_ops": self.recorder.ops[ops0:],
+            "calls": [(round((t - started) * 1000, 1), m, "group" if c == group else ("private" if c else "-"))
+                      for t, m, c in calls],
+            "floor_s": longest * self.rtt + dynamo_calls * self.dynamo_delay + schedules * self.scheduler_delay,
+            "chain": longest, "rounds": rounds(calls, self.rtt) if self.rtt else longest,
+            "chain_chat": ("group" if per_chat.get(group) == longest else "private") if longest else "",
+            "bot_calls": len(calls), "reply": (reply or {}).get("method", ""),
+            "answers": sum(1 for _, m, _ in calls if m == "answerCallbackQuery"),
+            "sends_edits": len(messages), "group_sends_edits": sum(1 for _, c in messages if c == group),
+            "private_sends_edits": sum(1 for _, c in messages if c is not None and c > 0),
+            "pins": sum(1 for _, m, _ in calls if m == "pinChatMessage"),
+            "reads": sum(ops[n] for n in READS), "writes": sum(ops[n] for n in WRITES),
+            "notes": ops["UpdateItem"], "transactions": ops["TransactWriteItems"], "dynamo_calls": dynamo_calls,
+            "schedules": schedules, "dynamo_local_s": self.recorder.local_s - local,
+            "dynamo_wire_s": self.recorder.wire_s - wire,
+            "rru": self.recorder.rru - rru, "wru": self.recorder.wru - wru, "sent": dict(sent),
+        }
+        return row, value
 
     def post(self, update: dict[str, Any]) -> int:
+        """One action, one second after the previous one (the timers due by then fire first)."""
         from localdev import updates as U
 
-        event = U.webhook_event(update, SECRET)
-        ops_before, calls_before = len(self.recorder.ops), len(self.fake.calls)
-        rru, wru = self.recorder.rru, self.recorder.wru
-        started = time.perf_counter()
-        status = self.app.lambda_handler(event, None)["statusCode"]
-        handler = time.perf_counter() - started
-        ops = self.recorder.ops[ops_before:]
-        calls = [(c.method, c.params) for c in self.fake.calls[calls_before:]]
-        floor = self.floor.run(ops, calls)
-        self.rows.append({
-            "kind": update_kind(update), "handler_s": handler, "floor_s": floor, "status": status,
-            "reads": sum(1 for name, _ in ops if name in ("GetItem", "TransactGetItems")),
-            "writes": sum(1 for name, _ in ops if name in ("PutItem", "TransactWriteItems", "DeleteItem")),
-            "transactions": sum(1 for name, _ in ops if name == "TransactWriteItems"),
-            "bot_calls": len(calls), "rru": self.recorder.rru - rru, "wru": self.recorder.wru - wru,
-        })
+        now = self.clock.now + PACE
+        self.fire_until(now)
+        self.clock.now = now
+        before = self.stage()
+
+        def run() -> tuple[int, Any]:
+            response = self.app.lambda_handler(U.webhook_event(update, SECRET), None)
+            return response["statusCode"], U.webhook_reply(response)
+
+        row, status = self.measure(run, self.group)
+        row.update(kind=update_kind(update, before[0], self.stage()[0]), detail=prompt_kind(update, before[1]),
+                   status=status)
+        self.rows.append(row)
         return status
+
+    def fire_until(self, until: float) -> bool:
+        """Every timer due by ``until`` fires, in order (the timer function). True if one sent something."""
+        sent = False
+        while (timer := self.scheduler.pop_due(until)) is not None:
+            sent = self.fire(timer) or sent
+        return sent
+
+    def fire(self, timer: Any) -> bool:
+        """One timer fires at its time: ``Timers.fire``, the timer function's work. True if it sent something."""
+        self.clock.now = max(float(timer.at), self.clock.now)
+        flush = timer.payload.get("kind") == "flush"
+
+        def run() -> tuple[str, None]:
+            return self.app.run(self.svc.timers.fire(dict(timer.payload))), None
+
+        row, outcome = self.measure(run, int(timer.payload["chat"]))
+        row.update(kind="flush timer" if flush else "phase timer", detail=str(outcome), status=200)
+        self.rows.append(row)
+        return bool(row["bot_calls"])
+
+    def idle(self) -> bool:
+        """Nobody can act: time passes until the group's next flush timer fires (the phase timers due by
+        then fire first). True if something went out."""
+        for _ in range(10):
+            at = self.scheduler.next_at("flush")
+            if at is None:
+                return False
+            if self.fire_until(max(at, self.clock.now)):
+                return True
+        return False
+
+
+def players_driver(table: Any, group: int, players: list[int], seed: int) -> Any:
+    from localdev.autoplay import Policy
+    from tests.reliability.support import RobustDriver
+
+    class Players(RobustDriver):
+        """The reliability driver; when stuck it first presses a refused vote again (as a person does after
+        the toast: the vote message's progress is coalesced, so it may look unchanged), then asks /status."""
+
+        def play(self, max_steps: int = 3000) -> int:
+            steps = stuck = 0
+            while not self.over() and steps < max_steps:
+                if self.step() or self.screen.idle():
+                    steps += 1
+                    stuck = 0
+                    continue
+                if stuck >= 5:
+                    break
+                stuck += 1
+                if stuck == 1 and self.look_again():
+                    continue
+                self.stuck += 1
+                self.status(self.players[0], self.group)
+                for user in self.players:
+                    self.status(user, user)
+                self._voted.clear()
+                self._dead.clear()
+                self._tries.clear()
+            return steps
+
+    return Players(table, group, players, Policy(rng=random.Random(seed)),
+                   status=lambda u, c: table.command(u, "/status", chat=c))
 
 
 def play(bench: Bench, name: str, n: int, theme: str, roles: list[str], options: dict[str, Any], seed: int,
-         group: int) -> list[dict[str, Any]]:
-    from gamebot.dynamo import DynamoRepository
+         group: int) -> int:
+    """One game; the number of times the players were stuck (and asked /status)."""
     from localdev import updates as U
-    from localdev.autoplay import Policy, WebhookTable
-    from tests.reliability.support import RobustDriver, set_settings
+    from localdev.autoplay import WebhookTable
+    from tests.reliability.support import set_settings
 
+    bench.group = group
+    bench.svc.seeds = random.Random(seed)
     table = WebhookTable(bench.fake, SECRET, group=group)
     table.post = bench.post
-    start = len(bench.rows)
+    table.idle = bench.idle
     players = list(range(100 * seed + 1, 100 * seed + n + 1))
     bench.fake.add_group(group, table.title)
     for uid in players:
         bench.fake.start_private(U.user(uid))
-        bench.floor_fake.start_private(U.user(uid))
         table.post(U.start(U.user(uid)))
     table.command(players[0], "/newgame")
     for uid in players[1:]:
         table.press_label(uid, group, "Join")
-    for table_name in (TABLE, FLOOR_TABLE):  # (set-up, not measured: the host's settings panel would do it)
-        set_settings(DynamoRepository(table_name, client=bench.floor.dynamo), group, theme, roles, options)
+    set_settings(bench.peek_repo, group, theme, roles, options)  # (set-up, not measured: the settings panel)
     table.press_label(players[0], group, "Start")
-    RobustDriver(table, group, players, Policy(rng=random.Random(seed)),
-                 status=lambda u, c: table.command(u, "/status", chat=c)).play()
-    rows = bench.rows[start:]
-    for row in rows:
-        row["game"], row["group"] = name, group
-    return rows
+    driver = players_driver(table, group, players, seed)
+    driver.play()
+    while bench.idle():  # the end of the game may still wait for the group's budget
+        pass
+    if not driver.over():
+        raise RuntimeError(f"{name}: the game did not end")
+    return driver.stuck
 
 
+BASE = ["merlin", "assassin", "percival", "morgana", "mordred", "oberon"]
+EVERY = {"lady_of_the_lake": True, "excalibur": True, "trapper": True, "plot_cards": True, "targeting": True}
 GAMES = {
-    "10p base roles + Lady": (10, "avalon", ["merlin", "assassin", "percival", "morgana", "mordred", "oberon"],
-                              {"lady_of_the_lake": True}),
-    "10p every module": (10, "avalon", ["merlin", "assassin", "percival", "morgana", "mordred", "oberon"],
-                         {"lady_of_the_lake": True, "excalibur": True, "trapper": True, "plot_cards": True,
-                          "targeting": True}),
-    "7p classic": (7, "avalon", ["merlin", "assassin"], {}),
+    "10p base roles + Lady": (10, "avalon", BASE, {"lady_of_the_lake": True}),
+    "10p every module": (10, "avalon", BASE, EVERY),
+    "5p base roles": (5, "avalon", ["merlin", "assassin", "percival", "morgana"], {}),
+    "5p every module": (5, "avalon", ["merlin", "assassin", "percival", "morgana"], EVERY),
 }
+FULL_PLAN = [("10p base roles + Lady", 1), ("10p base roles + Lady", 2), ("10p every module", 3),
+             ("10p every module", 4), ("5p base roles", 5), ("5p base roles", 6), ("5p every module", 7),
+             ("5p every module", 8)]
+QUICK_PLAN = [("5p base roles", 1)]
 
 
-def run(quick: bool) -> dict[str, Any]:
+def run(quick: bool, rtt_ms: float, dynamo_ms: float, scheduler_ms: float, per_minute: int | None,
+        rows_file: str | None = None) -> dict[str, Any]:
+    import logging
+
+    import boto3
     from moto.server import ThreadedMotoServer
 
-    from localdev.fake_telegram import FakeTelegram
     from localdev.updates import BOT_USERNAME
 
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()
     host, port = server.get_host_and_port()
     endpoint = f"http://{host}:{port}"
-    import logging
-
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)
-    with FakeTelegram(token=TOKEN) as fake, FakeTelegram(token=TOKEN) as floor_fake:
+    for noisy in ("werkzeug", "gamebot", "botocore"):
+        logging.getLogger(noisy).setLevel(logging.ERROR)
+    fake = remote_telegram(rtt_ms / 1000).start()
+    games: dict[int, tuple[str, int]] = {}  # group -> (set-up, players)
+    stuck: dict[int, int] = {}
+    try:
         os.environ.update({
             "TABLE_NAME": TABLE, "TELEGRAM_BOT_TOKEN": TOKEN, "TELEGRAM_WEBHOOK_SECRET": SECRET,
             "TELEGRAM_API_BASE_URL": fake.base_url, "TELEGRAM_BOT_USERNAME": BOT_USERNAME,
             "AWS_ENDPOINT_URL_DYNAMODB": endpoint, "AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench",
             "AWS_DEFAULT_REGION": "us-east-1", "AWS_REGION": "us-east-1",
         })
+        if per_minute is None:
+            os.environ.pop("GROUP_MESSAGES_PER_MINUTE", None)  # the default budget
+        else:
+            os.environ["GROUP_MESSAGES_PER_MINUTE"] = str(per_minute)
         from gamebot import dynamo
         from gamebot.tables import create_table_from_template
 
         dynamo.reset_default_client()
-        for name in (TABLE, FLOOR_TABLE):
-            create_table_from_template(dynamo.default_client(), name, str(ROOT / "template.yaml"))
-        bench = Bench(fake, floor_fake, endpoint)
-        logging.getLogger("gamebot").setLevel(logging.WARNING)
-        bench.app.service()  # warm: the first update of a container is a cold start, measured elsewhere
-        rows: list[dict[str, Any]] = []
-        plan = [("7p classic", 1)] if quick else [("10p base roles + Lady", 1), ("10p every module", 2),
-                                                   ("10p every module", 3)]
-        for i, (name, seed) in enumerate(plan):
+        plain = boto3.client("dynamodb", endpoint_url=endpoint, region_name="us-east-1",
+                             aws_access_key_id="bench", aws_secret_access_key="bench")
+        create_table_from_template(plain, TABLE, str(ROOT / "template.yaml"))
+        bench = Bench(fake, rtt_ms / 1000, dynamo_ms / 1000, scheduler_ms / 1000, plain)
+        logging.getLogger("gamebot").setLevel(logging.ERROR)  # (lambda_logging set it again)
+        for i, (name, seed) in enumerate(QUICK_PLAN if quick else FULL_PLAN):
             n, theme, roles, options = GAMES[name]
-            rows += play(bench, name, n, theme, roles, options, seed, group=-1007000000000 - i)
-        bench.floor.close()
-    server.stop()
-    return summarise(rows)
+            group = -1007000000000 - i
+            games[group] = (name, n)
+            stuck[group] = play(bench, name, n, theme, roles, options, seed, group)
+        bench.fire_until(math.inf)  # the timers left fire too (stale by now: each still costs an invocation)
+    finally:
+        from gamebot import scheduler
+
+        scheduler.install(None)
+        fake.stop()
+        server.stop()
+    rows = bench.rows
+    for row in rows:
+        row["game"], row["players"] = games[row["group"]]
+    if rows_file:
+        Path(rows_file).write_text(json.dumps(rows, indent=0))
+    config = {"rtt_ms": rtt_ms, "dynamo_ms": dynamo_ms, "scheduler_ms": scheduler_ms,
+              "budget_per_minute": bench.svc.uow.budget.limit}
+    return summarise(rows, config, stuck)
 
 
-def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    handler = [r["handler_s"] for r in rows]
-    floor = [r["floor_s"] for r in rows]
+# ---------------------------------------------------------------------------------------------------
+# Summary
+# ---------------------------------------------------------------------------------------------------
+
+TIMERS = ("flush timer", "phase timer")
+
+
+def _p(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def _mean(rs: list[dict[str, Any]], key: str) -> float:
+    return statistics.fmean(r[key] for r in rs)
+
+
+def kind_summary(rs: list[dict[str, Any]]) -> dict[str, Any]:
+    wall = statistics.median(r["wall_s"] for r in rs)
+    floor = statistics.median(r["floor_s"] for r in rs)
+    # what the DynamoDB delay stands for in AWS is the whole request; moto's local round trip comes on top here
+    aws = statistics.median(r["wall_s"] - r["dynamo_wire_s"] for r in rs)
+    ratios = [r["wall_s"] / r["floor_s"] for r in rs if r["floor_s"]]
+    out = {"count": len(rs)}
+    for key in ("reads", "writes", "notes", "dynamo_calls", "schedules", "rru", "wru", "bot_calls", "sends_edits",
+                "group_sends_edits", "chain", "rounds"):
+        out[f"{key}_mean"] = _mean(rs, key)
+    for key in ("reads", "writes", "bot_calls", "chain", "rounds"):
+        out[f"{key}_max"] = max(r[key] for r in rs)
+    out.update({
+        "transactions": sum(r["transactions"] for r in rs),
+        "replies": sum(1 for r in rs if r["reply"]),
+        "chain_in_group": sum(1 for r in rs if r["chain_chat"] == "group"),
+        "extra_rounds": sum(max(r["rounds"] - r["chain"], 0) for r in rs),
+        "dynamo_wire_ms_median": statistics.median(r["dynamo_wire_s"] for r in rs) * 1000,
+        "cpu_ms_median": statistics.median(r["cpu_s"] for r in rs) * 1000,
+        "handler_ms_median": wall * 1000, "floor_ms_median": floor * 1000,
+        "ratio": wall / floor if floor else 0.0,
+        "aws_ms_median": aws * 1000, "ratio_aws": aws / floor if floor else 0.0,
+        "ratio_p90": _p(ratios, 0.9) if ratios else 0.0,
+        "over_1_2": sum(1 for x in ratios if x > 1.2),
+    })
+    return out
+
+
+def summarise(rows: list[dict[str, Any]], config: dict[str, Any], stuck: dict[int, int]) -> dict[str, Any]:
+    updates = [r for r in rows if r["kind"] not in TIMERS]
     by_kind: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
         by_kind[r["kind"]].append(r)
-    kinds = {}
-    for kind, rs in sorted(by_kind.items(), key=lambda kv: -len(kv[1])):
-        kinds[kind] = {
-            "count": len(rs),
-            "reads_max": max(r["reads"] for r in rs), "writes_max": max(r["writes"] for r in rs),
-            "reads_mean": statistics.fmean(r["reads"] for r in rs),
-            "writes_mean": statistics.fmean(r["writes"] for r in rs),
-            "transactions": sum(r["transactions"] for r in rs),
-            "bot_calls_mean": statistics.fmean(r["bot_calls"] for r in rs),
-            "rru_mean": statistics.fmean(r["rru"] for r in rs), "wru_mean": statistics.fmean(r["wru"] for r in rs),
-            "bot_calls_max": max(r["bot_calls"] for r in rs),
-            "handler_ms_median": statistics.median(r["handler_s"] for r in rs) * 1000,
-            "floor_ms_median": statistics.median(r["floor_s"] for r in rs) * 1000,
-        }
+    order = [k for k in KINDS if k in by_kind] + sorted(k for k in by_kind if k not in KINDS)
     games: dict[str, dict[str, Any]] = {}
     for name, group in dict.fromkeys((r["game"], r["group"]) for r in rows):
         rs = [r for r in rows if r["group"] == group]
-        games.setdefault(name, {"games": 0, "updates": 0, "handler_s": 0.0, "floor_s": 0.0, "rru": 0, "wru": 0,
-                                "bot_calls": 0, "dynamo_calls": 0})
-        g = games[name]
+        ups = [r for r in rs if r["kind"] not in TIMERS]
+        g = games.setdefault(name, defaultdict(float, {"players": rs[0]["players"], "busiest": [], "stuck": [],
+                                                         "sent_by": Counter()}))
         g["games"] += 1
-        g["updates"] += len(rs)
-        g["handler_s"] += sum(r["handler_s"] for r in rs)
-        g["floor_s"] += sum(r["floor_s"] for r in rs)
-        g["rru"] += sum(r["rru"] for r in rs)
-        g["wru"] += sum(r["wru"] for r in rs)
-        g["bot_calls"] += sum(r["bot_calls"] for r in rs)
-        g["dynamo_calls"] += sum(r["reads"] + r["writes"] for r in rs)
-    return {
-        "updates": len(rows),
+        g["updates"] += len(ups)
+        g["flushes"] += sum(1 for r in rs if r["kind"] == "flush timer")
+        g["phase_timers"] += sum(1 for r in rs if r["kind"] == "phase timer")
+        for key in ("wall_s", "floor_s", "rru", "wru", "bot_calls", "answers", "sends_edits", "group_sends_edits",
+                    "private_sends_edits", "pins", "dynamo_calls", "notes", "schedules", "dynamo_wire_s"):
+            g[key] += sum(r[key] for r in rs)
+        g["replies"] += sum(1 for r in rs if r["reply"])
+        g["compute_s"] += sum(max(r["wall_s"] - r["dynamo_wire_s"] - r["floor_s"], 0.0) for r in rs)
+        g["simulated_s"] += ups[-1]["t"] - ups[0]["t"]
+        for r in rs:
+            for what, count in r["sent"].items():
+                g["sent_by"][f"{r['kind']}: {what}"] += count
+        g["busiest"].append(busiest_minute([r["t"] for r in rs for _ in range(r["group_sends_edits"])]))
+        g["stuck"].append(stuck.get(group, 0))
+    walls = [r["wall_s"] for r in updates]
+    floors = [r["floor_s"] for r in updates]
+    result = {
+        **config,
+        "updates": len(updates), "timers": len(rows) - len(updates),
         "errors": sum(1 for r in rows if r["status"] != 200),
-        "handler_ms_median": statistics.median(handler) * 1000,
-        "floor_ms_median": statistics.median(floor) * 1000,
-        "ratio_median": statistics.median(handler) / statistics.median(floor),
-        "ratio_total": sum(handler) / sum(floor),
-        "kinds": kinds,
+        "handler_ms_median": statistics.median(walls) * 1000,
+        "floor_ms_median": statistics.median(floors) * 1000,
+        "ratio_median": statistics.median(walls) / (statistics.median(floors) or math.inf),
+        "ratio_total": sum(walls) / (sum(floors) or math.inf),
+        "kinds": {kind: kind_summary(by_kind[kind]) for kind in order},
         "games": {name: cost(g) for name, g in games.items()},
     }
+    result["busiest_minute"] = {f"{n} players": max(g["busiest_minute"] for g in result["games"].values()
+                                                    if g["players"] == n)
+                                for n in sorted({g["players"] for g in result["games"].values()})}
+    return result
 
 
-def cost(g: dict[str, Any], bot_api_ms: float = 80.0, dynamo_ms: float = 6.0) -> dict[str, Any]:
-    """Per game. Lambda time in AWS = our compute (handler - floor, measured) + the latency of every
-    remote call (assumed: Bot API ``bot_api_ms`` from us-east-1, DynamoDB ``dynamo_ms``)."""
-    per = {k: g[k] / g["games"] for k in ("updates", "handler_s", "floor_s", "rru", "wru", "bot_calls", "dynamo_calls")}
-    compute_s = max(per["handler_s"] - per["floor_s"], 0.0)
-    lambda_s = compute_s + per["bot_calls"] * bot_api_ms / 1000 + per["dynamo_calls"] * dynamo_ms / 1000
-    parts = {
-        "lambda_duration": MEMORY_GB * lambda_s * PRICES["lambda_gb_s"],
-        "lambda_requests": per["updates"] * PRICES["lambda_request"],
-        "http_api": per["updates"] * PRICES["http_api_request"],
-        "dynamodb_writes": per["wru"] * PRICES["wru"],
-        "dynamodb_reads": per["rru"] * PRICES["rru"],
-    }
-    return {**per, "games": g["games"], "compute_s": compute_s, "lambda_s": lambda_s, "gb_s": MEMORY_GB * lambda_s,
-            "bot_api_ms": bot_api_ms, "dynamo_ms": dynamo_ms, "usd": parts, "usd_total": sum(parts.values())}
+def cost(g: dict[str, Any]) -> dict[str, Any]:
+    """Per game (means over the games of a set-up). Measured: Lambda time is the wall time of every update
+    and timer with the round trips, less moto's own local round trips (in AWS the DynamoDB delay stands
+    for the whole request). The previous script's model, for comparison: our compute (that wall time -
+    the physical floor) + every Bot API call x 80 ms + every DynamoDB request x 6 ms, one after the other."""
+    n = g["games"]
+    keys = ("updates", "flushes", "phase_timers", "wall_s", "floor_s", "compute_s", "rru", "wru", "bot_calls",
+            "answers", "replies", "sends_edits", "group_sends_edits", "private_sends_edits", "pins", "dynamo_calls",
+            "notes", "schedules", "dynamo_wire_s", "simulated_s")
+    per = {k: g[k] / n for k in keys}
+    timers = per["flushes"] + per["phase_timers"]
+    fixed = {"lambda_requests": (per["updates"] + timers) * PRICES["lambda_request"],
+             "scheduler": timers * PRICES["scheduler_invocation"],
+             "dynamodb_writes": per["wru"] * PRICES["wru"], "dynamodb_reads": per["rru"] * PRICES["rru"]}
+
+    def priced(lambda_s: float) -> dict[str, Any]:
+        usd = {"lambda_duration": MEMORY_GB * lambda_s * PRICES["lambda_gb_s"], **fixed}
+        total = sum(usd.values())
+        http_api = per["updates"] * PRICES["http_api_request"]
+        return {"lambda_s": lambda_s, "gb_s": MEMORY_GB * lambda_s, "usd": {**usd, "http_api": http_api},
+                "usd_total": total + http_api, "usd_total_http_api": total + http_api, "usd_total_function_url": total}
+
+    rtt, dyn = SAME_MODEL
+    measured = priced(per["wall_s"] - per["dynamo_wire_s"])
+    same = priced(per["compute_s"] + per["bot_calls"] * rtt / 1000 + per["dynamo_calls"] * dyn / 1000)
+    return {**per, "games": n, "players": g["players"], "busiest_minute": max(g["busiest"]),
+            "busiest_minute_each": list(g["busiest"]), "stuck_each": list(g["stuck"]),
+            "sends_edits_by": {k: v / n for k, v in g["sent_by"].most_common()},
+            "capacity_games": BOT_PER_SECOND * GAME_SECONDS / per["sends_edits"] if per["sends_edits"] else 0.0,
+            **measured,
+            "same_model": {**same, "bot_api_ms": rtt, "dynamo_ms": dyn}}
 
 
 def report(result: dict[str, Any]) -> str:
     lines = [
-        f"{result['updates']} updates ({result['errors']} not 200). Warm time per update, median: "
-        f"handler {result['handler_ms_median']:.2f} ms, floor {result['floor_ms_median']:.2f} ms, "
-        f"ratio {result['ratio_median']:.2f}x (total time ratio {result['ratio_total']:.2f}x)",
+        f"{result['updates']} updates and {result['timers']} timers ({result['errors']} not 200). Bot API round trip "
+        f"{result['rtt_ms']:g} ms, DynamoDB {result['dynamo_ms']:g} ms, CreateSchedule {result['scheduler_ms']:g} ms;"
+        f" group budget {result['budget_per_minute'] or 'unlimited'}/min; one action per second (simulated clock)",
+        f"Wall time per update, median: {result['handler_ms_median']:.1f} ms, physical floor "
+        f"{result['floor_ms_median']:.1f} ms, ratio {result['ratio_median']:.2f}x (total time {result['ratio_total']:.2f}x)",
         "",
-        f"{'update':18} {'count':>5} {'reads':>9} {'writes':>9} {'tx':>3} {'RRU':>5} {'WRU':>5} {'Bot API':>9} "
-        f"{'handler ms':>10} {'floor ms':>9} {'ratio':>6}",
+        f"{'update':17} {'count':>5} {'reads':>5} {'writes':>6} {'notes':>5} {'sched':>5} {'RRU':>4} {'WRU':>4} "
+        f"{'Bot API':>8} {'chain':>8} {'rounds':>8} {'wall ms':>7} {'floor ms':>8} {'ratio':>5} {'p90':>5} {'>1.2':>4}"
+        f" {'-moto':>6} {'ratio':>5} {'CPU':>5}",
     ]
     for kind, k in result["kinds"].items():
         lines.append(
-            f"{kind:18} {k['count']:5} {k['reads_mean']:5.2f}/{k['reads_max']:<3} {k['writes_mean']:5.2f}/{k['writes_max']:<3}"
-            f" {k['transactions']:3} {k['rru_mean']:5.1f} {k['wru_mean']:5.1f}"
-            f" {k['bot_calls_mean']:5.2f}/{k['bot_calls_max']:<3} {k['handler_ms_median']:10.2f}"
-            f" {k['floor_ms_median']:9.2f} {k['handler_ms_median'] / k['floor_ms_median']:6.2f}"
-        )
-    lines.append("(reads, writes, Bot API calls: mean/max per update; tx: TransactWriteItems in total;"
-                 " RRU/WRU: mean request units per update)")
+            f"{kind:17} {k['count']:5} {k['reads_mean']:5.2f} {k['writes_mean']:6.2f} {k['notes_mean']:5.2f}"
+            f" {k['schedules_mean']:5.2f} {k['rru_mean']:4.1f} {k['wru_mean']:4.1f}"
+            f" {k['bot_calls_mean']:4.1f}/{k['bot_calls_max']:<3} {k['chain_mean']:4.2f}/{k['chain_max']:<3}"
+            f" {k['rounds_mean']:4.2f}/{k['rounds_max']:<3} {k['handler_ms_median']:7.1f} {k['floor_ms_median']:8.1f}"
+            f" {k['ratio']:5.2f} {k['ratio_p90']:5.2f} {k['over_1_2']:4} {k['aws_ms_median']:6.1f} {k['ratio_aws']:5.2f}"
+            f" {k['cpu_ms_median']:5.1f}")
+    lines.append(
+        "(means per update. writes: puts and transactions; notes: receipts (UpdateItem); sched: CreateSchedule"
+        " requests; Bot API: calls the handler made, the webhook reply not counted, mean/max; chain: the longest run"
+        " of calls to one chat, mean/max; rounds: round trips the handler waited; ratio: median wall / median"
+        " floor; p90: of wall/floor per update; >1.2: updates over 1.2x; -moto: median wall less moto's local round"
+        " trips (the DynamoDB delay stands for the whole request in AWS), and its ratio to the floor; CPU: median"
+        " CPU time of the handler's thread (our code, PTB, httpx, botocore), ms)")
     for name, g in result["games"].items():
-        usd = g["usd"]
+        usd, same = g["usd"], g["same_model"]
         lines += [
             "",
-            f"Cost of one game, {name} (mean of {g['games']}): {g['updates']:.0f} updates, {g['dynamo_calls']:.0f} DynamoDB requests "
-            f"({g['rru']:.0f} RRU, {g['wru']:.0f} WRU), {g['bot_calls']:.0f} Bot API calls",
-            f"  Lambda time = compute {g['compute_s'] * 1000:.0f} ms + {g['bot_calls']:.0f} x {g['bot_api_ms']:.0f} ms"
-            f" + {g['dynamo_calls']:.0f} x {g['dynamo_ms']:.0f} ms = {g['lambda_s']:.2f} s -> {g['gb_s']:.3f} GB-s",
-            f"  Lambda {usd['lambda_duration'] + usd['lambda_requests']:.7f} + HTTP API {usd['http_api']:.7f}"
-            f" + DynamoDB {usd['dynamodb_writes'] + usd['dynamodb_reads']:.7f} = ${g['usd_total']:.6f}"
-            f" (${g['usd_total'] * 1000:.3f} per 1000 games)",
+            f"{name} (mean of {g['games']}): {g['updates']:.0f} updates, {g['flushes']:.0f} flush timers,"
+            f" {g['phase_timers']:.0f} phase timers, {g['simulated_s'] / 60:.1f} simulated minutes;"
+            f" players stuck: {', '.join(map(str, g['stuck_each']))}",
+            f"  Bot API: {g['bot_calls']:.0f} calls ({g['answers']:.0f} answers) + {g['replies']:.0f} webhook replies;"
+            f" {g['sends_edits']:.0f} sends+edits ({g['group_sends_edits']:.0f} in the group,"
+            f" {g['private_sends_edits']:.0f} private; {g['pins']:.0f} pins); busiest minute in the group:"
+            f" {g['busiest_minute']} (each game: {', '.join(map(str, g['busiest_minute_each']))})",
+            f"  capacity: {BOT_PER_SECOND} x {GAME_SECONDS} s / {g['sends_edits']:.0f} = {g['capacity_games']:.0f}"
+            f" simultaneous games per bot token; most sends+edits: "
+            + "; ".join(f"{k} {v:.0f}" for k, v in list(g["sends_edits_by"].items())[:6]),
+            f"  DynamoDB: {g['dynamo_calls']:.0f} requests ({g['notes']:.0f} notes), {g['rru']:.0f} RRU,"
+            f" {g['wru']:.0f} WRU; {g['schedules']:.0f} CreateSchedule requests",
+            f"  measured: Lambda {g['lambda_s']:.2f} s (wall {g['wall_s']:.2f} s less moto's local round trips;"
+            f" floor {g['floor_s']:.2f} s) -> {g['gb_s']:.2f} GB-s ${usd['lambda_duration']:.6f} + requests"
+            f" ${usd['lambda_requests']:.6f} + scheduler ${usd['scheduler']:.6f} + DynamoDB"
+            f" ${usd['dynamodb_writes'] + usd['dynamodb_reads']:.6f} + HTTP API ${usd['http_api']:.6f}"
+            f" = ${g['usd_total_http_api']:.6f} (Function URL instead: ${g['usd_total_function_url']:.6f})",
+            f"  previous model: compute {g['compute_s']:.2f} s + {g['bot_calls']:.0f} x {same['bot_api_ms']:.0f} ms"
+            f" + {g['dynamo_calls']:.0f} x {same['dynamo_ms']:.0f} ms = {same['lambda_s']:.2f} s -> {same['gb_s']:.2f}"
+            f" GB-s: ${same['usd_total_http_api']:.6f} (Function URL instead: ${same['usd_total_function_url']:.6f})",
         ]
+    lines += ["", "Busiest minute in the group at one action per second: "
+              + ", ".join(f"{k}: {v}" for k, v in result["busiest_minute"].items())]
     return "\n".join(lines)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--quick", action="store_true", help="one 7-player game")
+    ap.add_argument("--quick", action="store_true", help="one 5-player game, round trips 10 ms / 1 ms / 1 ms unless given")
+    ap.add_argument("--rtt-ms", type=float, help="Bot API round trip in ms (default 80; 10 with --quick)")
+    ap.add_argument("--dynamo-ms", type=float, help="DynamoDB request delay in ms (default 5; 1 with --quick)")
+    ap.add_argument("--scheduler-ms", type=float, help="CreateSchedule delay in ms (default: as --dynamo-ms)")
+    ap.add_argument("--per-minute", type=int, help="the group's budget (GROUP_MESSAGES_PER_MINUTE; default: the "
+                                                   "service's default, 20; 0: unlimited)")
+    ap.add_argument("--front-door", choices=("http-api", "function-url"), default="http-api",
+                    help="what usd_total counts: API Gateway HTTP API ($1/M requests) or a Lambda Function URL"
+                         " (no request charge); both are reported")
     ap.add_argument("--json", help="also write the results to this file")
+    ap.add_argument("--rows", help="also write every update's record (its calls, in order) to this file")
     args = ap.parse_args()
-    result = run(args.quick)
+    rtt = args.rtt_ms if args.rtt_ms is not None else (10.0 if args.quick else 80.0)
+    dyn = args.dynamo_ms if args.dynamo_ms is not None else (1.0 if args.quick else 5.0)
+    sched = args.scheduler_ms if args.scheduler_ms is not None else dyn
+    result = run(args.quick, rtt, dyn, sched, args.per_minute, args.rows)
+    result["front_door"] = args.front_door
+    if args.front_door == "function-url":
+        for g in result["games"].values():
+            g["usd_total"] = g["usd_total_function_url"]
+            g["same_model"]["usd_total"] = g["same_model"]["usd_total_function_url"]
     print(report(result))
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1))

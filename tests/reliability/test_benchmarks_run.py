@@ -25,15 +25,38 @@ def _positive(*values: float) -> bool:
     return all(isinstance(v, int | float) and v > 0 for v in values)
 
 
+@pytest.fixture(scope="module")
+def webhook(tmp_path_factory) -> dict:
+    """One quick run of the warm update benchmark, read by the tests below."""
+    return _run("bench_webhook.py", tmp_path_factory.mktemp("webhook"))
+
+
 @pytest.mark.slow
-def test_the_warm_update_benchmark_runs_and_reports_ratios_calls_and_cost(tmp_path):
-    r = _run("bench_webhook.py", tmp_path)
+def test_the_warm_update_benchmark_runs_and_reports_ratios_calls_and_cost(webhook):
+    r = webhook
     assert r["errors"] == 0 and r["updates"] > 20
     assert _positive(r["handler_ms_median"], r["floor_ms_median"], r["ratio_median"])
     vote, card = r["kinds"]["vote"], r["kinds"]["quest card"]
     assert vote["count"] and card["count"] and _positive(vote["bot_calls_mean"], card["wru_mean"])
     game = next(iter(r["games"].values()))
     assert _positive(game["usd_total"], game["gb_s"], game["rru"], game["wru"])
+
+
+@pytest.mark.slow
+def test_the_warm_update_benchmark_reports_the_physical_floor_the_busiest_minute_capacity_and_both_costs(webhook):
+    r = webhook
+    assert _positive(r["rtt_ms"], r["dynamo_ms"], r["budget_per_minute"])
+    for kind in ("team: pick", "vote", "quest card", "last vote"):
+        k = r["kinds"][kind]
+        assert _positive(k["count"], k["handler_ms_median"], k["floor_ms_median"], k["ratio"], k["cpu_ms_median"])
+    assert _positive(r["kinds"]["last vote"]["chain_mean"], r["kinds"]["team: pick"]["bot_calls_mean"])
+    game = next(iter(r["games"].values()))
+    assert game["players"] == 5 and _positive(r["busiest_minute"]["5 players"], game["busiest_minute"])
+    assert _positive(game["bot_calls"], game["sends_edits"], game["capacity_games"], game["floor_s"], game["notes"])
+    assert _positive(game["usd_total_function_url"], game["same_model"]["usd_total"], game["same_model"]["gb_s"])
+    assert game["usd_total"] > game["usd_total_function_url"]  # the HTTP API's requests are the difference
+    assert _positive(*(game["usd"][part] for part in ("lambda_duration", "lambda_requests", "http_api",
+                                                      "dynamodb_reads", "dynamodb_writes")))
 
 
 @pytest.mark.slow
