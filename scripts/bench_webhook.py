@@ -75,7 +75,7 @@ BOT_PER_SECOND = 30  # Telegram: about 30 messages per second per bot, in all
 SAME_MODEL = (80.0, 6.0)  # the previous script's cost model: every call one after the other, 80 ms / 6 ms
 
 # us-east-1 list prices (USD), 2025: Lambda x86 per GB-s and per request, HTTP API per request, EventBridge
-# Scheduler per invocation (the flush timers), DynamoDB on-demand per write / read request unit.
+# Scheduler per invocation (the timers), DynamoDB on-demand per write / read request unit.
 PRICES = {"lambda_gb_s": 0.0000166667, "lambda_request": 0.20 / 1e6, "http_api_request": 1.00 / 1e6,
           "scheduler_invocation": 1.00 / 1e6, "wru": 0.625 / 1e6, "rru": 0.125 / 1e6}
 
@@ -296,6 +296,7 @@ class BenchScheduler:
             return None
         timer = min(due, key=lambda t: t.at)
         self.timers.remove(timer)
+        self.names.discard(timer.name)  # (a schedule that fired is deleted: ActionAfterCompletion DELETE)
         return timer
 
     def next_at(self, kind: str) -> float | None:
@@ -332,7 +333,7 @@ class Bench:
         self.peek_repo = DynamoRepository(TABLE, client=plain)  # not recorded, not delayed: the bench's own reads
         self.clock = Clock(float(int(time.time())))
         self.scheduler = BenchScheduler(scheduler_delay)
-        scheduler.install(self.scheduler)  # (what the stack's TIMER_FUNCTION_ARN... configure in AWS)
+        scheduler.install(self.scheduler)  # (in AWS: EventBridge Scheduler, as template.yaml configures it)
         self.svc = app.service()  # warm: the first update of a container is a cold start, measured elsewhere
         self.svc.set_clock(self.clock)
         self.rows: list[dict[str, Any]] = []
