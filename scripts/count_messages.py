@@ -26,7 +26,7 @@ sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "functions" / "webhook"), str(R
 
 from gamebot.effects import Budget  # noqa: E402
 from localdev.autoplay import Policy  # noqa: E402
-from tests.reliability.support import RobustDriver, set_settings  # noqa: E402
+from tests.reliability.support import RobustDriver, final_state, set_settings  # noqa: E402
 from tests.unit.gamebot_fakes import Harness, HarnessScreen  # noqa: E402
 
 BASE = ["merlin", "assassin", "percival", "morgana", "mordred", "oberon"]
@@ -47,7 +47,7 @@ def category(out, group: int) -> tuple[str, str]:
     return ("group" if out.chat_id == group else "private"), f"{what} ({op})"
 
 
-def play(setup: str, seed: int) -> tuple[collections.Counter, bool]:
+def play(setup: str, seed: int) -> tuple[collections.Counter, bool, tuple[int, int]]:
     h = Harness(seed=seed)
     try:
         h.service.uow.budget = Budget()
@@ -61,22 +61,27 @@ def play(setup: str, seed: int) -> tuple[collections.Counter, bool]:
         while h.idle():
             pass
         counts = collections.Counter(category(o, h.group) for o in h.io.outs if o.op in COUNTED)
-        return counts, driver.over()
+        state = final_state(h.repo, h.group)
+        return counts, driver.over(), (len(state.proposals), len(state.quests))
     finally:
         h.close()
 
 
 def report(setup: str, seeds: list[int]) -> float:
     total: collections.Counter = collections.Counter()
+    teams = quests = 0
     for seed in seeds:
-        counts, over = play(setup, seed)
+        counts, over, (proposals, played) = play(setup, seed)
         total += counts
-        print(f"  seed {seed}: {sum(counts.values())} sends + edits{'' if over else ' (the game did not end!)'}")
+        teams, quests = teams + proposals, quests + played
+        print(f"  seed {seed}: {sum(counts.values())} sends + edits, {proposals} teams proposed, {played} quests"
+              f"{'' if over else ' (the game did not end!)'}")
     n = len(seeds)
     per_game = sum(total.values()) / n
     group = sum(v for (chat, _), v in total.items() if chat == "group") / n
     print(f"{TITLES[setup]}: {per_game:.1f} sends + edits per game (group {group:.1f} / private "
-          f"{per_game - group:.1f}), mean of {n}; games per bot token: {PER_SECOND * GAME_SECONDS / per_game:,.0f}")
+          f"{per_game - group:.1f}), mean of {n}; games per bot token: {PER_SECOND * GAME_SECONDS / per_game:,.0f}; "
+          f"{teams / n:.1f} teams proposed and {quests / n:.1f} quests per game")
     for (chat, what), v in sorted(total.items(), key=lambda kv: (-kv[1], kv[0])):
         print(f"  {v / n:6.1f}  {chat:7}  {what}")
     return per_game
