@@ -20,7 +20,8 @@ kept-alive connection (``gamebot.aws_http``).
   :class:`AWSNetworkError`.
 * Instrumentation for benchmarks, free when unused: each client's ``before_send`` (``f(op)``, just before
   the bytes go on the wire, every attempt), ``after_receive`` (``f(op)``, once the answer is read) and
-  ``after_call`` (``f(op, params, parsed, seconds)`` after a successful call; ``params`` as given).
+  ``after_call`` (``f(op, params, parsed, seconds)`` after a successful call; ``params`` as given) and
+  ``after_error`` (``f(op, params, error, seconds)`` when a call raises its ``AWSError``).
 """
 from __future__ import annotations
 
@@ -129,6 +130,7 @@ class Client:
         self.before_send: list[Callable[[str], Any]] = []
         self.after_receive: list[Callable[[str], Any]] = []
         self.after_call: list[Callable[[str, dict[str, Any], dict[str, Any], float], Any]] = []
+        self.after_error: list[Callable[[str, dict[str, Any], AWSError, float], Any]] = []
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.endpoint_url} {self.region}>"
@@ -195,6 +197,10 @@ class Client:
     def _decode_extra(self, extra: dict[str, Any]) -> dict[str, Any]:
         return extra
 
+    def _failed(self, op: str, params: dict[str, Any], error: AWSError, started: float) -> None:
+        for hook in self.after_error:
+            hook(op, params, error, time.perf_counter() - started)
+
     def _done(self, op: str, params: dict[str, Any], parsed: dict[str, Any], started: float) -> dict[str, Any]:
         for hook in self.after_call:
             hook(op, params, parsed, time.perf_counter() - started)
@@ -256,7 +262,11 @@ class DynamoDB(Client):
     def call(self, op: str, params: dict[str, Any]) -> dict[str, Any]:
         started = time.perf_counter()
         headers = {"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": self.TARGET + op}
-        data, metadata = self._send(op, "POST", self._prefix + "/", "", headers, to_json(params))
+        try:
+            data, metadata = self._send(op, "POST", self._prefix + "/", "", headers, to_json(params))
+        except AWSError as error:
+            self._failed(op, params, error, started)
+            raise
         parsed = json.loads(data) if data else {}
         if b'"B' in data:  # a binary value somewhere (B or BS): decode (a cheap test for the common case)
             decode_response(parsed)
@@ -302,8 +312,12 @@ class Scheduler(Client):
         started = time.perf_counter()
         payload = to_json(body) if body is not None else None
         headers = {"Content-Type": "application/json"} if payload is not None else {}
-        data, metadata = self._send(op, method, build_path(segments, self._prefix), build_query(query), headers,
-                                    payload)
+        try:
+            data, metadata = self._send(op, method, build_path(segments, self._prefix), build_query(query),
+                                        headers, payload)
+        except AWSError as error:
+            self._failed(op, params, error, started)
+            raise
         parsed = json.loads(data) if data.strip() else {}
         parsed["ResponseMetadata"] = metadata
         return self._done(op, params, parsed, started)

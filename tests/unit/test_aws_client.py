@@ -299,17 +299,23 @@ def test_endpoints_and_regions_come_from_the_environment(monkeypatch):
 # -- hooks ------------------------------------------------------------------------------------------
 
 
-def test_hooks_see_every_attempt_and_each_successful_call():
-    with ScriptedServer(dynamo_error("ThrottlingException"), Answer(200, {})) as server:
+def test_hooks_see_every_attempt_and_each_call():
+    script = [dynamo_error("ThrottlingException"), Answer(200, {}), dynamo_error("ConditionalCheckFailedException")]
+    with ScriptedServer(*script) as server:
         db, _ = client(DynamoDB, server)
         seen: list = []
         db.before_send.append(lambda op: seen.append(("send", op)))
         db.after_receive.append(lambda op: seen.append(("received", op)))
         db.after_call.append(lambda op, params, parsed, seconds: seen.append(("call", op, params, seconds >= 0)))
+        db.after_error.append(lambda op, params, error, seconds: seen.append(("error", op, error.code, seconds >= 0)))
         item = {"pk": {"S": "a"}, "b": {"B": b"\x00"}}
         db.put_item(TableName="t", Item=item)
+        with pytest.raises(AWSError):
+            db.delete_item(TableName="t", Key={})
     assert seen == [("send", "PutItem"), ("received", "PutItem"), ("send", "PutItem"), ("received", "PutItem"),
-                    ("call", "PutItem", {"TableName": "t", "Item": item}, True)]
+                    ("call", "PutItem", {"TableName": "t", "Item": item}, True),
+                    ("send", "DeleteItem"), ("received", "DeleteItem"),
+                    ("error", "DeleteItem", "ConditionalCheckFailedException", True)]
 
 
 # -- the service's idea of transient --------------------------------------------------------------
