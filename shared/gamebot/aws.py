@@ -107,7 +107,8 @@ def _json_default(value: Any) -> Any:
 
 
 def to_json(params: dict[str, Any]) -> bytes:
-    return json.dumps(params, separators=(",", ":"), ensure_ascii=False, default=_json_default).encode()
+    """The request body, ASCII like botocore's (a lone surrogate in a string is escaped, never an error)."""
+    return json.dumps(params, separators=(",", ":"), default=_json_default).encode()
 
 
 class Client:

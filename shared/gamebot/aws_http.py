@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import http.client
 import os
+import ssl  # (http.client imports it anyway)
 import threading
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
@@ -22,6 +23,8 @@ CONNECT_TIMEOUT = 3.0
 READ_TIMEOUT = 5.0
 MAX_LINE = 65536
 NETWORK_ERRORS = (OSError, http.client.HTTPException)  # OSError: refused, reset, timeouts, TLS, DNS
+# how a kept-alive connection closed by the other side fails when it is used again
+DROPPED = (ConnectionError, http.client.BadStatusLine, ssl.SSLEOFError, ssl.SSLZeroReturnError)
 
 _lock = threading.Lock()
 _SSL: Any = None
@@ -32,8 +35,6 @@ def ssl_context() -> Any:
     global _SSL
     with _lock:
         if _SSL is None:
-            import ssl
-
             _SSL = ssl.create_default_context(cafile=os.environ.get("AWS_CA_BUNDLE") or None)
         return _SSL
 
@@ -171,7 +172,7 @@ class Transport:
                 connection.close()
                 connection = self._local.connection = None
                 # a kept-alive connection dropped while idle fails at once: reopen it, once
-                if not (reused and isinstance(exc, ConnectionError | http.client.BadStatusLine)):
+                if not (reused and isinstance(exc, DROPPED)):
                     raise
                 reused = False
         if response.close:

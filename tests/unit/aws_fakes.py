@@ -38,14 +38,16 @@ def dynamo_error(code: str, message: str = "", status: int = 400, **extra: Any) 
 
 
 class ScriptedServer:
-    def __init__(self, *script: Answer | str) -> None:
+    def __init__(self, *script: Answer | str, tls: Any = None) -> None:
+        """``tls``: an ``ssl.SSLContext`` for the server side (https)."""
         self.script: list[Answer | str] = list(script)
+        self.tls = tls
         self.requests: list[Request] = []
         self.connections = 0
         self._lock = threading.Lock()
         self._sock = socket.create_server(("127.0.0.1", 0))
         self.port = self._sock.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.url = f"{'https' if tls else 'http'}://127.0.0.1:{self.port}"
         self._open: list[socket.socket] = []
         threading.Thread(target=self._accept, daemon=True).start()
 
@@ -80,6 +82,12 @@ class ScriptedServer:
             return self.script.pop(0) if self.script else Answer()
 
     def _serve(self, conn: socket.socket, number: int) -> None:
+        if self.tls is not None:
+            try:
+                conn = self.tls.wrap_socket(conn, server_side=True)
+            except OSError:
+                conn.close()
+                return
         reader = conn.makefile("rb")
         try:
             while True:
@@ -122,3 +130,33 @@ def _render(answer: Answer) -> bytes:
     else:
         head.append(f"Content-Length: {len(data)}")
     return ("\r\n".join(head) + "\r\n\r\n").encode() + data
+
+
+def self_signed(directory: Any) -> tuple[str, Any]:
+    """A certificate for 127.0.0.1 (its own CA): (the PEM file a client trusts, the server's SSLContext)."""
+    import datetime as dtm
+    import ipaddress
+    import ssl
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = dtm.datetime.now(dtm.UTC)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(now - dtm.timedelta(days=1)).not_valid_after(now + dtm.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+                           critical=False)
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+            .sign(key, hashes.SHA256()))
+    cert_file, key_file = directory / "cert.pem", directory / "key.pem"
+    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert_file, key_file)
+    return str(cert_file), context

@@ -16,7 +16,7 @@ from gamebot import aws
 from gamebot.aws import AWSError, AWSNetworkError, DynamoDB, Scheduler, decode_response, to_json
 from gamebot.aws_http import Transport, read_response
 from gamebot.aws_sign import Credentials
-from tests.unit.aws_fakes import DROP, Answer, ScriptedServer, dynamo_error
+from tests.unit.aws_fakes import DROP, Answer, ScriptedServer, dynamo_error, self_signed
 
 KEYS = Credentials("AKIDTEST", "secret", "session-token")
 
@@ -254,6 +254,31 @@ def test_a_dropped_kept_alive_connection_is_reopened_once_without_counting_an_at
         got = db.get_item(TableName="t", Key={})
     assert got["Item"] == {"pk": {"S": "b"}} and got["ResponseMetadata"]["RetryAttempts"] == 0
     assert sleeps == [] and server.connections == 2
+
+
+def test_https_with_the_ca_bundle_kept_alive_and_reopened(tmp_path, monkeypatch):
+    from gamebot import aws_http
+
+    bundle, server_side = self_signed(tmp_path)
+    monkeypatch.setenv("AWS_CA_BUNDLE", bundle)
+    monkeypatch.setattr(aws_http, "_SSL", None)  # (one TLS context per process: made again with the bundle)
+    script = [Answer(200, {}), Answer(200, {}, vanish=True), Answer(200, {"Item": {"pk": {"S": "tls"}}})]
+    with ScriptedServer(*script, tls=server_side) as server:
+        db, sleeps = client(DynamoDB, server)
+        assert db.endpoint_url.startswith("https://")
+        for _ in range(2):
+            db.get_item(TableName="t", Key={})
+        assert db.get_item(TableName="t", Key={})["Item"] == {"pk": {"S": "tls"}}
+    assert [r.connection for r in server.requests] == [1, 1, 2] and sleeps == []
+    assert server.requests[0].headers["host"] == f"127.0.0.1:{server.port}"
+    monkeypatch.setattr(aws_http, "_SSL", None)
+    monkeypatch.delenv("AWS_CA_BUNDLE")
+    with ScriptedServer(tls=server_side) as server:  # without the bundle the certificate is refused
+        db, sleeps = client(DynamoDB, server)
+        with pytest.raises(AWSNetworkError) as caught:
+            db.get_item(TableName="t", Key={})
+    assert "CERTIFICATE_VERIFY_FAILED" in str(caught.value)
+    monkeypatch.setattr(aws_http, "_SSL", None)
 
 
 def test_connection_close_is_honoured_and_chunked_answers_read():
