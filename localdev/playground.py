@@ -138,6 +138,7 @@ class Playground:
         self.tasks: list[Task] = []
         self.fake: Any = None
         self.moto: Any = None
+        self.admin: Any = None  # a boto3 client for the table itself (created in start)
         self.worker: WebhookWorker | None = None
         self.bots: BotPlayers | None = None
         self.scheduler: Any = None  # gamebot.scheduler.LocalScheduler: the phase timers
@@ -181,10 +182,11 @@ class Playground:
             "GROUP_MESSAGES_PER_MINUTE": None if self.group_budget is None else str(self.group_budget),
         })
         from gamebot import dynamo
-        from gamebot.tables import create_table_from_template
+        from gamebot.tables import admin_client, create_table_from_template
 
         dynamo.reset_default_client()
-        create_table_from_template(dynamo.default_client(), self.table_name, REPO / "template.yaml")
+        self.admin = admin_client()  # boto3: creating and deleting the table (the bot's client has items only)
+        create_table_from_template(self.admin, self.table_name, REPO / "template.yaml")
         # The method a webhook answers with is performed by Telegram: here by the fake Bot API, or (real
         # bot mode) by a call to the real Bot API (``perform``, set by run_telegram).
         self.worker = WebhookWorker(self.secret, perform=self.fake.perform if self.fake is not None else None)
@@ -252,7 +254,7 @@ class Playground:
 
         if self.moto is not None:
             try:
-                dynamo.default_client().delete_table(TableName=self.table_name)
+                self.admin.delete_table(TableName=self.table_name)
             except Exception:  # best effort: the data is in memory and goes with the process
                 log.debug("could not delete the table", exc_info=True)
             self.moto.stop()

@@ -1,4 +1,4 @@
-"""DynamoDB implementation of :class:`gamebot.store.Repository` (low-level boto3 client).
+"""DynamoDB implementation of :class:`gamebot.store.Repository` (a boto3-style low-level client).
 
 Table layout (see template.yaml): partition key ``pk`` (S) only; ``version`` (N), ``body`` (S: the
 compact JSON of the body; or B: that JSON zlib-compressed, when it is longer than ``COMPRESS_ABOVE``
@@ -14,14 +14,16 @@ A notes item (``note``/``notes``: a delivery's receipts) has no body or version:
 number attribute ``n_<name>``, set by an UpdateItem without condition, so concurrent notes never undo
 each other.
 
-The client is created lazily, once per container (warm Lambda invocations reuse it). The region comes
-from ``AWS_REGION`` / ``AWS_DEFAULT_REGION`` (us-east-1 if unset, for local use); boto3 itself honours
-``AWS_ENDPOINT_URL_DYNAMODB`` (DynamoDB Local, moto server).
+The default client is our own (``gamebot.aws.DynamoDB``: no boto3 on the Lambda's path, a fraction of
+botocore's CPU per request), created lazily, once per container (warm Lambda invocations reuse it and
+its kept-alive connections). The region comes from ``AWS_REGION`` / ``AWS_DEFAULT_REGION`` (us-east-1
+if unset, for local use), the endpoint from ``AWS_ENDPOINT_URL_DYNAMODB`` / ``AWS_ENDPOINT_URL``
+(DynamoDB Local, moto server). ``DynamoRepository(table, client=...)`` takes any client with boto3's
+low-level methods: a boto3 client works too (tests and scripts pass them).
 """
 from __future__ import annotations
 
 import json
-import os
 import threading
 import time
 import zlib
@@ -38,7 +40,7 @@ from gamebot.store import (
     check_transaction,
 )
 
-DEFAULT_REGION = "us-east-1"
+DEFAULT_REGION = "us-east-1"  # (gamebot.aws.DEFAULT_REGION)
 COMPRESS_ABOVE = 1024  # bytes of JSON; smaller bodies stay readable text (they cost one write unit anyway)
 
 _client_lock = threading.Lock()
@@ -52,19 +54,9 @@ def default_client() -> Any:
     global _shared_client
     with _client_lock:
         if _shared_client is None:
-            import boto3  # imported lazily: unit tests with FakeRepository never need it
-            from botocore.config import Config
+            from .aws import DynamoDB  # (4 attempts, connect timeout 3 s, read timeout 5 s)
 
-            region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or DEFAULT_REGION
-            _shared_client = boto3.client(
-                "dynamodb",
-                region_name=region,
-                config=Config(
-                    retries={"mode": "standard", "max_attempts": 4},
-                    connect_timeout=3,
-                    read_timeout=5,
-                ),
-            )
+            _shared_client = DynamoDB()
         return _shared_client
 
 

@@ -6,8 +6,8 @@ Three implementations of one interface:
 * :class:`EventBridgeScheduler` -- production: an EventBridge Scheduler one-time schedule
   (``at(...)`` in UTC, ``ActionAfterCompletion=DELETE``) in the stack's schedule group, whose target is
   the timer Lambda (``functions/timer/app.py``) invoked with the payload as its event, through the
-  role the stack gives EventBridge Scheduler. boto3 is imported and the client created only when the
-  first timer is scheduled, so a container whose groups play without timers pays nothing at start.
+  role the stack gives EventBridge Scheduler. The requests go through our own client
+  (``gamebot.aws.Scheduler``: no boto3), created only when the first timer is scheduled.
   EventBridge Scheduler fires with 60-second precision (docs: "between 1:00:00 and 1:00:59").
 * :class:`FakeScheduler` -- unit tests: records the timers; the test fires them in time order.
 * :class:`LocalScheduler` -- the local playground: a background thread with a heap that calls a
@@ -73,16 +73,10 @@ class EventBridgeScheduler(Scheduler):
 
     @property
     def client(self) -> Any:
-        if self._client is None:
-            import boto3  # lazily: only when a group actually plays with timers
-            from botocore.config import Config
+        if self._client is None:  # lazily: only when a group actually plays with timers
+            from .aws import Scheduler as SchedulerAPI  # (endpoint and region from the environment)
 
-            region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1"
-            self._client = boto3.client(
-                "scheduler",
-                region_name=region,
-                config=Config(retries={"mode": "standard", "max_attempts": 3}, connect_timeout=3, read_timeout=5),
-            )
+            self._client = SchedulerAPI(max_attempts=3)
         return self._client
 
     def schedule(self, timer: Timer) -> None:

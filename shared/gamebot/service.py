@@ -1369,9 +1369,14 @@ def well_formed(u: Update) -> bool:
 
 
 def transient(exc: BaseException) -> bool:
-    """Errors a redelivery may get past: storage conflicts and AWS/network failures."""
+    """Errors a redelivery may get past: storage conflicts, AWS throttling and failures on AWS's side or the
+    network's (our client's retryable ``AWSError``, or any botocore/boto3/urllib3 error of an injected client)."""
+    from .aws import AWSError
+
     if isinstance(exc, VersionConflict | ConnectionError | TimeoutError):
         return True
+    if isinstance(exc, AWSError):
+        return exc.retryable
     module = type(exc).__module__ or ""
     return module.startswith(("botocore", "boto3", "urllib3"))
 
