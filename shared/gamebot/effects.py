@@ -95,7 +95,9 @@ class Lease(BaseModel):
     id: str = ""  # names the delivery's receipts (``receipts_key``)
 
 
-REPLAY_STEPS = 6  # the closing edits of the last steps kept for a redelivery (``Outbox.replay``)
+REPLAY_STEPS = 2  # the closing edits of the last steps kept for a redelivery (``Outbox.replay``): Telegram
+# redelivers within seconds, while few other steps of the chat close private prompts; each kept step is
+# written with every update of the chat (a third of a typical item with 6)
 RECEIPT_DAYS = 1  # a delivery's receipts are kept this long (the lease and any redelivery are long over)
 
 
