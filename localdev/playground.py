@@ -210,10 +210,14 @@ class Playground:
         assert spec is not None and spec.loader is not None
         self.timer_app = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(self.timer_app)
-        worker, timer_app = self.worker, self.timer_app
+        worker, timer_app, clock = self.worker, self.timer_app, self.timer_clock
         assert worker is not None
-        self.scheduler = scheduler.LocalScheduler(lambda payload: worker.call(timer_app.lambda_handler, payload, None),
-                                                  clock=self.timer_clock)
+
+        def fire(payload: dict[str, Any]) -> Any:
+            timer_app.service().set_clock(clock)  # (the timers' clock: a test moves it instead of waiting)
+            return timer_app.lambda_handler(payload, None)
+
+        self.scheduler = scheduler.LocalScheduler(lambda payload: worker.call(fire, payload), clock=clock)
         scheduler.install(self.scheduler.start())
 
     def _stop_timers(self) -> None:
@@ -232,6 +236,7 @@ class Playground:
 
         app.reset()
         service = app.service()
+        service.set_clock(self.timer_clock)  # what is due is judged on the timers' clock
         self.bot_user = {"username": str(service.bot_username)}  # a BotName asks getMe here
 
     def stop(self) -> None:

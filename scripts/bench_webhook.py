@@ -278,9 +278,9 @@ def update_kind(update: dict[str, Any], before: str | None, after: str | None) -
 
 
 class BenchScheduler:
-    """EventBridge Scheduler as the bench sees it: each ``schedule`` is one CreateSchedule request (also for a
-    name already scheduled: EventBridge answers ConflictException), delayed by ``delay``; the timers are kept
-    and the bench fires them when due (``pop_due``), as EventBridge invokes the timer function."""
+    """EventBridge Scheduler as the bench sees it: each ``schedule`` is one CreateSchedule request and each
+    ``cancel`` one DeleteSchedule request, delayed by ``delay``; the timers are kept and the bench fires
+    them when due (``pop_due``), as EventBridge invokes the timer function."""
 
     def __init__(self, delay: float) -> None:
         self.delay = delay
@@ -296,6 +296,13 @@ class BenchScheduler:
             self.names.add(timer.name)
             self.timers.append(timer)
 
+    def cancel(self, name: str) -> None:
+        self.calls += 1
+        if self.delay:
+            time.sleep(self.delay)
+        self.timers = [t for t in self.timers if t.name != name]
+        self.names.discard(name)
+
     def pop_due(self, until: float, kind: str | None = None) -> Any:
         """The earliest timer due by ``until`` (of ``kind`` only, if given), removed; None if there is none."""
         due = [t for t in self.timers if t.at <= until and (kind is None or t.payload.get("kind") == kind)]
@@ -306,8 +313,8 @@ class BenchScheduler:
         self.names.discard(timer.name)  # (a schedule that fired is deleted: ActionAfterCompletion DELETE)
         return timer
 
-    def next_at(self, kind: str) -> float | None:
-        return min((t.at for t in self.timers if t.payload.get("kind") == kind), default=None)
+    def next_at(self, chat: int) -> float | None:
+        return min((t.at for t in self.timers if t.payload.get("chat") == chat), default=None)
 
 
 def prompt_kind(update: dict[str, Any], pending: list[str]) -> str:
@@ -425,22 +432,26 @@ class Bench:
     def fire(self, timer: Any) -> bool:
         """One timer fires at its time: ``Timers.fire``, the timer function's work. True if it sent something."""
         self.clock.now = max(float(timer.at), self.clock.now)
-        flush = timer.payload.get("kind") == "flush"
 
         def run() -> tuple[str, None]:
             return self.app.run(self.svc.timers.fire(dict(timer.payload))), None
 
         row, outcome = self.measure(run, int(timer.payload["chat"]))
-        row.update(kind="flush timer" if flush else "phase timer", detail=str(outcome), status=200)
+        phase = outcome in ("reminded", "expired")  # (else it delivered what waited in the outbox, or nothing)
+        row.update(kind="phase timer" if phase else "flush timer", detail=str(outcome), status=200)
         self.rows.append(row)
         return bool(row["bot_calls"])
 
     def idle(self) -> bool:
-        """Nobody can act: time passes until the group's next flush timer fires (the phase timers due by
-        then fire first). True if something went out."""
+        """Nobody can act: time passes until the group's alarm wakes it for what waits in its outbox (not
+        for a time limit: the players act in time). True if something went out."""
+        from gamebot.session import Session, chat_key
+
         for _ in range(10):
-            at = self.scheduler.next_at("flush")
-            if at is None:
+            at = self.scheduler.next_at(self.group)
+            item = self.peek_repo.get(chat_key(self.group))
+            d = Session.from_body(item.body).deadline if item is not None else None
+            if at is None or (d is not None and at >= (d.remind_at if d.remind_at and not d.reminded else d.due)):
                 return False
             if self.fire_until(max(at, self.clock.now)):
                 return True

@@ -13,8 +13,10 @@ Three implementations of one interface:
 * :class:`LocalScheduler` -- the local playground: a background thread with a heap that calls a
   handler in-process when each timer is due.
 
-Scheduling is at-least-once and never cancelled: a timer that fires after its decision moved on is
-recognised as stale by the handler (``gamebot.timers``) and does nothing.
+Each chat has at most one pending timer, its alarm (``gamebot.timers``): when the moment it must wake
+changes, the new schedule is created and the old one cancelled (``cancel``: best effort, after the
+commit). Scheduling is at-least-once: a timer that still fires after it was replaced finds nothing due
+and does nothing.
 """
 from __future__ import annotations
 
@@ -51,6 +53,11 @@ class Scheduler(ABC):
         """Arrange for the timer handler to be called with ``timer.payload`` at ``timer.at``.
         Scheduling the same name twice is harmless (the second is ignored)."""
 
+    @abstractmethod
+    def cancel(self, name: str) -> None:
+        """Forget the timer ``name`` if it is still pending (a name never scheduled, or already fired, is
+        no error)."""
+
 
 def at_expression(at: int) -> str:
     """EventBridge Scheduler's one-time expression, in UTC: ``at(2025-01-31T18:05:00)``."""
@@ -70,6 +77,7 @@ class EventBridgeScheduler(Scheduler):
         self.group = group
         self._client = client
         self.created = 0
+        self.deleted = 0
 
     @property
     def client(self) -> Any:
@@ -106,6 +114,16 @@ class EventBridgeScheduler(Scheduler):
                 return
             raise
 
+    def cancel(self, name: str) -> None:
+        try:
+            self.client.delete_schedule(Name=name, GroupName=self.group)
+            self.deleted += 1
+        except Exception as exc:
+            code = str((getattr(exc, "response", None) or {}).get("Error", {}).get("Code", ""))
+            if code == "ResourceNotFoundException":  # it fired (and deleted itself) or was never created
+                return
+            raise
+
 
 @dataclass
 class FakeScheduler(Scheduler):
@@ -113,12 +131,19 @@ class FakeScheduler(Scheduler):
 
     timers: list[Timer] = field(default_factory=list)
     names: set[str] = field(default_factory=set)
+    calls: list[tuple[str, str]] = field(default_factory=list)  # ("schedule" | "cancel", name), in order
 
     def schedule(self, timer: Timer) -> None:
+        self.calls.append(("schedule", timer.name))
         if timer.name in self.names:
             return
         self.names.add(timer.name)
         self.timers.append(timer)
+
+    def cancel(self, name: str) -> None:
+        self.calls.append(("cancel", name))
+        self.timers = [t for t in self.timers if t.name != name]
+        self.names.discard(name)
 
     def pending(self) -> list[Timer]:
         return sorted(self.timers, key=lambda t: t.at)  # stable: equal times keep their order
@@ -177,6 +202,15 @@ class LocalScheduler(Scheduler):
                 return
             self._names.add(timer.name)
             heapq.heappush(self._heap, (timer.at, next(self._order), timer))
+            self._cond.notify_all()
+
+    def cancel(self, name: str) -> None:
+        with self._cond:
+            kept = [entry for entry in self._heap if entry[2].name != name]
+            if len(kept) != len(self._heap):
+                self._heap = kept
+                heapq.heapify(self._heap)
+            self._names.discard(name)
             self._cond.notify_all()
 
     def wake(self) -> None:

@@ -58,9 +58,10 @@ from .session import (
     serial,
     user_key,
 )
+from .steps import Plan, Reply
 from .store import Item, Repository, VersionConflict, Write, retrying
 from .telegram_io import Out, Result, response_method
-from .uow import Facts, Plan, Reply, UnitOfWork
+from .uow import Facts, UnitOfWork
 
 log = logging.getLogger("gamebot.service")
 
@@ -123,7 +124,7 @@ class Service(Extras):
         self.clock = clock
         self.timers = timers.Timers(self, scheduler)
         self.uow = UnitOfWork(repo, io, clock, plan_timers=self.timers.plan, schedule=self.timers.dispatch,
-                              flush_timer=self.timers.flush_timer, follow_up=self._follow_up,
+                              arm=self.timers.arm, follow_up=self._follow_up,
                               photo=self._outbox_photo, settle=self._settle_keyboards, refresh=self._refresh,
                               budget=budget)
 
