@@ -536,17 +536,43 @@ FULL_PLAN = [("10p base roles + Lady", 1), ("10p base roles + Lady", 2), ("10p e
 QUICK_PLAN = [("5p base roles", 1)]
 
 
+class MotoProcess:
+    """moto's DynamoDB server in a process of its own, on 127.0.0.1: its request handling (several ms of
+    Python per request) then runs on the other core instead of taking turns with the handler for this
+    process's interpreter lock, as DynamoDB's own work never competes with a Lambda's; and it keeps
+    connections alive (``scripts/moto_keepalive.py``) as DynamoDB does, where moto's own server opens a
+    new connection for every request."""
+
+    def __init__(self) -> None:
+        self.process: Any = None
+
+    def start(self) -> tuple[str, int]:
+        import socket
+        import subprocess
+
+        self.process = subprocess.Popen([sys.executable, str(ROOT / "scripts" / "moto_keepalive.py")],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL, text=True)
+        port = int(self.process.stdout.readline())
+        with socket.create_connection(("127.0.0.1", port), timeout=10):
+            pass
+        return "127.0.0.1", port
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.stdin.close()  # (the server exits when its input ends)
+            self.process.kill()
+            self.process.wait()
+
+
 def run(quick: bool, rtt_ms: float, dynamo_ms: float, scheduler_ms: float, per_minute: int | None,
         rows_file: str | None = None) -> dict[str, Any]:
     import logging
 
-    from moto.server import ThreadedMotoServer
-
     from localdev.updates import BOT_USERNAME
 
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    host, port = server.get_host_and_port()
+    server = MotoProcess()
+    host, port = server.start()
     endpoint = f"http://{host}:{port}"
     for noisy in ("werkzeug", "gamebot", "botocore"):
         logging.getLogger(noisy).setLevel(logging.ERROR)
