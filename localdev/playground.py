@@ -138,6 +138,7 @@ class Playground:
         self.tasks: list[Task] = []
         self.fake: Any = None
         self.moto: Any = None
+        self.admin: Any = None  # a boto3 client for the table itself (created in start)
         self.worker: WebhookWorker | None = None
         self.bots: BotPlayers | None = None
         self.scheduler: Any = None  # gamebot.scheduler.LocalScheduler: the phase timers
@@ -181,10 +182,11 @@ class Playground:
             "GROUP_MESSAGES_PER_MINUTE": None if self.group_budget is None else str(self.group_budget),
         })
         from gamebot import dynamo
-        from gamebot.tables import create_table_from_template
+        from gamebot.tables import admin_client, create_table_from_template
 
         dynamo.reset_default_client()
-        create_table_from_template(dynamo.default_client(), self.table_name, REPO / "template.yaml")
+        self.admin = admin_client()  # boto3: creating and deleting the table (the bot's client has items only)
+        create_table_from_template(self.admin, self.table_name, REPO / "template.yaml")
         # The method a webhook answers with is performed by Telegram: here by the fake Bot API, or (real
         # bot mode) by a call to the real Bot API (``perform``, set by run_telegram).
         self.worker = WebhookWorker(self.secret, perform=self.fake.perform if self.fake is not None else None)
@@ -208,10 +210,14 @@ class Playground:
         assert spec is not None and spec.loader is not None
         self.timer_app = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(self.timer_app)
-        worker, timer_app = self.worker, self.timer_app
+        worker, timer_app, clock = self.worker, self.timer_app, self.timer_clock
         assert worker is not None
-        self.scheduler = scheduler.LocalScheduler(lambda payload: worker.call(timer_app.lambda_handler, payload, None),
-                                                  clock=self.timer_clock)
+
+        def fire(payload: dict[str, Any]) -> Any:
+            timer_app.service().set_clock(clock)  # (the timers' clock: a test moves it instead of waiting)
+            return timer_app.lambda_handler(payload, None)
+
+        self.scheduler = scheduler.LocalScheduler(lambda payload: worker.call(fire, payload), clock=clock)
         scheduler.install(self.scheduler.start())
 
     def _stop_timers(self) -> None:
@@ -230,6 +236,7 @@ class Playground:
 
         app.reset()
         service = app.service()
+        service.set_clock(self.timer_clock)  # what is due is judged on the timers' clock
         self.bot_user = {"username": str(service.bot_username)}  # a BotName asks getMe here
 
     def stop(self) -> None:
@@ -252,7 +259,7 @@ class Playground:
 
         if self.moto is not None:
             try:
-                dynamo.default_client().delete_table(TableName=self.table_name)
+                self.admin.delete_table(TableName=self.table_name)
             except Exception:  # best effort: the data is in memory and goes with the process
                 log.debug("could not delete the table", exc_info=True)
             self.moto.stop()

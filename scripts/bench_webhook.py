@@ -14,8 +14,8 @@ reads the chats and presses buttons like a person). Delays make the run look lik
   overlap, as on the network). The method the webhook returns in its HTTP response (the answer to a
   button, a one-message reply) is performed by "Telegram" once the handler has answered: no delay,
   and it is not part of the handler's time;
-* every DynamoDB request takes ``--dynamo-ms`` more (default 5 ms), by a botocore ``before-send``
-  hook on the service's client;
+* every DynamoDB request takes ``--dynamo-ms`` more (default 5 ms), by a ``before_send`` hook on the
+  service's client (``gamebot.aws``: just before the request goes on the wire);
 * timers are on, as the stack deploys them: a scheduler is installed (``gamebot.scheduler.install``)
   that records every timer and delays each CreateSchedule request by ``--scheduler-ms`` (default: the
   DynamoDB delay; EventBridge answers a name already scheduled with ConflictException, still a
@@ -35,7 +35,7 @@ different chats may go at the same time) times the round trip; plus every Dynamo
 writes, receipts' notes, transactions) times the DynamoDB delay, plus every CreateSchedule times its
 delay, counted one after the other because our code makes them one after the other (read, commit,
 schedule, a note right after each send, the ack). The ratio wall / floor is what our code adds to the
-I/O it cannot avoid: CPU (our code, PTB, httpx, botocore), local I/O (moto, the fake server) and any
+I/O it cannot avoid: CPU (our code, PTB, httpx, our AWS client), local I/O (moto, the fake server) and any
 round trip it does not overlap (``rounds``: calls arriving more than half a round trip after the
 round's first call start a new one). ``-moto`` takes moto's own local round trips out (in AWS the
 DynamoDB delay stands for the whole request).
@@ -57,6 +57,7 @@ import os
 import random
 import statistics
 import sys
+import threading
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -112,43 +113,49 @@ WRITES = ("PutItem", "DeleteItem", "TransactWriteItems")
 
 
 class DynamoRecorder:
-    """Records every request a boto3 DynamoDB client makes, with the request units it consumes and its
-    local time; delays each one by ``delay`` seconds (``before-send``: after signing, before the wire)."""
+    """Records every request a DynamoDB client (``gamebot.aws``) makes, with the request units it consumes
+    and its local time; delays each one by ``delay`` seconds (``before_send``: after signing, before the
+    wire). Thread-safe: what belongs to one call (its injected delay, its time on the wire) is kept per
+    thread until the call ends (a thread makes one call at a time); the totals change under a lock."""
 
     def __init__(self, client: Any, delay: float) -> None:
         self.ops: list[str] = []
         self.local_s = 0.0  # time in requests, the injected delay left out
         self.wire_s = 0.0  # of which on the wire to moto and back (what the delay stands for in AWS)
-        self._sent = 0.0
         self.delay = delay
         self.sizes: dict[str, int] = {}  # key -> stored item size
         self.rru = self.wru = 0
-        self._params: dict[str, Any] = {}
-        self._started = 0.0
-        client.meta.events.register("provide-client-params.dynamodb.*", self._on_params)
-        client.meta.events.register("before-call.dynamodb.*", self._before)
-        client.meta.events.register("before-send.dynamodb", self._send)
-        client.meta.events.register("before-parse.dynamodb.*", self._received)
-        client.meta.events.register("after-call.dynamodb.*", self._after)
+        self._lock = threading.Lock()
+        self._call = threading.local()  # .delayed, .wire, .sent: the current call of this thread
+        client.before_send.append(self._send)
+        client.after_receive.append(self._received)
+        client.after_call.append(self._after)
+        client.after_error.append(self._failed)  # a failed condition is a request too, and costs its units
 
-    def _on_params(self, params: dict[str, Any], model: Any, **kwargs: Any) -> None:
-        self._params = params
-
-    def _before(self, model: Any, **kwargs: Any) -> None:
-        self._started = time.perf_counter()
-
-    def _send(self, **kwargs: Any) -> None:
+    def _send(self, op: str) -> None:
         if self.delay:
             time.sleep(self.delay)
-            self.local_s -= self.delay
-        self._sent = time.perf_counter()
+        call = self._call
+        call.delayed = getattr(call, "delayed", 0.0) + self.delay
+        call.sent = time.perf_counter()
 
-    def _received(self, **kwargs: Any) -> None:
-        self.wire_s += time.perf_counter() - self._sent
+    def _received(self, op: str) -> None:
+        call = self._call
+        call.wire = getattr(call, "wire", 0.0) + time.perf_counter() - call.sent
 
-    def _after(self, http_response: Any, parsed: dict[str, Any], model: Any, **kwargs: Any) -> None:
-        self.local_s += time.perf_counter() - self._started
-        name, params = model.name, self._params
+    def _failed(self, op: str, params: dict[str, Any], error: Any, seconds: float) -> None:
+        self._after(op, params, error.response, seconds)
+
+    def _after(self, name: str, params: dict[str, Any], parsed: dict[str, Any], seconds: float) -> None:
+        call = self._call
+        delayed, wire = getattr(call, "delayed", 0.0), getattr(call, "wire", 0.0)
+        call.delayed = call.wire = 0.0
+        with self._lock:
+            self.local_s += seconds - delayed
+            self.wire_s += wire
+            self._count(name, params, parsed)
+
+    def _count(self, name: str, params: dict[str, Any], parsed: dict[str, Any]) -> None:
         self.ops.append(name)
         if name == "GetItem":
             self.rru += max(1, math.ceil(item_size(parsed.get("Item") or {}) / 4096))
@@ -271,9 +278,9 @@ def update_kind(update: dict[str, Any], before: str | None, after: str | None) -
 
 
 class BenchScheduler:
-    """EventBridge Scheduler as the bench sees it: each ``schedule`` is one CreateSchedule request (also for a
-    name already scheduled: EventBridge answers ConflictException), delayed by ``delay``; the timers are kept
-    and the bench fires them when due (``pop_due``), as EventBridge invokes the timer function."""
+    """EventBridge Scheduler as the bench sees it: each ``schedule`` is one CreateSchedule request and each
+    ``cancel`` one DeleteSchedule request, delayed by ``delay``; the timers are kept and the bench fires
+    them when due (``pop_due``), as EventBridge invokes the timer function."""
 
     def __init__(self, delay: float) -> None:
         self.delay = delay
@@ -289,6 +296,13 @@ class BenchScheduler:
             self.names.add(timer.name)
             self.timers.append(timer)
 
+    def cancel(self, name: str) -> None:
+        self.calls += 1
+        if self.delay:
+            time.sleep(self.delay)
+        self.timers = [t for t in self.timers if t.name != name]
+        self.names.discard(name)
+
     def pop_due(self, until: float, kind: str | None = None) -> Any:
         """The earliest timer due by ``until`` (of ``kind`` only, if given), removed; None if there is none."""
         due = [t for t in self.timers if t.at <= until and (kind is None or t.payload.get("kind") == kind)]
@@ -299,8 +313,8 @@ class BenchScheduler:
         self.names.discard(timer.name)  # (a schedule that fired is deleted: ActionAfterCompletion DELETE)
         return timer
 
-    def next_at(self, kind: str) -> float | None:
-        return min((t.at for t in self.timers if t.payload.get("kind") == kind), default=None)
+    def next_at(self, chat: int) -> float | None:
+        return min((t.at for t in self.timers if t.payload.get("chat") == chat), default=None)
 
 
 def prompt_kind(update: dict[str, Any], pending: list[str]) -> str:
@@ -317,10 +331,11 @@ def prompt_kind(update: dict[str, Any], pending: list[str]) -> str:
 class Bench:
     """Plays through lambda_handler on a simulated clock, timing each update and each timer it fires."""
 
-    def __init__(self, fake: Any, rtt: float, dynamo_delay: float, scheduler_delay: float, plain: Any) -> None:
+    def __init__(self, fake: Any, rtt: float, dynamo_delay: float, scheduler_delay: float, endpoint: str) -> None:
         import app
 
         from gamebot import dynamo, scheduler
+        from gamebot.aws import DynamoDB
         from gamebot.dynamo import DynamoRepository
         from tests.unit.gamebot_fakes import Clock
 
@@ -330,7 +345,8 @@ class Bench:
         self.dynamo_delay = dynamo_delay
         self.scheduler_delay = scheduler_delay
         self.recorder = DynamoRecorder(dynamo.default_client(), dynamo_delay)
-        self.peek_repo = DynamoRepository(TABLE, client=plain)  # not recorded, not delayed: the bench's own reads
+        # the bench's own reads: another client, not recorded, not delayed
+        self.peek_repo = DynamoRepository(TABLE, client=DynamoDB(endpoint=endpoint))
         self.clock = Clock(float(int(time.time())))
         self.scheduler = BenchScheduler(scheduler_delay)
         scheduler.install(self.scheduler)  # (in AWS: EventBridge Scheduler, as template.yaml configures it)
@@ -416,22 +432,26 @@ class Bench:
     def fire(self, timer: Any) -> bool:
         """One timer fires at its time: ``Timers.fire``, the timer function's work. True if it sent something."""
         self.clock.now = max(float(timer.at), self.clock.now)
-        flush = timer.payload.get("kind") == "flush"
 
         def run() -> tuple[str, None]:
             return self.app.run(self.svc.timers.fire(dict(timer.payload))), None
 
         row, outcome = self.measure(run, int(timer.payload["chat"]))
-        row.update(kind="flush timer" if flush else "phase timer", detail=str(outcome), status=200)
+        phase = outcome in ("reminded", "expired")  # (else it delivered what waited in the outbox, or nothing)
+        row.update(kind="phase timer" if phase else "flush timer", detail=str(outcome), status=200)
         self.rows.append(row)
         return bool(row["bot_calls"])
 
     def idle(self) -> bool:
-        """Nobody can act: time passes until the group's next flush timer fires (the phase timers due by
-        then fire first). True if something went out."""
+        """Nobody can act: time passes until the group's alarm wakes it for what waits in its outbox (not
+        for a time limit: the players act in time). True if something went out."""
+        from gamebot.session import Session, chat_key
+
         for _ in range(10):
-            at = self.scheduler.next_at("flush")
-            if at is None:
+            at = self.scheduler.next_at(self.group)
+            item = self.peek_repo.get(chat_key(self.group))
+            d = Session.from_body(item.body).deadline if item is not None else None
+            if at is None or (d is not None and at >= (d.remind_at if d.remind_at and not d.reminded else d.due)):
                 return False
             if self.fire_until(max(at, self.clock.now)):
                 return True
@@ -492,18 +512,43 @@ FULL_PLAN = [("10p base roles + Lady", 1), ("10p base roles + Lady", 2), ("10p e
 QUICK_PLAN = [("5p base roles", 1)]
 
 
+class MotoProcess:
+    """moto's DynamoDB server in a process of its own, on 127.0.0.1: its request handling (several ms of
+    Python per request) then runs on the other core instead of taking turns with the handler for this
+    process's interpreter lock, as DynamoDB's own work never competes with a Lambda's; and it keeps
+    connections alive (``scripts/moto_keepalive.py``) as DynamoDB does, where moto's own server opens a
+    new connection for every request."""
+
+    def __init__(self) -> None:
+        self.process: Any = None
+
+    def start(self) -> tuple[str, int]:
+        import socket
+        import subprocess
+
+        self.process = subprocess.Popen([sys.executable, str(ROOT / "scripts" / "moto_keepalive.py")],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL, text=True)
+        port = int(self.process.stdout.readline())
+        with socket.create_connection(("127.0.0.1", port), timeout=10):
+            pass
+        return "127.0.0.1", port
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.stdin.close()  # (the server exits when its input ends)
+            self.process.kill()
+            self.process.wait()
+
+
 def run(quick: bool, rtt_ms: float, dynamo_ms: float, scheduler_ms: float, per_minute: int | None,
         rows_file: str | None = None) -> dict[str, Any]:
     import logging
 
-    import boto3
-    from moto.server import ThreadedMotoServer
-
     from localdev.updates import BOT_USERNAME
 
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    host, port = server.get_host_and_port()
+    server = MotoProcess()
+    host, port = server.start()
     endpoint = f"http://{host}:{port}"
     for noisy in ("werkzeug", "gamebot", "botocore"):
         logging.getLogger(noisy).setLevel(logging.ERROR)
@@ -522,13 +567,11 @@ def run(quick: bool, rtt_ms: float, dynamo_ms: float, scheduler_ms: float, per_m
         else:
             os.environ["GROUP_MESSAGES_PER_MINUTE"] = str(per_minute)
         from gamebot import dynamo
-        from gamebot.tables import create_table_from_template
+        from gamebot.tables import admin_client, create_table_from_template
 
         dynamo.reset_default_client()
-        plain = boto3.client("dynamodb", endpoint_url=endpoint, region_name="us-east-1",
-                             aws_access_key_id="bench", aws_secret_access_key="bench")
-        create_table_from_template(plain, TABLE, str(ROOT / "template.yaml"))
-        bench = Bench(fake, rtt_ms / 1000, dynamo_ms / 1000, scheduler_ms / 1000, plain)
+        create_table_from_template(admin_client(endpoint), TABLE, str(ROOT / "template.yaml"))
+        bench = Bench(fake, rtt_ms / 1000, dynamo_ms / 1000, scheduler_ms / 1000, endpoint)
         logging.getLogger("gamebot").setLevel(logging.ERROR)  # (lambda_logging set it again)
         for i, (name, seed) in enumerate(QUICK_PLAN if quick else FULL_PLAN):
             n, theme, roles, options = GAMES[name]
@@ -701,7 +744,7 @@ def report(result: dict[str, Any]) -> str:
         " of calls to one chat, mean/max; rounds: round trips the handler waited; ratio: median wall / median"
         " floor; p90: of wall/floor per update; >1.2: updates over 1.2x; -moto: median wall less moto's local round"
         " trips (the DynamoDB delay stands for the whole request in AWS), and its ratio to the floor; CPU: median"
-        " CPU time of the handler's thread (our code, PTB, httpx, botocore), ms)")
+        " CPU time of the handler's thread (our code, PTB, httpx, our AWS client), ms)")
     for name, g in result["games"].items():
         usd, same = g["usd"], g["same_model"]
         lines += [

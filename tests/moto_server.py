@@ -1,4 +1,6 @@
-"""A moto DynamoDB server on 127.0.0.1 for tests with real concurrency, and boto3 clients for it.
+"""A moto server on 127.0.0.1 (DynamoDB, EventBridge Scheduler) for tests with real concurrency and for
+the functions' own AWS client (``gamebot.aws``, plain HTTP: moto's in-process ``mock_aws`` only
+intercepts botocore), and clients for it: boto3's and ours.
 
 DynamoDB executes each request atomically; moto does not isolate concurrent requests (its
 TransactWriteItems snapshots whole tables and, when cancelled, restores the snapshot, undoing writes
@@ -36,6 +38,22 @@ def serialised_moto_server() -> Iterator[str]:
         yield f"http://{host}:{port}"
     finally:
         server.stop()
+
+
+def reset_moto(endpoint: str) -> None:
+    """Forget every table, item and schedule on the server (moto's own reset API)."""
+    import urllib.request
+
+    urllib.request.urlopen(urllib.request.Request(f"{endpoint}/moto-api/reset", method="POST"), timeout=10).close()
+
+
+def aws_dynamo_client(endpoint: str) -> Any:
+    """Our own DynamoDB client (what the Lambda functions use) on the server."""
+    from gamebot.aws import DynamoDB
+    from gamebot.aws_sign import Credentials
+
+    keys = Credentials("testing", "testing")
+    return DynamoDB(endpoint=endpoint, region_name="us-east-1", creds=lambda: keys)
 
 
 def dynamo_client(endpoint: str, pool: int = 4) -> Any:

@@ -1,16 +1,17 @@
-"""The timer Lambda: EventBridge Scheduler invokes it when a phase's reminder or deadline is due.
+"""The timer Lambda: EventBridge Scheduler invokes it when a chat's alarm is due.
 
-The event is the payload ``gamebot.timers`` scheduled (``{"chat", "game", "phase", "serial", "step",
-"due", "kind"}``). The handler reads the chat's session and acts only if that exact deadline is still
-running (a stale timer does nothing): it reminds the group, or applies the engine's timeout defaults
-in a version-checked write and sends the messages, then schedules the next decision's timers.
+The event is the payload ``gamebot.alarm`` scheduled: ``{"chat", "game", "kind": "wake", "due",
+"name"}`` (timers scheduled by earlier versions carry ``phase``, ``serial``, ``step`` and a kind
+``remind``, ``expire`` or ``flush``: they are handled the same way). The handler reads the chat's
+session and does whatever is due then (``Timers.fire``): the reminder or the expiry of the running time
+limit, in a version-checked write, and what waits in the outbox; that write sets the chat's next alarm.
 
 Like the webhook, the service is built once per container with ONE event loop (``gamebot.runtime``).
 Environment: ``TABLE_NAME``, ``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_API_BASE_URL``,
 ``TELEGRAM_BOT_USERNAME``, ``GAME_ARCHIVE_DAYS``, ``SCHEDULER_ROLE_ARN``, ``SCHEDULE_GROUP``; the
-timers it schedules target this function itself (its ARN comes from the invocation context).
-Storage errors are raised so that EventBridge Scheduler retries (a retry of a timer that did act is
-stale); anything else is logged and dropped.
+alarms it schedules target this function itself (its ARN comes from the invocation context).
+Storage errors are raised so that EventBridge Scheduler retries (a retry of a timer that did act finds
+nothing due); anything else is logged and dropped.
 """
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ from gamebot.runtime import Container, environment, lambda_logging
 
 log = lambda_logging("gamebot.timer")
 
-FIELDS = {"chat": int, "game": str, "phase": str, "serial": int, "step": str, "due": int, "kind": str}
+FIELDS = {"chat": int, "kind": str}  # what every timer carries
+OPTIONAL = {"game": str, "due": int, "name": str, "phase": str, "serial": int, "step": str}
 
 _CONTAINER = Container()
 
@@ -46,9 +48,13 @@ def payload_of(event: Any) -> dict[str, Any] | None:
     if not isinstance(event, dict) or set(FIELDS) - set(event):
         return None
     try:
-        return {key: kind(event[key]) for key, kind in FIELDS.items()}
+        payload = {key: kind(event[key]) for key, kind in FIELDS.items()}
+        payload.update({key: kind(event[key]) for key, kind in OPTIONAL.items() if event.get(key) is not None})
     except (TypeError, ValueError):
         return None
+    if isinstance(event.get("chat"), bool) or len(str(payload["chat"])) > 20:
+        return None
+    return payload
 
 
 def lambda_handler(event: Any, context: Any = None) -> dict[str, str]:
@@ -64,7 +70,7 @@ def lambda_handler(event: Any, context: Any = None) -> dict[str, str]:
     except Exception as exc:
         if transient(exc):
             raise  # EventBridge Scheduler retries (RetryPolicy)
-        log.exception("timer %s/%s failed", payload["phase"], payload["kind"])
+        log.exception("timer %s failed", payload["kind"])
         return {"status": "error"}
-    log.info("timer %s %s serial %s -> %s", payload["phase"], payload["kind"], payload["serial"], outcome)
+    log.info("timer %s due %s -> %s", payload["kind"], payload.get("due"), outcome)
     return {"status": outcome}

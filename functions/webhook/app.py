@@ -7,7 +7,8 @@ kept at module scope (``asyncio.run`` per call closes the loop the Bot's HTTP cl
 Environment: ``TABLE_NAME``, ``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_WEBHOOK_SECRET``,
 ``TELEGRAM_API_BASE_URL`` (default https://api.telegram.org), ``TELEGRAM_BOT_USERNAME`` (the stack
 sets it; without it the username is asked with getMe when a deep link first needs it, never before the
-first answer: ``gamebot.bot_name``), ``AWS_ENDPOINT_URL_DYNAMODB`` (boto3 standard),
+first answer: ``gamebot.bot_name``), ``AWS_ENDPOINT_URL_DYNAMODB`` / ``AWS_ENDPOINT_URL`` (the SDKs' standard
+names, read by our own AWS client ``gamebot.aws``: boto3 is not imported),
 ``GAME_ARCHIVE_DAYS`` (days a finished game's archive item lives before TTL deletes it; default 30),
 ``TIMER_FUNCTION_ARN``, ``SCHEDULER_ROLE_ARN``, ``SCHEDULE_GROUP`` (phase timers; without them: none).
 The token and the secret are never logged.

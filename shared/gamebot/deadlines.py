@@ -1,6 +1,6 @@
 """Time limits as policy, with no I/O: the phases and their default limits, which phase a decision is
-in, the running deadline a session should have, the timers that carry it, the idle record, and how
-limits read. ``gamebot.timers`` schedules and fires them; the settings panel offers them.
+in, the running deadline a session should have, the idle record, and how limits read. ``gamebot.timers``
+enforces them (through the chat's alarm, ``gamebot.alarm``); the settings panel offers them.
 """
 from __future__ import annotations
 
@@ -11,10 +11,8 @@ from engine import GameConfig, GameState
 from engine.timeouts import DEFAULT_VOTE, VOTE_OPTION
 
 from . import texts
-from .callbacks import b36
 from .render import Table
-from .scheduler import Timer
-from .session import LOBBY, PLAYING, Deadline, Session, TimerSettings, kind_tag, serial
+from .session import LOBBY, PLAYING, Deadline, Session, TimerSettings, serial
 
 # Phase -> default limit in seconds (0 = off). "other": any decision of a plug-in not listed.
 PHASES: tuple[tuple[str, int], ...] = (
@@ -124,19 +122,6 @@ def same_deadline(a: Deadline | None, b: Deadline | None) -> bool:
     return (a.phase, a.serial, a.step, a.due) == (b.phase, b.serial, b.step, b.due)
 
 
-def timers_for(s: Session, d: Deadline) -> list[Timer]:
-    """The reminder (if any) and the expiry of a deadline."""
-    out = []
-    for kind, at in (("remind", d.remind_at), ("expire", d.due)):
-        if at is None:
-            continue
-        payload = {"chat": s.chat_id, "game": s.game_id, "phase": d.phase, "serial": d.serial, "step": d.step,
-                   "due": d.due, "kind": kind}
-        name = f"gb{b36(s.chat_id)}-{s.game_id}-{b36(d.serial)}{kind_tag(d.step)}-{b36(d.due)}-{kind[0]}"
-        out.append(Timer(name=name, at=int(at), payload=payload))
-    return out
-
-
 def record_idle(s: Session, seat: int, hidden: bool) -> None:
     player = s.players[seat]
     uid = str(player.id)
@@ -157,24 +142,13 @@ def settle_idle(s: Session) -> None:
 
 
 def carry_over(previous: Session | None) -> dict[str, Any]:
-    """What a new lobby keeps from the group's previous session: the all-time idle record."""
+    """What a new lobby keeps from the group's previous session: the all-time idle record, and the
+    chat's pending alarm (so that the next write can move or cancel it)."""
     if previous is None:
         return {}
     settle_idle(previous)
-    return {"idle_totals": dict(previous.idle_totals), "idle_names": dict(previous.idle_names)}
-
-
-def is_stale(s: Session | None, p: dict[str, Any]) -> bool:
-    """A timer acts only while its exact deadline (game, phase, decision, due time) is still running."""
-    if s is None or s.game_id != p.get("game") or s.deadline is None:
-        return True
-    d = s.deadline
-    if (d.phase, d.serial, d.step, d.due) != (p.get("phase"), p.get("serial"), p.get("step"), p.get("due")):
-        return True
-    if d.phase == "join":
-        return s.status != LOBBY
-    state = s.game()
-    return s.status != PLAYING or state is None or (serial(state), step_of(state)) != (d.serial, d.step)
+    return {"idle_totals": dict(previous.idle_totals), "idle_names": dict(previous.idle_names),
+            "alarm": previous.alarm}
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -8,7 +8,8 @@ A step's decision produces Bot API operations (``gamebot.telegram_io.Out``). The
   version-checked write as the state, each with its sequence number. They are delivered after the
   write and removed by one more write (the ack) once delivered, with the message ids they produced.
   What is not delivered (the function died, Telegram said wait) stays and is delivered later: on a
-  redelivery of the update, on the chat's next update, or by a flush timer. Within a chat the outbox
+  redelivery of the update, on the chat's next update, or when the chat's alarm wakes it
+  (``gamebot.alarm``). Within a chat the outbox
   keeps the order; different chats are independent.
 * **Progress** operations (who has voted, cards played, the board's latest state) are edits of
   messages the game already knows: delivered after the write if the group's budget allows, else
@@ -89,12 +90,14 @@ class Effect(BaseModel):
 
 
 class Lease(BaseModel):
-    owner: int  # the update id delivering (0: a flush timer)
+    owner: int  # the update id delivering (0: the chat's alarm)
     until: float  # epoch seconds
     id: str = ""  # names the delivery's receipts (``receipts_key``)
 
 
-REPLAY_STEPS = 6  # the closing edits of the last steps kept for a redelivery (``Outbox.replay``)
+REPLAY_STEPS = 2  # the closing edits of the last steps kept for a redelivery (``Outbox.replay``): Telegram
+# redelivers within seconds, while few other steps of the chat close private prompts; each kept step is
+# written with every update of the chat (a third of a typical item with 6)
 RECEIPT_DAYS = 1  # a delivery's receipts are kept this long (the lease and any redelivery are long over)
 
 
@@ -152,6 +155,8 @@ class Outbox(BaseModel):
                     self.effects.remove(old)
                     if effect.op == "markup" and old.op == "edit":  # keep the text, take the buttons away
                         effect = effect.model_copy(update={"op": "edit", "text": old.text})
+                    if old.not_before is not None and (effect.not_before or 0) < old.not_before:
+                        effect.not_before = old.not_before  # the chat still has to wait as long
         self.effects.append(effect)
         if len(self.effects) > MAX_OUTBOX:
             del self.effects[0]
@@ -189,7 +194,7 @@ class Outbox(BaseModel):
         return retry
 
     def hold(self, view: str, at: float, now: float) -> None:
-        """``view``'s latest state is not shown: it goes out at ``at`` (a flush timer) or with a later edit."""
+        """``view``'s latest state is not shown: it goes out at ``at`` (the alarm) or with a later edit."""
         if view not in self.dirty:
             self.dirty.append(view)
         self.dirty_at = at if self.dirty_at is None or self.dirty_at <= now else min(self.dirty_at, at)
@@ -224,7 +229,7 @@ class Outbox(BaseModel):
         return out
 
     def next_due(self) -> float | None:
-        """When the earliest waiting entry may go (for a flush timer)."""
+        """When the earliest waiting entry may go."""
         times = [e.not_before for e in self.effects if e.not_before is not None]
         if self.lease is not None and self.effects:
             times.append(self.lease.until)
@@ -244,16 +249,6 @@ class Outbox(BaseModel):
                 e.not_before = max(e.not_before or 0.0, until)
                 if e.seq == seq:
                     e.attempts += 1
-
-
-def waves(effects: list[Any], chat_of: Any) -> list[list[Any]]:
-    """Split operations into waves: the n-th wave holds the n-th operation of every chat, so that the
-    operations of one wave go out together and each chat keeps its order."""
-    queues: dict[int, list[Any]] = {}
-    for e in effects:
-        queues.setdefault(chat_of(e), []).append(e)
-    depth = max((len(q) for q in queues.values()), default=0)
-    return [[q[i] for q in queues.values() if i < len(q)] for i in range(depth)]
 
 
 def keyboard_data(keyboard: Any) -> list[list[dict[str, str]]] | None:

@@ -17,7 +17,7 @@ from .telegram_io import Out
 
 if TYPE_CHECKING:  # pragma: no cover
     from .service import Job
-    from .uow import Plan
+    from .steps import Plan
 
 log = logging.getLogger("gamebot.service")
 
@@ -60,7 +60,7 @@ class Extras:
         return text, [buttons[i : i + 3] for i in range(0, len(buttons), 3)]
 
     async def _cmd_language(self, job: Job, args: str) -> None:
-        from .uow import Plan
+        from .steps import Plan
 
         chat = job.update.effective_chat
         user = job.update.effective_user
@@ -84,7 +84,7 @@ class Extras:
         await self._set_language(job, chat, user, code, None)
 
     async def _cb_language(self, job: Job, b: Button) -> None:
-        from .uow import Plan
+        from .steps import Plan
 
         q = job.update.callback_query
         code = b.op[1:]
@@ -98,7 +98,7 @@ class Extras:
                             chat_id: int | None = None) -> None:
         """The group's language becomes ``code``. While a lobby or game is open only its host or a group
         admin may change it; otherwise anyone in the group may."""
-        from .uow import Plan, Reply
+        from .steps import Plan, Reply
 
         chat_id = chat_id if chat_id is not None else chat.id
         session, _ = self._load(chat_id)
@@ -157,7 +157,7 @@ class Extras:
 
     async def _cmd_stats(self, job: Job, args: str) -> None:
         from . import stats
-        from .uow import Plan
+        from .steps import Plan
 
         chat = job.update.effective_chat
         user = job.update.effective_user
@@ -201,7 +201,7 @@ class Extras:
                    tag="picture")
 
     async def _cmd_history(self, job: Job, args: str) -> None:
-        from .uow import Plan
+        from .steps import Plan
 
         chat = job.update.effective_chat
         user = job.update.effective_user

@@ -6,15 +6,17 @@ Three implementations of one interface:
 * :class:`EventBridgeScheduler` -- production: an EventBridge Scheduler one-time schedule
   (``at(...)`` in UTC, ``ActionAfterCompletion=DELETE``) in the stack's schedule group, whose target is
   the timer Lambda (``functions/timer/app.py``) invoked with the payload as its event, through the
-  role the stack gives EventBridge Scheduler. boto3 is imported and the client created only when the
-  first timer is scheduled, so a container whose groups play without timers pays nothing at start.
+  role the stack gives EventBridge Scheduler. The requests go through our own client
+  (``gamebot.aws.Scheduler``: no boto3), created only when the first timer is scheduled.
   EventBridge Scheduler fires with 60-second precision (docs: "between 1:00:00 and 1:00:59").
 * :class:`FakeScheduler` -- unit tests: records the timers; the test fires them in time order.
 * :class:`LocalScheduler` -- the local playground: a background thread with a heap that calls a
   handler in-process when each timer is due.
 
-Scheduling is at-least-once and never cancelled: a timer that fires after its decision moved on is
-recognised as stale by the handler (``gamebot.timers``) and does nothing.
+Each chat has at most one pending timer, its alarm (``gamebot.timers``): when the moment it must wake
+changes, the new schedule is created and the old one cancelled (``cancel``: best effort, after the
+commit). Scheduling is at-least-once: a timer that still fires after it was replaced finds nothing due
+and does nothing.
 """
 from __future__ import annotations
 
@@ -51,6 +53,11 @@ class Scheduler(ABC):
         """Arrange for the timer handler to be called with ``timer.payload`` at ``timer.at``.
         Scheduling the same name twice is harmless (the second is ignored)."""
 
+    @abstractmethod
+    def cancel(self, name: str) -> None:
+        """Forget the timer ``name`` if it is still pending (a name never scheduled, or already fired, is
+        no error)."""
+
 
 def at_expression(at: int) -> str:
     """EventBridge Scheduler's one-time expression, in UTC: ``at(2025-01-31T18:05:00)``."""
@@ -70,19 +77,14 @@ class EventBridgeScheduler(Scheduler):
         self.group = group
         self._client = client
         self.created = 0
+        self.deleted = 0
 
     @property
     def client(self) -> Any:
-        if self._client is None:
-            import boto3  # lazily: only when a group actually plays with timers
-            from botocore.config import Config
+        if self._client is None:  # lazily: only when a group actually plays with timers
+            from .aws import Scheduler as SchedulerAPI  # (endpoint and region from the environment)
 
-            region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1"
-            self._client = boto3.client(
-                "scheduler",
-                region_name=region,
-                config=Config(retries={"mode": "standard", "max_attempts": 3}, connect_timeout=3, read_timeout=5),
-            )
+            self._client = SchedulerAPI(max_attempts=3)
         return self._client
 
     def schedule(self, timer: Timer) -> None:
@@ -112,6 +114,16 @@ class EventBridgeScheduler(Scheduler):
                 return
             raise
 
+    def cancel(self, name: str) -> None:
+        try:
+            self.client.delete_schedule(Name=name, GroupName=self.group)
+            self.deleted += 1
+        except Exception as exc:
+            code = str((getattr(exc, "response", None) or {}).get("Error", {}).get("Code", ""))
+            if code == "ResourceNotFoundException":  # it fired (and deleted itself) or was never created
+                return
+            raise
+
 
 @dataclass
 class FakeScheduler(Scheduler):
@@ -119,12 +131,19 @@ class FakeScheduler(Scheduler):
 
     timers: list[Timer] = field(default_factory=list)
     names: set[str] = field(default_factory=set)
+    calls: list[tuple[str, str]] = field(default_factory=list)  # ("schedule" | "cancel", name), in order
 
     def schedule(self, timer: Timer) -> None:
+        self.calls.append(("schedule", timer.name))
         if timer.name in self.names:
             return
         self.names.add(timer.name)
         self.timers.append(timer)
+
+    def cancel(self, name: str) -> None:
+        self.calls.append(("cancel", name))
+        self.timers = [t for t in self.timers if t.name != name]
+        self.names.discard(name)
 
     def pending(self) -> list[Timer]:
         return sorted(self.timers, key=lambda t: t.at)  # stable: equal times keep their order
@@ -183,6 +202,15 @@ class LocalScheduler(Scheduler):
                 return
             self._names.add(timer.name)
             heapq.heappush(self._heap, (timer.at, next(self._order), timer))
+            self._cond.notify_all()
+
+    def cancel(self, name: str) -> None:
+        with self._cond:
+            kept = [entry for entry in self._heap if entry[2].name != name]
+            if len(kept) != len(self._heap):
+                self._heap = kept
+                heapq.heapify(self._heap)
+            self._names.discard(name)
             self._cond.notify_all()
 
     def wake(self) -> None:

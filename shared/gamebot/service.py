@@ -70,9 +70,10 @@ from .session import (
     serial,
     user_key,
 )
+from .steps import Plan, Reply
 from .store import Item, Repository, VersionConflict, Write, retrying
 from .telegram_io import Out, Result, response_method
-from .uow import Facts, Plan, Reply, UnitOfWork
+from .uow import Facts, UnitOfWork
 
 log = logging.getLogger("gamebot.service")
 
@@ -135,7 +136,7 @@ class Service(Extras):
         self.clock = clock
         self.timers = timers.Timers(self, scheduler)
         self.uow = UnitOfWork(repo, io, clock, plan_timers=self.timers.plan, schedule=self.timers.dispatch,
-                              flush_timer=self.timers.flush_timer, follow_up=self._follow_up,
+                              arm=self.timers.arm, follow_up=self._follow_up,
                               photo=self._outbox_photo, settle=self._settle_keyboards, refresh=self._refresh,
                               budget=budget)
 
@@ -1411,9 +1412,14 @@ def well_formed(u: Update) -> bool:
 
 
 def transient(exc: BaseException) -> bool:
-    """Errors a redelivery may get past: storage conflicts and AWS/network failures."""
+    """Errors a redelivery may get past: storage conflicts, AWS throttling and failures on AWS's side or the
+    network's (our client's retryable ``AWSError``, or any botocore/boto3/urllib3 error of an injected client)."""
+    from .aws import AWSError
+
     if isinstance(exc, VersionConflict | ConnectionError | TimeoutError):
         return True
+    if isinstance(exc, AWSError):
+        return exc.retryable
     module = type(exc).__module__ or ""
     return module.startswith(("botocore", "boto3", "urllib3"))
 

@@ -85,6 +85,16 @@ class Deadline(BaseModel):
     extensions: int = 0  # lobby only: how often /extend was used
 
 
+class Alarm(BaseModel):
+    """The chat's one pending wake-up (``gamebot.timers``): an EventBridge Scheduler schedule named
+    ``name`` that invokes the timer function at ``at`` (epoch seconds). ``n`` counts the alarms the chat
+    has set, so that every schedule has a name of its own (a late delete never hits a newer alarm)."""
+
+    at: int
+    name: str
+    n: int = 0
+
+
 class Settings(BaseModel):
     theme: str = "avalon"
     roles: list[str] = Field(default_factory=lambda: ["merlin", "assassin"])
@@ -167,6 +177,7 @@ class Session(BaseModel):
     # chat item for good, while the whole game moves to an archive item that expires (archive_key).
     last: dict[str, Any] | None = None
     deadline: Deadline | None = None  # the time limit running now (gamebot.timers)
+    alarm: Alarm | None = None  # the chat's pending wake-up: the next moment something is due (gamebot.timers)
     # Turns that ran out of time, per user id (as a string): in this game (reset at /newgame) and in
     # every game of this group. Timeouts of hidden decisions wait in idle_hidden until the game ends,
     # so that nobody learns who held them.

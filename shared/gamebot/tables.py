@@ -6,6 +6,9 @@ and TimeToLiveSpecification and creates the same table through a DynamoDB client
 Local). CloudFormation tags (``!Ref``, ``!Sub``, ``!GetAtt`` ...) are read as plain
 ``{"Ref": ...}``/``{"Fn::Sub": ...}`` mappings; the template's TableName is ignored in favour of the
 ``table_name`` argument.
+
+Creating tables, waiting for them, TTL settings and scans are boto3's (``admin_client``): the bot's own
+client (``gamebot.aws``) has only the item operations the Lambda functions use.
 """
 from __future__ import annotations
 
@@ -105,6 +108,17 @@ def create_table_params(props: dict[str, Any], table_name: str) -> dict[str, Any
     if props.get("StreamSpecification"):
         params["StreamSpecification"] = {"StreamEnabled": True, **_plain(props["StreamSpecification"])}
     return params
+
+
+def admin_client(endpoint_url: str | None = None) -> Any:
+    """A boto3 DynamoDB client for the control plane and scans, on the endpoint and in the region the
+    bot's default client uses (``AWS_ENDPOINT_URL_DYNAMODB`` / ``AWS_ENDPOINT_URL``, ``AWS_REGION``)."""
+    import boto3
+
+    from .aws import DynamoDB
+
+    bot = DynamoDB(endpoint=endpoint_url)
+    return boto3.client("dynamodb", endpoint_url=bot.endpoint_url, region_name=bot.region)
 
 
 def create_table_from_template(

@@ -2,19 +2,19 @@
 
 The rules of what a timeout does live in the engine (``engine.timeouts``: the ``timeout`` move); this
 module decides WHEN: each group has a limit per phase (``Settings.timers``, carried into the next
-/newgame). Whenever the service is about to write a session (``Service._transact``), :meth:`Timers.plan`
-compares the decision now awaited with the running :class:`~gamebot.session.Deadline`; only when it
-changed (a new decision, the lobby opened or was extended) does it start a new deadline, stored in the
-same write, and ask the scheduler for two one-time timers: a reminder and the expiry. Votes and cards
-that do not end their decision therefore cost nothing more (the steady-play budget stays one read and
-one write).
+/newgame). Whenever the unit of work is about to write a session, :meth:`Timers.plan` compares the
+decision now awaited with the running :class:`~gamebot.session.Deadline`; only when it changed (a new
+decision, the lobby opened or was extended) does it start a new deadline, stored in the same write.
+The chat's alarm (``gamebot.alarm``: one pending timer per chat, at the next moment something is due)
+follows it in that write, and the scheduler is called after the commit only when the alarm moved.
+Votes and cards that do not end their decision therefore cost nothing more (the steady-play budget
+stays one read and one write).
 
-A timer carries the game id, the phase, the decision serial (``session.serial``), the step within it
-and the due time. When it fires (:meth:`Timers.fire`, from ``functions/timer/app.py``) the session is
-read and the timer acts only if that exact deadline is still running; a stale timer does nothing. The
-expiry applies ``Action(seat, "timeout")`` for every awaited seat in a version-checked write, so a
-human action that lands at the same moment either wins (the timer is then stale on reload) or is
-refused as out of date. Players can never send a timeout: only this path creates one.
+When the alarm fires (:meth:`Timers.fire`, from ``functions/timer/app.py``) the session is read and
+whatever is due then is done in one version-checked write: the reminder, or the expiry, which applies
+``Action(seat, "timeout")`` for every awaited seat (a human action that lands at the same moment either
+wins, and the deadline has moved on, or is refused as out of date), and what waits in the outbox goes
+out. Players can never send a timeout: only this path creates one.
 
 Group messages never name who holds a hidden decision; timeouts of hidden decisions are added to the
 idle record only when the game ends.
@@ -29,7 +29,7 @@ from engine import Action, actors, apply_action, prompts, waiting_for
 from engine.timeouts import TIMEOUT
 
 from . import render, texts
-from .callbacks import b36
+from .alarm import SOON, Schedule, rearm
 from .deadlines import (  # noqa: F401 (the policy's names, also read from here)
     CHOICES,
     DEFAULT_LIMITS,
@@ -45,7 +45,6 @@ from .deadlines import (  # noqa: F401 (the policy's names, also read from here)
     default_text,
     desired_deadline,
     duration,
-    is_stale,
     limit_for,
     new_deadline,
     phase_name,
@@ -56,14 +55,13 @@ from .deadlines import (  # noqa: F401 (the policy's names, also read from here)
     settle_idle,
     step_of,
     time_left,
-    timers_for,
 )
-from .scheduler import Scheduler, Timer
+from .scheduler import Scheduler
 from .session import ACTIVE, CANCELLED, LOBBY, Deadline, Session, serial
 
 if TYPE_CHECKING:  # pragma: no cover
     from .service import Job, Service
-    from .uow import Plan
+    from .steps import Plan
 
 log = logging.getLogger("gamebot.timers")
 
@@ -76,67 +74,81 @@ class Timers:
 
     # --- planning ------------------------------------------------------------------------------------
 
-    def plan(self, s: Session, old: Deadline | None) -> list[Timer]:
-        """Bring ``s.deadline`` up to date before ``s`` is written; the timers to schedule once committed."""
+    def plan(self, s: Session, old: Deadline | None) -> None:
+        """Bring ``s.deadline`` up to date before ``s`` is written (its alarm follows: :meth:`arm`)."""
         if s.status not in ACTIVE:
             settle_idle(s)
         if self.scheduler is None:
-            return []
+            return
         s.deadline = desired_deadline(s, self.service.clock())
-        if s.deadline is None or same_deadline(s.deadline, old):
-            return []
-        return timers_for(s, s.deadline)
 
-    def flush_timer(self, s: Session, at: float) -> Timer | None:
-        """A timer that delivers what waits in the chat's outbox (the group's budget, Telegram's flood
-        control, a delivery that died): EventBridge Scheduler fires within the minute after ``at``."""
+    def arm(self, s: Session, now: float, in_flight: set[int], consumed: bool = False) -> list[Schedule]:
+        """Move the chat's alarm to the next moment something is due (in ``s``, written next); the
+        scheduler calls to make once that write is committed (:meth:`dispatch`)."""
         if self.scheduler is None:
-            return None
-        due = int(math.ceil(at))
-        payload = {"chat": s.chat_id, "game": s.game_id or "", "phase": "flush", "serial": 0, "step": "",
-                   "due": due, "kind": "flush"}
-        return Timer(name=f"gb{b36(s.chat_id)}-{s.game_id or 'x'}-flush-{b36(due)}", at=due, payload=payload)
+            return []
+        return rearm(s, now, in_flight, {"game": s.game_id or ""}, consumed)
 
-    def dispatch(self, timers: list[Timer]) -> None:
-        """Schedule, after the commit. A failure is logged: the game goes on (without that time limit)."""
-        for timer in timers:
+    def dispatch(self, calls: list[Schedule]) -> None:
+        """The scheduler calls of a committed write. A failure is logged: the game goes on (a missed
+        wake-up is made up by the chat's next update, which finds what is due)."""
+        for call in calls:
             try:
-                self.scheduler.schedule(timer)
+                if call.timer is not None:
+                    self.scheduler.schedule(call.timer)
+                elif call.cancel:
+                    self.scheduler.cancel(call.cancel)
             except Exception:
-                log.exception("could not schedule timer %s", timer.name)
+                log.exception("could not %s an alarm", "schedule" if call.timer is not None else "cancel")
 
     # --- firing ---------------------------------------------------------------------------------------
 
     async def fire(self, payload: dict[str, Any]) -> str:
-        """A timer is due: remind, or apply the defaults. Returns what it did (for logs and tests)."""
+        """A chat's alarm (or an older timer of it) fired: remind or apply the defaults if a time limit
+        is due, deliver what waits in the outbox, and set the next alarm. Returns what it did."""
         from .service import Job
+        from .steps import Plan
 
         outcome = ["stale"]
         chat_id = int(payload["chat"])
+        name = payload.get("name")
         job = Job(update=None, update_id=None)
-        if payload.get("kind") == "flush":  # deliver what waits in the outbox
-            plan = self.service.uow.resume(chat_id)
-            results = await self.service.uow.deliver(plan)
-            return "flushed" if results else "stale"
 
         def decide(s: Session | None) -> Plan:
-            from .uow import Plan
-
             outcome[0] = "stale"
-            if is_stale(s, payload):
+            if s is None:
                 return Plan()
-            if payload.get("kind") == "remind":
-                if s.deadline.reminded:
-                    return Plan()
-                s.deadline.reminded = True
-                outcome[0] = "reminded"
-                return Plan(session=s, outs=self._reminder(s))
-            outcome[0] = "expired"
-            return self._expire_join(s) if s.deadline.phase == "join" else self._expire_game(s)
+            consumed = s.alarm is not None and s.alarm.name == name
+            plan = self._due(s, outcome)
+            if plan is None:
+                plan = Plan(session=s) if consumed else Plan()
+            plan.fired = consumed
+            return plan
 
         plan = self.service._transact(job, chat_id, decide)
-        await self.service._finish(job, plan, chat_id)
+        if plan.step is None or not plan.step.committed:
+            plan = self.service.uow.resume(chat_id)  # an older timer: what waits in the outbox
+        results = await self.service._finish(job, plan, chat_id)
+        if outcome[0] == "stale" and any(r.ok for r in results):
+            outcome[0] = "flushed"
         return outcome[0]
+
+    def _due(self, s: Session, outcome: list[str]) -> Plan | None:
+        """The running time limit's reminder or expiry, if due now (None: nothing of the kind)."""
+        from .steps import Plan
+
+        d = s.deadline
+        now = self.service.clock()
+        if d is None or not same_deadline(desired_deadline(s, now), d):
+            return None
+        if now + SOON >= d.due:
+            outcome[0] = "expired"
+            return self._expire_join(s) if d.phase == "join" else self._expire_game(s)
+        if d.remind_at is not None and not d.reminded and now + SOON >= d.remind_at:
+            d.reminded = True
+            outcome[0] = "reminded"
+            return Plan(session=s, outs=self._reminder(s))
+        return None
 
     def _reminder(self, s: Session) -> list:
         from .telegram_io import Out
@@ -182,8 +194,8 @@ class Timers:
 
     def _expire_join(self, s: Session) -> Plan:
         """Time to join is up: start with the reachable players if there are 5 to 10, else close."""
+        from .steps import Plan
         from .telegram_io import Out
-        from .uow import Plan
 
         table = self.service._table(s)
         players, dropped = self.service._split_reachable(s)
@@ -230,7 +242,7 @@ class Timers:
     # --- commands ---------------------------------------------------------------------------------------
 
     async def cmd_extend(self, job: Job, args: str) -> None:
-        from .uow import Plan, Reply
+        from .steps import Plan, Reply
 
         chat = job.update.effective_chat
         user = job.update.effective_user
@@ -256,7 +268,7 @@ class Timers:
         await self.service._finish(job, plan, chat.id)
 
     async def cmd_forcestart(self, job: Job, args: str) -> None:
-        from .uow import Reply
+        from .steps import Reply
 
         chat = job.update.effective_chat
         user = job.update.effective_user
@@ -279,7 +291,7 @@ class Timers:
         await self.service._finish(job, plan, chat.id)
 
     async def cmd_idles(self, job: Job, args: str) -> None:
-        from .uow import Plan
+        from .steps import Plan
 
         chat = job.update.effective_chat
         session, _ = self.service._load(chat.id)

@@ -2,16 +2,16 @@
 
 ``commit`` runs one attempt under ``store.retrying``: read the chat's session (one read), let the
 decision change it, sort the operations it produced (``gamebot.effects``: essential ones into the
-outbox, progress sent only within the group's budget), record the update id, take the delivery lease
-and write the session back with a condition on the version read. A conflict re-runs the attempt from
-a fresh read; a redelivered update (its id is recorded) is applied once, and only what its first
-delivery left undelivered goes out.
+outbox, progress sent only within the group's budget), bring the chat's alarm up to date
+(``gamebot.alarm``), record the update id, take the delivery lease and write the session back with a
+condition on the version read. A conflict re-runs the attempt from a fresh read; a redelivered update
+(its id is recorded) is applied once, and only what its first delivery left undelivered goes out.
 
-``deliver`` sends after the commit: the outbox entries it may send and the progress, per chat in
-order, chats at the same time (at most ``IN_FLIGHT`` calls at once), then writes once (the ack) what
-was delivered and what the calls taught (message ids, unreachable players...). Telegram's flood
-control leaves an entry waiting in the outbox with a flush timer; a failure of the process leaves it
-to the redelivery, the chat's next update or the timer.
+``deliver`` sends after the commit: each chat's operations in order, the chats at the same time (at
+most ``IN_FLIGHT`` calls at once), while the scheduler calls run in a worker thread; then it writes
+once (the ack) what was delivered and what the calls taught (message ids, unreachable players...).
+What waits (Telegram's flood control) wakes the chat through its alarm; a failure of the process leaves
+it to the redelivery, the chat's next update or the alarm.
 """
 from __future__ import annotations
 
@@ -19,68 +19,27 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from .delivery import Facts, held_back, learn, to_effect, to_out
-from .effects import LEASE_SECONDS, RECEIPT_DAYS, Budget, Effect, Lease, receipts_key, waves
+from .effects import LEASE_SECONDS, RECEIPT_DAYS, Budget, Effect, Lease, receipts_key
 from .session import Session, chat_key
+from .steps import Plan, Reply, Step
 from .store import Item, Repository, Write, retrying
 from .telegram_io import Out, Result
 
 log = logging.getLogger("gamebot.uow")
 
-IN_FLIGHT = 8  # Bot API calls at once (the bot may make about 30 per second in all)
+IN_FLIGHT = 16  # Bot API calls at once (the bot may make about 30 per second in all; the HTTP pool holds 16)
 MAX_DRAIN = 3  # delivery rounds one update may run (notices found by the ack, entries others left)
 RETRY_LATER = 5.0  # seconds before an entry that failed on the network is tried again
 
 
-class Reply(Exception):
-    """Stop the attempt and answer with this text (no write, unless a player's move is refused)."""
-
-    def __init__(self, text: str, alert: bool = False, url: str | None = None) -> None:
-        super().__init__(text)
-        self.text = text
-        self.alert = alert
-        self.url = url
-
-
-@dataclass
-class Plan:
-    """What one attempt decided: the session to write (None: no write), extra writes, operations."""
-
-    session: Session | None = None
-    outs: list[Out] = field(default_factory=list)
-    writes: list[Write] = field(default_factory=list)
-    answer: str | None = None
-    alert: bool = False
-    url: str | None = None
-    schedule: list[Any] = field(default_factory=list)  # timers to schedule once committed (gamebot.timers)
-    picture: tuple[int, dict[str, Any], str] | None = None  # (chat, game summary, language): sent last
-    version: int | None = None  # the chat item's version once this plan's session is written
-    step: Step | None = None  # set by ``commit``
-
-
-@dataclass
-class Step:
-    """A committed attempt: what to deliver now."""
-
-    chat_id: int
-    owner: int  # the update id (0: a timer) that holds the delivery lease
-    session: Session | None  # as written (or read, when nothing was written)
-    version: int | None
-    stored: list[Effect] = field(default_factory=list)  # outbox entries this delivery sends
-    lease: str = ""  # the lease's id: the receipts of this delivery's sends are noted under it
-    took_over: bool = False  # a dead delivery's lease was lifted (its receipts applied): worth a write
-    direct: list[Out] = field(default_factory=list)  # progress sent now, never stored
-    committed: bool = False
-
-
 class UnitOfWork:
     def __init__(self, repo: Repository, io: Any, clock: Callable[[], float] = time.time,
-                 plan_timers: Callable[[Session, Any], list[Any]] | None = None,
+                 plan_timers: Callable[[Session, Any], None] | None = None,
                  schedule: Callable[[list[Any]], None] | None = None,
-                 flush_timer: Callable[[Session, float], Any] | None = None,
+                 arm: Callable[[Session, float, set[int], bool], list[Any]] | None = None,
                  follow_up: Callable[[Session, Facts], list[Out]] | None = None,
                  photo: Callable[[Session, Effect], Out | None] | None = None,
                  settle: Callable[[Plan], None] | None = None,
@@ -89,9 +48,9 @@ class UnitOfWork:
         self.repo = repo
         self.io = io
         self.clock = clock
-        self.plan_timers = plan_timers or (lambda s, old: [])
-        self.schedule = schedule or (lambda timers: None)
-        self.flush_timer = flush_timer or (lambda s, at: None)
+        self.plan_timers = plan_timers or (lambda s, old: None)
+        self.schedule = schedule or (lambda calls: None)
+        self.arm = arm or (lambda s, now, in_flight, fired: [])
         self.follow_up = follow_up or (lambda s, facts: [])
         self.photo = photo or (lambda s, e: None)
         self.settle = settle or (lambda plan: None)
@@ -130,7 +89,7 @@ class UnitOfWork:
                 return self._uncommitted(plan, session, version, chat_id, me, written=bool(plan.writes))
             s = plan.session
             self.settle(plan)
-            plan.schedule = self.plan_timers(s, deadline)
+            self.plan_timers(s, deadline)
             step = self._sort(s, plan, chat_id, me)
             s.mark_seen(owner)
             self._write(plan, s, version, chat_id)
@@ -171,7 +130,7 @@ class UnitOfWork:
     def _resume(self, plan: Plan, session: Session, version: int | None, chat_id: int, owner: int) -> Plan:
         plan.session = session
         step = self._sort(session, plan, chat_id, owner)
-        if step.stored or step.direct or step.took_over:  # the lease, the budget's slots, the views: one write
+        if step.stored or step.direct or step.took_over or plan.schedule:  # lease, budget, views, alarm: one write
             self._write(plan, session, version, chat_id)
             step.version, step.committed = plan.version, True
         else:
@@ -227,7 +186,6 @@ class UnitOfWork:
         if stored:
             box.lease = Lease(owner=owner, until=now + LEASE_SECONDS, id=f"{owner}.{box.next_seq}.{int(now)}")
         progress: list[Out] = []
-        retry: list[float] = []
         views = {o.view for o in plan.outs if o.view}
         for out in plan.outs:
             if out.essential and out.op != "answer":
@@ -251,24 +209,14 @@ class UnitOfWork:
                 else:
                     progress.append(out)
                 continue
-            again = box.admit_progress(now, out.view, box.group_waiting(group), self.budget)
-            if again is None:
+            if box.admit_progress(now, out.view, box.group_waiting(group), self.budget) is None:
                 progress.append(out)
-            else:  # dropped: the view's latest state goes out with a later edit
-                retry.append(again)
+            # else held back: the view's latest state goes out with a later edit (or when the alarm wakes)
         closing = [o for o in progress if o.op in ("edit", "markup") and (o.chat_id or 0) > 0 and o.keyboard is None]
         if closing:
             box.keep_for_replay(owner, [to_effect(o) for o in closing])
-        if retry:
-            timer = self.flush_timer(s, min(retry))
-            if timer is not None:
-                plan.schedule = [*plan.schedule, timer]
-        waiting = [e for e in box.effects if e not in stored]
-        if waiting:  # someone must come back for them: a flush timer when they are due
-            due = box.next_due() or now + LEASE_SECONDS
-            timer = self.flush_timer(s, max(due, now))
-            if timer is not None:
-                plan.schedule = [*plan.schedule, timer]
+        # what waits (the budget, flood control, another delivery) wakes the chat when due: its alarm
+        plan.schedule = [*plan.schedule, *self.arm(s, now, {e.seq for e in stored}, plan.fired)]
         return Step(chat_id, owner, s, None, stored=stored, direct=progress, took_over=took_over,
                     lease=box.lease.id if stored and box.lease is not None else "")
 
@@ -279,18 +227,34 @@ class UnitOfWork:
         step = plan.step
         if step is None:
             return []
-        self.schedule(plan.schedule)
+        calls = self._aside(self.schedule, plan.schedule)  # the alarm moves while the messages go out
         results: list[Result] = []
-        for _ in range(MAX_DRAIN):
-            batch = await self._send(step)
-            results += batch
-            if step.session is None or not (step.stored or self._worth_recording(batch)):
-                break
-            follow = self._ack(step, batch)
-            if follow is None:
-                break
-            step = follow
+        try:
+            for _ in range(MAX_DRAIN):
+                batch = await self._send(step)
+                results += batch
+                if step.session is None or not (step.stored or self._worth_recording(batch)):
+                    break
+                follow, more = self._ack(step, batch)
+                if more:
+                    if calls is not None:
+                        await calls  # (in order: the commit's alarm before the one the ack sets)
+                    calls = self._aside(self.schedule, more)
+                if follow is None:
+                    break
+                step = follow
+        finally:
+            if calls is not None:
+                await calls
         return results
+
+    @staticmethod
+    def _aside(work: Callable[[list[Any]], None], calls: list[Any]) -> asyncio.Future | None:
+        """Run ``work(calls)`` (blocking AWS requests) in a worker thread, so that the event loop keeps
+        sending meanwhile; None when there is nothing to do."""
+        if not calls:
+            return None
+        return asyncio.ensure_future(asyncio.to_thread(work, list(calls)))
 
     @staticmethod
     def _worth_recording(results: list[Result]) -> bool:
@@ -300,31 +264,34 @@ class UnitOfWork:
                    or r.error == "forbidden" or (r.out.op == "pin" and not r.ok) or held_back(r) for r in results)
 
     async def _send(self, step: Step) -> list[Result]:
+        """Each chat's operations one after the other, the chats at the same time (at most ``IN_FLIGHT``
+        calls at once): a chat never waits for another's calls."""
         outs = [to_out(e, step.session, self.photo) for e in step.stored]
         outs += list(step.direct)
-        outs = [o for o in outs if o is not None]
         limit = asyncio.Semaphore(IN_FLIGHT)
 
-        async def one(out: Out) -> Result:
-            async with limit:
-                result = (await self.io.run([out]))[0]
-            if result.ok and result.message_id and out.seq is not None and out.op in ("send", "photo"):
-                self._receipt(step, out.seq, result.message_id)  # before this chat's next call
-            return result
+        async def chain(ops: list[Out]) -> list[Result]:
+            done: list[Result] = []
+            for i, out in enumerate(ops):
+                async with limit:
+                    result = (await self.io.run([out]))[0]
+                if result.ok and result.message_id and out.seq is not None and out.op in ("send", "photo"):
+                    # noted before anything else runs (no await in between): a death after this call
+                    # can only repeat this one message if Telegram's answer itself was lost
+                    self._receipt(step, out.seq, result.message_id)
+                done.append(result)
+                if result.error == "retry_after":  # Telegram said wait: the chat's later operations wait too;
+                    # its progress is held back as if Telegram had refused it (stored entries stay stored)
+                    done += [Result(o, False, error="retry_after", detail=result.detail)
+                             for o in ops[i + 1:] if o.seq is None]
+                    break
+            return done
 
-        results: list[Result] = []
-        stopped: dict[int, str] = {}  # chats where Telegram said wait (how long): their later operations wait too
-        for wave in waves(outs, lambda o: o.chat_id):
-            later = [o for o in wave if o.chat_id in stopped]
-            wave = [o for o in wave if o.chat_id not in stopped]
-            done = await asyncio.gather(*(one(o) for o in wave))
-            for r in done:
-                if r.error == "retry_after":
-                    stopped[r.out.chat_id] = r.detail
-            results += done
-            # progress not sent because its chat must wait: held back as if Telegram had refused it
-            results += [Result(o, False, error="retry_after", detail=stopped[o.chat_id]) for o in later if o.seq is None]
-        return results
+        per_chat: dict[int | None, list[Out]] = {}
+        for o in outs:
+            if o is not None:
+                per_chat.setdefault(o.chat_id, []).append(o)
+        return [r for done in await asyncio.gather(*(chain(ops) for ops in per_chat.values())) for r in done]
 
     def _receipt(self, step: Step, seq: int, message_id: int) -> None:
         if not step.lease:
@@ -335,14 +302,16 @@ class UnitOfWork:
         except Exception:  # the ack still records it; only a death before the ack would send it again
             log.warning("could not note the receipt of message %s in chat %s", message_id, step.chat_id)
 
-    def _ack(self, step: Step, results: list[Result]) -> Step | None:
+    def _ack(self, step: Step, results: list[Result]) -> tuple[Step | None, list[Any]]:
         """Record the delivery in one version-checked write (re-read on a conflict). Returns the next
-        round of delivery when the write left deliverable entries (notices, entries others added)."""
+        round of delivery when the write left deliverable entries (notices, entries others added), and
+        the scheduler calls the write committed (the alarm)."""
         now = self.clock()
         by_seq = {r.out.seq: r for r in results if r.out.seq is not None}
         facts = Facts.of(results)
         tries: list[int] = []
         next_step: list[Step | None] = [None]
+        committed: list[Any] = []
 
         def attempt() -> None:
             if not tries:
@@ -378,10 +347,11 @@ class UnitOfWork:
                 box.lease = None
             plan = Plan(session=session)
             follow = self._sort(session, plan, step.chat_id, step.owner) if box.effects else None
-            if plan.schedule:
-                self.schedule(plan.schedule)
+            if follow is None:
+                plan.schedule = self.arm(session, now, set(), False)
             item = Item(key=chat_key(step.chat_id), body=session.body())
             self.repo.put(item, version)
+            committed[:] = plan.schedule
             if follow is not None and follow.stored:
                 follow.session, follow.version, follow.committed = session, (version or 0) + 1, True
                 next_step[0] = follow
@@ -390,5 +360,5 @@ class UnitOfWork:
             retrying(attempt)
         except Exception:
             log.exception("could not record a delivery in chat %s", step.chat_id)
-            return None
-        return next_step[0]
+            return None, []
+        return next_step[0], committed

@@ -1,5 +1,7 @@
 """Fixtures for end-to-end tests: the real webhook Lambda handler, the fake Bot API server on
-127.0.0.1, and DynamoDB mocked by moto (table created from template.yaml)."""
+127.0.0.1, and DynamoDB and EventBridge Scheduler on a moto server on 127.0.0.1 (``AWS_ENDPOINT_URL``:
+the functions' own AWS client speaks HTTP, which moto's in-process ``mock_aws`` would not intercept),
+reset for every test, the table created from template.yaml."""
 from __future__ import annotations
 
 import os
@@ -7,6 +9,7 @@ import os
 import pytest
 
 from localdev.fake_telegram import FakeTelegram
+from tests.moto_server import reset_moto, serialised_moto_server
 
 TOKEN = "123456:E2E-TEST-token"
 SECRET = "e2e-webhook-secret"
@@ -19,14 +22,20 @@ def fake_server():
         yield fake
 
 
+@pytest.fixture(scope="session")
+def aws_endpoint():
+    """The moto server of this test process (one request at a time: tests/moto_server.py)."""
+    with serialised_moto_server() as url:
+        yield url
+
+
 @pytest.fixture
-def lambda_env(fake_server, monkeypatch):
-    """Environment of the webhook function, with moto's DynamoDB and a fresh fake Telegram."""
+def lambda_env(fake_server, aws_endpoint, monkeypatch):
+    """Environment of the webhook function, with moto's DynamoDB (emptied) and a fresh fake Telegram."""
     import app
-    from moto import mock_aws
 
     from gamebot import dynamo
-    from gamebot.tables import create_table_from_template
+    from gamebot.tables import admin_client, create_table_from_template
 
     fake_server.reset()
     env = {
@@ -39,6 +48,7 @@ def lambda_env(fake_server, monkeypatch):
         "AWS_SESSION_TOKEN": "testing",
         "AWS_DEFAULT_REGION": "us-east-1",
         "AWS_REGION": "us-east-1",
+        "AWS_ENDPOINT_URL": aws_endpoint,  # DynamoDB and EventBridge Scheduler, our client's and boto3's
         # The bots here play far faster than people (hundreds of actions a second, in real time): the
         # group's budget of messages per minute would stretch a game over many minutes. It is tested with
         # a clock the tests move (tests/unit, tests/reliability) and measured by scripts/bench_webhook.py.
@@ -48,14 +58,14 @@ def lambda_env(fake_server, monkeypatch):
         monkeypatch.setenv(key, value)
     monkeypatch.delenv("AWS_ENDPOINT_URL_DYNAMODB", raising=False)
     monkeypatch.delenv("TELEGRAM_BOT_USERNAME", raising=False)
-    with mock_aws():
-        dynamo.reset_default_client()
-        app.reset()
-        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        create_table_from_template(dynamo.default_client(), TABLE, os.path.join(root, "template.yaml"))
-        yield fake_server
-        app.reset()
-        dynamo.reset_default_client()
+    reset_moto(aws_endpoint)
+    dynamo.reset_default_client()
+    app.reset()
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    create_table_from_template(admin_client(), TABLE, os.path.join(root, "template.yaml"))
+    yield fake_server
+    app.reset()
+    dynamo.reset_default_client()
     fake_server.reset()
 
 

@@ -1,13 +1,15 @@
-"""Phase timers end to end: the webhook Lambda schedules on EventBridge Scheduler (moto), and the timer
-Lambda is invoked with exactly the payloads the scheduler received, earliest first, as EventBridge
-Scheduler would (then the schedule deletes itself: ActionAfterCompletion DELETE). One player never
-acts; the game still finishes."""
+"""Phase timers end to end: the webhook Lambda keeps each chat's alarm on EventBridge Scheduler (moto):
+one schedule per chat at the next moment something is due. The timer Lambda is invoked with exactly
+the payload the scheduler received, at its time (both functions read a clock the test moves), as
+EventBridge Scheduler would (then the schedule deletes itself: ActionAfterCompletion DELETE). One
+player never acts; the game still finishes."""
 from __future__ import annotations
 
 import datetime as dtm
 import importlib.util
 import json
 import random
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -43,8 +45,26 @@ def timed(lambda_env, monkeypatch):
     client.create_schedule_group(Name=GROUP_NAME)
     app.reset()
     timer = _timer_app()
-    yield SimpleNamespace(client=client, timer=timer, fake=lambda_env)
+    clock = Clock(float(int(time.time())))
+    for service in (app.service(), timer.service(TIMER_ARN)):  # both functions read the test's clock
+        service.set_clock(clock)
+    yield SimpleNamespace(client=client, timer=timer, fake=lambda_env, clock=clock)
     timer.reset()
+
+
+class Clock:
+    """Time as both functions see it: it moves when a timer fires at a later time."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def at_of(schedule: dict) -> int:
+    when = schedule["ScheduleExpression"][3:-1]
+    return int(dtm.datetime.strptime(when, "%Y-%m-%dT%H:%M:%S").replace(tzinfo=dtm.UTC).timestamp())
 
 
 def schedules(client) -> list[dict]:
@@ -56,13 +76,17 @@ def schedules(client) -> list[dict]:
 
 
 def fire_next(timed) -> tuple[dict, dict]:
-    """Invoke the timer function with the earliest schedule's payload, then delete it as AWS would."""
+    """At the earliest schedule's time, invoke the timer function with its payload; then it deletes
+    itself, as AWS does."""
     schedule = schedules(timed.client)[0]
     payload = json.loads(schedule["Target"]["Input"])
-    context = SimpleNamespace(invoked_function_arn=TIMER_ARN)
-    result = timed.timer.lambda_handler(payload, context)
+    timed.clock.now = max(timed.clock.now, at_of(schedule))
     timed.client.delete_schedule(Name=schedule["Name"], GroupName=GROUP_NAME)
-    return payload, result
+    return payload, invoke(timed, payload)
+
+
+def invoke(timed, payload: dict) -> dict:
+    return timed.timer.lambda_handler(payload, SimpleNamespace(invoked_function_arn=TIMER_ARN))
 
 
 def session_of(group: int) -> Session:
@@ -72,21 +96,20 @@ def session_of(group: int) -> Session:
     return Session.from_body(item.body)
 
 
-def test_the_webhook_schedules_one_time_timers_that_target_the_timer_function(table, timed):
+def test_the_webhook_keeps_one_schedule_per_chat_that_targets_the_timer_function(table, timed):
     table.open_lobby([1, 2, 3])
-    found = schedules(timed.client)
-    assert len(found) == 2  # the join reminder and the join deadline
+    (schedule,) = schedules(timed.client)  # the chat's alarm: the join reminder
     s = session_of(table.group)
-    for schedule in found:
-        payload = json.loads(schedule["Target"]["Input"])
-        assert (payload["chat"], payload["game"], payload["phase"]) == (table.group, s.game_id, "join")
-        assert schedule["Target"]["Arn"] == TIMER_ARN and schedule["Target"]["RoleArn"] == ROLE_ARN
-        assert schedule["ActionAfterCompletion"] == "DELETE" and schedule["FlexibleTimeWindow"] == {"Mode": "OFF"}
-        assert schedule["GroupName"] == GROUP_NAME and schedule["ScheduleExpressionTimezone"] == "UTC"
-        at = payload["due"] if payload["kind"] == "expire" else s.deadline.remind_at
-        when = dtm.datetime.fromtimestamp(at, dtm.UTC).strftime("%Y-%m-%dT%H:%M:%S")
-        assert schedule["ScheduleExpression"] == f"at({when})"
-    assert s.deadline.due == max(json.loads(x["Target"]["Input"])["due"] for x in found)
+    payload = json.loads(schedule["Target"]["Input"])
+    assert payload == {"chat": table.group, "game": s.game_id, "kind": "wake", "due": s.deadline.remind_at,
+                       "name": schedule["Name"]}
+    assert schedule["Name"] == s.alarm.name and at_of(schedule) == s.alarm.at == s.deadline.remind_at
+    assert schedule["Target"]["Arn"] == TIMER_ARN and schedule["Target"]["RoleArn"] == ROLE_ARN
+    assert schedule["ActionAfterCompletion"] == "DELETE" and schedule["FlexibleTimeWindow"] == {"Mode": "OFF"}
+    assert schedule["GroupName"] == GROUP_NAME and schedule["ScheduleExpressionTimezone"] == "UTC"
+    assert fire_next(timed)[1] == {"status": "reminded"}
+    (schedule,) = schedules(timed.client)  # then the expiry
+    assert at_of(schedule) == session_of(table.group).deadline.due
 
 
 def test_a_game_where_one_player_never_acts_finishes_through_the_timer_function(table, timed):
@@ -100,11 +123,13 @@ def test_a_game_where_one_player_never_acts_finishes_through_the_timer_function(
         driver.play()
         if driver.over():
             break
-        payload, result = fire_next(timed)
-        outcomes.append((payload["phase"], payload["kind"], result["status"]))
+        phase = session_of(table.group).deadline.phase
+        _, result = fire_next(timed)
+        outcomes.append((phase, result["status"]))
+        assert len(schedules(timed.client)) <= 1  # never more than the chat's alarm
     assert driver.over()
     assert set(table.statuses) == {200}
-    assert ("vote", "expire", "expired") in outcomes and any(o[2] == "stale" for o in outcomes)
+    assert ("vote", "expired") in outcomes  # (whether the absent player was ever sent on a quest varies)
     s = session_of(table.group)
     assert s.status == "ended" and s.idle.get(str(absent), 0) > 0 and set(s.idle) == {str(absent)}
     group = "\n".join(m["text"] for m in table.messages(table.group))
@@ -116,19 +141,23 @@ def test_a_game_where_one_player_never_acts_finishes_through_the_timer_function(
 
 def test_the_timer_function_ignores_stale_and_malformed_events(table, timed):
     table.open_lobby([1, 2, 3])
-    first = json.loads(schedules(timed.client)[-1]["Target"]["Input"])  # the join deadline
+    s = session_of(table.group)
+    first = {"chat": table.group, "game": s.game_id, "kind": "wake", "due": s.deadline.due, "name": s.alarm.name}
+    # an event of an earlier version (a phase timer of its own) is understood too
+    older = {"chat": table.group, "game": s.game_id, "phase": "join", "serial": 0, "step": "",
+             "due": s.deadline.due, "kind": "expire"}
     assert table.command(2, "/extend") == 200
-    context = SimpleNamespace(invoked_function_arn=TIMER_ARN)
-    assert timed.timer.lambda_handler(first, context) == {"status": "stale"}  # extended since
+    timed.clock.now = first["due"]
+    assert invoke(timed, first) == {"status": "stale"}  # extended since: nothing is due
+    assert invoke(timed, older) == {"status": "stale"}
     assert session_of(table.group).status == "lobby"
-    assert timed.timer.lambda_handler({"chat": "x"}, context) == {"status": "ignored"}
-    assert timed.timer.lambda_handler({**first, "serial": "not a number"}, context) == {"status": "ignored"}
-    payloads = [json.loads(x["Target"]["Input"]) for x in schedules(timed.client)]
-    current = max((p for p in payloads if p["kind"] == "expire"), key=lambda p: p["due"])
-    assert current["due"] > first["due"] and current["serial"] == first["serial"] + 1
-    assert timed.timer.lambda_handler(current, context) == {"status": "expired"}
-    assert session_of(table.group).status == "cancelled"  # three players: the lobby closes
-    assert timed.timer.lambda_handler(current, context) == {"status": "stale"}  # a retried delivery
+    assert invoke(timed, {"chat": "x"}) == {"status": "ignored"}
+    assert invoke(timed, {**first, "due": "not a number"}) == {"status": "ignored"}
+    assert invoke(timed, {"kind": "wake"}) == {"status": "ignored"}
+    outcomes = [fire_next(timed)[1]["status"] for _ in range(len(schedules(timed.client)) + 1)]
+    assert outcomes[-1] == "expired" and session_of(table.group).status == "cancelled"  # three players: closed
+    assert schedules(timed.client) == []  # nothing more to wake up for
+    assert invoke(timed, first) == {"status": "stale"}  # a retried delivery
 
 
 def test_a_late_vote_racing_the_timer_function_counts_and_the_write_is_retried(table, timed):
@@ -144,9 +173,10 @@ def test_a_late_vote_racing_the_timer_function_counts_and_the_write_is_retried(t
         assert driver._picker()
     for uid in (1, 2):
         table.press_label(uid, table.group, "Approve")
-    (expire,) = [json.loads(x["Target"]["Input"]) for x in schedules(timed.client)
-                 if json.loads(x["Target"]["Input"])["phase"] == "vote" and json.loads(x["Target"]["Input"])["kind"] == "expire"]
-    context = SimpleNamespace(invoked_function_arn=TIMER_ARN)
+    s = session_of(table.group)
+    assert s.deadline.phase == "vote"
+    expire = {"chat": table.group, "game": s.game_id, "kind": "wake", "due": s.deadline.due, "name": "gb-vote"}
+    timed.clock.now = s.deadline.due
     service = timed.timer.service(TIMER_ARN)
     original, raced = service.repo.put, []
 
@@ -159,7 +189,7 @@ def test_a_late_vote_racing_the_timer_function_counts_and_the_write_is_retried(t
         return original(item, expect)
 
     service.repo.put = put
-    assert timed.timer.lambda_handler(expire, context) == {"status": "expired"}
+    assert invoke(timed, expire) == {"status": "expired"}
     s = session_of(table.group)
     votes = s.game().proposals[-1].votes if s.state else s.last["view"]["proposals"][-1]["votes"]
     assert votes == "AARAA"  # Dave's late Reject counts; Erin and Frank timed out (missing votes approve)

@@ -14,7 +14,7 @@ import pytest
 
 from gamebot.dynamo import DynamoRepository
 from gamebot.store import Item, Write, retrying
-from tests.moto_server import dynamo_client, serialised_moto_server
+from tests.moto_server import aws_dynamo_client, dynamo_client, serialised_moto_server
 
 TEMPLATE = """\
 Resources:
@@ -43,23 +43,26 @@ def _client(endpoint: str):
 
 @pytest.mark.parametrize("trial", range(TRIALS))
 @pytest.mark.parametrize("mode", ["put", "transaction"])
-def test_concurrent_appends_with_retrying_all_land_exactly_once(endpoint, tmp_path, trial, mode):
+@pytest.mark.parametrize("kind", ["ours", "boto3"])
+def test_concurrent_appends_with_retrying_all_land_exactly_once(endpoint, tmp_path, trial, mode, kind):
     """10 threads append their id to one item (read, modify, conditional write; retry on conflict).
-    ``transaction``: each also creates its own item in the same TransactWriteItems."""
+    ``transaction``: each also creates its own item in the same TransactWriteItems. One client for all
+    the threads: ours (a connection per thread) or boto3's (a pool)."""
     from gamebot.tables import create_table_from_template
 
     template = tmp_path / "template.yaml"
     template.write_text(TEMPLATE)
-    client = _client(endpoint)
-    table = f"concurrency-{mode}-{trial}"
-    create_table_from_template(client, table, template)
+    admin = _client(endpoint)
+    client = aws_dynamo_client(endpoint) if kind == "ours" else admin
+    table = f"concurrency-{kind}-{mode}-{trial}"
+    create_table_from_template(admin, table, template)
     DynamoRepository(table, client=client).put(Item("game", {"joined": []}), None)
 
     start = threading.Barrier(THREADS)
     errors: list[BaseException] = []
 
     def worker(n: int) -> None:
-        repo = DynamoRepository(table, client=client)  # boto3 clients are thread-safe
+        repo = DynamoRepository(table, client=client)  # both clients are thread-safe
 
         def attempt() -> Item:
             current = repo.get("game")

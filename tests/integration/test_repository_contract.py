@@ -1,7 +1,10 @@
-"""The Repository contract: the same tests run on FakeRepository and on DynamoRepository (moto)."""
+"""The Repository contract: the same tests run on FakeRepository, on DynamoRepository with its default
+client (ours, ``gamebot.aws``) against a moto server on 127.0.0.1, and on DynamoRepository with an
+injected boto3 client (moto in process)."""
 from __future__ import annotations
 
 import textwrap
+import uuid
 from pathlib import Path
 
 import boto3
@@ -10,7 +13,14 @@ from moto import mock_aws
 
 from gamebot.dynamo import DynamoRepository
 from gamebot.store import Delete, FakeRepository, Item, Repository, VersionConflict, Write, retrying
-from gamebot.tables import REPO_ROOT, create_table_from_template, load_template, table_definition
+from gamebot.tables import (
+    REPO_ROOT,
+    admin_client,
+    create_table_from_template,
+    load_template,
+    table_definition,
+)
+from tests.moto_server import serialised_moto_server
 
 T0 = 1_800_000_000
 
@@ -61,12 +71,34 @@ def template(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.fixture(params=["fake", "dynamo"])
+@pytest.fixture(scope="module")
+def moto_url():
+    with serialised_moto_server() as url:
+        yield url
+
+
+@pytest.fixture(params=["fake", "dynamo", "dynamo-boto3"])
 def env(request, template, monkeypatch):
     """(repository, clock) for each implementation."""
+    from gamebot import dynamo
+
     clock = Clock()
     if request.param == "fake":
         yield FakeRepository(clock=clock), clock
+        return
+    if request.param == "dynamo":  # the default client, as in the Lambda functions
+        monkeypatch.setenv("AWS_ENDPOINT_URL_DYNAMODB", request.getfixturevalue("moto_url"))
+        for name, value in (("AWS_ACCESS_KEY_ID", "testing"), ("AWS_SECRET_ACCESS_KEY", "testing"),
+                            ("AWS_REGION", "us-east-1")):
+            monkeypatch.setenv(name, value)
+        table = f"games-{uuid.uuid4().hex[:12]}"
+        create_table_from_template(admin_client(), table, template, exist_ok=False)
+        dynamo.reset_default_client()
+        try:
+            yield DynamoRepository(table, clock=clock), clock
+        finally:
+            dynamo.reset_default_client()
+            admin_client().delete_table(TableName=table)
         return
     monkeypatch.delenv("AWS_ENDPOINT_URL_DYNAMODB", raising=False)
     monkeypatch.delenv("AWS_ENDPOINT_URL", raising=False)
@@ -379,12 +411,16 @@ def test_default_client_is_created_once_from_the_environment(monkeypatch):
     try:
         first, second = DynamoRepository("t"), DynamoRepository("t")
         assert first.client is second.client  # one client per container, created lazily
-        assert first.client.meta.region_name == "eu-west-3"
-        assert first.client.meta.endpoint_url == "http://127.0.0.1:8000"
+        assert first.client.region == "eu-west-3"
+        assert first.client.endpoint_url == "http://127.0.0.1:8000"
         dynamo.reset_default_client()
         monkeypatch.delenv("AWS_REGION")
         monkeypatch.delenv("AWS_DEFAULT_REGION", raising=False)
-        assert DynamoRepository("t").client.meta.region_name == dynamo.DEFAULT_REGION
+        monkeypatch.delenv("AWS_ENDPOINT_URL_DYNAMODB")
+        monkeypatch.delenv("AWS_ENDPOINT_URL", raising=False)
+        client = DynamoRepository("t").client
+        assert client.region == dynamo.DEFAULT_REGION
+        assert client.endpoint_url == f"https://dynamodb.{dynamo.DEFAULT_REGION}.amazonaws.com"
     finally:
         dynamo.reset_default_client()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import fake_server, lambda_env, table  # noqa: F401 - fixtures used here too
+from tests.e2e.conftest import aws_endpoint, fake_server, lambda_env, table  # noqa: F401 - fixtures used here too
 from tests.moto_server import serialised_moto_server
 
 

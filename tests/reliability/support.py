@@ -122,7 +122,7 @@ def until_vote(driver: Driver, screen: Any, group: int) -> dict[str, Any] | None
 # ---------------------------------------------------------------------------------------------------
 
 from tests.e2e.conftest import SECRET, TOKEN  # noqa: E402,F401 - the fake Bot API fixture's token
-from tests.moto_server import dynamo_client  # noqa: E402
+from tests.moto_server import aws_dynamo_client, dynamo_client  # noqa: E402
 
 
 def create_table(endpoint: str, name: str) -> None:
@@ -148,7 +148,8 @@ class Container:
         # as gamebot.runtime.environment() reads them; no group budget: these containers play at full speed
         settings = (TOKEN, fake.base_url, table, "", endpoint, "", "0")
         self.service = self.loop.run_until_complete(build_service(settings))
-        self.service.repo._client = dynamo_client(endpoint)  # not the process-wide client: one per container
+        # not the process-wide client: one per container (ours, as the Lambda functions have it)
+        self.service.repo._client = aws_dynamo_client(endpoint)
         self.service.seeds = seeds
 
     def handle(self, update: dict[str, Any]) -> int:

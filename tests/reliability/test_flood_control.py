@@ -22,8 +22,8 @@ import pytest
 from engine import replay as replay_game
 from gamebot.effects import Budget
 from gamebot.session import Session, chat_key
-from tests.reliability.support import ALL_MODULES, SETUPS, final_state, set_settings
-from tests.unit.flood_fakes import FloodHarness, busiest_minute, play
+from tests.reliability.support import ALL_MODULES, SETUPS, final_state
+from tests.unit.flood_fakes import FloodHarness, busiest_minute, game_settings, play
 from tests.unit.gamebot_fakes import GROUP, Clock, Msg
 
 FIVE = ("avalon", 5, ["merlin", "assassin", "percival", "morgana"], dict(ALL_MODULES))
@@ -64,7 +64,7 @@ def replay(ref: FloodHarness, seed: int, flood: dict[str, Any], budget: Budget |
     h = FloodHarness(seed=seed, flood=flood, budget=budget)
     for i, update in enumerate(ref.sent):
         if i == ref.settings_at:
-            set_settings(h.repo, GROUP, theme, roles, options)
+            game_settings(h.repo, theme, roles, options)
         query = update.get("callback_query")
         if query is not None:
             chat, mid = query["message"]["chat"]["id"], query["message"]["message_id"]

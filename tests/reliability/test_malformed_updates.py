@@ -313,9 +313,9 @@ def test_generated_malformed_updates_change_nothing_and_send_nothing():
 
 def _raw_items() -> list[str]:
     """The table's items as DynamoDB holds them, serialised."""
-    from gamebot import dynamo
+    from gamebot.tables import admin_client
 
-    client = dynamo.default_client()
+    client = admin_client()
     items, start = [], None
     while True:
         page = client.scan(TableName=TABLE, **({"ExclusiveStartKey": start} if start else {}))

@@ -17,11 +17,13 @@ from typing import Any
 
 from telegram.error import BadRequest, Forbidden, RetryAfter
 
+from gamebot.deadlines import DEFAULT_LIMITS
 from gamebot.effects import Budget
 from gamebot.render import Btn
 from gamebot.scheduler import FakeScheduler, Timer
 from gamebot.service import Service
 from gamebot.session import Session, chat_key
+from gamebot.store import Item
 from gamebot.telegram_io import Out, TelegramIO
 from localdev import updates as U
 from localdev.autoplay import Policy
@@ -183,8 +185,15 @@ class FloodHarness(Harness):
         return super().send(update)
 
     def next_flush(self) -> Timer | None:
-        """The earliest flush timer (the phase timers are left alone: players here act in time)."""
-        return next((t for t in self.sched.pending() if t.payload["kind"] == "flush"), None)
+        """The chat's alarm when it wakes the chat for what waits in the outbox; None when it waits for
+        the time limit's reminder or expiry (players here act in time) or nothing is pending."""
+        pending = self.sched.pending()
+        if not pending:
+            return None
+        d = Session.from_body(self.repo.items[chat_key(GROUP)].body).deadline
+        if d is not None and pending[0].at >= (d.remind_at if d.remind_at and not d.reminded else d.due):
+            return None
+        return pending[0]
 
     def fire(self, timer: Timer) -> None:
         self.sched.timers.remove(timer)
@@ -224,6 +233,17 @@ class FloodScreen(HarnessScreen):
         return self.h.idle()
 
 
+def game_settings(repo: Any, theme: str, roles: list[str], options: dict[str, Any]) -> None:
+    """The game's settings (the host's settings panel), without time limits: the players here act in
+    time, but Telegram's flood control may hold the table up for minutes, after which a reminder would
+    be due (what the alarm does then is tested in tests/unit/test_gamebot_timers.py)."""
+    set_settings(repo, GROUP, theme, roles, options)
+    item = repo.get(chat_key(GROUP))
+    session = Session.from_body(item.body)
+    session.settings.timers.limits = {phase: 0 for phase in DEFAULT_LIMITS}
+    repo.put(Item(key=item.key, body=session.body()), item.version)
+
+
 def play(setup: tuple, seed: int, flood: dict[str, Any] | None = None, budget: Budget | None = None) -> FloodHarness:
     """A whole game of ``setup`` (theme, players, characters, options), one action a second, played by
     people reading their chats (``RobustDriver``); in the end everything that waited is delivered."""
@@ -232,7 +252,7 @@ def play(setup: tuple, seed: int, flood: dict[str, Any] | None = None, budget: B
     players = list(range(1, n + 1))
     h.lobby(players)
     h.settings_at = len(h.sent)
-    set_settings(h.repo, GROUP, theme, roles, options)
+    game_settings(h.repo, theme, roles, options)
     h.press_label(players[0], GROUP, "Start")
 
     def status(user: int, chat: int) -> int:

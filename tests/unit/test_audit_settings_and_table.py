@@ -291,8 +291,9 @@ def test_quest_buttons_that_ran_out_of_time_are_taken_away():
         h.command(2, "/status")
         copy = h.io.last(GROUP)
         assert copy is not quest_msg and [b.text for row in copy.keyboard for b in row] == ["✅ Success", "❌ Fail"]
-        quest = [t for t in h.sched.pending() if t.payload["kind"] == "expire" and t.payload["phase"] == "quest"]
-        assert h.fire(quest[-1]) == "expired"
+        assert session(h).deadline.phase == "quest"
+        _, outcome = h.fire_next("expire")
+        assert outcome == "expired"
         assert quest_msg.keyboard is None and copy.keyboard is None
         assert not any(m.keyboard for uid in players for m in h.io.chat(uid) if "Success" in str(m.keyboard))
     finally:

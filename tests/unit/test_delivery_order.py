@@ -1,5 +1,5 @@
 """Delivery keeps each chat's order while different chats are sent to at the same time
-(``gamebot.uow.UnitOfWork.deliver``: per-chat waves, calls in parallel).
+(``gamebot.uow.UnitOfWork.deliver``: each chat's calls in order, the chats in parallel).
 
 The Bot API here is a fake whose calls take a varied (seeded) number of turns of the event loop, so that
 calls to different chats interleave. Each chat must get its messages in the order they were decided,
@@ -14,9 +14,10 @@ from collections import Counter
 import pytest
 
 from gamebot.session import Session
+from gamebot.steps import Plan
 from gamebot.store import FakeRepository
 from gamebot.telegram_io import Out, Result
-from gamebot.uow import IN_FLIGHT, Plan, UnitOfWork
+from gamebot.uow import IN_FLIGHT, UnitOfWork
 from tests.reliability.support import SETUPS
 from tests.unit.flood_fakes import play
 from tests.unit.gamebot_fakes import GROUP, T0, Clock, RecordingIO

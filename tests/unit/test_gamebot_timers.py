@@ -1,5 +1,6 @@
 """Phase timers through ``Service.handle`` and ``Timers.fire`` with a FakeScheduler and a fake clock.
 
+Each chat has one pending timer, its alarm (``gamebot.alarm``), at the next moment something is due.
 Timers are fired by hand in time order (``fire_next``), like EventBridge Scheduler would; the clock
 moves one second per update (the harness's pace) and when a timer fires, so nothing here depends on
 real time.
@@ -40,20 +41,40 @@ class Timed(Harness):
         return self.loop.run_until_complete(self.service.timers.fire(timer.payload))
 
     def fire_next(self, kind: str | None = None) -> tuple[Timer, str]:
-        """Fire the earliest phase timer (of ``kind`` if given: earlier ones of the other kind are
-        dropped). Flush timers met on the way (what waits for the group's budget) are fired too."""
-        while True:
+        """Fire the chat's alarm; with ``kind`` ("remind" or "expire"), fire alarms until one does that
+        (wake-ups for what waits in the outbox may come first)."""
+        wanted = {"remind": "reminded", "expire": "expired"}.get(kind or "")
+        for _ in range(50):
             timer = self.sched.pop_next()
             assert timer is not None, "no timer left"
-            if timer.payload["kind"] == "flush":
-                self.fire(timer)
-                continue
-            if kind is None or timer.payload["kind"] == kind:
-                return timer, self.fire(timer)
+            outcome = self.fire(timer)
+            if wanted is None or outcome == wanted:
+                return timer, outcome
+        raise AssertionError(f"no alarm did {kind}")
 
-    def phase_timers(self) -> list[Timer]:
-        """The reminders and expiries scheduled (not the outbox's flush timers), in time order."""
-        return [t for t in self.sched.pending() if t.payload["kind"] != "flush"]
+    def alarm(self) -> Timer:
+        """The chat's one pending timer (there is never more than one)."""
+        (timer,) = self.sched.pending()
+        assert self.session().alarm is not None and self.session().alarm.name == timer.name
+        return timer
+
+    def settle(self) -> None:
+        """Fire the wake-ups that only deliver what waits in the outbox (held-back progress), until the
+        alarm waits for the time limit's next moment (or nothing is pending)."""
+        while self.sched.pending():
+            d = self.session().deadline
+            timer = self.sched.pending()[0]
+            if d is not None and timer.at >= (d.remind_at if d.remind_at and not d.reminded else d.due):
+                return
+            self.sched.pop_next()
+            assert self.fire(timer) in ("flushed", "stale")
+
+    def old_alarm(self, at: int, name: str = "gb-an-older-alarm") -> Timer:
+        """A timer of this chat firing at ``at`` that the chat no longer waits for (replaced, or scheduled by
+        an earlier version): it does what is due then, nothing else."""
+        s = self.session()
+        return Timer(name=name, at=at, payload={"chat": GROUP, "game": s.game_id, "kind": "wake", "due": at,
+                                                 "name": name})
 
     def command(self, uid: int, text: str) -> None:
         self.send(U.command(U.group(self.group), U.user(uid), text))
@@ -85,24 +106,29 @@ def propose(h: Timed, players: list[int]) -> None:
 # --- the join phase ----------------------------------------------------------------------------------
 
 
-def test_a_lobby_gets_a_join_timer_with_a_reminder_and_an_expiry(h):
+def test_a_lobby_sets_the_chat_alarm_at_the_join_reminder_then_at_the_expiry(h):
     h.lobby([1, 2, 3])
-    remind, expire = h.phase_timers()
     opened = T0 + 4  # (one second per update: three players open the private chat, then /newgame)
     due = int(opened) + DEFAULT_LIMITS["join"]
-    assert (remind.at, expire.at) == (due - 60, due)
     s = h.session()
-    for timer, kind in ((remind, "remind"), (expire, "expire")):
-        assert timer.payload == {"chat": GROUP, "game": s.game_id, "phase": "join", "serial": 0, "step": "",
-                                 "due": due, "kind": kind}
-        assert len(timer.name) <= 64 and set(timer.name) <= NAME_CHARS
     assert s.deadline.due == due
-    assert len(h.phase_timers()) == 2  # joining players change nothing
+    # the joins' lobby edits wait for the group's budget: the alarm first wakes the chat to show them
+    assert h.alarm().at < due - 60 and s.outbox.dirty == ["lobby"]
+    assert h.fire_next()[1] == "flushed" and not h.session().outbox.dirty
+    remind = h.alarm()
+    assert remind.at == due - 60
+    assert remind.payload == {"chat": GROUP, "game": s.game_id, "kind": "wake", "due": due - 60, "name": remind.name}
+    assert len(remind.name) <= 64 and set(remind.name) <= NAME_CHARS
+    h.sched.pop_next()
+    assert h.fire(remind) == "reminded"
+    expire = h.alarm()
+    assert expire.at == due and expire.name != remind.name
+    assert h.sched.calls[-1] == ("schedule", expire.name)  # (the alarm that fired deleted itself)
 
 
 def test_the_join_reminder_invites_more_players_and_extend(h):
     h.lobby([1, 2, 3])
-    _, outcome = h.fire_next()
+    _, outcome = h.fire_next("remind")
     assert outcome == "reminded"
     assert "The lobby closes in <b>1 min</b>: 3 players so far" in h.io.last(GROUP).text
 
@@ -144,20 +170,23 @@ def test_join_expiry_with_settings_that_cannot_be_played_closes_with_the_reasons
 
 def test_extend_pushes_the_join_deadline_a_limited_number_of_times(h):
     h.lobby([1, 2, 3])
-    first_expire = h.phase_timers()[1]
+    first_due = h.session().deadline.due
     h.command(9, "/extend")
     assert "Only players in the lobby" in h.io.last(GROUP).text
     for used in range(1, MAX_EXTENSIONS + 1):
         h.command(2, "/extend")
         assert f"({used} of {MAX_EXTENSIONS} extensions used)" in h.io.last(GROUP).text
-        assert h.session().deadline.due == first_expire.at + used * EXTEND_SECONDS
+        assert h.session().deadline.due == first_due + used * EXTEND_SECONDS
+        assert h.alarm().at <= h.session().deadline.remind_at  # the alarm moved with it: one timer
     h.command(3, "/extend")
     assert f"already extended {MAX_EXTENSIONS} times" in h.io.last(GROUP).text
-    assert h.fire(first_expire) == "stale"  # the old deadline no longer applies
-    h.sched.timers.remove(first_expire)
+    h.settle()
+    assert h.fire(h.old_alarm(first_due)) == "stale"  # the old deadline no longer applies
     assert h.session().status == "lobby"
-    outcomes = [h.fire_next()[1] for _ in range(len(h.phase_timers()))]
-    assert outcomes.count("expired") == 1 and h.session().status == "cancelled"
+    outcomes = []
+    while h.sched.pending():
+        outcomes.append(h.fire_next()[1])
+    assert [o for o in outcomes if o != "flushed"] == ["reminded", "expired"] and h.session().status == "cancelled"
 
 
 def test_forcestart_is_for_the_host_and_needs_five_reachable_players(h):
@@ -220,8 +249,9 @@ def test_a_leader_who_never_proposes_passes_the_lead_as_a_rejected_team(h):
     players = [1, 2, 3, 4, 5]
     s = started(h, players)
     leader = s.players[s.game().leader].id
-    timer, outcome = h.fire_next("expire")
-    assert (timer.payload["phase"], outcome) == ("propose", "expired")
+    assert s.deadline.phase == "propose"
+    _, outcome = h.fire_next("expire")
+    assert outcome == "expired"
     state = h.session().game()
     assert state.vote_track == 1 and state.leader == (s.game().leader + 1) % 5
     assert "No team was proposed in time: it counts as a rejected team (1/5)" in "\n".join(h.group_texts())
@@ -237,9 +267,9 @@ def test_the_reminder_names_who_is_missing_and_is_sent_once(h):
     propose(h, players)
     for uid in (1, 2, 3):
         h.press_label(uid, GROUP, "Approve")
-    remind = next(t for t in h.phase_timers() if t.payload["kind"] == "remind")
-    assert remind.payload["phase"] == "vote"
-    assert h.fire(remind) == "reminded"
+    assert h.session().deadline.phase == "vote"
+    remind, _ = h.fire_next("remind")
+    assert remind.at == h.session().deadline.remind_at
     text = h.io.last(GROUP).text
     assert "waiting for" in text and "Erin" in text and "Frank" in text and "Bob" not in text
     assert "the vote counts as Approve" in text
@@ -251,18 +281,23 @@ def test_the_reminder_names_who_is_missing_and_is_sent_once(h):
 
 def test_a_stale_timer_does_nothing(h):
     players = [1, 2, 3, 4, 5]
-    started(h, players)
-    propose_expire = h.phase_timers()[-1]
+    s = started(h, players)
+    propose_alarm, propose_due = h.alarm(), s.deadline.due
     propose(h, players)  # in time
+    assert propose_alarm not in h.sched.pending()  # replaced by the vote's alarm, and deleted
+    assert propose_due > h.session().deadline.remind_at
+    h.settle()  # (what waited for the group's budget has gone out)
     before = h.repo.items[chat_key(GROUP)].version
-    assert h.fire(propose_expire) == "stale"
+    assert h.fire(h.old_alarm(int(h.clock.now) + 1, propose_alarm.name)) == "stale"  # had it fired anyway
     assert h.repo.items[chat_key(GROUP)].version == before and h.session().idle == {}
 
 
 def _to_vote(h: Timed, players: list[int]) -> Timer:
+    """Up to the vote; a timer firing when the vote's time is up."""
     started(h, players)
     propose(h, players)
-    return next(t for t in h.phase_timers() if t.payload["phase"] == "vote" and t.payload["kind"] == "expire")
+    assert h.session().deadline.phase == "vote"
+    return h.old_alarm(h.session().deadline.due, "gb-the-vote-expiry")
 
 
 def test_a_late_vote_racing_the_timer_counts_and_only_the_others_time_out(h):
@@ -284,20 +319,25 @@ def test_a_human_action_that_ends_the_decision_first_makes_the_timer_stale(h):
         h.press_label(uid, GROUP, "Approve")
     msg, btn = h.io.with_button(GROUP, "Approve")
     h.race_before_next_write(U.press(U.user(5), U.message(GROUP, msg.message_id, msg.text), btn.data))
-    assert h.fire(expire) == "stale"
+    assert h.fire(expire) in ("stale", "flushed")  # nothing timed out (what waited went out)
     assert h.session().idle == {} and h.session().game().proposals[-1].votes == "AAAAA"
 
 
-def test_steady_play_keeps_its_budget_and_schedules_only_at_decision_changes(h):
+def test_steady_play_keeps_its_budget_and_moves_the_alarm_only_when_a_moment_changes(h):
     _to_vote(h, [1, 2, 3, 4, 5])
+    calls = len(h.sched.calls)
     for uid in (1, 2, 3, 4, 5):
-        before, timers = dict(h.repo.calls), len(h.phase_timers())
+        before = dict(h.repo.calls)
         h.press_label(uid, GROUP, "Approve")
         # (the last vote opens the quest: one more write records that its essential edit went out)
         writes = 2 if uid == 5 else 1
         assert h.repo.calls["read"] - before["read"] <= 1 and h.repo.calls["write"] - before["write"] <= writes
-        assert len(h.phase_timers()) == timers + (2 if uid == 5 else 0)  # the last vote opens the quest
-    assert [t for t in h.sched.timers if t.payload["kind"] != "flush"][-1].payload["phase"] == "quest"
+        assert len(h.sched.pending()) == 1
+    # a vote moves the alarm only when its moment changes (the vote message's progress held back for the
+    # group's budget; the quest's time limit): at most twice in five votes, a create and a delete each
+    assert len(h.sched.calls) - calls <= 4
+    d = h.session().deadline
+    assert d.phase == "quest" and h.alarm().at <= d.remind_at
     before = dict(h.repo.calls)
     h.press_label(1, GROUP, "Success")
     assert h.repo.calls["read"] - before["read"] <= 1 and h.repo.calls["write"] - before["write"] <= 1
@@ -381,10 +421,11 @@ def test_the_timers_page_sets_limits_and_the_vote_default_for_the_group(h):
     h.press_label(1, 1, "Done")
     s = started_from_lobby(h)
     assert s.game().config.options.get("timeout_vote") == "reject"
-    h.sched.timers.clear()
     propose(h, [1, 2, 3, 4, 5])
-    vote = next(t for t in h.phase_timers() if t.payload["kind"] == "expire")
-    assert vote.payload["phase"] == "vote" and vote.at == int(h.clock.now) + 180
+    d = h.session().deadline
+    assert d.phase == "vote" and d.due == int(h.clock.now) + 180 and h.alarm().at <= d.remind_at
+    h.settle()
+    assert h.alarm().at == d.remind_at
     h.command(1, "/cancel")
     h.command(1, "/newgame")  # the group keeps its timers
     assert h.session().settings.timers.limits == {"vote": 180} and h.session().settings.timers.vote == "reject"
@@ -400,19 +441,24 @@ def test_all_timers_off_schedule_nothing(h):
     h.press_label(1, GROUP, "Settings")
     h.press_label(1, 1, "Time limits")
     h.press_label(1, 1, "All off")
-    assert "Joining: <b>off</b>" in h.io.last(1).text
-    h.sched.timers.clear()
+    assert "Joining: <b>off</b>" in h.io.last(1).text and h.session().deadline is None
+    h.settle()
+    assert h.sched.pending() == []  # the join alarm is gone
     h.press_label(1, 1, "Back")
     h.press_label(1, 1, "Done")
     s = started_from_lobby(h)
-    Driver(HarnessScreen(h), GROUP, [1, 2, 3, 4, 5], Policy(rng=random.Random(2))).play()
-    assert h.phase_timers() == [] and s.deadline is None  # (flush timers may deliver what waited)
+    driver = Driver(HarnessScreen(h), GROUP, [1, 2, 3, 4, 5], Policy(rng=random.Random(2)))
+    while not driver.over():
+        assert driver.step() or h.fire_next()[1] in ("flushed", "stale")  # (only the outbox wakes it)
+        assert h.session().deadline is None
+    assert s.deadline is None
     h.command(1, "/newgame")
     h.press_label(1, GROUP, "Settings")
     h.press_label(1, 1, "Time limits")
     h.press_label(1, 1, "Defaults")
     assert "Joining: <b>10 min</b>" in h.io.last(1).text
-    assert len(h.phase_timers()) == 2  # the join timer starts when the limit is set again
+    h.settle()
+    assert h.alarm().at == h.session().deadline.remind_at  # the join timer starts when the limit is set again
 
 
 def test_the_idle_record_resets_per_game_and_adds_up_across_games():
@@ -430,7 +476,6 @@ def test_the_idle_record_resets_per_game_and_adds_up_across_games():
         for uid in players[1:]:
             h.press_label(uid, GROUP, "Join")
         h.press_label(1, GROUP, "Start")
-        h.sched.timers[:] = [t for t in h.sched.timers if t.payload["phase"] != "join"]
         play_with_an_absent_player(h, players, 4, 4)
         s = h.session()
         assert s.idle_totals["5"] == first and s.idle_totals["4"] == s.idle["4"] > 0 and "5" not in s.idle
@@ -476,11 +521,12 @@ def test_a_local_scheduler_fires_the_service_timers_in_process():
     try:
         h.service = Service(h.repo, h.io, h.codec, bot_username=U.BOT_USERNAME, clock=clock, scheduler=local)
         h.lobby([1, 2, 3])
-        assert [t.payload["kind"] for t in local.pending() if t.payload["kind"] != "flush"] == ["remind", "expire"]
+        assert [t.payload["kind"] for t in local.pending()] == ["wake"]  # the chat's alarm
         clock.now = T0 + DEFAULT_LIMITS["join"]  # time to join is up
         local.wake()
         assert fired.wait(10.0)  # a guard against a hang, not a timing assertion
-        assert [o for o in outcomes if o not in ("flushed", "stale")] == ["reminded", "expired"]
+        # a late wake-up does what is due then: the expiry (a reminder after the time is up would be noise)
+        assert [o for o in outcomes if o not in ("flushed", "stale")] == ["expired"]
         assert Session.from_body(h.repo.items[chat_key(GROUP)].body).status == "cancelled"
     finally:
         local.stop()

@@ -1,4 +1,4 @@
-"""The scheduler implementations: FakeScheduler, LocalScheduler (a thread), configuration, lazy boto3.
+"""The scheduler implementations: FakeScheduler, LocalScheduler (a thread), configuration, a lazy client.
 
 LocalScheduler is driven by a fake clock and ``wake()``; the test waits on events (with a generous
 timeout that only guards against a hang), never on elapsed time.
@@ -121,7 +121,7 @@ def test_an_installed_scheduler_wins_over_the_environment():
 
 def test_without_timers_boto3_and_the_scheduler_client_are_never_loaded():
     """Cold start: building the service and handling an update with timers configured but the group's
-    limits off imports neither boto3 nor the scheduler client (they load on the first schedule)."""
+    limits off creates no scheduler client (it is made on the first schedule) and imports no boto3."""
     code = """
 import asyncio, os, sys
 os.environ.update(TIMER_FUNCTION_ARN="arn:aws:lambda:us-east-1:1:function:t", SCHEDULER_ROLE_ARN="arn:aws:iam::1:role/r",

@@ -45,7 +45,7 @@ SCHEDULES_OF_THE_GROUP = {
 
 
 @pytest.mark.parametrize("function", ["WebhookFunction", "TimerFunction"])
-def test_game_functions_may_only_use_single_items_and_create_timer_schedules(function):
+def test_game_functions_may_only_use_single_items_and_manage_timer_schedules(function):
     policies = resources[function]["Properties"]["Policies"]
     statements = [s for policy in policies for s in policy["Statement"]]
     assert statements == [
@@ -59,9 +59,9 @@ def test_game_functions_may_only_use_single_items_and_create_timer_schedules(fun
             "Resource": {"Fn::GetAtt": ["GameTable", "Arn"]},
         },
         {
-            "Sid": "CreateTimerSchedules",
+            "Sid": "ManageTimerSchedules",
             "Effect": "Allow",
-            "Action": "scheduler:CreateSchedule",
+            "Action": ["scheduler:CreateSchedule", "scheduler:DeleteSchedule"],
             "Resource": SCHEDULES_OF_THE_GROUP,
         },
         {

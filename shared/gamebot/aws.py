@@ -1,0 +1,337 @@
+"""Our own minimal AWS client for the two services the bot calls: DynamoDB and EventBridge Scheduler.
+
+Why not boto3: every DynamoDB request through botocore costs about 1.2 ms of CPU (serialising against
+the service model, event hooks, endpoint rules, parsing), and ``import boto3`` and a client cost about
+300 ms of a cold start; a vote is one GetItem and one PutItem. Here a request is a JSON body, a SigV4
+signature (``gamebot.aws_sign``, checked against botocore's in the tests) and one exchange on a
+kept-alive connection (``gamebot.aws_http``).
+
+* ``DynamoDB`` (JSON 1.0 protocol) and ``Scheduler`` (REST-JSON) take boto3's keyword arguments and
+  return boto3's dicts (``bytes`` for binary attribute values, which travel as base64).
+* Endpoints: ``AWS_ENDPOINT_URL_<SERVICE>``, else ``AWS_ENDPOINT_URL``, else AWS's regional endpoint;
+  the region from ``AWS_REGION`` / ``AWS_DEFAULT_REGION`` (us-east-1 if neither is set).
+* One connection per thread per client (its endpoint), reopened once if a kept-alive connection was
+  dropped; connect timeout 3 s, read timeout 5 s.
+* Retries as botocore's standard mode, with shorter backoff: throttling, 5xx, CRC32 mismatch, network
+  failures and timeouts; at most ``MAX_ATTEMPTS`` attempts with full-jitter backoff. A condition that
+  failed, a cancelled transaction and every other 4xx are raised at once (the caller handles them).
+* Errors raise :class:`AWSError` with boto3's ``.response`` (``exc.response["Error"]["Code"]``, and a
+  body's other fields, e.g. ``CancellationReasons``); network failures that outlast the retries raise
+  :class:`AWSNetworkError`.
+* Instrumentation for benchmarks, free when unused: each client's ``before_send`` (``f(op)``, just before
+  the bytes go on the wire, every attempt), ``after_receive`` (``f(op)``, once the answer is read) and
+  ``after_call`` (``f(op, params, parsed, seconds)`` after a successful call; ``params`` as given) and
+  ``after_error`` (``f(op, params, error, seconds)`` when a call raises its ``AWSError``).
+"""
+from __future__ import annotations
+
+import base64
+import json
+import os
+import random
+import time
+import uuid
+import zlib
+from collections.abc import Callable
+from hashlib import sha256
+from typing import Any
+
+from .aws_http import NETWORK_ERRORS, Transport
+from .aws_sign import EMPTY_SHA256, Credentials, Signer, build_path, build_query, credentials
+
+DEFAULT_REGION = "us-east-1"
+MAX_ATTEMPTS = 4
+BACKOFF_BASE = 0.025  # seconds: attempt n waits random() * min(BACKOFF_CAP, BACKOFF_BASE * 2 ** (n - 1))
+BACKOFF_CAP = 1.0
+
+THROTTLING = frozenset({
+    "Throttling", "ThrottlingException", "ThrottledException", "RequestThrottledException", "RequestThrottled",
+    "ProvisionedThroughputExceededException", "RequestLimitExceeded", "TooManyRequestsException",
+    "BandwidthLimitExceeded", "SlowDown", "PriorRequestNotComplete", "EC2ThrottledException",
+})  # (LimitExceededException is not: in DynamoDB it is a limit on the account's control-plane operations)
+TRANSIENT = frozenset({
+    "InternalServerError", "InternalServerException", "InternalFailure", "ServiceUnavailable",
+    "ServiceUnavailableException", "RequestTimeout", "RequestTimeoutException", "CRC32CheckFailed",
+})
+
+
+def region() -> str:
+    return os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or DEFAULT_REGION
+
+
+def endpoint_url(service_id: str, host_prefix: str, region_name: str) -> str:
+    """``AWS_ENDPOINT_URL_<SERVICE_ID>``, else ``AWS_ENDPOINT_URL``, else ``https://<prefix>.<region>.amazonaws.com``."""
+    env = os.environ
+    return (env.get(f"AWS_ENDPOINT_URL_{service_id}") or env.get("AWS_ENDPOINT_URL")
+            or f"https://{host_prefix}.{region_name}.amazonaws.com")
+
+
+class AWSError(Exception):
+    """An error answer (or, as :class:`AWSNetworkError`, no answer). ``response`` is shaped like boto3's
+    ``ClientError.response``: ``{"Error": {"Code", "Message"}, "ResponseMetadata": {...}, **other fields}``."""
+
+    def __init__(self, code: str, message: str, status: int, op: str = "", extra: dict[str, Any] | None = None,
+                 metadata: dict[str, Any] | None = None) -> None:
+        super().__init__(f"An error occurred ({code}) when calling the {op} operation: {message}")
+        self.code, self.message, self.status, self.operation = code, message, status, op
+        self.response: dict[str, Any] = {**(extra or {}), "Error": {"Code": code, "Message": message},
+                                         "ResponseMetadata": {"HTTPStatusCode": status, **(metadata or {})}}
+
+    @property
+    def retryable(self) -> bool:
+        """Throttling or a failure on AWS's side: the same request may succeed later."""
+        return self.code in THROTTLING or self.code in TRANSIENT or self.status >= 500 or self.status == 429
+
+
+class AWSNetworkError(AWSError):
+    """No answer: the connection failed or timed out on every attempt (the last error is ``__cause__``)."""
+
+    def __init__(self, op: str, exc: BaseException) -> None:
+        super().__init__("NetworkError", f"{type(exc).__name__}: {exc}", 0, op)
+
+    @property
+    def retryable(self) -> bool:
+        return True
+
+
+def _json_default(value: Any) -> Any:
+    """What ``json`` cannot write: ``bytes`` (base64: DynamoDB's B/BS, the only blobs of its API), sets
+    (SS, NS, BS may be given as sets, as boto3 allows) and datetimes (epoch seconds, JSON protocols' format)."""
+    if isinstance(value, bytes | bytearray):
+        return base64.b64encode(value).decode()
+    if isinstance(value, set | frozenset | tuple):
+        return list(value)
+    if hasattr(value, "timestamp"):
+        return value.timestamp()
+    raise TypeError(f"cannot send {type(value).__name__} to AWS")
+
+
+def to_json(params: dict[str, Any]) -> bytes:
+    """The request body, ASCII like botocore's (a lone surrogate in a string is escaped, never an error)."""
+    return json.dumps(params, separators=(",", ":"), default=_json_default).encode()
+
+
+class Client:
+    """What both services share: endpoint, signing, connections, retries, errors and hooks."""
+
+    SERVICE = ""  # signing name
+    SERVICE_ID = ""  # AWS_ENDPOINT_URL_<SERVICE_ID>
+    PREFIX = ""  # host prefix of the AWS endpoint
+
+    def __init__(self, endpoint: str | None = None, region_name: str | None = None,
+                 creds: Callable[[], Credentials] = credentials, sleep: Callable[[float], None] = time.sleep,
+                 rand: Callable[[], float] = random.random, max_attempts: int = MAX_ATTEMPTS) -> None:
+        self.region = region_name or region()
+        self.endpoint_url = (endpoint or endpoint_url(self.SERVICE_ID, self.PREFIX, self.region)).rstrip("/")
+        self._transport = Transport(self.endpoint_url)
+        self._prefix = self._transport.prefix
+        self._signer = Signer(self.SERVICE, self.region)
+        self._creds = creds
+        self._sleep, self._rand, self.max_attempts = sleep, rand, max_attempts
+        self.before_send: list[Callable[[str], Any]] = []
+        self.after_receive: list[Callable[[str], Any]] = []
+        self.after_call: list[Callable[[str, dict[str, Any], dict[str, Any], float], Any]] = []
+        self.after_error: list[Callable[[str, dict[str, Any], AWSError, float], Any]] = []
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.endpoint_url} {self.region}>"
+
+    def close(self) -> None:
+        """Close this thread's connection."""
+        self._transport.close()
+
+    def _send(self, op: str, method: str, path: str, query: str, headers: dict[str, str],
+              body: bytes | None) -> tuple[bytes, dict[str, Any]]:
+        """Sign, send, retry. The answer's body and its ``ResponseMetadata``; an error answer raises."""
+        payload_hash = sha256(body).hexdigest() if body else EMPTY_SHA256
+        target = f"{path}?{query}" if query else path
+        attempt = 0
+        while True:
+            attempt += 1
+            signed = self._signer.sign(method, path, query, {"Host": self._transport.host_header, **headers},
+                                       payload_hash, self._creds())
+            for hook in self.before_send:
+                hook(op)
+            try:
+                response = self._transport.exchange(method, target, signed, body)
+            except NETWORK_ERRORS as exc:
+                if attempt >= self.max_attempts:
+                    raise AWSNetworkError(op, exc) from exc
+                self._backoff(attempt)
+                continue
+            for hook in self.after_receive:
+                hook(op)
+            status, data = response.status, response.body
+            metadata = {"RequestId": response.headers.get("x-amzn-requestid", ""), "HTTPStatusCode": status,
+                        "HTTPHeaders": response.headers, "RetryAttempts": attempt - 1}
+            crc = response.headers.get("x-amz-crc32")
+            if status < 300 and crc is not None and crc.isdigit() and int(crc) != zlib.crc32(data):
+                error: AWSError = AWSError("CRC32CheckFailed", "the answer's CRC32 does not match", status, op)
+            elif status < 300:
+                return data, metadata
+            else:
+                error = self._error(op, status, response.headers.get("x-amzn-errortype"), data, metadata)
+            if not error.retryable or attempt >= self.max_attempts:
+                raise error
+            self._backoff(attempt)
+
+    def _backoff(self, attempt: int) -> None:
+        self._sleep(self._rand() * min(BACKOFF_CAP, BACKOFF_BASE * 2 ** (attempt - 1)))
+
+    def _error(self, op: str, status: int, error_type: str | None, data: bytes,
+               metadata: dict[str, Any]) -> AWSError:
+        """An error answer: the code from ``x-amzn-ErrorType`` or the body's ``__type``/``code`` (the part
+        after ``#``, before ``:``), else the status; the message from ``message``/``Message``."""
+        try:
+            body = json.loads(data) if data else {}
+            if not isinstance(body, dict):
+                body = {}
+            text = ""
+        except ValueError:
+            body, text = {}, data[:500].decode(errors="replace")
+        code = error_type or str(body.get("__type") or body.get("code") or body.get("Code") or "")
+        code = code.split(":", 1)[0].rsplit("#", 1)[-1] or str(status)
+        message = str(body.get("message") or body.get("Message") or text)
+        extra = {k: v for k, v in body.items() if k != "__type"}  # e.g. CancellationReasons, as boto3 has them
+        return AWSError(code, message, status, op, self._decode_extra(extra), metadata)
+
+    def _decode_extra(self, extra: dict[str, Any]) -> dict[str, Any]:
+        return extra
+
+    def _failed(self, op: str, params: dict[str, Any], error: AWSError, started: float) -> None:
+        for hook in self.after_error:
+            hook(op, params, error, time.perf_counter() - started)
+
+    def _done(self, op: str, params: dict[str, Any], parsed: dict[str, Any], started: float) -> dict[str, Any]:
+        for hook in self.after_call:
+            hook(op, params, parsed, time.perf_counter() - started)
+        return parsed
+
+
+# -- DynamoDB ---------------------------------------------------------------------------------------
+
+
+def decode_value(value: dict[str, Any]) -> dict[str, Any]:
+    """An AttributeValue from the wire: base64 B/BS as ``bytes``, inside M and L too."""
+    if "B" in value:
+        return {"B": base64.b64decode(value["B"])}
+    if "BS" in value:
+        return {"BS": [base64.b64decode(v) for v in value["BS"]]}
+    if "M" in value:
+        return {"M": decode_item(value["M"])}
+    if "L" in value:
+        return {"L": [decode_value(v) for v in value["L"]]}
+    return value
+
+
+def decode_item(item: dict[str, Any]) -> dict[str, Any]:
+    return {name: decode_value(value) for name, value in item.items()}
+
+
+def decode_response(parsed: dict[str, Any]) -> dict[str, Any]:
+    """Every item of a DynamoDB answer (or error body) decoded: single items, lists, per-table maps."""
+    for key in ("Item", "Attributes", "LastEvaluatedKey"):
+        if key in parsed:
+            parsed[key] = decode_item(parsed[key])
+    if "Items" in parsed:
+        parsed["Items"] = [decode_item(i) for i in parsed["Items"]]
+    responses = parsed.get("Responses")
+    if isinstance(responses, list):  # TransactGetItems
+        parsed["Responses"] = [{**r, "Item": decode_item(r["Item"])} if "Item" in r else r for r in responses]
+    elif isinstance(responses, dict):  # BatchGetItem
+        parsed["Responses"] = {t: [decode_item(i) for i in items] for t, items in responses.items()}
+    for entry in (parsed.get("UnprocessedKeys") or {}).values():
+        entry["Keys"] = [decode_item(k) for k in entry.get("Keys", [])]
+    for requests in (parsed.get("UnprocessedItems") or {}).values():
+        for request in requests:
+            for kind, field in (("PutRequest", "Item"), ("DeleteRequest", "Key")):
+                if kind in request:
+                    request[kind][field] = decode_item(request[kind][field])
+    if "CancellationReasons" in parsed:
+        parsed["CancellationReasons"] = [{**r, "Item": decode_item(r["Item"])} if "Item" in r else r
+                                         for r in parsed["CancellationReasons"] or []]
+    return parsed
+
+
+class DynamoDB(Client):
+    """DynamoDB's low-level API as boto3's client has it, for the operations the bot uses (and ``call``
+    for any other: ``client.call("Scan", {"TableName": ...})``)."""
+
+    SERVICE, SERVICE_ID, PREFIX = "dynamodb", "DYNAMODB", "dynamodb"
+    TARGET = "DynamoDB_20120810."
+
+    def call(self, op: str, params: dict[str, Any]) -> dict[str, Any]:
+        started = time.perf_counter()
+        headers = {"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": self.TARGET + op}
+        try:
+            data, metadata = self._send(op, "POST", self._prefix + "/", "", headers, to_json(params))
+        except AWSError as error:
+            self._failed(op, params, error, started)
+            raise
+        parsed = json.loads(data) if data else {}
+        if b'"B' in data:  # a binary value somewhere (B or BS): decode (a cheap test for the common case)
+            decode_response(parsed)
+        parsed["ResponseMetadata"] = metadata
+        return self._done(op, params, parsed, started)
+
+    def _decode_extra(self, extra: dict[str, Any]) -> dict[str, Any]:
+        return decode_response(extra)
+
+    def get_item(self, **params: Any) -> dict[str, Any]:
+        return self.call("GetItem", params)
+
+    def put_item(self, **params: Any) -> dict[str, Any]:
+        return self.call("PutItem", params)
+
+    def update_item(self, **params: Any) -> dict[str, Any]:
+        return self.call("UpdateItem", params)
+
+    def delete_item(self, **params: Any) -> dict[str, Any]:
+        return self.call("DeleteItem", params)
+
+    def transact_write_items(self, **params: Any) -> dict[str, Any]:
+        return self.call("TransactWriteItems", params)
+
+    def transact_get_items(self, **params: Any) -> dict[str, Any]:
+        return self.call("TransactGetItems", params)
+
+    def batch_get_item(self, **params: Any) -> dict[str, Any]:
+        return self.call("BatchGetItem", params)
+
+
+# -- EventBridge Scheduler --------------------------------------------------------------------------
+
+
+class Scheduler(Client):
+    """EventBridge Scheduler (REST-JSON): the two operations the timers use. Like boto3, a missing
+    ``ClientToken`` (the idempotency token) is generated."""
+
+    SERVICE, SERVICE_ID, PREFIX = "scheduler", "SCHEDULER", "scheduler"
+
+    def _rest(self, op: str, method: str, segments: list[str], query: list[tuple[str, str]],
+              params: dict[str, Any], body: dict[str, Any] | None) -> dict[str, Any]:
+        started = time.perf_counter()
+        payload = to_json(body) if body is not None else None
+        headers = {"Content-Type": "application/json"} if payload is not None else {}
+        try:
+            data, metadata = self._send(op, method, build_path(segments, self._prefix), build_query(query),
+                                        headers, payload)
+        except AWSError as error:
+            self._failed(op, params, error, started)
+            raise
+        parsed = json.loads(data) if data.strip() else {}
+        parsed["ResponseMetadata"] = metadata
+        return self._done(op, params, parsed, started)
+
+    def create_schedule(self, *, Name: str, **params: Any) -> dict[str, Any]:  # noqa: N803 - boto3's names
+        body = {"ClientToken": str(uuid.uuid4()), **params}
+        return self._rest("CreateSchedule", "POST", ["schedules", Name], [], {"Name": Name, **params}, body)
+
+    def delete_schedule(self, *, Name: str, GroupName: str | None = None,  # noqa: N803 - boto3's names
+                        ClientToken: str | None = None) -> dict[str, Any]:  # noqa: N803
+        query = [("clientToken", ClientToken or str(uuid.uuid4()))]
+        if GroupName is not None:
+            query.append(("groupName", GroupName))
+        params = {"Name": Name, "GroupName": GroupName, "ClientToken": ClientToken}
+        return self._rest("DeleteSchedule", "DELETE", ["schedules", Name], query,
+                          {k: v for k, v in params.items() if v is not None}, None)

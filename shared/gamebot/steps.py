@@ -1,0 +1,55 @@
+"""What one attempt of the unit of work decides (:class:`Plan`), what its commit hands to the delivery
+(:class:`Step`), and how a decision stops with an answer (:class:`Reply`). Data only: the handlers
+build plans, ``gamebot.uow`` commits and delivers them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .effects import Effect
+from .session import Session
+from .store import Write
+from .telegram_io import Out
+
+
+class Reply(Exception):
+    """Stop the attempt and answer with this text (no write, unless a player's move is refused)."""
+
+    def __init__(self, text: str, alert: bool = False, url: str | None = None) -> None:
+        super().__init__(text)
+        self.text = text
+        self.alert = alert
+        self.url = url
+
+
+@dataclass
+class Plan:
+    """What one attempt decided: the session to write (None: no write), extra writes, operations."""
+
+    session: Session | None = None
+    outs: list[Out] = field(default_factory=list)
+    writes: list[Write] = field(default_factory=list)
+    answer: str | None = None
+    alert: bool = False
+    url: str | None = None
+    schedule: list[Any] = field(default_factory=list)  # scheduler calls once committed (gamebot.alarm)
+    fired: bool = False  # the chat's alarm fired and this attempt does what was due (gamebot.timers)
+    picture: tuple[int, dict[str, Any], str] | None = None  # (chat, game summary, language): sent last
+    version: int | None = None  # the chat item's version once this plan's session is written
+    step: Step | None = None  # set by ``commit``
+
+
+@dataclass
+class Step:
+    """A committed attempt: what to deliver now."""
+
+    chat_id: int
+    owner: int  # the update id (0: a timer) that holds the delivery lease
+    session: Session | None  # as written (or read, when nothing was written)
+    version: int | None
+    stored: list[Effect] = field(default_factory=list)  # outbox entries this delivery sends
+    lease: str = ""  # the lease's id: the receipts of this delivery's sends are noted under it
+    took_over: bool = False  # a dead delivery's lease was lifted (its receipts applied): worth a write
+    direct: list[Out] = field(default_factory=list)  # progress sent now, never stored
+    committed: bool = False
