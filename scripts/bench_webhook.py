@@ -264,9 +264,9 @@ def update_kind(update: dict[str, Any], before: str | None, after: str | None) -
         scope, _, _, _, op, _ = (data.split(":") + [""] * 6)[:6]
         if scope == "V":
             return "last vote" if before == "vote" and after != "vote" else "vote"
+        if scope == "Q" or (scope == "P" and op[:2] == kind_tag("play")):  # (from the group; before: in private)
+            return "last card" if before == "quest" and after != "quest" else "quest card"
         if scope == "P":
-            if op[:2] == kind_tag("play"):
-                return "last card" if before == "quest" and after != "quest" else "quest card"
             return "private decision"
         if scope == "T":
             return "team: propose" if op == "c" else "team: pick"

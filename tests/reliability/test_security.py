@@ -160,21 +160,18 @@ def test_no_player_can_act_for_another(h):
     state = _state(h)
     team = state.team
     good = [s for s in team if state.sides[s] is Side.GOOD]
-    cards = {s: next(m for m in reversed(h.io.chat(players[s])) if m.keyboard and "choose your card" in m.text)
-             for s in team}
-    for owner, prompt in cards.items():
-        for btn in [b for row in prompt.keyboard for b in row]:
-            for presser in players:
-                if presser == players[owner]:
-                    continue
-                before = _state(h)
-                h.press(presser, prompt, btn.data)  # someone else presses this player's card button
-                after = _state(h)
-                new = [Action.decode(e) for e in after.log[len(before.log):]]
-                assert all(a.seat == players.index(presser) for a in new)  # never the owner's move
-                assert owner not in after.cards or owner in before.cards
-                if new:  # it counted as the presser's own card, which the engine allowed them
-                    assert new[0].seat in team and (new[0].choice == "success" or after.sides[new[0].seat] is Side.EVIL)
+    quest_msg = h.io.with_button(GROUP, "Success")[0]  # the quest's cards, under the round message
+    for btn in [b for row in quest_msg.keyboard for b in row]:
+        for presser in players:  # everyone presses every card: each press is at most the presser's own card
+            before = _state(h)
+            h.press(presser, quest_msg, btn.data)
+            after = _state(h)
+            new = [Action.decode(e) for e in after.log[len(before.log):]]
+            assert all(a.seat == players.index(presser) for a in new)
+            if new:  # it counted as the presser's own card, which the engine allowed them
+                assert new[0].seat in team and (new[0].choice == "success" or after.sides[new[0].seat] is Side.EVIL)
+            else:  # refused (not on the team, a card they may not play, or played already): nobody's card changed
+                assert after.cards == before.cards
     for seat in good:  # and a Good player can never get a Fail in, whoever's button they press
         assert _state(h).cards.get(seat, "success") == "success"
 
