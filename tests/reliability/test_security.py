@@ -19,7 +19,7 @@ from localdev import updates as U
 from localdev.autoplay import Policy
 from tests.e2e.conftest import SECRET, TOKEN
 from tests.reliability.support import SETUPS, RobustDriver, covered_roles, set_settings, until_vote
-from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen
+from tests.unit.gamebot_fakes import GROUP, Clock, Harness, HarnessScreen
 
 # ---------------------------------------------------------------------------------------------------
 # The webhook's door
@@ -87,6 +87,17 @@ def test_the_token_and_the_secret_never_reach_the_logs_at_debug_level(table, deb
     """A whole game at DEBUG with Bot API errors, refused updates, a broken body and a cold start with a
     rejected token: neither the bot token, nor its secret part, nor the webhook secret is ever logged."""
     players = [1, 2, 3, 4, 5]
+    # a clock the test moves, a second per update: what a failure leaves waiting in the outbox goes out
+    # when due (``WebhookTable.idle``, as the flush timer delivers it) instead of after real seconds
+    clock = Clock()
+    app.service().set_clock(clock)
+    post = table.post
+
+    def paced(*args, **kwargs):
+        clock.now += 1
+        return post(*args, **kwargs)
+
+    table.post = paced
     table.open_lobby(players)
     table.fake.inject("sendMessage", status=500, times=3)
     table.fake.inject("editMessageText", status=429, retry_after=1, times=2)
@@ -100,7 +111,7 @@ def test_the_token_and_the_secret_never_reach_the_logs_at_debug_level(table, deb
     driver = RobustDriver(table, table.group, players, Policy(rng=random.Random(1)),
                           status=lambda u, c: table.command(u, "/status", chat=c))
     driver.play()
-    assert driver.over()
+    assert driver.over(), [m["text"][-300:] for m in table.messages(table.group)[-3:]]
     secrets = (TOKEN, TOKEN.split(":")[1], SECRET)
     assert debug_logs.lines and any(line.startswith("gamebot") for line in debug_logs.lines)
     assert any("DEBUG" in line for line in debug_logs.lines)  # DEBUG records were really captured
