@@ -22,9 +22,18 @@ How a :class:`Driver` reads the table, like a person:
   approves a team they are on, Good rejects a team with someone it knows to be Evil and approves the
   fifth team of a round (its rejection would hand Evil the game), Evil approves teams with Evil on
   them;
-* anything with buttons in a player's private chat is a decision for that player (quest cards, Lady
-  of the Lake, assassination, any prompt a plug-in adds): Evil plays Fail with ``fail_rate`` (Good is
-  never offered Fail), targets are chosen among people it does not already know about;
+* the quest's card buttons under the round message in the group are pressed by each of its players
+  on the team (named in the message): Good plays a card counting as Success, Evil plays a card
+  counting as Fail with ``fail_rate``, each among the cards its role card lists first ("Your quest
+  cards now: ..."). A refused press leaves the group message as it was: the player tries another of
+  its cards (a press that went in may look the same too, its progress coalesced: the next press is
+  then refused, which does no harm);
+* anything with buttons in a player's private chat is a decision for that player (Lady of the Lake,
+  assassination, the Plot cards, any prompt a plug-in adds): targets are chosen among people it does
+  not already know about;
+* a keyboard of toggles (the team picker, a prompt with Confirm) is redrawn only when the selection
+  becomes complete or stops being complete: a player remembers what they tapped since the message
+  last changed (``Taps``), as a person does;
 * with ``lobby=True`` it also presses Join on an open lobby for each of its players who is not
   listed yet, and, when one of its players is the host, Start once ``start_at`` players have joined.
 
@@ -43,6 +52,7 @@ from typing import Any, Protocol
 from localdev import updates as U
 
 PRIVATE_TRIES = 6  # presses on one unchanged private message before giving up on it
+TOGGLES = ("▫️", "✅")  # the marks of a toggle button (not chosen, chosen)
 MENTION = re.compile(r"tg://user\?id=(\d+)")
 COUNT = re.compile(r"\((\d+)/(\d+)\)")
 TAG = re.compile(r"<[^>]+>")
@@ -124,12 +134,15 @@ def _label_name(text: str) -> str:
 def _words(lang: str = "en") -> JSON:
     """The catalog phrases a player recognises, in both themes."""
     from engine import ROLES
+    from engine import cards as quest_cards
     from gamebot import texts, wording
     from gamebot.render import Table
 
     themes = ("avalon", "resistance")
     tables = [Table(chat_id=0, game_id="", lang=lang, theme=th) for th in themes]
     return {
+        # a quest card's label -> what it counts as (the rules every player knows)
+        "cards": {table.card(card): counts for table in tables for card, counts in quest_cards.CARDS.items()},
         "evil_side": [texts.t("side.evil.team", lang, th) for th in themes],
         # "You are a Spy.": a role card whose character's name says the side
         "evil_named": [plain(table.t("role.you_are_named", role=wording.role_a(table, rid)))
@@ -172,6 +185,45 @@ class Mind:
 
 
 @dataclass
+class Taps:
+    """What a player tapped on a keyboard of toggles since it last changed (``look``): players, in order,
+    and choices. The marks on screen and these taps make the selection."""
+
+    look: str
+    names: list[str] = field(default_factory=list)
+    choices: list[str] = field(default_factory=list)
+
+    def chosen(self, marked: set[str], size: int) -> set[str]:
+        """The players selected now: the marked ones, then each tap (with one to choose, a tap on
+        another player changes who)."""
+        chosen = set(marked)
+        for name in self.names:
+            if name in chosen:
+                chosen.remove(name)
+            elif size == 1:
+                chosen = {name}
+            else:
+                chosen.add(name)
+        return chosen
+
+    def choice(self, marked: str | None) -> str | None:
+        choice = marked
+        for label in self.choices:
+            choice = None if choice == label else label
+        return choice
+
+
+@dataclass
+class Hand:
+    """A player's quest cards on one quest message: the buttons still to try, in order, and how the
+    message looked when they last pressed one (None: not pressed yet)."""
+
+    todo: list[JSON]
+    look: str | None = None
+    done: bool = False
+
+
+@dataclass
 class Policy:
     """How the simulated players decide. ``fail_rate``: chance an Evil player (who has a Fail
     button) fails a quest; ``approve_rate``: chance of approving a team it has no opinion about;
@@ -199,6 +251,8 @@ class Driver:
     _voted: set[tuple[int, str, str]] = field(default_factory=set)
     _dead: set[tuple[int, int, str]] = field(default_factory=set)
     _tries: Counter = field(default_factory=Counter)  # presses per shown state of a private message
+    _taps: dict[tuple[int, int], Taps] = field(default_factory=dict)  # (user, message) -> toggles tapped
+    _hands: dict[tuple[int, int], Hand] = field(default_factory=dict)  # (user, quest message) -> cards
 
     # --- looking -------------------------------------------------------------------------------
     def group_texts(self) -> list[str]:
@@ -226,7 +280,7 @@ class Driver:
     # --- acting --------------------------------------------------------------------------------
     def step(self) -> bool:
         """Make one decision somewhere. False when none of our players has anything to press."""
-        return (self.lobby and self._lobby()) or self._picker() or self._private() or self._vote()
+        return (self.lobby and self._lobby()) or self._picker() or self._private() or self._quest() or self._vote()
 
     def play(self, max_steps: int = 2000) -> int:
         steps = 0
@@ -245,12 +299,33 @@ class Driver:
         return steps
 
     def look_again(self) -> bool:
-        """Forget the votes pressed so far, so a refused one (someone had to vote in the open first) is
-        tried again: the vote message's progress is coalesced, so it may not have changed since. False
-        when there was nothing to forget."""
-        had = bool(self._voted)
+        """Forget the votes and quest cards pressed so far, so a refused one (someone had to vote in the
+        open first, a card pressed while its progress was held back) is tried again: the round message's
+        progress is coalesced, so it may not have changed since. False when there was nothing to forget."""
+        had = bool(self._voted) or any(not h.done or h.todo for h in self._hands.values())
         self._voted.clear()
+        self._hands.clear()
         return had
+
+    def snapshot(self) -> tuple:
+        """What the players see now (the group and their chats): equal snapshots, nothing changed."""
+        return tuple(tuple(_look(m) for m in self.screen.messages(chat)) for chat in (self.group, *self.players))
+
+    def forget(self) -> None:
+        """Forget every press remembered (after asking the bot for /status: its messages are new)."""
+        self._voted.clear()
+        self._dead.clear()
+        self._tries.clear()
+        self._taps.clear()
+        self._hands.clear()
+
+    def taps(self, user: int, msg: JSON) -> Taps:
+        """What ``user`` tapped on ``msg`` since it last changed (a change shows the selection again)."""
+        key = (user, msg["message_id"])
+        look = _look(msg)
+        if key not in self._taps or self._taps[key].look != look:
+            self._taps[key] = Taps(look)
+        return self._taps[key]
 
     def _newest(self, label: str, chat: int | None = None) -> tuple[JSON, list[JSON], JSON] | None:
         """The newest message of the group (or ``chat``) with a button labelled ``label``: (message,
@@ -295,21 +370,32 @@ class Driver:
             msgs = self.screen.messages(user)
             for msg in reversed(msgs):
                 buttons = _buttons(msg)
-                if not buttons:
-                    continue
-                key = (user, msg["message_id"], _look(msg))
+                if not buttons or any(self.words.propose in b["text"] for b in buttons):
+                    continue  # (the team picker: ``_picker``)
+                taps = self.taps(user, msg)
+                key = (user, msg["message_id"], _look(msg), tuple(taps.names), tuple(taps.choices))
                 if self._tries[key] >= PRIVATE_TRIES:
                     continue
                 self._tries[key] += 1
-                if self._tries[key] > 1:  # the message did not change: the last press was refused
+                if self._tries[key] > 1:  # nothing changed, on screen or in mind: the last press was refused
                     others = [b for b in buttons if self.words.confirm not in b["text"]
                               and self.words.pass_ not in b["text"]]
                     if others:  # change the selection before confirming again
-                        self._press(user, user, msg, self.policy.rng.choice(others)["data"])
+                        self._tap(user, msg, taps, self.policy.rng.choice(others))
                         return True
-                self._answer_prompt(user, msg, buttons, Mind.read(msgs, self.words))
+                self._answer_prompt(user, msg, buttons, Mind.read(msgs, self.words), taps)
                 return True
         return False
+
+    def _tap(self, user: int, msg: JSON, taps: Taps, button: JSON) -> None:
+        """Press a button of a private keyboard, remembering a toggle (its keyboard may stay as it is)."""
+        text = button["text"]
+        if text.startswith(TOGGLES):
+            taps.names.append(_label_name(text))
+        elif self.words.confirm not in text and self.words.pass_ not in text and not any(
+                q in text for q in self.words.quest):
+            taps.choices.append(text.removeprefix("🔘 "))
+        self._press(user, user, msg, button["data"])
 
     def _rank(self, user: int, mind: Mind, toggles: list[JSON]) -> list[JSON]:
         """Toggles in the order this player would pick them: unknown people first, known ones last
@@ -324,28 +410,32 @@ class Driver:
         scored.sort(key=lambda t: (t[0], t[1]))
         return [b for _, _, b in scored]
 
-    def _answer_prompt(self, user: int, msg: JSON, buttons: list[JSON], mind: Mind) -> None:
+    def _answer_prompt(self, user: int, msg: JSON, buttons: list[JSON], mind: Mind, taps: Taps) -> None:
         rng = self.policy.rng
         w = self.words
         confirm = next((b for b in buttons if w.confirm in b["text"]), None)
-        toggles = [b for b in buttons if b["text"].startswith(("▫️", "✅"))]
+        toggles = [b for b in buttons if b["text"].startswith(TOGGLES)]
         quests = [b for b in buttons if any(q in b["text"] for q in w.quest)]
         passes = [b for b in buttons if w.pass_ in b["text"]]
         fail = [b for b in buttons if w.fail in b["text"]]
         if confirm is not None:
             m = COUNT.search(confirm["text"])
-            chosen, size = (int(m.group(1)), int(m.group(2))) if m else (0, 1)
+            size = int(m.group(2)) if m else 1
+            marked = {_label_name(b["text"]) for b in toggles if b["text"].startswith("✅")}
+            chosen = taps.chosen(marked, size)
+            choices = [b for b in buttons if b not in toggles and b not in quests and b is not confirm and b not in passes]
+            choice = taps.choice(next((b["text"].removeprefix("🔘 ") for b in choices if b["text"].startswith("🔘")), None))
             if quests and not any(b["text"].startswith("🎯") for b in quests):
                 self._press(user, user, msg, rng.choice(quests)["data"])
-            elif chosen < size and toggles:
-                free = [b for b in toggles if b["text"].startswith("▫️")] or toggles
-                self._press(user, user, msg, self._rank(user, mind, free)[0]["data"])
+            elif len(chosen) < size and toggles:
+                free = [b for b in toggles if _label_name(b["text"]) not in chosen] or toggles
+                self._tap(user, msg, taps, self._rank(user, mind, free)[0])
+            elif len(chosen) > size and toggles:
+                self._tap(user, msg, taps, rng.choice([b for b in toggles if _label_name(b["text"]) in chosen]))
+            elif len(choices) > 1 and choice is None:
+                self._tap(user, msg, taps, rng.choice(choices))
             else:
-                choices = [b for b in buttons if b not in toggles and b not in quests and b is not confirm and b not in passes]
-                if choices and not any(b["text"].startswith("🔘") for b in choices):
-                    self._press(user, user, msg, rng.choice(choices)["data"])
-                else:
-                    self._press(user, user, msg, confirm["data"])
+                self._press(user, user, msg, confirm["data"])
             return
         if fail and rng.random() < self.policy.fail_rate:
             self._press(user, user, msg, fail[0]["data"])
@@ -403,31 +493,86 @@ class Driver:
                 return True
         return False
 
+    # --- quest cards, from the group -------------------------------------------------------------------
+    def _quest(self) -> bool:
+        """The newest group message with quest card buttons: each of our players on its team presses one
+        of their cards; a press that left the message as it was may have been refused: the next card.
+        A player whose press is still unanswered on screen goes first."""
+        cards = _words(self.words.lang)["cards"]
+        for msg in reversed(self.screen.messages(self.group)):
+            buttons = [b for b in _buttons(msg) if b["text"] in cards]
+            if buttons:
+                break
+        else:
+            return False
+        lines = plain(msg["text"]).split("\n")  # the proposed team after the second line's last ": "
+        team = set(split_names(lines[1].rpartition(": ")[2], self.words.and_)) if len(lines) > 1 else set()
+        look = _look(msg)
+        waiting = [u for u in self.players if (u, msg["message_id"]) in self._hands]
+        for user in waiting + [u for u in self.players if u not in waiting]:
+            if self.name_of(user) not in team:
+                continue
+            key = (user, msg["message_id"])
+            hand = self._hands.get(key)
+            if hand is None:
+                hand = self._hands[key] = Hand(self._card_order(user, buttons, cards))
+            elif hand.look is not None and hand.look != look:
+                hand.done = True  # the message changed after the press: the card went in
+            if hand.done or not hand.todo:
+                continue
+            hand.look = look
+            self._press(user, self.group, msg, hand.todo.pop(0)["data"])
+            return True
+        return False
+
+    def _card_order(self, user: int, buttons: list[JSON], cards: dict[str, str]) -> list[JSON]:
+        """The cards ``user`` would press, in order: first those its role card lists as its own (Evil: a
+        card counting as Fail first, with ``fail_rate``), then the other cards of its side."""
+        rng = self.policy.rng
+        msgs = self.screen.messages(user)
+        mind = Mind.read(msgs, self.words)
+        role_card = next((plain(m["text"]) for m in reversed(msgs) if self.words.you_are in plain(m["text"])), "")
+        mine = [b for b in buttons if b["text"] in role_card]
+        rng.shuffle(mine)
+        failing = mind.evil and rng.random() < self.policy.fail_rate
+        mine.sort(key=lambda b: (cards[b["text"]] == "fail") != failing)  # (stable: the shuffle stays within)
+        rest = [b for b in buttons if b not in mine and (mind.evil or cards[b["text"]] != "fail")]
+        return mine + rest
+
     # --- the Leader's team picker ------------------------------------------------------------------
     def _picker(self) -> bool:
-        """The team picker is in the Leader's private chat: its newest "Propose team" keyboard there."""
+        """The team picker is in the Leader's private chat: its newest "Propose team" keyboard there. Its
+        toggles are answered by a toast: the Leader remembers whom they tapped (``Taps``) until the
+        keyboard changes (the team whole, or no longer whole)."""
         for leader in self.players:
             found = self._newest(self.words.propose, chat=leader)
             if found is None:
                 continue
             msg, buttons, confirm = found
-            key = (leader, msg["message_id"], _look(msg))
+            taps = self.taps(leader, msg)
+            key = (leader, msg["message_id"], _look(msg), tuple(taps.names))
             if key in self._dead:
                 continue
             self._dead.add(key)
             quests = [b for b in buttons if b["text"].startswith((*self.words.quest, "🎯"))]
-            toggles = [b for b in buttons if b["text"].startswith(("▫️", "✅"))]
+            toggles = [b for b in buttons if b["text"].startswith(TOGGLES)]
             count = COUNT.search(confirm["text"])
+            size = int(count.group(2)) if count else 0
+            chosen = taps.chosen({_label_name(b["text"]) for b in toggles if b["text"].startswith("✅")}, 0)
             rng = self.policy.rng
             if quests and not any(b["text"].startswith("🎯") for b in quests):
                 self._press(leader, leader, msg, rng.choice(quests)["data"])
-            elif count and int(count.group(1)) < int(count.group(2)):
-                free = [b for b in toggles if b["text"].startswith("▫️")]
-                self._press(leader, leader, msg, self._team_choice(leader, free)["data"])
-            elif count and int(count.group(1)) > int(count.group(2)):
-                chosen = [b for b in toggles if b["text"].startswith("✅")]
-                drop = [b for b in chosen if _label_name(b["text"]) != self.name_of(leader)] or chosen
-                self._press(leader, leader, msg, rng.choice(drop)["data"])
+            elif count and len(chosen) < size:
+                free = [b for b in toggles if _label_name(b["text"]) not in chosen]
+                button = self._team_choice(leader, free)
+                taps.names.append(_label_name(button["text"]))
+                self._press(leader, leader, msg, button["data"])
+            elif count and len(chosen) > size:
+                drop = [name for name in chosen if name != self.name_of(leader)] or sorted(chosen)
+                name = rng.choice(sorted(drop))
+                button = next(b for b in toggles if _label_name(b["text"]) == name)
+                taps.names.append(name)
+                self._press(leader, leader, msg, button["data"])
             else:
                 self._press(leader, leader, msg, confirm["data"])
             return True
@@ -535,7 +680,7 @@ class WebhookTable(FakeTelegramScreen):
         svc = app.service()
         if not hasattr(svc.clock, "now"):
             return False  # real time: nothing to do but wait for the flush timer
-        for _ in range(10):
+        for _ in range(90):  # (a second at a time while a held-back view names a time already past)
             item = svc.repo.get(chat_key(self.group))
             if item is None:
                 return False

@@ -483,6 +483,8 @@ class FakeTelegram:
 
     def reset(self) -> None:
         with self._lock:
+            # a call still in flight (an injected delay) belongs to the state before: it changes nothing
+            self._generation = getattr(self, "_generation", 0) + 1
             self.calls: list[Call] = []
             self.faults: list[Fault] = []
             self._messages: dict[int, list[JSON]] = {}
@@ -704,6 +706,7 @@ class FakeTelegram:
         for name, f in files.items():
             logged[name] = {"filename": f["filename"], "size": len(f["content"]), "content_type": f["content_type"]}
         with self._lock:
+            generation = self._generation
             self.calls.append(Call(method, logged))
             fault = next((f for f in self.faults if f.matches(method, params)), None)
             if fault is not None:
@@ -718,6 +721,8 @@ class FakeTelegram:
         if handler is None:
             return 404, {"ok": False, "error_code": 404, "description": "Not Found: method not found"}
         with self._lock:
+            if generation != self._generation:  # reset while this call waited: its client has moved on
+                return 500, {"ok": False, "error_code": 500, "description": "Internal Server Error: reset"}
             wait = self.flood.refuse(method, params.get("chat_id")) if self.flood is not None else None
             if wait is not None:
                 return 429, flood_payload(wait)

@@ -264,9 +264,9 @@ def update_kind(update: dict[str, Any], before: str | None, after: str | None) -
         scope, _, _, _, op, _ = (data.split(":") + [""] * 6)[:6]
         if scope == "V":
             return "last vote" if before == "vote" and after != "vote" else "vote"
+        if scope == "Q" or (scope == "P" and op[:2] == kind_tag("play")):  # (from the group; before: in private)
+            return "last card" if before == "quest" and after != "quest" else "quest card"
         if scope == "P":
-            if op[:2] == kind_tag("play"):
-                return "last card" if before == "quest" and after != "quest" else "quest card"
             return "private decision"
         if scope == "T":
             return "team: propose" if op == "c" else "team: pick"
@@ -462,33 +462,9 @@ def players_driver(table: Any, group: int, players: list[int], seed: int) -> Any
     from localdev.autoplay import Policy
     from tests.reliability.support import RobustDriver
 
-    class Players(RobustDriver):
-        """The reliability driver; when stuck it first presses a refused vote again (as a person does after
-        the toast: the vote message's progress is coalesced, so it may look unchanged), then asks /status."""
-
-        def play(self, max_steps: int = 3000) -> int:
-            steps = stuck = 0
-            while not self.over() and steps < max_steps:
-                if self.step() or self.screen.idle():
-                    steps += 1
-                    stuck = 0
-                    continue
-                if stuck >= 5:
-                    break
-                stuck += 1
-                if stuck == 1 and self.look_again():
-                    continue
-                self.stuck += 1
-                self.status(self.players[0], self.group)
-                for user in self.players:
-                    self.status(user, user)
-                self._voted.clear()
-                self._dead.clear()
-                self._tries.clear()
-            return steps
-
-    return Players(table, group, players, Policy(rng=random.Random(seed)),
-                   status=lambda u, c: table.command(u, "/status", chat=c))
+    # (it tries refused presses again once before asking /status: the round message may look unchanged)
+    return RobustDriver(table, group, players, Policy(rng=random.Random(seed)),
+                        status=lambda u, c: table.command(u, "/status", chat=c))
 
 
 def play(bench: Bench, name: str, n: int, theme: str, roles: list[str], options: dict[str, Any], seed: int,

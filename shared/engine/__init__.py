@@ -20,6 +20,7 @@ from .game import (  # noqa: E402
     new_game,
     prompts,
     replay,
+    table_cards,
     validate_config,
     waiting_for,
 )
@@ -50,6 +51,7 @@ __all__ = [
     "public_view",
     "replay",
     "reveal_script",
+    "table_cards",
     "validate_config",
     "view",
     "waiting_for",

@@ -23,7 +23,7 @@ from .errors import (
 from .models import Action, Event, GameConfig, GameState
 from .plugin import ALL, ROLES, TIMEOUT, Ctx, issue
 from .queries import actors, legal_actions, prompts, waiting_for
-from .quest_rules import allowed_cards, current_slot, quest_slots, team_size
+from .quest_rules import allowed_cards, current_slot, quest_slots, table_cards, team_size
 from .reveal import compute_reveal
 from .stages import advance, next_team
 from .turns import HANDLERS, INPUT_STAGES
@@ -166,6 +166,7 @@ __all__ = [
     "prompts",
     "quest_slots",
     "replay",
+    "table_cards",
     "team_size",
     "validate_config",
     "waiting_for",

@@ -124,6 +124,10 @@ class Plugin:
     # Where the host sets this plug-in's options: the settings panel's options page, or another page
     # that owns them (the time limits' page for what a vote not cast in time counts as).
     settings_page: ClassVar[str] = "options"
+    # The quest cards this plug-in adds to the table (each registered with ``engine.cards.register_card``):
+    # offered to every team member whenever the plug-in is in play, whoever holds its characters
+    # (``engine.quest_rules.table_cards``); ``adjust_cards`` says who may play them.
+    quest_cards: ClassVar[tuple[str, ...]] = ()
 
     # -- activation & setup --
     def active(self, config: GameConfig) -> bool:  # pragma: no cover - overridden

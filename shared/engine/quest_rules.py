@@ -1,11 +1,11 @@
-"""What the current quest asks for: the slot in play, the slots the Leader may pick, the team size and
-the cards a seat may play. Plug-ins adjust them through their pure hooks."""
+"""What the current quest asks for: the slot in play, the slots the Leader may pick, the team size,
+the cards on the table and the cards a seat may play. Plug-ins adjust them through their pure hooks."""
 from __future__ import annotations
 
 from . import cards as card_registry
 from .basics import TEAM_SIZES, Side
 from .models import GameState
-from .plugin import Ctx
+from .plugin import Ctx, active_plugins
 
 
 def current_slot(state: GameState) -> int:
@@ -35,3 +35,14 @@ def allowed_cards(ctx: Ctx, seat: int) -> list[str]:
     for plugin in ctx.plugins():
         cards = plugin.adjust_cards(ctx, seat, cards)
     return cards
+
+
+def table_cards(state: GameState) -> list[str]:
+    """The quest cards of this game: Success, Fail, then the cards of the plug-ins in play (their
+    ``quest_cards``). The same for every seat and every quest of a game: it depends on the configuration
+    only, never on who holds which character or who is on the team (a player's own cards are
+    ``allowed_cards``)."""
+    found = [card_registry.SUCCESS, card_registry.FAIL]
+    for plugin in active_plugins(state.config):
+        found.extend(c for c in plugin.quest_cards if c not in found)
+    return found

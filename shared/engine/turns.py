@@ -93,7 +93,7 @@ def _play(ctx: Ctx, action: Action) -> None:
     allowed = allowed_cards(ctx, action.seat)
     if action.choice not in allowed:
         if action.choice == card_registry.FAIL and ctx.side(action.seat) is Side.GOOD:
-            raise CardNotAllowed("Good players must play Success.", allowed=allowed)
+            raise CardNotAllowed("Good players must play Success.", allowed=allowed, card=action.choice, side="good")
         raise CardNotAllowed(
             f"You may play only: {', '.join(allowed)}.", allowed=allowed, card=action.choice
         )

@@ -2,7 +2,8 @@
 
 ``public_view`` is what the whole table may see. ``view(state, seat)`` adds that seat's own secrets:
 its role, its current side, what it learned (reveal, loyalty checks, looks at cards), its own vote
-and card, and what it may do now. Roles and sides of others appear only once the game has ended.
+and card, the quest cards it may play now (``cards``: a subset of the game's ``table_cards``) and what
+it may do now. Roles and sides of others appear only once the game has ended.
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from .basics import fails_required
 from .models import GameState
 from .plugin import Ctx
 from .queries import prompts, waiting_for
-from .quest_rules import quest_slots, team_size
+from .quest_rules import allowed_cards, quest_slots, table_cards, team_size
 
 
 def public_view(state: GameState) -> dict[str, Any]:
@@ -45,6 +46,7 @@ def public_view(state: GameState) -> dict[str, Any]:
         ],
         "voted": sorted(state.votes) if state.stage in ("team_proposed", "vote") else [],
         "played": sorted(state.cards) if state.stage == "quest" else [],
+        "table_cards": table_cards(state),  # the game's quest cards (its configuration's, whoever plays)
         "proposals": [p.model_dump() for p in state.proposals],
         "quests": [q.model_dump() for q in state.quests],
         "waiting": waiting_for(state),
@@ -70,6 +72,7 @@ def view(state: GameState, seat: int) -> dict[str, Any]:
         "knowledge": [k.model_dump() for k in state.knowledge[seat]],
         "vote": None if seat not in state.votes else ("approve" if state.votes[seat] else "reject"),
         "card": state.cards.get(seat) if state.stage in ("quest", "cards_played") else None,
+        "cards": allowed_cards(ctx, seat),  # the quest cards this seat may play now
         "prompts": [p.model_dump() for p in prompts(state, seat)],
     }
     if state.stage != "vote":

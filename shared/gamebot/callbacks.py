@@ -3,7 +3,8 @@
 A button carries ``scope:chat:game:serial:op:mac``:
 
 * ``scope``: what the button belongs to (``L`` lobby, ``S`` settings panel, ``T`` team picker,
-  ``V`` vote, ``P`` a private prompt, ``G`` a group setting such as the language).
+  ``V`` vote, ``Q`` a quest card played from the group, ``P`` a private prompt, ``G`` a group setting
+  such as the language).
 * ``chat``: the group's chat id (base 36, ``-`` kept), so a press in a private chat finds its game
   with one read.
 * ``game``: the short id of the game in that chat: a button from a previous game is refused.
@@ -21,7 +22,7 @@ import hmac
 from dataclasses import dataclass
 
 MAX_BYTES = 64
-SCOPES = frozenset("LSTVPG")
+SCOPES = frozenset("LSTVQPG")
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 

@@ -241,6 +241,10 @@ class Outbox(BaseModel):
         gone = set(seqs)
         self.effects = [e for e in self.effects if e.seq not in gone]
 
+    def tries(self, seq: int) -> int:
+        """How many times the entry ``seq`` was tried and must wait (0: never, or not in the outbox)."""
+        return next((e.attempts for e in self.effects if e.seq == seq), 0)
+
     def wait(self, seq: int, until: float) -> None:
         """Telegram said wait: this entry and the later ones of its chat wait until ``until``."""
         chat = next((e.chat for e in self.effects if e.seq == seq), None)

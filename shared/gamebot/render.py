@@ -44,7 +44,7 @@ SILENT_PRIVATE = {"RoleDealt", "MessengerRankDealt"}  # both are on the role car
 
 BASE_VIEW_KEYS = {
     "players", "theme", "roles_in_play", "options", "stage", "round", "leader", "quest", "quest_choices",
-    "team", "team_size", "vote_track", "track", "voted", "played", "proposals", "quests", "waiting",
+    "team", "team_size", "vote_track", "track", "voted", "played", "table_cards", "proposals", "quests", "waiting",
     "winner", "win_reason", "winners", "roles", "sides", "you",
 }
 
@@ -807,7 +807,10 @@ def role_card(table: Table, v: dict[str, Any]) -> str:
         lines.append(table.t("role.knowledge_none"))
     lines.extend(_you_lines(table, you))
     help_text = role_help(table, you["role"], side, v.get("options"))
-    lines += ["", table.t("role.reminder", help=help_text), table.t("role.keep_secret")]
+    lines += ["", table.t("role.reminder", help=help_text)]
+    if you.get("cards"):  # the quest cards they may play now, and where
+        lines.append(table.t("role.cards", cards=esc(wording.join_or(table, [table.card(c) for c in you["cards"]]))))
+    lines.append(table.t("role.keep_secret"))
     return "\n".join(lines)
 
 

@@ -8,7 +8,7 @@ made only after the commit (``TelegramIO.run``), so an error there never causes 
 
 Steady play costs one read and one write per vote or quest card: those updates only edit messages
 whose ids are already stored (or the message the button sits on) and send new ones whose ids need not
-be remembered.
+be remembered. Quest cards are played from the group's round message (``gamebot.round_message``).
 """
 from __future__ import annotations
 
@@ -34,7 +34,19 @@ from engine import (
     waiting_for,
 )
 
-from . import ending, inbound, recovery, render, settings_check, settings_panel, texts, timers, wording
+from . import (
+    ending,
+    inbound,
+    recovery,
+    render,
+    round_message,
+    selection,
+    settings_check,
+    settings_panel,
+    texts,
+    timers,
+    wording,
+)
 from .bot_name import BotName
 from .callbacks import BadCallback, Button, Codec, parse_start_payload
 from .effects import Budget
@@ -300,17 +312,8 @@ class Service(Extras):
         if view == "board" and s.board_msg and state is not None:
             return Out("edit", chat_id=s.chat_id, message_id=s.board_msg, essential=False, tag="board", view="board",
                        text=render.board(table, public_view(state), "ended" if state.over else "playing"))
-        if view == "vote" and s.vote_msg and state is not None and s.vote_serial == serial(state):
-            pv = public_view(state)
-            if pv["stage"] == "vote":
-                text, kb = render.vote_message(table, pv, self.codec, serial(state))
-                return Out("edit", chat_id=s.chat_id, message_id=s.vote_msg, text=text, keyboard=kb, essential=False,
-                           tag="vote", live=serial(state), view="vote")
-        if view == "vote" and s.vote_msg and state is not None and state.stage == "quest":
-            pv = public_view(state)
-            text = render.vote_result(table, pv, played=True)
-            return Out("edit", chat_id=s.chat_id, message_id=s.vote_msg, text=text, essential=False, tag="quest",
-                       view="vote")
+        if view == "vote" and state is not None:
+            return round_message.refresh(s, table, self.codec, state, public_view(state))
         if view == "lobby" and s.lobby_msg and s.status == LOBBY:
             text, kb = self._lobby(s)
             return Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=text, keyboard=kb, essential=False,
@@ -632,7 +635,8 @@ class Service(Extras):
             if pv["stage"] == "vote" or any(p.kind == "vote" for seat in range(state.n) for p in prompts(state, seat)):
                 text, kb = render.vote_message(table, pv, self.codec, now)
                 outs.append(Out("send", chat_id=chat.id, text=text, keyboard=kb, tag="vote", live=now))
-            return Plan(outs=outs)
+            quest = round_message.status(table, self.codec, state, pv)  # the quest's cards, while they are played
+            return Plan(outs=outs + ([quest] if quest is not None else []))
 
         await self._finish(job, self._transact(job, chat.id, group), chat.id)
 
@@ -841,6 +845,7 @@ class Service(Extras):
             "S": self._cb_settings,
             "T": self._game_button(self._team_press),
             "V": self._game_button(self._vote_press),
+            "Q": self._game_button(self._card_press),
             "P": self._game_button(self._prompt_press),
             "G": self._cb_language,
         }[button.scope]
@@ -1071,6 +1076,7 @@ class Service(Extras):
         sel = s.sel.get("g")
         if sel is None or sel.serial != b.serial:
             sel = Selection(serial=b.serial, kind="propose")
+        before = sel.model_copy(deep=True)
         op = b.op
         if op.startswith("t") and op[1:].isdigit():
             target = int(op[1:])
@@ -1096,9 +1102,13 @@ class Service(Extras):
         else:
             raise Reply(texts.t("error.stale", lang))
         s.sel["g"] = sel
-        table = self._table(s, lang)
-        return Plan(session=s, outs=[self._picker_out(s, state, prompt, sel, msg_id)],
-                    answer=texts.t("team.selected", lang, names=", ".join(table.names[t] for t in sel.targets) or "—"))
+        names = self._table(s, lang).names
+        # a toggle is answered by a toast; the picker is drawn again only when the team becomes whole (or
+        # stops being whole), or with another quest chosen (Targeting: other sizes)
+        complete = lambda x: selection.team_complete(prompt.model_dump(), x)  # noqa: E731
+        redraw = op.startswith("q") or selection.must_redraw(complete, before, sel)
+        return Plan(session=s, outs=[self._picker_out(s, state, prompt, sel, msg_id)] if redraw else [],
+                    answer=selection.toast([names[t] for t in sel.targets], [], lang, state.config.theme.value))
 
     # --- votes (group) -------------------------------------------------------------------------------------
 
@@ -1111,6 +1121,31 @@ class Service(Extras):
         choice = "approve" if b.op[2:] == "a" else "reject"
         plan = self._apply(s, state, Action(seat=seat, kind="vote", choice=choice), lang, trigger=("vote", msg_id))
         plan.answer = texts.t("vote.cast", lang, vote=texts.t(f"vote.{choice}", lang))
+        return plan
+
+    # --- quest cards (group) -------------------------------------------------------------------------------
+
+    def _card_press(self, s: Session, state: GameState, seat: int | None, user: Any, lang: str,
+                    msg_id: int | None, b: Button) -> Plan:
+        """A quest card pressed under the round message: seen by the bot alone; the presser alone is
+        answered (the card played, or why it is refused and which cards they may play)."""
+        cards = public_view(state)["table_cards"]
+        if serial(state) != b.serial or not round_message.quest_open(state) or not b.op.isdigit() \
+                or int(b.op) >= len(cards):
+            raise Reply(texts.t("error.stale", lang))
+        if seat is None:
+            raise Reply(texts.t("error.not_in_game", lang))
+        table = self._table(s, lang)
+        action = Action(seat=seat, kind="play", choice=cards[int(b.op)])
+        try:
+            new, events = apply_action(state, action)
+        except IllegalAction as exc:
+            text = round_message.refusal(table, exc)
+            if text is None:
+                return self._apply(s, state, action, lang, trigger=("card", msg_id))  # (raises its own answer)
+            raise Reply(text) from None  # a toast, to the presser alone
+        plan = self._commit_game(s, state, new, events, trigger=("card", msg_id))
+        plan.answer = round_message.played(table, action.choice)
         return plan
 
     # --- private prompts ----------------------------------------------------------------------------------
@@ -1134,6 +1169,7 @@ class Service(Extras):
         sel = s.sel.get(key)
         if sel is None or sel.serial != s_now or sel.kind != prompt.kind:
             sel = Selection(serial=s_now, kind=prompt.kind)
+        before = sel.model_copy(deep=True)
         action = None
         if op == "p" and prompt.optional:
             action = Action(seat=seat, kind=prompt.kind, choice="pass")
@@ -1143,6 +1179,8 @@ class Service(Extras):
                 action = Action(seat=seat, kind=prompt.kind, targets=(target,))
             elif target in sel.targets:
                 sel.targets.remove(target)
+            elif prompt.pick == 1:  # one player to choose: another tap changes who
+                sel.targets = [target]
             else:
                 sel.targets = sorted([*sel.targets, target])
         elif op.startswith("x") and op[1:].isdigit() and int(op[1:]) < len(prompt.choices):
@@ -1158,21 +1196,36 @@ class Service(Extras):
             else:
                 sel.quest = quest
         elif op == "c" and mode == "select":
-            action = Action(seat=seat, kind=prompt.kind, targets=tuple(sel.targets), choice=sel.choice, quest=sel.quest)
+            only = prompt.choices[0] if len(prompt.choices) == 1 else None  # a single choice needs no tap
+            action = Action(seat=seat, kind=prompt.kind, targets=tuple(sel.targets), choice=sel.choice or only,
+                            quest=sel.quest)
         else:
             raise Reply(texts.t("error.stale", lang))
         table = self._table(s, self._player_lang(s, seat))
         if action is None:
             s.sel[key] = sel
-            text, kb = render.private_prompt(table, pd, self.codec, s_now, sel.model_dump(), public_view(state))
-            return Plan(session=s, outs=[Out("edit", chat_id=user.id, message_id=msg_id, text=text, keyboard=kb,
-                                             essential=False, user_id=user.id, tag="prompt", live=s_now)])
+            # a toggle is answered by a toast; the prompt is drawn again only when the selection becomes
+            # complete or stops being complete (a quest chosen: always)
+            plan = Plan(session=s, answer=selection.toast(
+                [table.names[t] for t in sel.targets],
+                [render.choice_label(table, sel.choice, prompt.kind) if sel.choice else "",
+                 table.t("team.button.quest", quest=sel.quest + 1, size="·") if sel.quest is not None else ""],
+                lang, state.config.theme.value))
+            if op.startswith("q") or selection.must_redraw(lambda x: selection.prompt_complete(pd, x), before, sel):
+                text, kb = render.private_prompt(table, pd, self.codec, s_now, sel.model_dump(), public_view(state))
+                plan.outs.append(Out("edit", chat_id=user.id, message_id=msg_id, text=text, keyboard=kb,
+                                     essential=False, user_id=user.id, tag="prompt", live=s_now))
+            return plan
         prompt_text, _ = render.private_prompt(table, pd, self.codec, s_now, None, public_view(state))
         plan = self._apply(s, state, action, lang, trigger=("prompt", msg_id))
         s.sel.pop(key, None)
         if msg_id:
-            plan.outs.insert(0, Out("edit", chat_id=user.id, message_id=msg_id, user_id=user.id, tag="answered", essential=False,
-                                    text=render.answered(table, prompt_text, prompt.kind, action)))
+            # one message per decision: what it taught this player (a loyalty seen...) closes it too
+            told = [o for o in plan.outs if o.tag == "private_event" and o.chat_id == user.id and o.op == "send"]
+            plan.outs = [o for o in plan.outs if all(o is not t for t in told)]
+            text = "\n".join([render.answered(table, prompt_text, prompt.kind, action), *(o.text for o in told)])
+            plan.outs.insert(0, Out("edit", chat_id=user.id, message_id=msg_id, user_id=user.id, tag="answered",
+                                    essential=bool(told), fallback_send=bool(told), text=text))
         plan.answer = plan.answer or "✔️"
         return plan
 
@@ -1232,13 +1285,13 @@ class Service(Extras):
                           expires_at=int(now + self.archive_days * 86400)), None)
 
     def _prompt_outs(self, s: Session, state: GameState, seat: int, v: dict[str, Any] | None = None) -> list[Out]:
-        """Private prompt messages for ``seat`` (group decisions — team, vote — are not sent here)."""
+        """Private prompt messages for ``seat`` (group decisions — team, vote, quest cards — are not sent here)."""
         player = s.players[seat]
         table = self._table(s, self._player_lang(s, seat))
         pv = public_view(state)
         outs = []
         for p in prompts(state, seat):
-            if p.kind in ("propose", "vote"):
+            if p.kind in ("propose", "vote", "play"):
                 continue
             text, kb = render.private_prompt(table, p.model_dump(), self.codec, serial(state), None, pv)
             outs.append(Out("send", chat_id=player.id, user_id=player.id, text=text, keyboard=kb, tag=f"prompt:{p.kind}",
@@ -1259,7 +1312,6 @@ class Service(Extras):
         pv = public_view(after)
         pv_before = public_view(before) if before is not None else None
         s_after = serial(after)
-        types = {e.type for e in events}
         kind, trig_msg = trigger
         head: list[Out] = []  # edits of existing messages
         group: list[Out] = []  # new group messages
@@ -1272,23 +1324,11 @@ class Service(Extras):
                 private.append(Out("send", chat_id=player.id, user_id=player.id, tag="role",
                                    text=render.role_card(t, view(after, seat))))
 
-        # 2. The vote message, the round's message: who has voted (progress, coalesced within the group's
-        # budget), then the votes and what they decided (one essential edit, instead of a message of its
-        # own), then the cards played (progress).
-        folded: list[Any] = []
-        if "VotesRevealed" in types and s.vote_msg and pv_before is not None:
-            folded = [e for e in events if e.to is None and e.type in render.TOLD_BY_THE_VOTE]
-            text = render.vote_result(table, pv, head=pv_before)
-            head.append(Out("edit", chat_id=chat, message_id=s.vote_msg, text=text, keyboard=None, tag="vote",
-                            view="vote"))
-        elif "VoteCast" in types and s.vote_msg and s.vote_serial == s_after:
-            text, kb = render.vote_message(table, pv, self.codec, s_after)
-            head.append(Out("edit", chat_id=chat, message_id=s.vote_msg, text=text, keyboard=kb, essential=False, tag="vote",
-                            live=s_after, view="vote"))
-        elif "CardPlayed" in types and s.vote_msg and after.stage == "quest":
-            text = render.vote_result(table, pv, played=True)
-            head.append(Out("edit", chat_id=chat, message_id=s.vote_msg, text=text, keyboard=None, essential=False,
-                            tag="quest", view="vote"))
+        # 2. The round's message: who has voted (progress, coalesced within the group's budget), then the
+        # votes and what they decided (one essential edit, instead of a message of its own), then the
+        # quest's card buttons and the cards played (progress), the buttons gone with the last card.
+        round_outs, folded = round_message.edits(s, table, self.codec, before, after, events, pv, pv_before)
+        head.extend(round_outs)
 
         # 3. Private events (loyalty seen, cards seen...).
         for seat, player in enumerate(s.players):
@@ -1321,6 +1361,8 @@ class Service(Extras):
                     text, kb = render.vote_message(table, pv, self.codec, s_after)
                     group.append(Out("send", chat_id=chat, text=text, keyboard=kb, remember="vote_msg", tag="vote",
                                      live=s_after))
+                elif p.kind == "play":
+                    continue  # played from the round message's buttons, in the group
                 else:
                     private.extend(self._prompt_outs(s, after, seat))
                     break

@@ -256,7 +256,7 @@ class TelegramIO:
                 return Result(out, False, error="bad_request", detail=exc.message)
             except (TimedOut, NetworkError) as exc:
                 self.stats["errors"] += 1
-                if out.essential and out.op in ("send", "photo") and tries < 2:
+                if out.essential and out.op in ("send", "photo", "edit") and tries < 2:  # (an edit cannot show twice)
                     continue
                 log.warning("network error on %s (%s): %s", out.op, out.tag, type(exc).__name__)
                 return Result(out, False, error="network", detail=type(exc).__name__)

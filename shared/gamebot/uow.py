@@ -32,7 +32,8 @@ log = logging.getLogger("gamebot.uow")
 
 IN_FLIGHT = 16  # Bot API calls at once (the bot may make about 30 per second in all; the HTTP pool holds 16)
 MAX_DRAIN = 3  # delivery rounds one update may run (notices found by the ack, entries others left)
-RETRY_LATER = 5.0  # seconds before an entry that failed on the network is tried again
+RETRY_LATER = 5.0  # seconds before an entry that failed on the network is tried again (times its tries)
+GIVE_UP = 8  # tries of an entry that keeps failing (5xx, network) before it is dropped (about 3 minutes)
 
 
 class UnitOfWork:
@@ -326,9 +327,13 @@ class UnitOfWork:
             for seq, r in by_seq.items():
                 if r.error == "retry_after":
                     box.wait(seq, now + float(r.detail or 1))
-                elif r.error in ("network", "telegram") and r.out.op in ("send", "photo"):
-                    box.wait(seq, now + RETRY_LATER)
+                elif r.error in ("network", "telegram") and (r.out.op in ("send", "photo") or r.out.essential) \
+                        and box.tries(seq) < GIVE_UP:  # (an edit is tried again too: it cannot show twice)
+                    box.wait(seq, now + RETRY_LATER * (1 + box.tries(seq)))
                 else:
+                    if not r.ok and r.error in ("network", "telegram"):
+                        log.warning("gave up on %s (%s) in chat %s after %d tries", r.out.op, r.out.tag,
+                                    r.out.chat_id, box.tries(seq) + 1)
                     box.done([seq])
                 if r.ok:
                     learn(session, r)

@@ -142,6 +142,10 @@ def _sends(table) -> int:
     return len(table.fake.calls_to("sendMessage")) + len(table.fake.calls_to("sendPhoto"))
 
 
+def _group_buttons(table) -> set[str]:
+    return {b["data"] for m in table.messages(table.group) for row in m["buttons"] for b in row if b["data"]}
+
+
 def test_each_vote_and_card_costs_at_most_one_read_and_one_write(table):
     players = [1, 2, 3, 4, 5, 6, 7]
     table.open_lobby(players)
@@ -152,10 +156,12 @@ def test_each_vote_and_card_costs_at_most_one_read_and_one_write(table):
 
     def press(user_id, chat_id, message_id, data):
         before = dict(repo.calls)
-        sent = _sends(table)
+        sent, buttons = _sends(table), _group_buttons(table)
         status = original(user_id, chat_id, message_id, data)
-        if data.startswith(("V:", "P:")):
-            opened = _sends(table) > sent  # new messages were sent (the outbox records their delivery)
+        if data.startswith(("V:", "Q:", "P:")):
+            # new messages were sent, or the round message's buttons changed (the vote's became the quest's
+            # cards, or they went): an essential step, whose delivery the outbox records
+            opened = _sends(table) > sent or _group_buttons(table) != buttons
             measured.append((repo.calls["read"] - before["read"], repo.calls["write"] - before["write"], opened))
         return status
 
@@ -165,9 +171,10 @@ def test_each_vote_and_card_costs_at_most_one_read_and_one_write(table):
     assert driver.over()
     assert len(measured) > 20
     # Steady play: one read and one write (the answer to the press is the webhook's reply; progress is
-    # never stored). A press whose step sends new messages (the quest cards after the last vote, the
-    # result and the next team picker after the last card) writes once more, after sending them: the
-    # outbox records what was delivered, with the new messages' ids. The press that ends the game also
+    # never stored). A press whose step sends new messages or changes the round message's buttons (the
+    # vote's result with the quest's cards after the last vote, the result and the next team picker after
+    # the last card) writes once more, after sending them: the outbox records what was delivered, with
+    # the new messages' ids. The press that ends the game also
     # reads the statistics items (one batched TransactGetItems) and writes them in its transaction.
     *steady, final = measured
     assert all(reads <= 1 and writes <= 1 for reads, writes, opened in steady if not opened), measured

@@ -374,6 +374,24 @@ def test_reset_forgets_everything(fake, bot, run):
     assert run(bot.get_me()).id == U.BOT_ID
 
 
+def test_a_call_delayed_across_a_reset_leaves_the_new_state_alone(fake):
+    """A test's last call, held by an injected delay, must not land in the next test's chats."""
+    import threading
+
+    fake.start_private(9)
+    fake.inject("sendMessage", delay=0.3)
+    body = json.dumps({"chat_id": 9, "text": "from the test before"}).encode()
+    answers: list[tuple[int, dict]] = []
+    call = threading.Thread(target=lambda: answers.append(_post(f"{fake.base_url}/bot{TOKEN}/sendMessage", body,
+                                                                "application/json")))
+    call.start()
+    while not fake.calls:  # the call is in, waiting out its delay
+        threading.Event().wait(0.01)
+    fake.reset()
+    call.join()
+    assert answers[0][0] == 500 and fake.messages(9) == [] and fake.calls == []
+
+
 def test_user_messages_share_the_chat_history_and_cannot_be_edited_by_the_bot(fake, bot, run):
     run(bot.send_message(GROUP, "from the bot"))
     mine = fake.user_message(GROUP, U.user(5), "/newgame", [{"type": "bot_command", "offset": 0, "length": 8}])

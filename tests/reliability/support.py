@@ -2,10 +2,10 @@
 recovers from refused presses and lost messages, and direct access to the stored lobby settings.
 
 The driver still plays like a person (it reads chats and presses buttons); it never reads the game
-state. It only differs from ``localdev.autoplay.Driver`` in two ways: a private prompt whose Confirm
-was refused is answered again with other picks (a person would try another combination), and when
-nothing can be pressed it asks the bot with ``/status`` (in the group and in private), as the help
-tells players to do when a message is missing.
+state. It only differs from ``localdev.autoplay.Driver`` in how it gets unstuck: when nothing can be
+pressed it first tries its refused presses again (a vote or a card whose message may look unchanged),
+then asks the bot with ``/status`` (in the group and in private), as the help tells players to do when
+a message is missing.
 """
 from __future__ import annotations
 
@@ -80,6 +80,7 @@ class RobustDriver(Driver):
 
     def play(self, max_steps: int = 3000) -> int:
         steps = stuck = 0
+        looked: tuple | None = None  # what was on screen when refused presses were last tried again
         idle = getattr(self.screen, "idle", None)
         while not self.over() and steps < max_steps:
             if self.step() or (idle is not None and idle()):  # (idle: what waits in the outbox goes out)
@@ -89,16 +90,19 @@ class RobustDriver(Driver):
             if stuck >= 5:
                 break
             stuck += 1
+            # a press refused earlier (someone votes in the open first) is tried again first: the round
+            # message's progress is coalesced, so it may look the same as when it was refused
+            if stuck == 1:  # (once until something changes: presses refused again change nothing)
+                now = self.snapshot()
+                if now != looked and self.look_again():
+                    looked = now
+                    continue
             if self.status is not None:
                 self.stuck += 1  # nothing to press: a message may be lost; ask the bot again
                 self.status(self.players[0], self.group)
                 for user in self.players:
                     self.status(user, user)
-            # a press refused earlier (someone votes in the open first) is tried again: the vote message's
-            # progress is coalesced, so it may look the same as when it was refused
-            self._voted.clear()
-            self._dead.clear()
-            self._tries.clear()
+            self.forget()
         return steps
 
 

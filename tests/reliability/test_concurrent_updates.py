@@ -145,22 +145,21 @@ def _vote_round(containers: list[Container], table: ContainerTable, vote_msg: di
     assert sum("<b>Votes</b>" in t for t in _texts(fake, group)) == votes_shown + 1  # resolved once
     team = list(proposal.team) if proposal.team else list(new.team)
 
-    # the team's quest prompts, each sent once; then every team member plays at the same instant
-    prompts = {}
-    for seat in team:
-        uid = PLAYERS[seat]
-        mine = [m for m in table.messages(uid) if m["buttons"] and "choose your card" in m["text"]]
-        assert len(mine) == 1, (uid, [m["text"] for m in table.messages(uid)][-3:])
-        prompts[seat] = mine[0]
-    if not prompts:
+    # the quest's card buttons on the round message in the group; every team member presses one at the
+    # same instant (Good a Success, Evil either card: the engine refuses a Good player's Fail)
+    quest_msgs = [m for m in table.messages(group) if any((b["data"] or "").startswith("Q:") for row in m["buttons"] for b in row)]
+    if not quest_msgs:
         return  # a plug-in decision comes first (not in these plain tables)
+    assert len(quest_msgs) == 1, [m["text"] for m in quest_msgs]  # the round message, edited once
+    quest_msg = quest_msgs[0]
+    buttons = {b["text"]: b["data"] for row in quest_msg["buttons"] for b in row}
     played: dict[int, str] = {}
     card_updates = []
-    for seat, msg in prompts.items():
-        buttons = [b for row in msg["buttons"] for b in row]
-        choice = rng.choice(buttons)
-        played[seat] = "fail" if "Fail" in choice["text"] else "success"
-        card_updates.append(U.press(U.user(PLAYERS[seat]), fake.message(PLAYERS[seat], msg["message_id"]), choice["data"]))
+    for seat in team:
+        card = "fail" if new.sides[seat].value == "evil" and rng.random() < 0.5 else "success"
+        played[seat] = card
+        data = next(d for label, d in buttons.items() if ("Fail" if card == "fail" else "Success") in label)
+        card_updates.append(U.press(U.user(PLAYERS[seat]), fake.message(group, quest_msg["message_id"]), data))
     statuses = _all_at_once(containers[: len(card_updates)], card_updates)
     assert statuses == [200] * len(card_updates)
     final = _session(containers[0], group)
@@ -172,6 +171,6 @@ def _vote_round(containers: list[Container], table: ContainerTable, vote_msg: di
     assert record.cards.get("fail", 0) == fails and record.cards.get("success", 0) == len(played) - fails
     completed = [t for t in _texts(fake, group) if re.search(r"Quest \d (succeeded|failed)", t)]
     assert len(completed) == quests_done + 1
-    for seat, msg in prompts.items():  # each card prompt now shows the card that player chose
-        text = fake.message(PLAYERS[seat], msg["message_id"])["text"]
-        assert ("Fail" if played[seat] == "fail" else "Success") in text.split("You played:")[1]
+    shown = fake.message(group, quest_msg["message_id"])  # every card in, the buttons gone
+    assert not (shown.get("reply_markup") or {}).get("inline_keyboard")
+    assert f"Cards played: {len(team)}/{len(team)}" in shown["text"]

@@ -19,7 +19,7 @@ from localdev import updates as U
 from localdev.autoplay import Policy
 from tests.e2e.conftest import SECRET, TOKEN
 from tests.reliability.support import SETUPS, RobustDriver, covered_roles, set_settings, until_vote
-from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen
+from tests.unit.gamebot_fakes import GROUP, Clock, Harness, HarnessScreen
 
 # ---------------------------------------------------------------------------------------------------
 # The webhook's door
@@ -87,6 +87,17 @@ def test_the_token_and_the_secret_never_reach_the_logs_at_debug_level(table, deb
     """A whole game at DEBUG with Bot API errors, refused updates, a broken body and a cold start with a
     rejected token: neither the bot token, nor its secret part, nor the webhook secret is ever logged."""
     players = [1, 2, 3, 4, 5]
+    # a clock the test moves, a second per update: what a failure leaves waiting in the outbox goes out
+    # when due (``WebhookTable.idle``, as the flush timer delivers it) instead of after real seconds
+    clock = Clock()
+    app.service().set_clock(clock)
+    post = table.post
+
+    def paced(*args, **kwargs):
+        clock.now += 1
+        return post(*args, **kwargs)
+
+    table.post = paced
     table.open_lobby(players)
     table.fake.inject("sendMessage", status=500, times=3)
     table.fake.inject("editMessageText", status=429, retry_after=1, times=2)
@@ -100,7 +111,7 @@ def test_the_token_and_the_secret_never_reach_the_logs_at_debug_level(table, deb
     driver = RobustDriver(table, table.group, players, Policy(rng=random.Random(1)),
                           status=lambda u, c: table.command(u, "/status", chat=c))
     driver.play()
-    assert driver.over()
+    assert driver.over(), [m["text"][-300:] for m in table.messages(table.group)[-3:]]
     secrets = (TOKEN, TOKEN.split(":")[1], SECRET)
     assert debug_logs.lines and any(line.startswith("gamebot") for line in debug_logs.lines)
     assert any("DEBUG" in line for line in debug_logs.lines)  # DEBUG records were really captured
@@ -160,21 +171,18 @@ def test_no_player_can_act_for_another(h):
     state = _state(h)
     team = state.team
     good = [s for s in team if state.sides[s] is Side.GOOD]
-    cards = {s: next(m for m in reversed(h.io.chat(players[s])) if m.keyboard and "choose your card" in m.text)
-             for s in team}
-    for owner, prompt in cards.items():
-        for btn in [b for row in prompt.keyboard for b in row]:
-            for presser in players:
-                if presser == players[owner]:
-                    continue
-                before = _state(h)
-                h.press(presser, prompt, btn.data)  # someone else presses this player's card button
-                after = _state(h)
-                new = [Action.decode(e) for e in after.log[len(before.log):]]
-                assert all(a.seat == players.index(presser) for a in new)  # never the owner's move
-                assert owner not in after.cards or owner in before.cards
-                if new:  # it counted as the presser's own card, which the engine allowed them
-                    assert new[0].seat in team and (new[0].choice == "success" or after.sides[new[0].seat] is Side.EVIL)
+    quest_msg = h.io.with_button(GROUP, "Success")[0]  # the quest's cards, under the round message
+    for btn in [b for row in quest_msg.keyboard for b in row]:
+        for presser in players:  # everyone presses every card: each press is at most the presser's own card
+            before = _state(h)
+            h.press(presser, quest_msg, btn.data)
+            after = _state(h)
+            new = [Action.decode(e) for e in after.log[len(before.log):]]
+            assert all(a.seat == players.index(presser) for a in new)
+            if new:  # it counted as the presser's own card, which the engine allowed them
+                assert new[0].seat in team and (new[0].choice == "success" or after.sides[new[0].seat] is Side.EVIL)
+            else:  # refused (not on the team, a card they may not play, or played already): nobody's card changed
+                assert after.cards == before.cards
     for seat in good:  # and a Good player can never get a Fail in, whoever's button they press
         assert _state(h).cards.get(seat, "success") == "success"
 

@@ -186,7 +186,10 @@ class Harness:
         from gamebot.session import Session, chat_key
 
         chat = self.group if chat_id is None else chat_id
-        for _ in range(10):  # (a waiting entry may find the budget still full at its time: wait again)
+        # (a waiting entry may find the budget still full at its time: wait again; a view held back
+        # earlier may name a time already past while an essential edit waits for a later one: a second
+        # at a time until then)
+        for _ in range(90):
             item = self.repo.items.get(chat_key(chat))
             if item is None:
                 return False

@@ -274,7 +274,9 @@ def test_a_status_copy_of_the_vote_loses_its_buttons_when_the_vote_ends(h):
     assert all(m.keyboard is None for m in h.io.chat(GROUP) if "Still to vote" in m.text)
 
 
-def test_private_prompts_that_ran_out_of_time_lose_their_buttons():
+def test_quest_buttons_that_ran_out_of_time_are_taken_away():
+    """The quest's card buttons (the round message, and a /status copy of it) go once the time limit
+    played the missing cards."""
     h = Timed()
     try:
         players = [1, 2, 3, 4, 5]
@@ -285,12 +287,15 @@ def test_private_prompts_that_ran_out_of_time_lose_their_buttons():
             assert driver._picker()
         for uid in players:
             h.press_label(uid, GROUP, "Approve")
-        team = session(h).game().team
-        prompts = [h.io.with_button(players[seat], "Success")[0] for seat in team]
+        quest_msg = h.io.with_button(GROUP, "Success")[0]
+        h.command(2, "/status")
+        copy = h.io.last(GROUP)
+        assert copy is not quest_msg and [b.text for row in copy.keyboard for b in row] == ["✅ Success", "❌ Fail"]
         assert session(h).deadline.phase == "quest"
         _, outcome = h.fire_next("expire")
         assert outcome == "expired"
-        assert all(p.keyboard is None for p in prompts)
+        assert quest_msg.keyboard is None and copy.keyboard is None
+        assert not any(m.keyboard for uid in players for m in h.io.chat(uid) if "Success" in str(m.keyboard))
     finally:
         h.close()
 
@@ -333,9 +338,10 @@ def test_status_during_the_quest_names_who_is_still_to_play(h):
         h.press_label(uid, GROUP, "Approve")
     s = session(h)
     team = s.game().team
-    h.press_label(players[team[0]], players[team[0]], "Success")
+    h.press_label(players[team[0]], GROUP, "Success")  # a card from the round message's buttons
     h.command(3, "/status")
-    board = h.io.last(GROUP).text
+    board, quest = (m.text for m in h.io.chat(GROUP)[-2:])  # the board, then the quest with its buttons
+    assert "Cards played: 1/2" in quest and h.io.last(GROUP).keyboard
     waiting = [s.players[seat].name for seat in team[1:]]
     assert f"⏳ Waiting for: {', '.join(waiting)}" in board
     assert s.players[team[0]].name not in board.split("⏳")[1]

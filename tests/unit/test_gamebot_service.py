@@ -160,19 +160,16 @@ def test_group_sees_who_voted_but_not_how_until_everyone_has(h):
     assert not [m for m in h.io.chat(GROUP) if "<b>Votes</b>" in m.text and m is not vote_msg]
 
 
-def test_each_team_member_gets_only_the_cards_they_may_play(h):
+def test_the_team_plays_from_the_group_and_nobody_gets_a_private_quest_prompt(h):
     players = [1, 2, 3, 4, 5]
-    state = _to_vote(h, players)
+    _to_vote(h, players)
     for uid in players:
         h.press_label(uid, GROUP, "Approve")
-    team = [0, 1]  # Bob and Carol are seats 0 and 1
-    for seat, uid in enumerate(players):
-        prompts = [m for m in h.io.chat(uid) if "choose your card" in m.text]
-        if seat in team:
-            labels = [b.text for row in prompts[-1].keyboard for b in row]
-            assert labels == (["✅ Success"] if state.sides[seat].value == "good" else ["✅ Success", "❌ Fail"])
-        else:
-            assert prompts == []
+    quest_msg = h.io.with_button(GROUP, "Success")[0]
+    assert [b.text for row in quest_msg.keyboard for b in row] == ["✅ Success", "❌ Fail"]  # the game's cards
+    assert "Quest 1: Bob and Carol, play your card with the buttons below" in quest_msg.text
+    assert not any("choose your card" in m.text or (m.keyboard and "Success" in str(m.keyboard))
+                   for uid in players for m in h.io.chat(uid))
 
 
 def _cost(h, press) -> tuple[int, int, bool]:
@@ -187,17 +184,16 @@ def _cost(h, press) -> tuple[int, int, bool]:
 
 
 def test_a_vote_or_a_card_costs_one_read_and_one_write(h):
-    """One read and one write; a press that deals new decisions (the quest cards after the last vote, the
-    next team picker after the last card) writes once more after sending them (the ack: the ids of the
-    messages with buttons, whose buttons are taken away when the decision ends), and notes a receipt per
-    new message as soon as Telegram answers it."""
+    """One read and one write; a press that deals new decisions writes once more after delivering them
+    (the ack): the last vote (its result and the quest's card buttons, one essential edit of the round
+    message) and the last card (the next team picker, sent: its receipt is noted as soon as Telegram
+    answers it, and its id is kept so that its buttons are taken away when the decision ends)."""
     players = [1, 2, 3, 4, 5]
     _to_vote(h, players)
     costs = [_cost(h, lambda uid=uid: h.press_label(uid, GROUP, "Approve")) for uid in players]
-    costs += [_cost(h, lambda uid=uid: h.press_label(uid, uid, "Success")) for uid in (1, 2)]
-    assert [c[2] for c in costs] == [False] * 4 + [True] + [False, True]
-    assert all(c[:2] == (1, 1) for c in costs if not c[2]), costs
-    assert all(c[:2] == (1, 2) for c in costs if c[2]), costs
+    costs += [_cost(h, lambda uid=uid: h.press_label(uid, GROUP, "Success")) for uid in (1, 2)]
+    assert [c[2] for c in costs] == [False] * 6 + [True]  # (only the picker is a new message with buttons)
+    assert [c[:2] for c in costs] == [(1, 1)] * 4 + [(1, 2)] + [(1, 1)] + [(1, 2)], costs
 
 
 def test_a_redelivered_update_is_applied_once(h):
@@ -344,7 +340,7 @@ def test_a_player_who_blocks_the_bot_is_reported_and_can_reconnect(h):
     notice = h.io.last(GROUP).text
     assert "blocked me" in notice and "start=r" in notice
     assert h.repo.items[user_key(2)].body["blocked"] is True
-    for uid in players:  # the quest prompt to the blocked team member fails with 403
+    for uid in players:
         h.press_label(uid, GROUP, "Approve")
     assert 2 in session(h).unreachable
     h.io.forbidden.discard(2)
@@ -352,7 +348,7 @@ def test_a_player_who_blocks_the_bot_is_reported_and_can_reconnect(h):
     h.send(U.start(U.user(2), payload))
     texts = [m.text for m in h.io.chat(2)]
     assert any("Welcome back" in t for t in texts)
-    assert any("choose your card" in t for t in texts[-2:])  # the pending quest card is sent again
+    assert "Your secret role" in texts[-1] and "Your quest cards now" in texts[-1]  # (played from the group)
     assert 2 not in session(h).unreachable
 
 
@@ -508,7 +504,7 @@ def test_a_vote_or_card_that_does_not_finish_the_round_edits_at_most_one_group_m
         pass
     h.clock.now += 10  # (the vote message's last edit is then older than the progress gap)
     sent = len(h.io.outs)
-    h.press_label(1, 1, "Success")  # Bob (seat 0) is on the team; one of two cards
+    h.press_label(1, GROUP, "Success")  # Bob (seat 0) is on the team; one of two cards
     group_ops = [o for o in h.io.outs[sent:] if o.chat_id == GROUP]
     assert [(o.op, o.tag) for o in group_ops] == [("edit", "quest")]
     assert "Cards played: 1/2" in group_ops[0].text

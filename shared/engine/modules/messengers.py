@@ -71,6 +71,7 @@ class Messengers(Module):
     id = "messengers"
     place = "message_cards"  # after the Sorcerer's Magic: the backup reads tally.reversals
     option_keys = ("senior_junior_messengers",)
+    quest_cards = (GOOD_MESSAGE, EVIL_MESSAGE)
 
     def active(self, config: GameConfig) -> bool:
         return "good_messenger" in config.roles or "evil_messenger" in config.roles

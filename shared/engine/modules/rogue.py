@@ -54,6 +54,7 @@ def _solo(tokens: list[dict[str, Any]], card: str) -> bool:
 @register
 class RogueModule(Module):
     id = "rogue"
+    quest_cards = (ROGUE_SUCCESS, ROGUE_FAIL)
 
     def active(self, config: GameConfig) -> bool:
         return any(r in config.roles for r in ROGUE_CARD)

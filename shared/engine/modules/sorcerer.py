@@ -23,6 +23,7 @@ class SorcererModule(Module):
     id = "sorcerer"
     place = "rules"  # the Magic reversals are counted before the Messengers' backup
     option_keys = ("sorcerer_hidden",)
+    quest_cards = (MAGIC,)
 
     def active(self, config: GameConfig) -> bool:
         return any(r in config.roles for r in SORCERERS)
