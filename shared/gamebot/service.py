@@ -37,6 +37,7 @@ from engine import (
 from . import (
     ending,
     inbound,
+    memo,
     recovery,
     render,
     round_message,
@@ -311,9 +312,9 @@ class Service(Extras):
         table = self._table(s)
         if view == "board" and s.board_msg and state is not None:
             return Out("edit", chat_id=s.chat_id, message_id=s.board_msg, essential=False, tag="board", view="board",
-                       text=render.board(table, public_view(state), "ended" if state.over else "playing"))
+                       text=memo.board(table, memo.public(state), "ended" if state.over else "playing"))
         if view == "vote" and state is not None:
-            return round_message.refresh(s, table, self.codec, state, public_view(state))
+            return round_message.refresh(s, table, self.codec, state, memo.public(state))
         if view == "lobby" and s.lobby_msg and s.status == LOBBY:
             text, kb = self._lobby(s)
             return Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=text, keyboard=kb, essential=False,
@@ -1129,7 +1130,7 @@ class Service(Extras):
                     msg_id: int | None, b: Button) -> Plan:
         """A quest card pressed under the round message: seen by the bot alone; the presser alone is
         answered (the card played, or why it is refused and which cards they may play)."""
-        cards = public_view(state)["table_cards"]
+        cards = memo.public(state)["table_cards"]
         if serial(state) != b.serial or not round_message.quest_open(state) or not b.op.isdigit() \
                 or int(b.op) >= len(cards):
             raise Reply(texts.t("error.stale", lang))
@@ -1309,8 +1310,8 @@ class Service(Extras):
         """Every message one state change causes. Group messages use only public data."""
         table = self._table(s)
         chat = s.chat_id
-        pv = public_view(after)
-        pv_before = public_view(before) if before is not None else None
+        pv = memo.public(after)  # (shared: read, never changed)
+        pv_before = memo.public(before) if before is not None else None
         s_after = serial(after)
         kind, trig_msg = trigger
         head: list[Out] = []  # edits of existing messages
@@ -1375,7 +1376,7 @@ class Service(Extras):
 
         # 6. The board, edited only when its text changes.
         status = "ended" if after.over else "playing"
-        board_text = render.board(table, pv, status)
+        board_text = memo.board(table, pv, status)
         if kind == "start" and s.board_msg:
             # the lobby message becomes the board, opening with the start's announcements: one message
             if lines:
@@ -1383,7 +1384,7 @@ class Service(Extras):
             head.insert(0, Out("edit", chat_id=chat, message_id=s.board_msg, text=board_text, keyboard=None,
                                fallback_send=True, remember="board_msg", tag="board", view="board"))
             # (remembered only if the lobby message was gone and the board had to be sent anew)
-        elif pv_before is None or render.board(table, pv_before) != board_text or after.over:
+        elif pv_before is None or memo.board(table, pv_before) != board_text or after.over:
             if s.board_msg:  # the board's latest state: progress, except the end's
                 head.append(Out("edit", chat_id=chat, message_id=s.board_msg, text=board_text, keyboard=None,
                                 fallback_send=True, remember="board_msg", tag="board", essential=after.over,
