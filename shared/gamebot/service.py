@@ -164,13 +164,14 @@ class Service(Extras):
         """Process one update; the HTTP status for Telegram (see ``handle_update`` for the answer)."""
         return (await self.handle_update(data)).status
 
-    async def handle_update(self, data: dict[str, Any]) -> Answer:
-        """Process one update (the webhook's JSON): the status and the method to return to Telegram."""
-        problem = inbound.refusal(data)  # checked before anything reads or stores it
+    async def handle_update(self, data: dict[str, Any], checked: bool = False) -> Answer:
+        """Process one update (the webhook's JSON): the status and the method to return to Telegram.
+        ``checked``: the caller found nothing wrong with its shape already (``inbound.refusal``)."""
+        problem = None if checked else inbound.refusal(data)  # checked before anything reads or stores it
         update = None
         if problem is None:
             try:
-                update = Update.de_json(data, getattr(self.io, "bot", None))
+                update = Update.de_json(inbound.essentials(data), getattr(self.io, "bot", None))
             except Exception as exc:  # e.g. a date out of range: not an update Telegram would send
                 problem = f"not understood ({type(exc).__name__})"
         if update is None or not well_formed(update):
