@@ -1310,6 +1310,14 @@ class Service(Extras):
     ) -> list[Out]:
         """Every message one state change causes. Group messages use only public data."""
         table = self._table(s)
+        tables = {s.lang: table}  # one per language of the private messages
+
+        def table_of(seat: int) -> Table:
+            lang = self._player_lang(s, seat)
+            if lang not in tables:
+                tables[lang] = self._table(s, lang)
+            return tables[lang]
+
         chat = s.chat_id
         pv = memo.public(after)  # (shared: read, never changed)
         pv_before = memo.public(before) if before is not None else None
@@ -1322,7 +1330,7 @@ class Service(Extras):
         # 1. Role cards at the start.
         if before is None:
             for seat, player in enumerate(s.players):
-                t = self._table(s, self._player_lang(s, seat))
+                t = table_of(seat)
                 private.append(Out("send", chat_id=player.id, user_id=player.id, tag="role",
                                    text=render.role_card(t, view(after, seat))))
 
@@ -1334,7 +1342,7 @@ class Service(Extras):
 
         # 3. Private events (loyalty seen, cards seen...).
         for seat, player in enumerate(s.players):
-            lines = render.private_events(self._table(s, self._player_lang(s, seat)), events, seat)
+            lines = render.private_events(table_of(seat), events, seat)
             if lines:
                 private.append(Out("send", chat_id=player.id, user_id=player.id, text="\n".join(lines), tag="private_event"))
 
@@ -1373,7 +1381,7 @@ class Service(Extras):
             leader = s.players[before.leader]
             private.insert(0, Out("edit", chat_id=leader.id, message_id=trig_msg, keyboard=None, essential=False,
                                   user_id=leader.id, tag="picker",
-                                  text=render.proposal_line(self._table(s, self._player_lang(s, before.leader)), pv)))
+                                  text=render.proposal_line(table_of(before.leader), pv)))
 
         # 6. The board, edited only when its text changes.
         status = "ended" if after.over else "playing"
