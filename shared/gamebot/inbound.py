@@ -38,6 +38,22 @@ def refusal(data: Any) -> str | None:
     return None
 
 
+# What the handlers read of the message under a pressed button: which message it is (its id; its date
+# tells an inaccessible message) and its chat. Its text, entities and keyboard are most of such an update.
+PRESSED_MESSAGE = ("message_id", "date", "chat")
+
+
+def essentials(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` (an update ``refusal`` accepted) with only what the handlers read, so that no objects are
+    built for the rest: of the message under a pressed button, ``PRESSED_MESSAGE``. A copy where it
+    differs: ``data`` itself is not changed."""
+    q = data.get("callback_query")
+    m = q.get("message") if isinstance(q, dict) else None
+    if not isinstance(m, dict):
+        return data
+    return {**data, "callback_query": {**q, "message": {k: m[k] for k in PRESSED_MESSAGE if k in m}}}
+
+
 # ---------------------------------------------------------------------------------------------------
 # The update and the kinds the bot handles
 # ---------------------------------------------------------------------------------------------------

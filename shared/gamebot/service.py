@@ -37,6 +37,7 @@ from engine import (
 from . import (
     ending,
     inbound,
+    memo,
     recovery,
     render,
     round_message,
@@ -163,13 +164,14 @@ class Service(Extras):
         """Process one update; the HTTP status for Telegram (see ``handle_update`` for the answer)."""
         return (await self.handle_update(data)).status
 
-    async def handle_update(self, data: dict[str, Any]) -> Answer:
-        """Process one update (the webhook's JSON): the status and the method to return to Telegram."""
-        problem = inbound.refusal(data)  # checked before anything reads or stores it
+    async def handle_update(self, data: dict[str, Any], checked: bool = False) -> Answer:
+        """Process one update (the webhook's JSON): the status and the method to return to Telegram.
+        ``checked``: the caller found nothing wrong with its shape already (``inbound.refusal``)."""
+        problem = None if checked else inbound.refusal(data)  # checked before anything reads or stores it
         update = None
         if problem is None:
             try:
-                update = Update.de_json(data, getattr(self.io, "bot", None))
+                update = Update.de_json(inbound.essentials(data), getattr(self.io, "bot", None))
             except Exception as exc:  # e.g. a date out of range: not an update Telegram would send
                 problem = f"not understood ({type(exc).__name__})"
         if update is None or not well_formed(update):
@@ -311,9 +313,9 @@ class Service(Extras):
         table = self._table(s)
         if view == "board" and s.board_msg and state is not None:
             return Out("edit", chat_id=s.chat_id, message_id=s.board_msg, essential=False, tag="board", view="board",
-                       text=render.board(table, public_view(state), "ended" if state.over else "playing"))
+                       text=memo.board(table, memo.public(state), "ended" if state.over else "playing"))
         if view == "vote" and state is not None:
-            return round_message.refresh(s, table, self.codec, state, public_view(state))
+            return round_message.refresh(s, table, self.codec, state, memo.public(state))
         if view == "lobby" and s.lobby_msg and s.status == LOBBY:
             text, kb = self._lobby(s)
             return Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=text, keyboard=kb, essential=False,
@@ -1129,7 +1131,7 @@ class Service(Extras):
                     msg_id: int | None, b: Button) -> Plan:
         """A quest card pressed under the round message: seen by the bot alone; the presser alone is
         answered (the card played, or why it is refused and which cards they may play)."""
-        cards = public_view(state)["table_cards"]
+        cards = memo.public(state)["table_cards"]
         if serial(state) != b.serial or not round_message.quest_open(state) or not b.op.isdigit() \
                 or int(b.op) >= len(cards):
             raise Reply(texts.t("error.stale", lang))
@@ -1308,9 +1310,17 @@ class Service(Extras):
     ) -> list[Out]:
         """Every message one state change causes. Group messages use only public data."""
         table = self._table(s)
+        tables = {s.lang: table}  # one per language of the private messages
+
+        def table_of(seat: int) -> Table:
+            lang = self._player_lang(s, seat)
+            if lang not in tables:
+                tables[lang] = self._table(s, lang)
+            return tables[lang]
+
         chat = s.chat_id
-        pv = public_view(after)
-        pv_before = public_view(before) if before is not None else None
+        pv = memo.public(after)  # (shared: read, never changed)
+        pv_before = memo.public(before) if before is not None else None
         s_after = serial(after)
         kind, trig_msg = trigger
         head: list[Out] = []  # edits of existing messages
@@ -1320,7 +1330,7 @@ class Service(Extras):
         # 1. Role cards at the start.
         if before is None:
             for seat, player in enumerate(s.players):
-                t = self._table(s, self._player_lang(s, seat))
+                t = table_of(seat)
                 private.append(Out("send", chat_id=player.id, user_id=player.id, tag="role",
                                    text=render.role_card(t, view(after, seat))))
 
@@ -1332,7 +1342,7 @@ class Service(Extras):
 
         # 3. Private events (loyalty seen, cards seen...).
         for seat, player in enumerate(s.players):
-            lines = render.private_events(self._table(s, self._player_lang(s, seat)), events, seat)
+            lines = render.private_events(table_of(seat), events, seat)
             if lines:
                 private.append(Out("send", chat_id=player.id, user_id=player.id, text="\n".join(lines), tag="private_event"))
 
@@ -1371,11 +1381,11 @@ class Service(Extras):
             leader = s.players[before.leader]
             private.insert(0, Out("edit", chat_id=leader.id, message_id=trig_msg, keyboard=None, essential=False,
                                   user_id=leader.id, tag="picker",
-                                  text=render.proposal_line(self._table(s, self._player_lang(s, before.leader)), pv)))
+                                  text=render.proposal_line(table_of(before.leader), pv)))
 
         # 6. The board, edited only when its text changes.
         status = "ended" if after.over else "playing"
-        board_text = render.board(table, pv, status)
+        board_text = memo.board(table, pv, status)
         if kind == "start" and s.board_msg:
             # the lobby message becomes the board, opening with the start's announcements: one message
             if lines:
@@ -1383,7 +1393,7 @@ class Service(Extras):
             head.insert(0, Out("edit", chat_id=chat, message_id=s.board_msg, text=board_text, keyboard=None,
                                fallback_send=True, remember="board_msg", tag="board", view="board"))
             # (remembered only if the lobby message was gone and the board had to be sent anew)
-        elif pv_before is None or render.board(table, pv_before) != board_text or after.over:
+        elif pv_before is None or memo.board(table, pv_before) != board_text or after.over:
             if s.board_msg:  # the board's latest state: progress, except the end's
                 head.append(Out("edit", chat_id=chat, message_id=s.board_msg, text=board_text, keyboard=None,
                                 fallback_send=True, remember="board_msg", tag="board", essential=after.over,

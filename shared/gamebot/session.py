@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field, PrivateAttr, ValidationError, field_valid
 
 from engine import GameConfig, GameState, Theme
 
+from . import memo
 from .effects import Outbox
 
 SEEN_MAX = 100
@@ -213,7 +214,7 @@ class Session(BaseModel):
         cached = self._game
         if cached is None or cached[0] is not self.state:
             try:
-                parsed = GameState.from_json(self.state)
+                parsed = memo.game_state(self.state)
             except ValueError as exc:  # damaged, or from an engine that stored games differently
                 raise DamagedSession(self.chat_id) from exc
             cached = self._game = (self.state, parsed)
@@ -223,6 +224,7 @@ class Session(BaseModel):
         """Store a new engine state (and keep it parsed, so ``game()`` does not parse it again)."""
         self.state = state.to_json()
         self._game = (self.state, state)
+        memo.remember_state(self.state, state)
 
     def track_keyboard(self, chat: int, msg: int, serial_: int | None) -> None:
         """``msg`` now shows the buttons of decision ``serial_`` (None: no decision buttons any more)."""

@@ -1,0 +1,104 @@
+"""What a warm container remembers between updates: pure results of immutable inputs.
+
+A chat's engine state is parsed from the JSON text the chat item stores, its public view computed and
+its board drawn at nearly every update; the next update of the same chat usually reads back exactly
+the state this container wrote (same text), and a timer or a progress refresh draws the same board
+again. These small caches keep those results, so that each is computed once per state rather than
+several times per update:
+
+* ``game_state(text)``: the ``GameState`` parsed from ``text`` (the engine never mutates a state it is
+  given: ``apply_action`` copies it first), found again when the same text comes back;
+* ``public(state)``: ``engine.public_view(state)``, once per state object. The dict is shared: callers
+  read it and never change it (make a copy to change it: ``dict(public(state))`` or ``public_view``);
+* ``board(table, pv, status)``: ``render.board``, once per view and table.
+
+Everything here is a cache: missing it (another container, an evicted entry) only costs the work it
+saves, never changes a result. Entries hold their inputs, so that an identity (``id``) is never
+mistaken for another object's.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any
+
+from engine import GameState, public_view
+
+if TYPE_CHECKING:  # (render imports the session module, which parses states here)
+    from .render import Table
+
+STATES = 16  # parsed states kept (a few chats per container, the state before and after a move)
+VIEWS = 16
+BOARDS = 32  # (a board per language and status of a view)
+
+
+class _Lru:
+    """A small least-recently-used map."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.items: OrderedDict[Any, Any] = OrderedDict()
+
+    def get(self, key: Any) -> Any:
+        found = self.items.get(key)
+        if found is not None:
+            self.items.move_to_end(key)
+        return found
+
+    def put(self, key: Any, value: Any) -> None:
+        self.items[key] = value
+        self.items.move_to_end(key)
+        while len(self.items) > self.size:
+            self.items.popitem(last=False)
+
+    def clear(self) -> None:
+        self.items.clear()
+
+
+_states = _Lru(STATES)
+_views = _Lru(VIEWS)
+_boards = _Lru(BOARDS)
+
+
+def game_state(text: str) -> GameState:
+    """The state stored as ``text`` (``GameState.from_json``; raises ``ValueError`` as it does)."""
+    found = _states.get(text)
+    if found is None:
+        found = GameState.from_json(text)
+        _states.put(text, found)
+    return found
+
+
+def remember_state(text: str, state: GameState) -> None:
+    """``state`` is stored as ``text`` (``GameState.to_json``): the next read of that text finds it."""
+    _states.put(text, state)
+
+
+def public(state: GameState) -> dict[str, Any]:
+    """``public_view(state)``, computed once per state object. Read-only: shared by its callers."""
+    found = _views.get(id(state))
+    if found is not None and found[0] is state:
+        return found[1]
+    pv = public_view(state)
+    _views.put(id(state), (state, pv))
+    return pv
+
+
+def board(table: Table, pv: dict[str, Any], status: str = "playing") -> str:
+    """``render.board(table, pv, status)``, drawn once per view (``public``'s dict) and table."""
+    bot = table.bot_username
+    key = (id(pv), status, table.chat_id, table.game_id, table.title, table.lang, table.theme,
+           tuple(table.names), tuple(table.user_ids), bot if isinstance(bot, str) else id(bot))
+    found = _boards.get(key)
+    if found is not None and found[0] is pv and found[1] is bot:
+        return found[2]
+    from . import render
+
+    text = render.board(table, pv, status)
+    _boards.put(key, (pv, bot, text))
+    return text
+
+
+def clear() -> None:
+    """Forget everything (tests)."""
+    for cache in (_states, _views, _boards):
+        cache.clear()
