@@ -281,6 +281,15 @@ def register(cls: type[Plugin]) -> type[Plugin]:
     return cls
 
 
+def unregister(plugin_id: str) -> None:
+    """Forget a registered plug-in (tests and tools that register one of their own for a while)."""
+    ALL.pop(plugin_id, None)
+    ROLES.pop(plugin_id, None)
+    MODULES.pop(plugin_id, None)
+    CORE.pop(plugin_id, None)
+    _ACTIVE_CACHE.clear()
+
+
 def option_owners() -> dict[str, Plugin]:
     """Every option key a host may set, and the plug-in that reads it (its switch or an extra key)."""
     owners: dict[str, Plugin] = {}
