@@ -49,6 +49,7 @@ def _resolve(ctx: Ctx, checker: int, target: int, shown: Side, source: str, extr
 class LoyaltyChecks(Plugin):
     id = "loyalty"
     place = "engine"
+    timer_phase = "loyalty"
 
     def active(self, config) -> bool:
         return True

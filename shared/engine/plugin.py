@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .basics import Side, Theme
@@ -113,6 +114,19 @@ def issue(level: str, code: str, message: str, **params: Any) -> ConfigIssue:
     return ConfigIssue(level=level, code=code, message=message, params=params)
 
 
+@dataclass(frozen=True)
+class Needs:
+    """Something a plug-in wants in the same game, and the issue validation gives without it
+    (``engine.validation``): one of the plug-ins ``any_of`` in play, or (``loyalty_check``) a rule that
+    checks loyalty (``Plugin.checks_loyalty_from``)."""
+
+    code: str
+    message: str
+    any_of: tuple[str, ...] = ()
+    loyalty_check: bool = False
+    level: str = "warning"
+
+
 class Plugin:
     """Base of every role and module. Every hook is optional."""
 
@@ -128,6 +142,14 @@ class Plugin:
     # offered to every team member whenever the plug-in is in play, whoever holds its characters
     # (``engine.quest_rules.table_cards``); ``adjust_cards`` says who may play them.
     quest_cards: ClassVar[tuple[str, ...]] = ()
+    # Declarations the generic rules read instead of per-plug-in code (``engine.validation``, the
+    # bot's timers): the smallest table this plug-in is recommended for (a warning below it; None: any);
+    # what it needs in the same game; from how many players it checks loyalty (None: it never does);
+    # and the time-limit phase its decisions are in (``gamebot.deadlines.PHASES``).
+    recommended_players: ClassVar[int | None] = None
+    needs: ClassVar[tuple[Needs, ...]] = ()
+    checks_loyalty_from: ClassVar[int | None] = None
+    timer_phase: ClassVar[str] = "other"
 
     # -- activation & setup --
     def active(self, config: GameConfig) -> bool:  # pragma: no cover - overridden
@@ -257,6 +279,15 @@ def register(cls: type[Plugin]) -> type[Plugin]:
     else:
         CORE[inst.id] = inst
     return cls
+
+
+def unregister(plugin_id: str) -> None:
+    """Forget a registered plug-in (tests and tools that register one of their own for a while)."""
+    ALL.pop(plugin_id, None)
+    ROLES.pop(plugin_id, None)
+    MODULES.pop(plugin_id, None)
+    CORE.pop(plugin_id, None)
+    _ACTIVE_CACHE.clear()
 
 
 def option_owners() -> dict[str, Plugin]:

@@ -5,7 +5,7 @@ from collections import Counter
 
 from .basics import MAX_PLAYERS, MIN_PLAYERS, SIDES_BY_PLAYERS, Side
 from .models import ConfigIssue, GameConfig
-from .plugin import ALL, ROLES, active_plugins, issue, option_owners
+from .plugin import ALL, ROLES, Plugin, Role, active_plugins, issue, option_owners
 
 FILLER = {Side.GOOD: "servant", Side.EVIL: "minion"}
 
@@ -86,7 +86,11 @@ def validate_config(config: GameConfig) -> list[ConfigIssue]:
         return found
     active = active_plugins(config)
     for plugin in active:
+        missing = needs_issues(plugin, config, active)
+        found.extend(missing)
         found.extend(plugin.validate(config))
+        if not any(i.level == "error" for i in missing):  # (a pair not yet complete: that first)
+            found.extend(recommended_issues(plugin, config))
     for plugin in ALL.values():
         for key in plugin.option_keys:
             if config.options.get(key) and plugin not in active:
@@ -100,6 +104,41 @@ def validate_config(config: GameConfig) -> list[ConfigIssue]:
                     )
                 )
     return found
+
+
+def checks_loyalty(config: GameConfig, active: list[Plugin]) -> bool:
+    """Does anything in this game check a player's loyalty (``Plugin.checks_loyalty_from``)?"""
+    return any(p.checks_loyalty_from is not None and config.players >= p.checks_loyalty_from for p in active)
+
+
+def needs_issues(plugin: Plugin, config: GameConfig, active: list[Plugin]) -> list[ConfigIssue]:
+    """The declared needs (``Plugin.needs``) of one plug-in in play that this game leaves unmet."""
+    in_play = {p.id for p in active}
+    found = []
+    for need in plugin.needs:
+        if in_play & set(need.any_of) or (need.loyalty_check and checks_loyalty(config, active)):
+            continue
+        params = {"role": plugin.id} if isinstance(plugin, Role) else {"plugin": plugin.id}
+        if len(need.any_of) == 1:
+            params["missing"] = need.any_of[0]
+        found.append(issue(need.level, need.code, need.message, **params))
+    return found
+
+
+def recommended_issues(plugin: Plugin, config: GameConfig) -> list[ConfigIssue]:
+    """A warning when the table is smaller than the plug-in's ``recommended_players``."""
+    n = plugin.recommended_players
+    if n is None or config.players >= n:
+        return []
+    return [
+        issue(
+            "warning",
+            "recommended_players",
+            f"'{plugin.id}' is recommended for {n} or more players.",
+            plugin=plugin.id,
+            players=n,
+        )
+    ]
 
 
 def dealt_deck(config: GameConfig) -> list[str]:

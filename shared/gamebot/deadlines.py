@@ -7,14 +7,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from engine import GameConfig, GameState
+from engine import ALL, GameConfig, GameState
 from engine.timeouts import DEFAULT_VOTE, VOTE_OPTION
 
 from . import texts
 from .render import Table
 from .session import LOBBY, PLAYING, Deadline, Session, TimerSettings, serial
 
-# Phase -> default limit in seconds (0 = off). "other": any decision of a plug-in not listed.
+# Phase -> default limit in seconds (0 = off). A plug-in's decisions are in the phase it declares
+# (``Plugin.timer_phase``); "other": any decision of a plug-in that declares none.
 PHASES: tuple[tuple[str, int], ...] = (
     ("join", 600),
     ("propose", 180),
@@ -31,17 +32,6 @@ PHASES: tuple[tuple[str, int], ...] = (
 )
 DEFAULT_LIMITS = dict(PHASES)
 CHOICES = (0, 60, 120, 180, 300, 600, 900, 1800, 3600)  # what the settings buttons cycle through
-# Owner of a pending decision -> its phase.
-OWNER_PHASE = {
-    "lady_of_the_lake": "lady",
-    "assassination": "assassination",
-    "untrustworthy_servant": "assassination",  # the Recruitment stage, just before the Assassination
-    "excalibur": "excalibur",
-    "plot_cards": "plot_cards",
-    "trapper": "trapper",
-    "rogue": "rogue",
-    "loyalty": "loyalty",
-}
 EXTEND_SECONDS = 300
 MAX_EXTENSIONS = 3
 REMIND_MIN_LIMIT = 120  # shorter limits get no reminder (EventBridge Scheduler's precision is a minute)
@@ -64,13 +54,20 @@ def remind_lead(limit: int) -> int | None:
     return 300 if limit >= 900 else 60
 
 
+def owner_phase(owner: str) -> str:
+    """The phase of a decision owned by the plug-in ``owner`` (its ``timer_phase``; "other" if unknown)."""
+    plugin = ALL.get(owner)
+    phase = plugin.timer_phase if plugin is not None else "other"
+    return phase if phase in DEFAULT_LIMITS else "other"
+
+
 def phase_of(state: GameState) -> str | None:
     """The phase of the decision awaited now (None once the game has ended)."""
     if state.over:
         return None
     if state.pending:
         p = state.pending[0]
-        return "vote" if p.kind == "vote" else OWNER_PHASE.get(p.owner, "other")
+        return "vote" if p.kind == "vote" else owner_phase(p.owner)
     return {"team": "propose", "vote": "vote", "quest": "quest"}.get(state.stage, "other")
 
 

@@ -1038,6 +1038,8 @@ def issue_text(table: Table, issue: Any, html: bool = True) -> str:
     """An engine ``ConfigIssue`` in the table's language (``config.<code>``; the engine's English
     message for a code the catalog does not know yet). Escaped HTML, or plain text (``html=False``,
     e.g. for a callback alert)."""
+    from engine import ROLES
+
     key = f"config.{issue.code}"
     quote = esc if html else str
     if not texts.has(key, table.lang):
@@ -1052,6 +1054,8 @@ def issue_text(table: Table, issue: Any, html: bool = True) -> str:
             values[name] = table.t(f"theme.{value}")
         elif name == "option" and isinstance(value, str):
             values[name] = table.module(value)
+        elif name == "plugin" and isinstance(value, str):  # a character or a module, by its id
+            values[name] = table.role(value) if value in ROLES else table.module(value)
         elif name == "preset" and isinstance(value, str):
             values[name] = texts.name_of("preset", value, table.lang, table.theme)
         elif isinstance(value, list | tuple):

@@ -37,7 +37,6 @@ from .deadlines import (  # noqa: F401 (the policy's names, also read from here)
     MAX_EXTENSIONS,
     MAX_PLAYERS,
     MIN_PLAYERS,
-    OWNER_PHASE,
     PHASES,
     REMIND_MIN_LIMIT,
     carry_over,

@@ -47,7 +47,10 @@ def test_lancelot_cards_always_play_as_a_pair(alone):
 def test_lancelot_recommended_for_seven_or_more_players_is_a_warning(players, warned):
     config = _cfg(players=players)
     assert not _codes(config, "error")
-    assert ("lancelot_recommended_7" in _codes(config, "warning")) is warned
+    warnings = [i for i in validate_config(config) if i.level == "warning"]
+    assert (("recommended_players", {"plugin": "good_lancelot", "players": 7}) in
+            [(i.code, i.params) for i in warnings]) is warned
+    assert len(warnings) == warned  # one warning for the pair
 
 
 def test_lancelot_replaces_one_good_and_one_evil_character():

@@ -45,8 +45,8 @@ def test_play_with_all_three_messengers(roles):
 
 def test_messengers_recommended_for_seven_or_more_players():
     roles = ("good_messenger", "good_messenger", "evil_messenger")
-    assert [(i.level, i.code) for i in validate_config(GameConfig(players=6, roles=roles))] == [
-        ("warning", "messengers_recommended_7")
+    assert [(i.level, i.code, i.params) for i in validate_config(GameConfig(players=6, roles=roles))] == [
+        ("warning", "recommended_players", {"plugin": "messengers", "players": 7})
     ]
     assert validate_config(GameConfig(players=7, roles=roles)) == []
     state, _ = new_game(GameConfig(players=5, roles=roles), 1)  # a warning does not forbid

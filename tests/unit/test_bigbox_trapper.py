@@ -19,8 +19,8 @@ def eight(**kw):
 
 def test_trapper_recommended_for_eight_or_more_players():
     roles = ("merlin", "assassin")
-    assert [i.code for i in validate_config(GameConfig(players=7, roles=roles, options=TRAP))] == [
-        "trapper_recommended_8"
+    assert [(i.code, i.params) for i in validate_config(GameConfig(players=7, roles=roles, options=TRAP))] == [
+        ("recommended_players", {"plugin": "trapper", "players": 8})
     ]
     assert validate_config(GameConfig(players=8, roles=roles, options=TRAP)) == []
 

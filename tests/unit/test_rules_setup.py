@@ -167,9 +167,10 @@ def test_config_percival_in_five_players_without_mordred_or_morgana_is_a_warning
 
 
 def test_config_lady_of_the_lake_under_seven_players_is_a_warning():
-    problem = _issue(GameConfig(players=6, options={"lady_of_the_lake": True}), "lady_recommended_7")
+    problem = _issue(GameConfig(players=6, options={"lady_of_the_lake": True}), "recommended_players")
     assert problem.level == "warning"
-    assert "lady_recommended_7" not in _codes(GameConfig(players=7, options={"lady_of_the_lake": True}))
+    assert problem.params == {"plugin": "lady_of_the_lake", "players": 7}
+    assert "recommended_players" not in _codes(GameConfig(players=7, options={"lady_of_the_lake": True}))
 
 
 def test_config_merlin_without_assassin_needs_an_evil_designated_assassin():

@@ -196,6 +196,7 @@ def _targets(ctx: Ctx, assassin: int) -> list[int]:
 class Assassination(Module):
     id = "assassination"
     place = "assassination"
+    timer_phase = "assassination"
 
     def active(self, config) -> bool:
         return bool(target_kinds(config))

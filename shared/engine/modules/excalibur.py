@@ -35,6 +35,7 @@ class Excalibur(Module):
     id = "excalibur"
     option = "excalibur"
     place = "switch"  # before the Trapper and the Plot card "Ambush"
+    timer_phase = "excalibur"
 
     def setup(self, ctx: Ctx) -> None:
         ctx.mod(self.id).update(holder=None, uses=[])

@@ -12,7 +12,7 @@ from typing import Any
 from .. import loyalty
 from ..errors import InvalidTarget
 from ..models import Action, Pending, Prompt
-from ..plugin import Ctx, Module, issue, register
+from ..plugin import Ctx, Module, register
 
 USED_AFTER = (2, 3, 4)
 
@@ -28,17 +28,9 @@ class LadyOfTheLake(Module):
     id = "lady_of_the_lake"
     option = "lady_of_the_lake"
     place = "lady"
-
-    def validate(self, config):
-        if config.players < 7:
-            return [
-                issue(
-                    "warning",
-                    "lady_recommended_7",
-                    "The Lady of the Lake is recommended for 7 or more players.",
-                )
-            ]
-        return []
+    recommended_players = 7
+    checks_loyalty_from = 5  # any table it plays at
+    timer_phase = "lady"
 
     def setup(self, ctx: Ctx) -> None:
         holder = ctx.next_seat(ctx.state.first_leader, -1)

@@ -41,7 +41,6 @@ EVIL_MESSAGE_LIMIT = 2  # the Evil Messenger, per game: "Place ... 2 Evil Messag
 GOOD_BACKUP = 3  # Good Message tokens needed to remove one Fail
 EVIL_BACKUP = 2  # Evil Message tokens needed to add one Fail
 BACKUP_ROUND = 5  # the fifth quest played
-RECOMMENDED_PLAYERS = 7
 
 register_target("messengers", ("good_messenger", "good_messenger"))
 
@@ -72,29 +71,21 @@ class Messengers(Module):
     place = "message_cards"  # after the Sorcerer's Magic: the backup reads tally.reversals
     option_keys = ("senior_junior_messengers",)
     quest_cards = (GOOD_MESSAGE, EVIL_MESSAGE)
+    recommended_players = 7
 
     def active(self, config: GameConfig) -> bool:
         return "good_messenger" in config.roles or "evil_messenger" in config.roles
 
     def validate(self, config: GameConfig):
-        found = []
         if config.roles.count("good_messenger") != 2 or config.roles.count("evil_messenger") != 1:
-            found.append(
+            return [
                 issue(
                     "error",
                     "messengers_need_all_three",
                     "Play with all three Messengers: two Good Messengers and the Evil Messenger.",
                 )
-            )
-        if config.players < RECOMMENDED_PLAYERS:
-            found.append(
-                issue(
-                    "warning",
-                    "messengers_recommended_7",
-                    "The Messengers are recommended for 7 or more players.",
-                )
-            )
-        return found
+            ]
+        return []
 
     def setup(self, ctx: Ctx) -> None:
         mod = ctx.mod(self.id)

@@ -66,6 +66,10 @@ class PlotCards(Module):
     option = "plot_cards"
     themes = frozenset({Theme.AVALON, Theme.RESISTANCE})
     place = "plot"  # after Excalibur: it switches cards before Ambush looks at them
+    # The Plot cards that check loyalty (Overheard Conversation, Establish Confidence, Open Up) are in the
+    # 7+ part of the deck only (see /work/shared/rules-notes.md).
+    checks_loyalty_from = 7
+    timer_phase = "plot_cards"
 
     # --- setup -------------------------------------------------------------------------------
     def setup(self, ctx: Ctx) -> None:

@@ -55,6 +55,7 @@ def _solo(tokens: list[dict[str, Any]], card: str) -> bool:
 class RogueModule(Module):
     id = "rogue"
     quest_cards = (ROGUE_SUCCESS, ROGUE_FAIL)
+    timer_phase = "rogue"
 
     def active(self, config: GameConfig) -> bool:
         return any(r in config.roles for r in ROGUE_CARD)

@@ -10,10 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import InvalidTarget
-from ..models import Action, GameConfig, Pending, Prompt
-from ..plugin import Ctx, Module, issue, register
-
-RECOMMENDED_PLAYERS = 8
+from ..models import Action, Pending, Prompt
+from ..plugin import Ctx, Module, register
 
 
 @register
@@ -21,13 +19,8 @@ class Trapper(Module):
     id = "trapper"
     option = "trapper"
     place = "set_aside"  # after Excalibur, before the Plot card "Ambush"
-
-    def validate(self, config: GameConfig):
-        if config.players < RECOMMENDED_PLAYERS:
-            return [
-                issue("warning", "trapper_recommended_8", "The Trapper module is recommended for 8 or more players.")
-            ]
-        return []
+    recommended_players = 8
+    timer_phase = "trapper"
 
     def setup(self, ctx: Ctx) -> None:
         ctx.mod(self.id).update(discarded=[])

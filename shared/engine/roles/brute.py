@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .. import cards as card_registry
 from ..basics import Side
-from ..plugin import Ctx, Role, issue, register
+from ..plugin import Ctx, Role, register
 
 LAST_QUEST_TO_FAIL = 3
 
@@ -21,11 +21,7 @@ class Brute(Role):
     shows_in = frozenset({"evil", "merlin"})
     looks_in = frozenset({"evil"})
     can_assassinate = True
-
-    def validate(self, config):
-        if config.players < 7:
-            return [issue("warning", "brute_recommended_7", "The Brute is recommended for 7 or more players.")]
-        return []
+    recommended_players = 7
 
     def adjust_cards(self, ctx: Ctx, seat: int, cards: list[str]) -> list[str]:
         if ctx.state.roles[seat] != self.id or ctx.state.round <= LAST_QUEST_TO_FAIL:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .. import loyalty
 from ..basics import Side
-from ..plugin import Ctx, Role, issue, register
+from ..plugin import Ctx, Role, register
 from ..reveal import RevealStep, register_step
 
 register_step(RevealStep(id="cleric", order=10, label="leader", shown_by="leader"))
@@ -25,11 +25,9 @@ class Cleric(Role):
     id = "cleric"
     side = Side.GOOD
     looks_in = frozenset({"cleric"})
+    recommended_players = 7
+    checks_loyalty_from = 5  # at the Reveal, at any table
 
-    def validate(self, config):
-        if config.players < 7:
-            return [issue("warning", "cleric_recommended_7", "The Cleric is recommended for 7 or more players.")]
-        return []
 
     def on_reveal(self, ctx: Ctx) -> None:
         leader = ctx.state.first_leader

@@ -13,10 +13,21 @@ know each other, and Evil Lancelot only extends his thumb for Evil; he does not 
 from __future__ import annotations
 
 from ..basics import Side
-from ..plugin import Ctx, Role, issue, register
+from ..plugin import Ctx, Needs, Role, register
 from ..reveal import RevealStep, register_step
 
 LANCELOTS = ("good_lancelot", "evil_lancelot")
+
+
+def _pair(counterpart: str) -> tuple[Needs, ...]:
+    return (
+        Needs(
+            "lancelot_pair",
+            "Both Lancelots play together: add Good Lancelot and Evil Lancelot.",
+            any_of=(counterpart,),
+            level="error",
+        ),
+    )
 
 
 def _allegiance(ctx: Ctx, seat: int) -> str:
@@ -40,39 +51,20 @@ class _Lancelot(Role):
     shows_in = frozenset({"lancelot"})
     looks_in = frozenset({"lancelot"})
 
-    def validate(self, config):
-        found = []
-        counterpart = next(r for r in LANCELOTS if r != self.id)
-        if counterpart not in config.roles:
-            found.append(
-                issue(
-                    "error",
-                    "lancelot_pair",
-                    "Both Lancelots play together: add Good Lancelot and Evil Lancelot.",
-                    missing=counterpart,
-                )
-            )
-        elif self.id == "good_lancelot" and config.players < 7:
-            found.append(
-                issue(
-                    "warning",
-                    "lancelot_recommended_7",
-                    "Lancelot is recommended for 7 or more players.",
-                )
-            )
-        return found
-
 
 @register
 class GoodLancelot(_Lancelot):
     id = "good_lancelot"
     side = Side.GOOD
+    needs = _pair("evil_lancelot")
+    recommended_players = 7  # one warning for the pair (they always play together): Good Lancelot's
 
 
 @register
 class EvilLancelot(_Lancelot):
     id = "evil_lancelot"
     side = Side.EVIL
+    needs = _pair("good_lancelot")
     shows_in = frozenset({"evil", "merlin", "lancelot"})
     looks_in = frozenset({"evil", "lancelot"})
     can_assassinate = True

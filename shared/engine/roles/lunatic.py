@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .. import cards as card_registry
 from ..basics import Side
-from ..plugin import Ctx, Role, issue, register
+from ..plugin import Ctx, Role, register
 
 
 @register
@@ -13,13 +13,7 @@ class Lunatic(Role):
     shows_in = frozenset({"evil", "merlin"})
     looks_in = frozenset({"evil"})
     can_assassinate = True
-
-    def validate(self, config):
-        if config.players < 7:
-            return [
-                issue("warning", "lunatic_recommended_7", "The Lunatic is recommended for 7 or more players.")
-            ]
-        return []
+    recommended_players = 7
 
     def adjust_cards(self, ctx: Ctx, seat: int, cards: list[str]) -> list[str]:
         if ctx.state.roles[seat] != self.id:

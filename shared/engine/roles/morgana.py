@@ -1,6 +1,6 @@
 """Morgana: Evil; appears to Percival as Merlin. Must be played with Percival."""
 from ..basics import Side
-from ..plugin import Role, issue, register
+from ..plugin import Needs, Role, register
 
 
 @register
@@ -10,14 +10,11 @@ class Morgana(Role):
     shows_in = frozenset({"evil", "merlin", "percival"})
     looks_in = frozenset({"evil"})
     can_assassinate = True
-
-    def validate(self, config):
-        if "percival" not in config.roles:
-            return [
-                issue(
-                    "error",
-                    "morgana_needs_percival",
-                    "Morgana must be played with Percival: she disguises herself as Merlin to him.",
-                )
-            ]
-        return []
+    needs = (
+        Needs(
+            "morgana_needs_percival",
+            "Morgana must be played with Percival: she disguises herself as Merlin to him.",
+            any_of=("percival",),
+            level="error",
+        ),
+    )

@@ -1,6 +1,6 @@
 """Percival: Good; sees Merlin and Morgana at the reveal without knowing which is which."""
 from ..basics import Side
-from ..plugin import Ctx, Role, issue, register
+from ..plugin import Ctx, Needs, Role, issue, register
 from ..reveal import RevealStep, register_step
 
 
@@ -18,19 +18,15 @@ class Percival(Role):
     id = "percival"
     side = Side.GOOD
     looks_in = frozenset({"percival"})
+    needs = (Needs("percival_without_merlin", "Percival has no Merlin to find in this game.", any_of=("merlin",)),)
 
     def validate(self, config):
-        found = []
-        if "merlin" not in config.roles:
-            found.append(
-                issue("warning", "percival_without_merlin", "Percival has no Merlin to find in this game.")
-            )
         if config.players == 5 and not {"mordred", "morgana"} & set(config.roles):
-            found.append(
+            return [
                 issue(
                     "warning",
                     "percival_five_players",
                     "In a 5-player game, add Mordred or Morgana when playing with Percival.",
                 )
-            )
-        return found
+            ]
+        return []

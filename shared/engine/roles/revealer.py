@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..basics import Side
-from ..plugin import Ctx, Role, issue, register
+from ..plugin import Ctx, Role, register
 
 REVEAL_AFTER_FAILS = 2
 
@@ -20,13 +20,7 @@ class Revealer(Role):
     shows_in = frozenset({"evil", "merlin"})
     looks_in = frozenset({"evil"})
     can_assassinate = True
-
-    def validate(self, config):
-        if config.players < 7:
-            return [
-                issue("warning", "revealer_recommended_7", "The Revealer is recommended for 7 or more players.")
-            ]
-        return []
+    recommended_players = 7
 
     def on_quest_resolved(self, ctx: Ctx) -> None:
         mod = ctx.mod(self.id)

@@ -6,33 +6,19 @@ Recommended only with something that checks loyalty (a warning otherwise).
 from __future__ import annotations
 
 from ..basics import Side
-from ..models import GameConfig
-from ..plugin import Ctx, Role, issue, register
-
-# The Plot cards that check loyalty (Overheard Conversation, Establish Confidence, Open Up) are in the
-# 7+ part of the deck only (see /work/shared/rules-notes.md).
-PLOT_LOYALTY_MIN_PLAYERS = 7
+from ..plugin import Ctx, Needs, Role, register
 
 
-def has_loyalty_check(config: GameConfig) -> bool:
-    """Does anything in this game check a player's loyalty?"""
-    return bool(
-        config.option("lady_of_the_lake")
-        or "cleric" in config.roles
-        or (config.option("plot_cards") and config.players >= PLOT_LOYALTY_MIN_PLAYERS)
-    )
-
-
-def no_check_warning(role_id: str, name: str) -> list:
-    return [
-        issue(
-            "warning",
+def needs_loyalty_check(role_id: str, name: str) -> tuple[Needs, ...]:
+    """A liar's warning without anything that checks loyalty (what does: ``Plugin.checks_loyalty_from``)."""
+    return (
+        Needs(
             f"{role_id}_needs_loyalty_check",
             f"The {name} is recommended only with something that checks loyalty "
             "(the Lady of the Lake, the Cleric or the Plot cards).",
-            role=role_id,
-        )
-    ]
+            loyalty_check=True,
+        ),
+    )
 
 
 @register
@@ -42,9 +28,7 @@ class Trickster(Role):
     shows_in = frozenset({"evil", "merlin"})
     looks_in = frozenset({"evil"})
     can_assassinate = True
-
-    def validate(self, config):
-        return [] if has_loyalty_check(config) else no_check_warning(self.id, "Trickster")
+    needs = needs_loyalty_check("trickster", "Trickster")
 
     def loyalty_options(self, ctx: Ctx, seat: int) -> list[Side]:
         side = ctx.side(seat)

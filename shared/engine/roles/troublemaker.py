@@ -7,16 +7,14 @@ from __future__ import annotations
 
 from ..basics import Side
 from ..plugin import Ctx, Role, register
-from .trickster import has_loyalty_check, no_check_warning
+from .trickster import needs_loyalty_check
 
 
 @register
 class Troublemaker(Role):
     id = "troublemaker"
     side = Side.GOOD
-
-    def validate(self, config):
-        return [] if has_loyalty_check(config) else no_check_warning(self.id, "Troublemaker")
+    needs = needs_loyalty_check("troublemaker", "Troublemaker")
 
     def loyalty_options(self, ctx: Ctx, seat: int) -> list[Side]:
         return [ctx.side(seat).other]

@@ -44,6 +44,7 @@ class UntrustworthyServant(Role):
     shows_in = frozenset({"merlin"})
     looks_in = frozenset({"untrustworthy_servant"})
     place = "recruitment"  # the Recruitment stage comes before the Assassination stage
+    timer_phase = "assassination"  # the Recruitment stage, just before the Assassination, has its time limit
 
     def validate(self, config):
         if not _assassination_stage(config):
