@@ -10,7 +10,7 @@ several times per update:
   given: ``apply_action`` copies it first), found again when the same text comes back;
 * ``public(state)``: ``engine.public_view(state)``, once per state object. The dict is shared: callers
   read it and never change it (make a copy to change it: ``dict(public(state))`` or ``public_view``);
-* ``board(table, pv, status)``: ``render.board``, once per view and table.
+* ``board(render.board, table, pv, status)``: the board, once per view and table.
 
 Everything here is a cache: missing it (another container, an evicted entry) only costs the work it
 saves, never changes a result. Entries hold their inputs, so that an identity (``id``) is never
@@ -19,12 +19,12 @@ mistaken for another object's.
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 from engine import GameState, public_view
 
-if TYPE_CHECKING:  # (render imports the session module, which parses states here)
-    from .render import Table
+Table = Any  # ``render.Table`` (not imported: render imports the session module, which parses states here)
 
 STATES = 16  # parsed states kept (a few chats per container, the state before and after a move)
 VIEWS = 16
@@ -83,17 +83,17 @@ def public(state: GameState) -> dict[str, Any]:
     return pv
 
 
-def board(table: Table, pv: dict[str, Any], status: str = "playing") -> str:
-    """``render.board(table, pv, status)``, drawn once per view (``public``'s dict) and table."""
+def board(draw: Callable[[Table, dict[str, Any], str], str], table: Table, pv: dict[str, Any],
+          status: str = "playing") -> str:
+    """``draw(table, pv, status)`` (``render.board``, which the caller passes: render imports the session,
+    which uses this module), drawn once per view (``public``'s dict) and table."""
     bot = table.bot_username
     key = (id(pv), status, table.chat_id, table.game_id, table.title, table.lang, table.theme,
            tuple(table.names), tuple(table.user_ids), bot if isinstance(bot, str) else id(bot))
     found = _boards.get(key)
     if found is not None and found[0] is pv and found[1] is bot:
         return found[2]
-    from . import render
-
-    text = render.board(table, pv, status)
+    text = draw(table, pv, status)
     _boards.put(key, (pv, bot, text))
     return text
 

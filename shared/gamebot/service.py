@@ -313,7 +313,7 @@ class Service(Extras):
         table = self._table(s)
         if view == "board" and s.board_msg and state is not None:
             return Out("edit", chat_id=s.chat_id, message_id=s.board_msg, essential=False, tag="board", view="board",
-                       text=memo.board(table, memo.public(state), "ended" if state.over else "playing"))
+                       text=memo.board(render.board, table, memo.public(state), "ended" if state.over else "playing"))
         if view == "vote" and state is not None:
             return round_message.refresh(s, table, self.codec, state, memo.public(state))
         if view == "lobby" and s.lobby_msg and s.status == LOBBY:
@@ -1385,7 +1385,7 @@ class Service(Extras):
 
         # 6. The board, edited only when its text changes.
         status = "ended" if after.over else "playing"
-        board_text = memo.board(table, pv, status)
+        board_text = memo.board(render.board, table, pv, status)
         if kind == "start" and s.board_msg:
             # the lobby message becomes the board, opening with the start's announcements: one message
             if lines:
@@ -1393,7 +1393,7 @@ class Service(Extras):
             head.insert(0, Out("edit", chat_id=chat, message_id=s.board_msg, text=board_text, keyboard=None,
                                fallback_send=True, remember="board_msg", tag="board", view="board"))
             # (remembered only if the lobby message was gone and the board had to be sent anew)
-        elif pv_before is None or memo.board(table, pv_before) != board_text or after.over:
+        elif pv_before is None or memo.board(render.board, table, pv_before) != board_text or after.over:
             if s.board_msg:  # the board's latest state: progress, except the end's
                 head.append(Out("edit", chat_id=chat, message_id=s.board_msg, text=board_text, keyboard=None,
                                 fallback_send=True, remember="board_msg", tag="board", essential=after.over,

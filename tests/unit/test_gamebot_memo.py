@@ -49,10 +49,10 @@ def test_views_and_boards_are_those_computed_afresh():
     assert memo.public(other) is not pv and memo.public(other) == pv
     for lang in ("en", "fr"):
         for status in ("playing", "ended"):
-            assert memo.board(_table(lang), pv, status) == render.board(_table(lang), pv, status)
+            assert memo.board(render.board, _table(lang), pv, status) == render.board(_table(lang), pv, status)
     renamed = _table()
     renamed.names = [f"Q{i}" for i in range(7)]
-    assert memo.board(renamed, pv) == render.board(renamed, pv) != memo.board(_table(), pv)
+    assert memo.board(render.board, renamed, pv) == render.board(renamed, pv) != memo.board(render.board, _table(), pv)
 
 
 CALLBACK = {
