@@ -178,3 +178,12 @@ def hide_secrets(state: GameState, seat: int | None, rng: random.Random) -> Game
             p.actors = [rng.choice(others)]
             p.data = {**p.data, "options": ["good", "evil"][: rng.randint(1, 2)]}
     return s
+
+
+def setup_for(seed: int) -> GameConfig:
+    """The first configuration the rules accept among ``random_setup``'s draws from ``seed``."""
+    rng = random.Random(seed)
+    while True:
+        config = random_setup(rng)
+        if config is not None:
+            return config

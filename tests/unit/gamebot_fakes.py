@@ -276,3 +276,10 @@ class HarnessScreen:
 
     def idle(self) -> bool:
         return self.h.idle()
+
+
+def session(h: Harness, chat: int = GROUP) -> Any:
+    """The chat's session as stored now (``gamebot.session.Session``)."""
+    from gamebot.session import Session, chat_key
+
+    return Session.from_body(h.repo.items[chat_key(chat)].body)

@@ -9,25 +9,14 @@ import pytest
 from engine import ROLES, GameConfig, Theme, validate_config
 from gamebot import texts
 from gamebot.render import Table
-from gamebot.session import Session, chat_key
+from gamebot.session import chat_key
 from gamebot.settings_check import check
 from gamebot.settings_panel import HALF_ROW, Pages
 from localdev import updates as U
 from localdev.autoplay import Driver, Policy
 from tests.reliability.support import set_settings
-from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen
+from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen, session
 from tests.unit.test_gamebot_timers import Timed
-
-
-@pytest.fixture
-def h():
-    harness = Harness()
-    yield harness
-    harness.close()
-
-
-def session(h: Harness) -> Session:
-    return Session.from_body(h.repo.items[chat_key(GROUP)].body)
 
 
 def buttons(h: Harness, chat: int) -> list[str]:

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from gamebot import texts
-from gamebot.session import Session, chat_key, user_key
+from gamebot.session import chat_key, user_key
 from gamebot.store import Item
 from localdev import updates as U
-from tests.unit.gamebot_fakes import GROUP, Harness
+from tests.unit.gamebot_fakes import GROUP, Harness, session
 
 PLAYERS = [1, 2, 3, 4, 5]
 OTHER = -1002000000002
@@ -33,11 +33,6 @@ class Records(logging.Handler):
         return [r.getMessage() for r in self.records if r.levelno >= logging.ERROR or r.exc_info]
 
 
-@pytest.fixture
-def h():
-    harness = Harness()
-    yield harness
-    harness.close()
 
 
 @pytest.fixture
@@ -48,8 +43,6 @@ def logs():
     logging.getLogger("gamebot").removeHandler(handler)
 
 
-def session(h: Harness, chat: int = GROUP) -> Session:
-    return Session.from_body(h.repo.items[chat_key(chat)].body)
 
 
 def stored(h: Harness) -> dict[str, tuple[int, str, int | None]]:

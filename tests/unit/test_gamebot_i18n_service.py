@@ -5,23 +5,9 @@ from __future__ import annotations
 import html
 import random
 
-import pytest
-
-from gamebot.session import Session, chat_key
 from localdev import updates as U
 from tests.e2e.driver import FRENCH, Driver, Policy
-from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen
-
-
-@pytest.fixture
-def h():
-    harness = Harness()
-    yield harness
-    harness.close()
-
-
-def session(h: Harness) -> Session:
-    return Session.from_body(h.repo.items[chat_key(GROUP)].body)
+from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen, session
 
 
 def role_card(h: Harness, uid: int) -> str:

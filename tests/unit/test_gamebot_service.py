@@ -8,20 +8,13 @@ import pytest
 from gamebot.session import Session, archive_key, chat_key, user_key
 from localdev import updates as U
 from localdev.autoplay import Driver, Policy
-from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen
+from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen, session
 
 OTHER = -1002000000002
 
 
-@pytest.fixture
-def h():
-    harness = Harness()
-    yield harness
-    harness.close()
 
 
-def session(h: Harness, chat: int = GROUP) -> Session:
-    return Session.from_body(h.repo.items[chat_key(chat)].body)
 
 
 def test_join_requires_a_private_chat_and_answers_with_a_deep_link(h):

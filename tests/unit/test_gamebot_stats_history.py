@@ -12,7 +12,7 @@ from gamebot import stats
 from gamebot.session import Session, archive_key, chat_key
 from gamebot.store import FakeRepository, VersionConflict
 from tests.e2e.driver import Driver, Policy
-from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen
+from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen, session
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -39,8 +39,6 @@ def h():
     harness.close()
 
 
-def session(h: Harness) -> Session:
-    return Session.from_body(h.repo.items[chat_key(GROUP)].body)
 
 
 def play(h: Harness, players: list[int], seed: int = 4, start: str = "Start") -> GameState:

@@ -7,25 +7,15 @@ the team becomes whole or stops being whole.
 """
 from __future__ import annotations
 
-import pytest
-
 from engine.models import Side
-from gamebot.session import Session, chat_key
 from localdev import updates as U
-from tests.unit.gamebot_fakes import GROUP, Harness
+from tests.unit.gamebot_fakes import GROUP, Harness, session
 
 PLAYERS = [1, 2, 3, 4, 5]
 
 
-@pytest.fixture
-def h():
-    harness = Harness()
-    yield harness
-    harness.close()
 
 
-def session(h: Harness) -> Session:
-    return Session.from_body(h.repo.items[chat_key(GROUP)].body)
 
 
 def name(seat: int) -> str:
