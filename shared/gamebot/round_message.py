@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import waiting_for
+
 from . import render, wording
 from .callbacks import Codec
 from .render import Btn, Keyboard, Table
@@ -26,8 +28,9 @@ SCOPE = "Q"  # callback scope of a quest card pressed in the group (``gamebot.ca
 
 
 def quest_open(state: Any) -> bool:
-    """Team members play their cards now (the quest stage, no other decision first)."""
-    return not state.over and state.stage == "quest" and not state.pending
+    """Team members play their cards now (the quest stage, no other decision first): the engine's
+    ``waiting_for`` says so."""
+    return waiting_for(state)["kind"] == "play"
 
 
 def card_keyboard(table: Table, pv: dict[str, Any], codec: Codec, serial_: int) -> Keyboard:

@@ -1142,10 +1142,8 @@ class Service(Extras):
         try:
             new, events = apply_action(state, action)
         except IllegalAction as exc:
-            text = round_message.refusal(table, exc)
-            if text is None:
-                return self._apply(s, state, action, lang, trigger=("card", msg_id))  # (raises its own answer)
-            raise Reply(text) from None  # a toast, to the presser alone
+            text = round_message.refusal(table, exc)  # about the cards: a toast, to the presser alone
+            raise (Reply(text) if text is not None else self._refusal(s, state, action, lang, exc)) from None
         plan = self._commit_game(s, state, new, events, trigger=("card", msg_id))
         plan.answer = round_message.played(table, action.choice)
         return plan
@@ -1241,13 +1239,17 @@ class Service(Extras):
         try:
             new, events = apply_action(state, action)
         except IllegalAction as exc:
-            key = f"illegal.{exc.code}"
-            text = texts.t(key, lang, **exc.params) if texts.has(key, lang) else exc.reason
-            if exc.code == "not_your_turn":  # say whose turn it is, when the table may know
-                text = wording.whose_turn(waiting_for(state), s.names(), action.kind, state.stage, lang,
-                                          state.config.theme.value) or text
-            raise Reply(text, alert=True) from None
+            raise self._refusal(s, state, action, lang, exc) from None
         return self._commit_game(s, state, new, events, trigger)
+
+    def _refusal(self, s: Session, state: GameState, action: Action, lang: str, exc: IllegalAction) -> Reply:
+        """The answer to a move the engine refused: its reason in the presser's language (an alert)."""
+        key = f"illegal.{exc.code}"
+        text = texts.t(key, lang, **exc.params) if texts.has(key, lang) else exc.reason
+        if exc.code == "not_your_turn":  # say whose turn it is, when the table may know
+            text = wording.whose_turn(waiting_for(state), s.names(), action.kind, state.stage, lang,
+                                      state.config.theme.value) or text
+        return Reply(text, alert=True)
 
     def _commit_game(self, s: Session, state: GameState, new: GameState, events: list[Any],
                      trigger: tuple[str, int | None]) -> Plan:
