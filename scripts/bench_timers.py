@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  DynamoDB calls per press: off {statistics.mean(io[False]):.2f}, on {statistics.mean(io[True]):.2f}")
 
     service = "import gamebot.service"
-    client = "from gamebot.aws import Scheduler; Scheduler(region_name='us-east-1')"
+    client = "from gamebot.aws_scheduler import Scheduler; Scheduler(region_name='us-east-1')"
     base, extra = [], []
     for _ in range(starts):
         base.append(cold(service))

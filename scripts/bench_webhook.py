@@ -14,8 +14,13 @@ reads the chats and presses buttons like a person). Delays make the run look lik
   overlap, as on the network). The method the webhook returns in its HTTP response (the answer to a
   button, a one-message reply) is performed by "Telegram" once the handler has answered: no delay,
   and it is not part of the handler's time;
-* every DynamoDB request takes ``--dynamo-ms`` more (default 5 ms), by a ``before_send`` hook on the
-  service's client (``gamebot.aws``: just before the request goes on the wire);
+* every DynamoDB request takes ``--dynamo-ms`` (default 5 ms) from the moment it goes on the wire to
+  the moment its answer can be read, as over the network: hooks on the service's client
+  (``gamebot.aws``: ``before_send``, ``before_receive``) wait before the answer is read until that
+  long after the request went out. moto works meanwhile; what it takes beyond the delay is its own
+  local cost (``-moto`` leaves it out). Work the handler does between writing a request and reading
+  its answer (``DynamoDB.start``: a button's session is read while the update is parsed) overlaps
+  the delay, as it would in AWS;
 * timers are on, as the stack deploys them: a scheduler is installed (``gamebot.scheduler.install``)
   that records every timer and delays each CreateSchedule request by ``--scheduler-ms`` (default: the
   DynamoDB delay; EventBridge answers a name already scheduled with ConflictException, still a
@@ -37,8 +42,8 @@ delay, counted one after the other because our code makes them one after the oth
 schedule, a note right after each send, the ack). The ratio wall / floor is what our code adds to the
 I/O it cannot avoid: CPU (our code, PTB, httpx, our AWS client), local I/O (moto, the fake server) and any
 round trip it does not overlap (``rounds``: calls arriving more than half a round trip after the
-round's first call start a new one). ``-moto`` takes moto's own local round trips out (in AWS the
-DynamoDB delay stands for the whole request).
+round's first call start a new one). ``-moto`` takes out what moto's local round trips took beyond the
+DynamoDB delay (in AWS the delay stands for the whole request).
 
 The group's **busiest minute**: the largest number of sendMessage/sendPhoto/edit* calls to the group
 (the webhook replies included: Telegram counts them) in any 60 s of simulated time. **Capacity**:
@@ -114,34 +119,39 @@ WRITES = ("PutItem", "DeleteItem", "TransactWriteItems")
 
 class DynamoRecorder:
     """Records every request a DynamoDB client (``gamebot.aws``) makes, with the request units it consumes
-    and its local time; delays each one by ``delay`` seconds (``before_send``: after signing, before the
-    wire). Thread-safe: what belongs to one call (its injected delay, its time on the wire) is kept per
-    thread until the call ends (a thread makes one call at a time); the totals change under a lock."""
+    and its local time; its answer is read no sooner than ``delay`` seconds after it went on the wire
+    (``before_send`` notes the time, ``before_receive`` waits out the rest). Thread-safe: what belongs
+    to one call (its wait, moto's time beyond the delay) is kept per thread until the call ends (a thread
+    has one request on the wire at a time); the totals change under a lock."""
 
     def __init__(self, client: Any, delay: float) -> None:
         self.ops: list[str] = []
-        self.local_s = 0.0  # time in requests, the injected delay left out
-        self.wire_s = 0.0  # of which on the wire to moto and back (what the delay stands for in AWS)
+        self.local_s = 0.0  # time in requests, the injected wait left out
+        self.wire_s = 0.0  # of which moto's local round trip took beyond the delay (0 in AWS)
         self.delay = delay
         self.sizes: dict[str, int] = {}  # key -> stored item size
         self.rru = self.wru = 0
         self._lock = threading.Lock()
         self._call = threading.local()  # .delayed, .wire, .sent: the current call of this thread
         client.before_send.append(self._send)
+        client.before_receive.append(self._wait)
         client.after_receive.append(self._received)
         client.after_call.append(self._after)
         client.after_error.append(self._failed)  # a failed condition is a request too, and costs its units
 
     def _send(self, op: str) -> None:
-        if self.delay:
-            time.sleep(self.delay)
+        self._call.sent = time.perf_counter()
+
+    def _wait(self, op: str) -> None:
         call = self._call
-        call.delayed = getattr(call, "delayed", 0.0) + self.delay
-        call.sent = time.perf_counter()
+        left = call.sent + self.delay - time.perf_counter()
+        if left > 0:
+            time.sleep(left)
+        call.delayed = getattr(call, "delayed", 0.0) + max(left, 0.0)
 
     def _received(self, op: str) -> None:
         call = self._call
-        call.wire = getattr(call, "wire", 0.0) + time.perf_counter() - call.sent
+        call.wire = getattr(call, "wire", 0.0) + max(0.0, time.perf_counter() - call.sent - self.delay)
 
     def _failed(self, op: str, params: dict[str, Any], error: Any, seconds: float) -> None:
         self._after(op, params, error.response, seconds)
@@ -434,7 +444,10 @@ class Bench:
         self.clock.now = max(float(timer.at), self.clock.now)
 
         def run() -> tuple[str, None]:
-            return self.app.run(self.svc.timers.fire(dict(timer.payload))), None
+            from gamebot.session import chat_key
+
+            with self.svc.repo.prefetching(chat_key(int(timer.payload["chat"]))):  # as functions/timer does
+                return self.app.run(self.svc.timers.fire(dict(timer.payload))), None
 
         row, outcome = self.measure(run, int(timer.payload["chat"]))
         phase = outcome in ("reminded", "expired")  # (else it delivered what waited in the outbox, or nothing)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from gamebot.runtime import Container, environment, lambda_logging
+from gamebot.session import chat_key
 
 log = lambda_logging("gamebot.timer")
 
@@ -66,7 +67,9 @@ def lambda_handler(event: Any, context: Any = None) -> dict[str, str]:
         return {"status": "ignored"}
     target = getattr(context, "invoked_function_arn", "") or ""
     try:
-        outcome = _CONTAINER.run(service(target).timers.fire(payload))
+        svc = service(target)
+        with svc.repo.prefetching(chat_key(payload["chat"])):  # read while the rest gets ready
+            outcome = _CONTAINER.run(svc.timers.fire(payload))
     except Exception as exc:
         if transient(exc):
             raise  # EventBridge Scheduler retries (RetryPolicy)

@@ -18,8 +18,11 @@ kept-alive connection (``gamebot.aws_http``).
 * Errors raise :class:`AWSError` with boto3's ``.response`` (``exc.response["Error"]["Code"]``, and a
   body's other fields, e.g. ``CancellationReasons``); network failures that outlast the retries raise
   :class:`AWSNetworkError`.
+* ``DynamoDB.start`` writes a request and returns at once; its ``result()`` reads the answer: work done
+  in between overlaps the round trip (the webhook reads a chat while it parses the update).
 * Instrumentation for benchmarks, free when unused: each client's ``before_send`` (``f(op)``, just before
-  the bytes go on the wire, every attempt), ``after_receive`` (``f(op)``, once the answer is read) and
+  the bytes go on the wire, every attempt), ``before_receive`` (``f(op)``, before its answer is read),
+  ``after_receive`` (``f(op)``, once the answer is read) and
   ``after_call`` (``f(op, params, parsed, seconds)`` after a successful call; ``params`` as given) and
   ``after_error`` (``f(op, params, error, seconds)`` when a call raises its ``AWSError``).
 """
@@ -29,15 +32,15 @@ import base64
 import json
 import os
 import random
+import threading
 import time
-import uuid
 import zlib
 from collections.abc import Callable
 from hashlib import sha256
 from typing import Any
 
 from .aws_http import NETWORK_ERRORS, Transport
-from .aws_sign import EMPTY_SHA256, Credentials, Signer, build_path, build_query, credentials
+from .aws_sign import EMPTY_SHA256, Credentials, Signer, credentials
 
 DEFAULT_REGION = "us-east-1"
 MAX_ATTEMPTS = 4
@@ -111,6 +114,21 @@ def to_json(params: dict[str, Any]) -> bytes:
     return json.dumps(params, separators=(",", ":"), default=_json_default).encode()
 
 
+class _Attempt:
+    """One request through its attempts: what signing it again needs, and the last attempt's state."""
+
+    __slots__ = ("op", "method", "path", "query", "headers", "body", "payload_hash", "target", "number", "sent",
+                 "failure")
+
+    def __init__(self, op: str, method: str, path: str, query: str, headers: dict[str, str], body: bytes | None,
+                 payload_hash: str, target: str) -> None:
+        self.op, self.method, self.path, self.query, self.headers = op, method, path, query, headers
+        self.body, self.payload_hash, self.target = body, payload_hash, target
+        self.number = 0
+        self.sent: Any = None  # aws_http.Sent: written, its answer not read yet
+        self.failure: BaseException | None = None
+
+
 class Client:
     """What both services share: endpoint, signing, connections, retries, errors and hooks."""
 
@@ -129,9 +147,11 @@ class Client:
         self._creds = creds
         self._sleep, self._rand, self.max_attempts = sleep, rand, max_attempts
         self.before_send: list[Callable[[str], Any]] = []
+        self.before_receive: list[Callable[[str], Any]] = []
         self.after_receive: list[Callable[[str], Any]] = []
         self.after_call: list[Callable[[str, dict[str, Any], dict[str, Any], float], Any]] = []
         self.after_error: list[Callable[[str, dict[str, Any], AWSError, float], Any]] = []
+        self._open = threading.local()  # .pending: this thread's request whose answer is not read yet
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.endpoint_url} {self.region}>"
@@ -143,27 +163,61 @@ class Client:
     def _send(self, op: str, method: str, path: str, query: str, headers: dict[str, str],
               body: bytes | None) -> tuple[bytes, dict[str, Any]]:
         """Sign, send, retry. The answer's body and its ``ResponseMetadata``; an error answer raises."""
+        return self._complete(self._begin(op, method, path, query, headers, body))
+
+    def _begin(self, op: str, method: str, path: str, query: str, headers: dict[str, str],
+               body: bytes | None) -> _Attempt:
+        """The request's first attempt written on the wire (its answer read by ``_complete``). A request
+        of this thread still waiting for its answer is read first (a connection carries one at a time)."""
+        waiting = getattr(self._open, "pending", None)
+        if waiting is not None:
+            self._open.pending = None
+            try:
+                waiting.result()  # (kept for its owner: an error is raised to it, not here)
+            except Exception:  # noqa: S110 - its owner sees it when it asks
+                pass
         payload_hash = sha256(body).hexdigest() if body else EMPTY_SHA256
         target = f"{path}?{query}" if query else path
-        attempt = 0
+        attempt = _Attempt(op, method, path, query, headers, body, payload_hash, target)
+        self._write(attempt)
+        return attempt
+
+    def _write(self, attempt: _Attempt) -> None:
+        attempt.number += 1
+        signed = self._signer.sign(attempt.method, attempt.path, attempt.query,
+                                   {"Host": self._transport.host_header, **attempt.headers},
+                                   attempt.payload_hash, self._creds())
+        for hook in self.before_send:
+            hook(attempt.op)
+        try:
+            attempt.sent, attempt.failure = self._transport.send(attempt.method, attempt.target, signed,
+                                                                 attempt.body), None
+        except NETWORK_ERRORS as exc:
+            attempt.sent, attempt.failure = None, exc
+
+    def _complete(self, attempt: _Attempt) -> tuple[bytes, dict[str, Any]]:
+        """Read the answer of ``attempt``; retry (sign and send again) while that may help."""
+        op = attempt.op
         while True:
-            attempt += 1
-            signed = self._signer.sign(method, path, query, {"Host": self._transport.host_header, **headers},
-                                       payload_hash, self._creds())
-            for hook in self.before_send:
-                hook(op)
-            try:
-                response = self._transport.exchange(method, target, signed, body)
-            except NETWORK_ERRORS as exc:
-                if attempt >= self.max_attempts:
-                    raise AWSNetworkError(op, exc) from exc
-                self._backoff(attempt)
+            response = None
+            if attempt.sent is not None:
+                for hook in self.before_receive:
+                    hook(op)
+                try:
+                    response = self._transport.receive(attempt.sent)
+                except NETWORK_ERRORS as exc:
+                    attempt.failure = exc
+            if response is None:
+                if attempt.number >= self.max_attempts:
+                    raise AWSNetworkError(op, attempt.failure or OSError("no answer")) from attempt.failure
+                self._backoff(attempt.number)
+                self._write(attempt)
                 continue
             for hook in self.after_receive:
                 hook(op)
             status, data = response.status, response.body
             metadata = {"RequestId": response.headers.get("x-amzn-requestid", ""), "HTTPStatusCode": status,
-                        "HTTPHeaders": response.headers, "RetryAttempts": attempt - 1}
+                        "HTTPHeaders": response.headers, "RetryAttempts": attempt.number - 1}
             crc = response.headers.get("x-amz-crc32")
             if status < 300 and crc is not None and crc.isdigit() and int(crc) != zlib.crc32(data):
                 error: AWSError = AWSError("CRC32CheckFailed", "the answer's CRC32 does not match", status, op)
@@ -171,9 +225,10 @@ class Client:
                 return data, metadata
             else:
                 error = self._error(op, status, response.headers.get("x-amzn-errortype"), data, metadata)
-            if not error.retryable or attempt >= self.max_attempts:
+            if not error.retryable or attempt.number >= self.max_attempts:
                 raise error
-            self._backoff(attempt)
+            self._backoff(attempt.number)
+            self._write(attempt)
 
     def _backoff(self, attempt: int) -> None:
         self._sleep(self._rand() * min(BACKOFF_CAP, BACKOFF_BASE * 2 ** (attempt - 1)))
@@ -253,6 +308,29 @@ def decode_response(parsed: dict[str, Any]) -> dict[str, Any]:
     return parsed
 
 
+class Pending:
+    """A DynamoDB request on the wire (``DynamoDB.start``); ``result()`` reads its answer, once."""
+
+    __slots__ = ("client", "op", "params", "attempt", "started", "_parsed", "_error")
+
+    def __init__(self, client: DynamoDB, op: str, params: dict[str, Any], attempt: _Attempt, started: float) -> None:
+        self.client, self.op, self.params, self.attempt, self.started = client, op, params, attempt, started
+        self._parsed: dict[str, Any] | None = None
+        self._error: BaseException | None = None
+
+    def result(self) -> dict[str, Any]:
+        """The parsed answer, as ``DynamoDB.call`` returns it, or its error raised (read once)."""
+        if self._parsed is None and self._error is None:
+            try:
+                self._parsed = self.client.finish(self)
+            except BaseException as exc:
+                self._error = exc
+        if self._error is not None:
+            raise self._error
+        assert self._parsed is not None
+        return self._parsed
+
+
 class DynamoDB(Client):
     """DynamoDB's low-level API as boto3's client has it, for the operations the bot uses (and ``call``
     for any other: ``client.call("Scan", {"TableName": ...})``)."""
@@ -261,10 +339,24 @@ class DynamoDB(Client):
     TARGET = "DynamoDB_20120810."
 
     def call(self, op: str, params: dict[str, Any]) -> dict[str, Any]:
+        return self.start(op, params).result()
+
+    def start(self, op: str, params: dict[str, Any]) -> Pending:
+        """Write the request now, read its answer later (``.result()``, before this thread makes another
+        request to DynamoDB): the caller's work in between overlaps the round trip."""
         started = time.perf_counter()
         headers = {"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": self.TARGET + op}
+        pending = Pending(self, op, params,
+                          self._begin(op, "POST", self._prefix + "/", "", headers, to_json(params)), started)
+        self._open.pending = pending
+        return pending
+
+    def finish(self, pending: Pending) -> dict[str, Any]:
+        op, params, started = pending.op, pending.params, pending.started
+        if getattr(self._open, "pending", None) is pending:
+            self._open.pending = None
         try:
-            data, metadata = self._send(op, "POST", self._prefix + "/", "", headers, to_json(params))
+            data, metadata = self._complete(pending.attempt)
         except AWSError as error:
             self._failed(op, params, error, started)
             raise
@@ -297,41 +389,3 @@ class DynamoDB(Client):
 
     def batch_get_item(self, **params: Any) -> dict[str, Any]:
         return self.call("BatchGetItem", params)
-
-
-# -- EventBridge Scheduler --------------------------------------------------------------------------
-
-
-class Scheduler(Client):
-    """EventBridge Scheduler (REST-JSON): the two operations the timers use. Like boto3, a missing
-    ``ClientToken`` (the idempotency token) is generated."""
-
-    SERVICE, SERVICE_ID, PREFIX = "scheduler", "SCHEDULER", "scheduler"
-
-    def _rest(self, op: str, method: str, segments: list[str], query: list[tuple[str, str]],
-              params: dict[str, Any], body: dict[str, Any] | None) -> dict[str, Any]:
-        started = time.perf_counter()
-        payload = to_json(body) if body is not None else None
-        headers = {"Content-Type": "application/json"} if payload is not None else {}
-        try:
-            data, metadata = self._send(op, method, build_path(segments, self._prefix), build_query(query),
-                                        headers, payload)
-        except AWSError as error:
-            self._failed(op, params, error, started)
-            raise
-        parsed = json.loads(data) if data.strip() else {}
-        parsed["ResponseMetadata"] = metadata
-        return self._done(op, params, parsed, started)
-
-    def create_schedule(self, *, Name: str, **params: Any) -> dict[str, Any]:  # noqa: N803 - boto3's names
-        body = {"ClientToken": str(uuid.uuid4()), **params}
-        return self._rest("CreateSchedule", "POST", ["schedules", Name], [], {"Name": Name, **params}, body)
-
-    def delete_schedule(self, *, Name: str, GroupName: str | None = None,  # noqa: N803 - boto3's names
-                        ClientToken: str | None = None) -> dict[str, Any]:  # noqa: N803
-        query = [("clientToken", ClientToken or str(uuid.uuid4()))]
-        if GroupName is not None:
-            query.append(("groupName", GroupName))
-        params = {"Name": Name, "GroupName": GroupName, "ClientToken": ClientToken}
-        return self._rest("DeleteSchedule", "DELETE", ["schedules", Name], query,
-                          {k: v for k, v in params.items() if v is not None}, None)

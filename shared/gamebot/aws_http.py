@@ -108,6 +108,15 @@ def _chunked(reader: Any) -> bytes:
         _line(reader)  # the CRLF after the chunk
 
 
+class Sent(NamedTuple):
+    """A request written, its answer not read yet (:meth:`Transport.send`)."""
+
+    request: bytes
+    method: str
+    connection: Any  # _Connection
+    reused: bool  # it went on a kept-alive connection (which may turn out to have been dropped)
+
+
 class _Connection:
     __slots__ = ("conn", "reader")
 
@@ -155,28 +164,56 @@ class Transport:
     def exchange(self, method: str, target: str, headers: dict[str, str], body: bytes | None) -> Response:
         """Send one request (``headers`` must hold ``Host``) and read its answer. Network failures raise
         (``OSError``, ``http.client.HTTPException``: ``NETWORK_ERRORS``)."""
+        return self.receive(self.send(method, target, headers, body))
+
+    def send(self, method: str, target: str, headers: dict[str, str], body: bytes | None) -> Sent:
+        """Write one request on this thread's connection without waiting for its answer: the caller
+        may work meanwhile, then must :meth:`receive` it before this thread sends anything else here."""
         lines = [f"{method} {target} HTTP/1.1", *(f"{k}: {v}" for k, v in headers.items())]
         if body is not None:
             lines.append(f"Content-Length: {len(body)}")
         request = ("\r\n".join(lines) + "\r\n\r\n").encode() + (body or b"")
         connection = getattr(self._local, "connection", None)
         reused = connection is not None
-        while True:
+        try:
             if connection is None:
                 connection = self._local.connection = self._connect()
+            connection.conn.sock.sendall(request)
+        except NETWORK_ERRORS as exc:
+            self._drop()
+            # a kept-alive connection dropped while idle fails at once: reopen it, once
+            if not (reused and isinstance(exc, DROPPED)):
+                raise
+            connection = self._local.connection = self._connect()
             try:
                 connection.conn.sock.sendall(request)
-                response = read_response(connection.reader, method)
-                break
-            except NETWORK_ERRORS as exc:
-                connection.close()
-                connection = self._local.connection = None
-                # a kept-alive connection dropped while idle fails at once: reopen it, once
-                if not (reused and isinstance(exc, DROPPED)):
-                    raise
-                reused = False
+            except NETWORK_ERRORS:
+                self._drop()
+                raise
+            reused = False
+        return Sent(request, method, connection, reused)
+
+    def receive(self, sent: Sent) -> Response:
+        """The answer to a request :meth:`send` wrote (sent again once on a fresh connection if the
+        kept-alive one turns out to have been dropped)."""
+        try:
+            response = read_response(sent.connection.reader, sent.method)
+        except NETWORK_ERRORS as exc:
+            self._drop()
+            if not (sent.reused and isinstance(exc, DROPPED)):
+                raise
+            connection = self._local.connection = self._connect()
+            try:
+                connection.conn.sock.sendall(sent.request)
+                response = read_response(connection.reader, sent.method)
+            except NETWORK_ERRORS:
+                self._drop()
+                raise
         if response.close:
-            connection.close()
-            self._local.connection = None
+            self._drop()
         return response
 
+    def _drop(self) -> None:
+        connection, self._local.connection = getattr(self._local, "connection", None), None
+        if connection is not None:
+            connection.close()

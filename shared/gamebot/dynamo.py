@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from gamebot.packing import COMPRESS_ABOVE, pack, unpack  # noqa: F401 (COMPRESS_ABOVE: also read from here)
@@ -87,6 +88,8 @@ class DynamoRepository(Repository):
         self._client = client
         self.clock = clock
         self.calls = {"read": 0, "write": 0, "note": 0}  # (a note is a write of a receipt: counted apart)
+        self._prefetched = threading.local()  # .entry: (key, aws.Pending) read ahead by ``prefetching``
+        self.read_ahead = {"started": 0, "used": 0}  # reads started by ``prefetching``, and those a get took
 
     @property
     def client(self) -> Any:
@@ -133,11 +136,34 @@ class DynamoRepository(Repository):
 
     # -- Repository --------------------------------------------------------------------------
 
-    def get(self, key: str) -> Item | None:
+    @contextmanager
+    def prefetching(self, key: str | None) -> Iterator[None]:
+        """Read ``key`` now, without waiting: the block's first ``get(key)`` takes its answer (the
+        webhook parses the update meanwhile). Unused, it is forgotten when the block ends."""
+        start = getattr(self.client, "start", None)
+        if key is None or start is None:
+            yield
+            return
         self.calls["read"] += 1
-        response = self.client.get_item(
-            TableName=self.table_name, Key={"pk": {"S": key}}, ConsistentRead=True
-        )
+        self.read_ahead["started"] += 1
+        self._prefetched.entry = (key, start("GetItem", self._get_params(key)))
+        try:
+            yield
+        finally:
+            self._prefetched.entry = None
+
+    def _get_params(self, key: str) -> dict[str, Any]:
+        return {"TableName": self.table_name, "Key": {"pk": {"S": key}}, "ConsistentRead": True}
+
+    def get(self, key: str) -> Item | None:
+        entry = getattr(self._prefetched, "entry", None)
+        if entry is not None and entry[0] == key:
+            self._prefetched.entry = None
+            self.read_ahead["used"] += 1
+            response = entry[1].result()
+        else:
+            self.calls["read"] += 1
+            response = self.client.get_item(**self._get_params(key))
         record = response.get("Item")
         if record is None:
             return None

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .session import chat_key
+
 MAX_BODY = 1 << 20  # bytes of a webhook body; Telegram's largest updates are a few tens of kilobytes
 MAX_DEPTH = 32  # levels of objects and arrays; Telegram's updates nest about ten
 MAX_NODES = 100_000  # objects, arrays and values in one update
@@ -183,3 +185,25 @@ def _check_size(data: dict[str, Any]) -> None:
         if depth >= MAX_DEPTH and children:
             raise Refused(f"nested deeper than {MAX_DEPTH} levels")
         stack.extend((child, depth + 1) for child in children)
+
+
+# ---------------------------------------------------------------------------------------------------
+# What to read ahead
+# ---------------------------------------------------------------------------------------------------
+
+GAME_SCOPES = frozenset("TVQP")  # presses of the running game: the group's session is read first
+
+
+def read_ahead(data: dict[str, Any], codec: Any) -> str | None:
+    """The storage key a pressed button of the running game (team picker, vote, quest card, private
+    prompt) will read first: its group's session, named in its signed callback data (``codec``, a
+    ``callbacks.Codec``). None for anything else, or for data that is not ours (no read for a forgery)."""
+    q = data.get("callback_query")
+    raw = q.get("data") if isinstance(q, dict) else None
+    if not isinstance(raw, str) or raw[:1] not in GAME_SCOPES:
+        return None
+    try:
+        button = codec.decode(raw)
+    except ValueError:  # BadCallback
+        return None
+    return chat_key(button.chat_id)

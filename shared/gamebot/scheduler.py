@@ -7,7 +7,7 @@ Three implementations of one interface:
   (``at(...)`` in UTC, ``ActionAfterCompletion=DELETE``) in the stack's schedule group, whose target is
   the timer Lambda (``functions/timer/app.py``) invoked with the payload as its event, through the
   role the stack gives EventBridge Scheduler. The requests go through our own client
-  (``gamebot.aws.Scheduler``: no boto3), created only when the first timer is scheduled.
+  (``gamebot.aws_scheduler.Scheduler``: no boto3), created only when the first timer is scheduled.
   EventBridge Scheduler fires with 60-second precision (docs: "between 1:00:00 and 1:00:59").
 * :class:`FakeScheduler` -- unit tests: records the timers; the test fires them in time order.
 * :class:`LocalScheduler` -- the local playground: a background thread with a heap that calls a
@@ -82,7 +82,7 @@ class EventBridgeScheduler(Scheduler):
     @property
     def client(self) -> Any:
         if self._client is None:  # lazily: only when a group actually plays with timers
-            from .aws import Scheduler as SchedulerAPI  # (endpoint and region from the environment)
+            from .aws_scheduler import Scheduler as SchedulerAPI  # (endpoint and region from the environment)
 
             self._client = SchedulerAPI(max_attempts=3)
         return self._client

@@ -12,7 +12,8 @@ import copy
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,6 +60,12 @@ def check_transaction(writes: list[Write], deletes: list[Delete]) -> None:
 class Repository(ABC):
     @abstractmethod
     def get(self, key: str) -> Item | None: ...
+
+    @contextmanager
+    def prefetching(self, key: str | None) -> Iterator[None]:
+        """Within the block, ``get(key)`` may answer from a read started when the block began (DynamoDB:
+        the request goes out at once and the webhook's work overlaps its round trip). Here: nothing."""
+        yield
 
     def get_many(self, keys: list[str]) -> dict[str, Item]:
         """The items of ``keys`` that exist (absent or expired ones are left out), read together: one

@@ -155,9 +155,12 @@ def test_each_vote_and_card_costs_at_most_one_read_and_one_write(table):
     original = table.press
 
     def press(user_id, chat_id, message_id, data):
-        before = dict(repo.calls)
+        before, ahead = dict(repo.calls), dict(repo.read_ahead)
         sent, buttons = _sends(table), _group_buttons(table)
         status = original(user_id, chat_id, message_id, data)
+        if data.startswith(("T:", "V:", "Q:", "P:")):
+            # the group's session was read while the update was parsed, and that read was the one used
+            assert (repo.read_ahead["started"] - ahead["started"], repo.read_ahead["used"] - ahead["used"]) == (1, 1)
         if data.startswith(("V:", "Q:", "P:")):
             # new messages were sent, or the round message's buttons changed (the vote's became the quest's
             # cards, or they went): an essential step, whose delivery the outbox records

@@ -161,7 +161,7 @@ TARGET = {"Arn": "arn:aws:lambda:us-east-1:123456789012:function:timer",
 
 
 def test_schedules_are_created_and_deleted(scheduler):
-    from gamebot.aws import Scheduler
+    from gamebot.aws_scheduler import Scheduler
 
     ours = Scheduler()
     created = ours.create_schedule(Name="n-1.x_y", GroupName="g", ScheduleExpression="at(2030-01-01T00:00:00)",
@@ -185,7 +185,7 @@ def test_schedules_are_created_and_deleted(scheduler):
 
 def test_the_timers_scheduler_uses_our_client_and_ignores_a_name_scheduled_twice(scheduler):
     timers = EventBridgeScheduler(TARGET["Arn"], TARGET["RoleArn"], "g")
-    assert type(timers.client).__module__ == "gamebot.aws"
+    assert type(timers.client).__module__ == "gamebot.aws_scheduler"
     timers.schedule(Timer("t1", 1_900_000_000, {"chat": -5}))
     timers.schedule(Timer("t1", 1_900_000_000, {"chat": -5}))  # ConflictException: already done
     assert timers.created == 1

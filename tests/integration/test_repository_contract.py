@@ -310,6 +310,29 @@ def test_calls_count_reads_and_writes(env):
     assert repo.calls["write"] - base["write"] == 4
 
 
+def test_a_read_ahead_answers_the_block_s_first_read_of_its_key_once(env):
+    """``prefetching(key)``: the first ``get(key)`` inside the block is the read started when it began
+    (one read in all); other keys and later reads are read as usual; nothing outlives the block."""
+    repo, _ = env
+    repo.put(Item("chat#1", {"n": 1}), None)
+    repo.put(Item("chat#2", {"n": 2}), None)
+    base = repo.calls["read"]
+    with repo.prefetching("chat#1"):
+        assert repo.get("chat#2").body == {"n": 2}  # another key first: both answers stay right
+        assert repo.get("chat#1").body == {"n": 1}
+    assert repo.calls["read"] - base == 2
+    with repo.prefetching("chat#1"):
+        assert repo.get("chat#1").version == 1
+        repo.put(Item("chat#1", {"n": 3}), 1)
+        assert repo.get("chat#1").body == {"n": 3}  # the second read is a new one
+    with repo.prefetching("chat#2"):
+        pass  # never used
+    repo.put(Item("chat#2", {"n": 4}), 1)
+    assert repo.get("chat#2").body == {"n": 4}  # not the answer read ahead before the write
+    with repo.prefetching(None):
+        assert repo.get("chat#2").version == 2
+
+
 def test_retrying_reapplies_after_a_conflict(env):
     repo, _ = env
     repo.put(Item("counter", {"n": 0}), None)

@@ -13,8 +13,9 @@ import zlib
 import pytest
 
 from gamebot import aws
-from gamebot.aws import AWSError, AWSNetworkError, DynamoDB, Scheduler, decode_response, to_json
+from gamebot.aws import AWSError, AWSNetworkError, DynamoDB, decode_response, to_json
 from gamebot.aws_http import Transport, read_response
+from gamebot.aws_scheduler import Scheduler
 from gamebot.aws_sign import Credentials
 from tests.unit.aws_fakes import DROP, Answer, ScriptedServer, dynamo_error, self_signed
 
@@ -361,3 +362,64 @@ def test_transient_errors_for_the_service():
     assert transient(ClientError({"Error": {"Code": "X"}}, "GetItem"))  # an injected boto3 client's, as before
     assert transient(EndpointConnectionError(endpoint_url="http://x"))
     assert not transient(ValueError("bug"))
+
+
+# -- a request written now, its answer read later (DynamoDB.start) ---------------------------------
+
+
+def test_a_started_request_answers_like_a_call_and_once():
+    with ScriptedServer(Answer(200, {"Item": {"pk": {"S": "a"}, "b": {"B": "eA=="}}})) as server:
+        db, _ = client(DynamoDB, server)
+        pending = db.start("GetItem", {"TableName": "t", "Key": {"pk": {"S": "a"}}})
+        got = pending.result()
+        assert pending.result() is got  # read once
+    assert got["Item"] == {"pk": {"S": "a"}, "b": {"B": b"x"}}
+    assert [r.headers["x-amz-target"] for r in server.requests] == ["DynamoDB_20120810.GetItem"]
+
+
+def test_another_request_of_the_thread_first_reads_the_answer_still_waiting():
+    """A connection carries one request at a time: the waiting answer is read (and kept for its owner)
+    before the next request goes out on it, so neither answer is taken for the other."""
+    with ScriptedServer(Answer(200, {"Item": {"pk": {"S": "first"}}}), Answer(200, {"Item": {"pk": {"S": "second"}}})) \
+            as server:
+        db, _ = client(DynamoDB, server)
+        pending = db.start("GetItem", {"TableName": "t", "Key": {"pk": {"S": "first"}}})
+        second = db.get_item(TableName="t", Key={"pk": {"S": "second"}})
+        first = pending.result()
+    assert first["Item"] == {"pk": {"S": "first"}} and second["Item"] == {"pk": {"S": "second"}}
+    assert server.connections == 1 and len(server.requests) == 2
+
+
+def test_a_started_request_s_error_is_raised_to_its_owner_not_to_the_next_request():
+    with ScriptedServer(dynamo_error("ConditionalCheckFailedException"), Answer(200, {})) as server:
+        db, sleeps = client(DynamoDB, server)
+        pending = db.start("PutItem", {"TableName": "t", "Item": {}})
+        assert db.put_item(TableName="t", Item={})["ResponseMetadata"]["HTTPStatusCode"] == 200
+        for _ in range(2):  # the same error each time it is asked
+            with pytest.raises(AWSError) as caught:
+                pending.result()
+            assert caught.value.code == "ConditionalCheckFailedException"
+    assert sleeps == []
+
+
+def test_a_started_request_is_retried_when_its_answer_says_so_or_never_comes():
+    script = [dynamo_error("ThrottlingException"), DROP, Answer(200, {"Item": {"pk": {"S": "a"}}})]
+    with ScriptedServer(*script) as server:
+        db, sleeps = client(DynamoDB, server)
+        got = db.start("GetItem", {"TableName": "t", "Key": {}}).result()
+    # the throttled answer costs an attempt and a backoff; the kept-alive connection found dropped is
+    # reopened and the request sent again at once, as for a call
+    assert got["Item"] == {"pk": {"S": "a"}}
+    assert got["ResponseMetadata"]["RetryAttempts"] == 1 and len(sleeps) == 1 and server.connections == 2
+
+
+def test_before_receive_hooks_run_between_the_write_and_the_read():
+    seen: list[str] = []
+    with ScriptedServer(Answer(200, {})) as server:
+        db, _ = client(DynamoDB, server)
+        db.before_send.append(lambda op: seen.append("send " + op))
+        db.before_receive.append(lambda op: seen.append("receive " + op))
+        pending = db.start("GetItem", {"TableName": "t", "Key": {}})
+        seen.append("work")
+        pending.result()
+    assert seen == ["send GetItem", "work", "receive GetItem"]

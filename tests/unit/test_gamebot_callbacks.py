@@ -73,3 +73,23 @@ def test_kind_tags_are_two_characters_and_distinguish_base_prompts():
     tags = [kind_tag(k) for k in kinds]
     assert all(len(t) == 2 for t in tags)
     assert len(set(tags)) == len(tags)
+
+
+def test_a_button_of_the_running_game_names_the_session_to_read_ahead_and_a_forgery_names_none():
+    from gamebot.inbound import read_ahead
+    from gamebot.session import chat_key
+
+    codec, other = Codec("token"), Codec("another token")
+    group = -1001234567890
+
+    def update(data):
+        return {"update_id": 1, "callback_query": {"id": "q", "data": data, "from": {"id": 5}}}
+
+    for scope in "TVQP":  # team picker, vote, quest card, private prompt: the group's session first
+        assert read_ahead(update(codec.encode(scope, group, "g1", 3, "x1")), codec) == chat_key(group)
+    for scope in "LSG":  # lobby, settings, language: other reads come first, nothing is read ahead
+        assert read_ahead(update(codec.encode(scope, group, "g1", 3, "j")), codec) is None
+    assert read_ahead(update(other.encode("V", group, "g1", 3, "y")), codec) is None  # not signed by us
+    assert read_ahead(update("V:" + "x" * 40), codec) is None
+    assert read_ahead({"update_id": 2, "message": {"text": "/status"}}, codec) is None
+    assert read_ahead(update(None), codec) is None
