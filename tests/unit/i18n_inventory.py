@@ -1,6 +1,7 @@
-"""What the engine can show a player, collected by playing games: every event type (public and
-private) with its data keys, prompt kinds and their choices, knowledge labels and sources, quest
-cards, win reasons, notes, extra public-view keys and the config issue codes of many setups.
+"""What the engine can show a player, collected by playing games: the event types met (public and
+private) with their data keys, prompt kinds and their choices, knowledge labels and sources, quest
+cards, win reasons, notes, extra public-view keys and the config issue codes of many setups. (Every
+event type is listed statically by its declaration, ``engine.event_types.EVENTS``.)
 
 The i18n tests check that every catalog has a name or template for each of them, so that a French
 table never sees an English fallback. Games are played by the engine's bots and by random legal

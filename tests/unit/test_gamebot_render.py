@@ -110,9 +110,15 @@ def test_quest_prompt_offers_only_the_cards_the_engine_allows():
     assert [b.text for row in kb for b in row] == ["✅ Mission Success"]
 
 
-def test_unknown_public_events_are_announced_generically_with_names():
+def test_events_without_words_are_announced_generically_with_names_by_their_declared_types(black_knight):
     lines = announcements(_table(), [Event(type="BlackKnightRode", data={"holder": 1, "target": 3, "quest": 2})])
     assert lines == ["ℹ️ Black knight rode\n   Holder: Bob\n   Target: Dave\n   Quest: 3"]
+
+
+def test_an_undeclared_event_shows_its_values_as_they_are():
+    """Nothing is guessed from a field's name: only a declaration makes a number a seat or a quest."""
+    lines = announcements(_table(), [Event(type="WhiteKnightRode", data={"holder": 1, "card": "fail", "hit": True})])
+    assert lines == ["ℹ️ White knight rode\n   Holder: 1\n   Card: ❌ Fail\n   Hit: on"]
 
 
 def test_private_events_never_reach_the_group_renderer():

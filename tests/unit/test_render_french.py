@@ -55,7 +55,7 @@ def test_private_knowledge_and_events():
         " ✅ Succès).")
 
 
-def test_an_unknown_event_still_shows_its_details_with_french_field_names():
+def test_an_event_without_words_still_shows_its_details_with_french_field_names(black_knight):
     assert line("BlackKnightRode", holder=1, deck_left=3) == "ℹ️ Black knight rode\n   Détenteur: Bérénice\n   Cartes restantes: 3"
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from .. import texts, wording
 from .table import Table, esc
-from .values import allegiance_row, cap, params
+from .values import allegiance_row, cap, event_params
 
 # Public events folded into other messages (progress counters, the picker and the vote message).
 # PlotCardPassed: a holder asked in turn who does not play their card (nothing happened); VoteShown: an
@@ -18,7 +18,7 @@ SILENT_PRIVATE = {"RoleDealt", "MessengerRankDealt"}  # both are on the role car
 
 
 def _generic_line(table: Table, key: str, etype: str, data: dict[str, Any]) -> str:
-    p = params(table, data)
+    p = event_params(table, etype, data)
     details = "".join(f"\n   {esc(cap(table.field(k)))}: {v}" for k, v in p.items() if v not in ("", None))
     return table.t(key, what=esc(texts.humanize(etype)), details=details)
 
@@ -31,7 +31,7 @@ VARIANT_KEYS = ("card", "reason", "kind")
 def event_line(table: Table, etype: str, data: dict[str, Any], private: bool = False) -> str | None:
     """One event as a line of text (``ev.<Type>`` / ``priv.<Type>`` in the catalog, else generic)."""
     prefix = "priv" if private else "ev"
-    p = params(table, data)
+    p = event_params(table, etype, data)
     if etype == "QuestCompleted":
         key = "ev.QuestCompleted.success" if data.get("success") else "ev.QuestCompleted.fail"
         line = table.t(key, **p)

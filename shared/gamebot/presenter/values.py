@@ -1,5 +1,7 @@
 """Values inside events and plug-in views as words for players: seats as names, quest slots as numbers,
-ids as names (``params``, ``readable``).
+ids as names. An event's fields are shown by their declared types (``event_params``,
+``engine.event_types``); prompt info and plug-in view data, which declare nothing, by their keys
+(``params``, ``readable``).
 """
 from __future__ import annotations
 
@@ -7,10 +9,12 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from engine.event_types import shown
+
 from .. import texts
 from .table import Table, esc
 
-# Event data keys that hold one seat / a list of seats.
+# Keys of prompt info and plug-in view data that hold one seat / a list of seats (events declare theirs).
 SEAT_KEYS = {
     "seat", "leader", "holder", "target", "assassin", "checker", "previous", "source", "by", "junior", "senior",
     "receiver",
@@ -136,3 +140,45 @@ def allegiance_row(table: Table, cards: list[str]) -> str:
 def allegiance_name(table: Table, card: str) -> str:
     key = f"board.allegiance.{card}"
     return table.t(key) if texts.has(key, table.lang) else table.card(card)
+
+
+def _seat_ok(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _ids_ok(v: Any) -> bool:
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+# declared type (``engine.event_types.Shown``) -> (the values it fits, how they are shown)
+SHOWN: dict[str, tuple[Any, Any]] = {
+    "seat": (_seat_ok, lambda t, v: t.name(v)),
+    "seats": (lambda v: isinstance(v, list), lambda t, v: t.names_of([s for s in v if _seat_ok(s)])),
+    "quest": (_seat_ok, lambda t, v: v + 1),
+    "quests": (lambda v: isinstance(v, list), lambda t, v: ", ".join(str(q + 1) for q in v if _seat_ok(q))),
+    "card_counts": (lambda v: isinstance(v, dict), _cards),
+    "cards": (_ids_ok, lambda t, v: esc(", ".join(t.card(c) for c in v))),
+    "card": (lambda v: isinstance(v, str), lambda t, v: esc(t.card(v))),
+    "role": (lambda v: isinstance(v, str), lambda t, v: esc(t.role(v))),
+    "side": (lambda v: isinstance(v, str), lambda t, v: esc(t.side(v))),
+    "source": (lambda v: isinstance(v, str), lambda t, v: esc(t.source(v))),
+    "rank": (lambda v: isinstance(v, str), lambda t, v: esc(texts.name_of("rank", v, t.lang, t.theme))),
+    "vote": (lambda v: isinstance(v, str), lambda t, v: esc(texts.name_of("vote", v, t.lang, t.theme))),
+}
+
+
+def show(table: Table, how: str, value: Any) -> Any:
+    """One value as its declared type says (``how``: a ``Shown`` name, "" for a plain value): yes / no
+    for a flag, else ``readable`` (ids by their names, numbers as they are)."""
+    if isinstance(value, bool):
+        return table.t("yes") if value else table.t("no")
+    fits, fmt = SHOWN.get(how, (None, None))
+    if fits is not None and fits(value):
+        return fmt(table, value)
+    return readable(table, value)
+
+
+def event_params(table: Table, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    """An event's data made readable by its declaration; an event nobody declared shows plain values."""
+    how = shown(kind) or {}
+    return {key: show(table, how.get(key, ""), value) for key, value in data.items()}
