@@ -136,7 +136,7 @@ def _words(lang: str = "en") -> JSON:
     from engine import ROLES
     from engine import cards as quest_cards
     from gamebot import texts, wording
-    from gamebot.render import Table
+    from gamebot.presenter.table import Table
 
     themes = ("avalon", "resistance")
     tables = [Table(chat_id=0, game_id="", lang=lang, theme=th) for th in themes]

@@ -9,6 +9,8 @@ action leaves the state exactly as it was.
 """
 from __future__ import annotations
 
+from typing import TypedDict
+
 from . import timeouts
 from .basics import QUESTS
 from .errors import (
@@ -20,6 +22,7 @@ from .errors import (
     NotYourTurn,
     WrongPhase,
 )
+from .event_types import Ident, RoleId, Seat, SideId, event
 from .models import Action, Event, GameConfig, GameState
 from .plugin import ALL, ROLES, TIMEOUT, Ctx, issue
 from .queries import actors, legal_actions, prompts, waiting_for
@@ -28,6 +31,27 @@ from .reveal import compute_reveal
 from .stages import advance, next_team
 from .turns import HANDLERS, INPUT_STAGES
 from .validation import dealt_deck, validate_config
+
+# The events this file emits (``engine.event_types``)
+
+
+@event
+class GameStarted(TypedDict):
+    players: int
+    theme: Ident
+    leader: Seat
+
+
+@event(private=True)
+class RoleDealt(TypedDict):
+    role: RoleId
+    side: SideId
+
+
+@event
+class TeamNotProposed(TypedDict):
+    leader: Seat
+    rejections: int
 
 
 def new_game(

@@ -13,10 +13,29 @@ when they must choose a Loyalty card they only learn that *someone* checks them.
 """
 from __future__ import annotations
 
+from typing import TypedDict
+
 from .basics import Side
 from .errors import InvalidChoice
+from .event_types import Seat, SideId, SourceId, event
 from .models import Action, Pending, Prompt
 from .plugin import Ctx, Plugin, register
+
+# The events this file emits (``engine.event_types``)
+
+
+@event(private=True)
+class LoyaltySeen(TypedDict):
+    seat: Seat
+    side: SideId
+    source: SourceId
+
+
+@event(private=True)
+class LoyaltyGiven(TypedDict):
+    checker: Seat
+    side: SideId
+    source: SourceId
 
 
 def check(ctx: Ctx, checker: int, target: int, source: str, anonymous: bool = False, **extra: object) -> None:

@@ -8,12 +8,67 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from typing import TypedDict
 
 from . import cards as card_registry
 from .basics import MAX_REJECTIONS, WINS_NEEDED, Side, fails_required
+from .event_types import CardCounts, Ident, Idents, Quest, Quests, Seat, Seats, event
 from .models import GameState, QuestRecord
 from .plugin import Ctx, Tally
 from .quest_rules import current_slot, quest_slots, team_size
+
+# The events this file emits (``engine.event_types``)
+
+
+@event
+class RoundStarted(TypedDict):
+    round: int
+    leader: Seat
+
+
+@event
+class TeamRequested(TypedDict):
+    leader: Seat
+    attempt: int
+    quests: Quests
+    sizes: dict[str, int]  # quest slot (as text) -> team size
+
+
+@event
+class TeamApproved(TypedDict):
+    team: Seats
+    quest: Quest
+
+
+@event
+class TeamRejected(TypedDict):
+    team: Seats
+    rejections: int
+
+
+@event
+class QuestStarted(TypedDict):
+    quest: Quest
+    team: Seats
+
+
+@event
+class QuestCompleted(TypedDict):
+    quest: Quest
+    success: bool
+    cards: CardCounts
+    fails: int
+    fails_needed: int
+    notes: Idents
+
+
+@event
+class GameEnded(TypedDict):
+    winner: Ident | None
+    reason: Ident | None
+    winners: Seats
+    roles: Idents
+    sides: Idents
 
 
 def goto(state: GameState, stage: str) -> None:

@@ -28,12 +28,35 @@ ones only once the game is over, when who held them is no longer a secret.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
+from typing import Any, TypedDict
 
 from . import cards
 from .basics import Theme
+from .event_types import Ident, Quest, Seat, Seats, event
 from .models import Action, GameConfig, Pending, Prompt
 from .plugin import ALL, TIMEOUT, Ctx, Plugin, issue, register
+
+# The events this file emits (``engine.event_types``)
+
+
+@event
+class SecretDecisionTimedOut(TypedDict):
+    kind: Ident
+
+
+@event
+class PlayerTimedOut(TypedDict):
+    seat: Seat
+    kind: Ident
+
+
+@event(private=True)
+class DefaultApplied(TypedDict):
+    kind: Ident
+    choice: Ident | None
+    targets: Seats
+    quest: Quest | None
+
 
 VOTE_OPTION = "timeout_vote"
 VOTE_CHOICES = ("approve", "reject")

@@ -5,6 +5,7 @@ the stage is complete."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypedDict
 
 from . import cards as card_registry
 from .basics import Side
@@ -18,10 +19,43 @@ from .errors import (
     NotYourTurn,
     WrongTeamSize,
 )
+from .event_types import Quest, Seat, Seats, event
 from .models import Action, Proposal
 from .plugin import Ctx
 from .quest_rules import allowed_cards, quest_slots, team_size
 from .stages import goto
+
+# The events this file emits (``engine.event_types``)
+
+
+@event
+class TeamProposed(TypedDict):
+    leader: Seat
+    team: Seats
+    quest: Quest
+    attempt: int
+
+
+@event
+class VoteCast(TypedDict):
+    seat: Seat
+    count: int
+    of: int
+
+
+@event
+class VotesRevealed(TypedDict):
+    approve: Seats
+    reject: Seats
+    approved: bool
+
+
+@event
+class CardPlayed(TypedDict):
+    seat: Seat
+    count: int
+    of: int
+
 
 # input stage -> the action kind it waits for
 INPUT_STAGES = {"team": "propose", "vote": "vote", "quest": "play"}

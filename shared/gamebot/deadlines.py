@@ -11,7 +11,7 @@ from engine import ALL, GameConfig, GameState
 from engine.timeouts import DEFAULT_VOTE, VOTE_OPTION
 
 from . import texts
-from .render import Table
+from .presenter.table import Table
 from .session import LOBBY, PLAYING, Deadline, Session, TimerSettings, serial
 
 # Phase -> default limit in seconds (0 = off). A plug-in's decisions are in the phase it declares

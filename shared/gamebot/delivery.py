@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .effects import Effect, keyboard_data
-from .render import Btn
+from .presenter.table import Btn
 from .session import PLAYING, Session, serial
 from .telegram_io import Out, Result
 

@@ -5,7 +5,7 @@ Everything comes from the final public view (``engine.public_view`` once the gam
 history tells what the table saw and what the end reveals (roles, sides, who held a hidden decision
 that ran out of time), never what stays secret (who played which quest card, what a loyalty check or
 Excalibur showed). The rounds and turns come from :mod:`gamebot.chronicle`; plug-ins add their lines
-through ``render.HISTORY_LINES``. The picture (``gamebot.picture``) draws the same story: it takes its
+through ``presenter.view_lines.HISTORY_LINES``. The picture (``gamebot.picture``) draws the same story: it takes its
 notes from :func:`round_lines` and its result from :func:`result`.
 """
 from __future__ import annotations
@@ -14,7 +14,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from . import chronicle, texts, wording
-from .render import Table, esc, event_line, params, plugin_history, split
+from .presenter.events import event_line
+from .presenter.table import Table, esc, split
+from .presenter.values import params
+from .presenter.view_lines import plugin_history
 
 # What a line of a round tells: its heading, a Leader's turn, the quest, a vote that ran out of time
 # (the picture's grid shows these four), or anything else (a note: the picture writes it under the grid).

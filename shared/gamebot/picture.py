@@ -28,7 +28,7 @@ from . import chronicle, ending, texts
 from . import picture_draw as pd
 from . import picture_layout as pl
 from .picture_draw import Fonts, Glyphs, plain
-from .render import Table
+from .presenter.table import Table
 
 FONT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fonts")
 CELL = pl.CELL

@@ -10,7 +10,7 @@ from engine import ROLES, GameConfig, Side, reveal_script
 from engine.basics import SIDES_BY_PLAYERS
 
 from . import texts
-from .render import Table, esc
+from .presenter.table import Table, esc
 
 
 def dealt_roles(config: GameConfig) -> list[str]:

@@ -10,7 +10,7 @@ played, or why it is refused and which cards they may play); the engine refuses 
 not play. Cards played so far are progress (coalesced within the group's budget); the last card takes
 the buttons away (one essential edit).
 
-Built from the public view only, like every group message (``gamebot.render``).
+Built from the public view only, like every group message (``gamebot.presenter``).
 """
 from __future__ import annotations
 
@@ -18,9 +18,10 @@ from typing import Any
 
 from engine import waiting_for
 
-from . import render, wording
+from . import wording
 from .callbacks import Codec
-from .render import Btn, Keyboard, Table
+from .presenter.table import Btn, Keyboard, Table
+from .presenter.vote import TOLD_BY_THE_VOTE, vote_message, vote_result
 from .session import Session, serial
 from .telegram_io import Out
 
@@ -48,7 +49,7 @@ def quest_text(table: Table, pv: dict[str, Any], head: dict[str, Any] | None = N
     quest = pv["quest"] if pv.get("quest") is not None else 0
     secret = table.t("prompt.play.secret")  # (the quest's line already says that only the bot sees presses)
     notes = [line for line in wording.play_notes(table, pv, -1) if line != secret]
-    lines = [render.vote_result(table, pv, head=head), *notes,
+    lines = [vote_result(table, pv, head=head), *notes,
              table.t("quest.progress", quest=quest + 1, team=table.names_of(team), count=played, of=len(team))]
     return "\n".join(lines)
 
@@ -67,12 +68,12 @@ def edits(s: Session, table: Table, codec: Codec, before: Any, after: Any, event
     keyboard = card_keyboard(table, pv, codec, s_after) if now else None
     if "VotesRevealed" in types and s.vote_msg and pv_before is not None:
         # the votes and what they decided (and, if its quest begins now, the cards): one essential edit
-        folded = [e for e in events if e.to is None and e.type in render.TOLD_BY_THE_VOTE]
-        text = quest_text(table, pv, head=pv_before) if now else render.vote_result(table, pv, head=pv_before)
+        folded = [e for e in events if e.to is None and e.type in TOLD_BY_THE_VOTE]
+        text = quest_text(table, pv, head=pv_before) if now else vote_result(table, pv, head=pv_before)
         return [_vote_edit(s, text=text, keyboard=keyboard, tag="vote", live=s_after if now else None,
                            fallback_send=now, remember="vote_msg" if now else None)], folded
     if "VoteCast" in types and s.vote_msg and s.vote_serial == s_after:  # who has voted: progress
-        text, kb = render.vote_message(table, pv, codec, s_after)
+        text, kb = vote_message(table, pv, codec, s_after)
         return [_vote_edit(s, text=text, keyboard=kb, essential=False, tag="vote", live=s_after)], []
     was_open = before is not None and quest_open(before) and serial(before) == s_after
     if now and not was_open:
@@ -98,7 +99,7 @@ def refresh(s: Session, table: Table, codec: Codec, state: Any, pv: dict[str, An
         return None
     now = serial(state)
     if s.vote_serial == now and pv["stage"] == "vote":
-        text, kb = render.vote_message(table, pv, codec, now)
+        text, kb = vote_message(table, pv, codec, now)
         return _vote_edit(s, text=text, keyboard=kb, essential=False, tag="vote", live=now)
     if quest_open(state):
         return _vote_edit(s, text=quest_text(table, pv), keyboard=card_keyboard(table, pv, codec, now),

@@ -9,8 +9,9 @@ from typing import Any
 
 from engine import ConfigIssue, GameConfig, InvalidConfig, validate_config
 
-from . import render, texts
-from .render import Table
+from . import texts
+from .presenter.settings import issue_text
+from .presenter.table import Table
 from .session import Settings
 
 SIZES = range(5, 11)
@@ -86,8 +87,8 @@ def check_lines(table: Table, c: Check) -> list[str]:
         lines.append(table.t("settings.check.sizes", count=c.joined, sizes=sizes_text(table, c.playable_sizes)))
     else:
         lines.append(table.t("settings.check.none", count=c.joined, players=c.shown_for))
-    lines += [table.t("settings.errors", message=render.issue_text(table, i)) for i in c.errors]
-    lines += [table.t("settings.warnings", message=render.issue_text(table, i)) for i in c.issues
+    lines += [table.t("settings.errors", message=issue_text(table, i)) for i in c.errors]
+    lines += [table.t("settings.warnings", message=issue_text(table, i)) for i in c.issues
               if i.level != "error"]
     if c.joined in SIZES:
         if not c.errors:
@@ -101,5 +102,5 @@ def done_answer(table: Table, c: Check) -> tuple[str, bool]:
     """What Done answers (text, as an alert?): saved, or saved but not playable yet and why."""
     if c.playable:
         return table.t("settings.done"), False
-    reason = render.issue_text(table, c.errors[0], html=False) if c.errors else ""
+    reason = issue_text(table, c.errors[0], html=False) if c.errors else ""
     return table.t("settings.done_unplayable", reason=reason)[:200], True

@@ -25,8 +25,16 @@ import engine
 from engine.modules.assassination import assassin_choices, designated_role
 from engine.timeouts import DEFAULT_VOTE
 
-from . import deadlines, render, texts
-from .render import Btn, Keyboard, Table
+from . import deadlines, texts
+from .presenter.lobby import settings_summary
+from .presenter.settings import (
+    available_modules,
+    available_presets,
+    available_roles,
+    preset_help,
+    preset_name,
+)
+from .presenter.table import Btn, Keyboard, Table, esc
 from .session import Settings
 from .settings_check import check, check_lines, config_for
 
@@ -100,17 +108,17 @@ class Pages:
 
     def head(self) -> list[str]:
         t, st = self.table, self.settings
-        role_names, option_names = render.settings_summary(t, list(st.roles), dict(st.options))
+        role_names, option_names = settings_summary(t, list(st.roles), dict(st.options))
         lines = [
-            t.t("settings.title", title=render.esc(t.title)),
-            t.t("settings.theme", game=render.esc(t.t(f"theme.{st.theme}"))),
+            t.t("settings.title", title=esc(t.title)),
+            t.t("settings.theme", game=esc(t.t(f"theme.{st.theme}"))),
             t.t("settings.roles", roles=role_names),
             t.t("settings.options", options=option_names),
         ]
         who = assassin_label(t, st, min(max(self.joined, 5), 10))
         if who:
-            lines.append(t.t("settings.assassin", role=render.esc(who)))
-        lines.append(t.t("settings.language", language=render.esc(texts.language_name(self.group_lang))))
+            lines.append(t.t("settings.assassin", role=esc(who)))
+        lines.append(t.t("settings.language", language=esc(texts.language_name(self.group_lang))))
         return lines + check_lines(t, check(st, self.joined))
 
     def page(self, name: str) -> tuple[str, Keyboard]:
@@ -129,7 +137,7 @@ class Pages:
             rows.append([self.btn(t.t("settings.button.language", language=texts.language_name(self.group_lang)),
                                   "pl")])
         rows.append([self.btn(t.t("settings.button.roles"), "pr"), self.btn(t.t("settings.button.modules"), "pb")])
-        if render.available_presets(st.theme):
+        if available_presets(st.theme):
             rows.append([self.btn(t.t("settings.button.presets"), "pp")])
         who = assassin_label(t, st, min(max(self.joined, 5), 10))
         if who:
@@ -141,7 +149,7 @@ class Pages:
     def roles(self) -> tuple[str, Keyboard]:
         t, st = self.table, self.settings
         buttons = []
-        for i, rid in enumerate(render.available_roles(st.theme)):
+        for i, rid in enumerate(available_roles(st.theme)):
             count = st.roles.count(rid)
             label = texts.name_of("rolebutton", rid, t.lang, t.theme)
             buttons.append(self.btn(("✅ " if count else "▫️ ") + label + (f" ×{count}" if count > 1 else ""), f"r{i}"))
@@ -152,10 +160,10 @@ class Pages:
         t, st = self.table, self.settings
         lines = [*self.head(), "", t.t("settings.page.modules")]
         buttons = []
-        for i, (name_id, key, values) in enumerate(render.available_modules(st.theme)):
+        for i, (name_id, key, values) in enumerate(available_modules(st.theme)):
             value = st.options.get(key)
             helptext = t.t(f"modulehelp.{key}") if texts.has(f"modulehelp.{key}", t.lang) else ""
-            lines.append(t.t("settings.option_line", name=render.esc(t.module(key)), help=helptext))
+            lines.append(t.t("settings.option_line", name=esc(t.module(key)), help=helptext))
             buttons.append(self.btn(_option_button(t, key, name_id, values, value), f"m{i}"))
         return "\n".join(lines), [*_rows(buttons), self.back()]
 
@@ -165,15 +173,15 @@ class Pages:
         if not values:
             raise StaleOp(f"m{index}")
         current = st.options.get(key)
-        lines = [t.t("settings.values.title", option=render.esc(t.module(key)))]
+        lines = [t.t("settings.values.title", option=esc(t.module(key)))]
         if texts.has(f"modulehelp.{key}", t.lang):
             lines.append(t.t(f"modulehelp.{key}"))
         lines.append("")
         rows: Keyboard = [[self.btn(("🔘 " if not current else "▫️ ") + t.t("settings.off"), f"v{index}.0")]]
         for j, value in enumerate(values, start=1):
             label = texts.name_of("valuebutton", value, t.lang, t.theme)
-            lines.append(t.t("settings.value_line", name=render.esc(label),
-                             help=render.esc(option_value_name(t, key, value))))
+            lines.append(t.t("settings.value_line", name=esc(label),
+                             help=esc(option_value_name(t, key, value))))
             rows.append([self.btn(("🔘 " if current == value else "▫️ ") + label, f"v{index}.{j}")])
         return "\n".join(lines), [*rows, self.back("pb")]
 
@@ -181,13 +189,13 @@ class Pages:
         t, st = self.table, self.settings
         lines = [*self.head(), "", t.t("settings.page.presets")]
         rows: Keyboard = []
-        for i, p in enumerate(render.available_presets(st.theme)):
-            name = render.preset_name(t, p)
+        for i, p in enumerate(available_presets(st.theme)):
+            name = preset_name(t, p)
             span = {"low": p.min_players, "high": p.max_players}
             mark = "✅ " if st.preset == p.id else ""
             rows.append([self.btn(mark + t.t("settings.preset_button", name=name, **span), f"p{i}")])
-            lines.append(t.t("settings.preset_line", name=render.esc(name),
-                             description=render.esc(render.preset_help(t, p)), **span))
+            lines.append(t.t("settings.preset_line", name=esc(name),
+                             description=esc(preset_help(t, p)), **span))
         return "\n".join(lines), [*rows, self.back()]
 
     def assassin(self) -> tuple[str, Keyboard]:
@@ -203,7 +211,7 @@ class Pages:
 
     def language(self) -> tuple[str, Keyboard]:
         t = self.table
-        lines = [t.t("settings.language.title"), t.t("settings.language", language=render.esc(
+        lines = [t.t("settings.language.title"), t.t("settings.language", language=esc(
             texts.language_name(self.group_lang)))]
         buttons = [self.btn(("🔘 " if code == self.group_lang else "▫️ ") + texts.language_name(code), f"l{code}")
                    for code in texts.languages()]
@@ -211,12 +219,12 @@ class Pages:
 
     def timers(self) -> tuple[str, Keyboard]:
         t, limits = self.table, self.settings.timers
-        lines = [t.t("timers.page.title", title=render.esc(t.title)), t.t("timers.page.help"), ""]
+        lines = [t.t("timers.page.title", title=esc(t.title)), t.t("timers.page.help"), ""]
         buttons = []
         for i, (phase, _) in enumerate(deadlines.PHASES):
             limit = deadlines.limit_for(limits, phase)
             name = deadlines.phase_name(t, phase)
-            lines.append(t.t("timers.page.line", phase=render.esc(name), limit=deadlines.duration(t, limit),
+            lines.append(t.t("timers.page.line", phase=esc(name), limit=deadlines.duration(t, limit),
                              default=deadlines.default_text(t, phase, limits)))
             buttons.append(self.btn(t.t("timers.button.phase", phase=name, limit=deadlines.duration(t, limit)), f"k{i}"))
         if not self.timers_enforced:
@@ -232,7 +240,7 @@ class Pages:
             raise StaleOp(f"k{index}")
         phase = deadlines.PHASES[index][0]
         limit = deadlines.limit_for(limits, phase)
-        lines = [t.t("timers.limit.title", phase=render.esc(deadlines.phase_name(t, phase)),
+        lines = [t.t("timers.limit.title", phase=esc(deadlines.phase_name(t, phase)),
                      limit=deadlines.duration(t, limit)),
                  t.t("timers.limit.expiry", default=deadlines.default_text(t, phase, limits))]
         buttons = [self.btn(("🔘 " if choice == limit else "") + deadlines.duration(t, choice), f"k{index}.{j}")
@@ -242,7 +250,7 @@ class Pages:
 
 
 def option_at(theme: str, index: int) -> tuple[str, str, list[str] | None]:
-    options = render.available_modules(theme)
+    options = available_modules(theme)
     if not 0 <= index < len(options):
         raise StaleOp(f"m{index}")
     return options[index]
@@ -313,7 +321,7 @@ def apply(settings: Settings, op: str, joined: int) -> tuple[str, bool, str | No
 
 
 def _toggle_role(settings: Settings, index: int) -> None:
-    roles = render.available_roles(settings.theme)
+    roles = available_roles(settings.theme)
     if index >= len(roles):
         raise StaleOp(f"r{index}")
     rid = roles[index]
@@ -326,7 +334,7 @@ def _toggle_role(settings: Settings, index: int) -> None:
 
 
 def _apply_preset(settings: Settings, index: int, joined: int) -> None:
-    presets = render.available_presets(settings.theme)
+    presets = available_presets(settings.theme)
     if index >= len(presets):
         raise StaleOp(f"p{index}")
     p = presets[index]

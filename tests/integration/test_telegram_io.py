@@ -8,7 +8,7 @@ import pytest
 import telegram
 from telegram.request import HTTPXRequest
 
-from gamebot.render import Btn
+from gamebot.presenter.table import Btn
 from gamebot.telegram_io import Out, TelegramIO, get_me_username
 from localdev import updates as U
 from localdev.fake_telegram import FakeTelegram

@@ -1,8 +1,11 @@
 """Fixtures shared by the unit tests of the Telegram layer."""
 from __future__ import annotations
 
+from typing import TypedDict
+
 import pytest
 
+from engine.event_types import Quest, Seat, event, forget
 from tests.unit.gamebot_fakes import Harness
 
 
@@ -12,3 +15,20 @@ def h():
     harness = Harness()
     yield harness
     harness.close()
+
+
+class BlackKnightRode(TypedDict):
+    """An event of a plug-in that exists only in tests, with no words in the catalogs."""
+
+    holder: Seat
+    target: Seat
+    quest: Quest
+    deck_left: int
+
+
+@pytest.fixture
+def black_knight():
+    """``BlackKnightRode`` declared for one test, and forgotten after."""
+    event(BlackKnightRode)
+    yield BlackKnightRode
+    forget("BlackKnightRode")

@@ -19,7 +19,7 @@ from telegram.error import BadRequest, Forbidden, RetryAfter
 
 from gamebot.deadlines import DEFAULT_LIMITS
 from gamebot.effects import Budget
-from gamebot.render import Btn
+from gamebot.presenter.table import Btn
 from gamebot.scheduler import FakeScheduler, Timer
 from gamebot.service import Service
 from gamebot.session import Session, chat_key

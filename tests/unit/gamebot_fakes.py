@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gamebot.callbacks import Codec
-from gamebot.render import Btn
+from gamebot.presenter.table import Btn
 from gamebot.service import Service
 from gamebot.store import FakeRepository
 from gamebot.telegram_io import Out, Result

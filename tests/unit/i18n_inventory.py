@@ -1,6 +1,7 @@
-"""What the engine can show a player, collected by playing games: every event type (public and
-private) with its data keys, prompt kinds and their choices, knowledge labels and sources, quest
-cards, win reasons, notes, extra public-view keys and the config issue codes of many setups.
+"""What the engine can show a player, collected by playing games: the event types met (public and
+private) with their data keys, prompt kinds and their choices, knowledge labels and sources, quest
+cards, win reasons, notes, extra public-view keys and the config issue codes of many setups. (Every
+event type is listed statically by its declaration, ``engine.event_types.EVENTS``.)
 
 The i18n tests check that every catalog has a name or template for each of them, so that a French
 table never sees an English fallback. Games are played by the engine's bots and by random legal
@@ -26,7 +27,8 @@ from engine import (
 )
 from engine.bots import choose_action
 from engine.presets import PRESETS
-from gamebot import render
+from gamebot.presenter.settings import available_modules
+from gamebot.presenter.view_lines import BASE_VIEW_KEYS
 
 BASE = ["merlin", "assassin"]
 BUNDLES: list[tuple[int, list[str], dict]] = [
@@ -73,7 +75,7 @@ def configs() -> list[GameConfig]:
 def _broken_setups() -> list[GameConfig]:
     """Setups that raise every kind of config issue we know of (warnings and errors)."""
     out = [GameConfig(players=5, roles=(r,) * ROLES[r].max_count, options={}) for r in ROLES if not ROLES[r].filler]
-    for _, opt, values in render.available_modules("avalon"):
+    for _, opt, values in available_modules("avalon"):
         out.append(GameConfig(players=5, roles=("merlin", "assassin"), options={opt: (values or [True])[0]}))
     out += [
         GameConfig(players=5, roles=("merlin", "assassin", "percival"), options={}),
@@ -125,7 +127,7 @@ def _play(inv: Inventory, config: GameConfig, seed: int, random_moves: bool) -> 
     if pv.get("win_reason"):
         inv.reasons.add(pv["win_reason"])
     inv.notes.update(p["note"] for p in pv["proposals"] if p.get("note"))
-    inv.board.update(k for k in set(pv) - render.BASE_VIEW_KEYS if pv[k] not in (None, {}, []))
+    inv.board.update(k for k in set(pv) - BASE_VIEW_KEYS if pv[k] not in (None, {}, []))
 
 
 @functools.cache

@@ -5,9 +5,10 @@ import logging
 
 import pytest
 
-from gamebot import render
 from gamebot.bot_name import BotName
 from gamebot.callbacks import Codec
+from gamebot.presenter.lobby import lobby
+from gamebot.presenter.table import Table
 
 TOKEN = "123456:SECRET-token-value"
 
@@ -38,7 +39,7 @@ class Clock:
 def test_nothing_is_asked_until_the_name_is_read_then_it_is_asked_once():
     lookup = Lookup("GameBot")
     name = BotName(lookup)
-    table = render.Table(chat_id=-100, game_id="g1", bot_username=name)
+    table = Table(chat_id=-100, game_id="g1", bot_username=name)
     assert lookup.calls == 0 and name.known == "" and "not learned" in repr(name) and "g1" in repr(table)
     assert table.link("abc") == "https://t.me/GameBot?start=abc"
     assert (str(name), f"{name}", bool(name), name.lower(), name == "GameBot") == (
@@ -68,15 +69,15 @@ def test_a_failed_lookup_reads_as_empty_and_is_retried_only_after_the_pause(fail
 
 def test_without_a_name_deep_links_are_left_out_not_broken():
     codec = Codec("1:test")
-    table = render.Table(chat_id=-100, game_id="g1", names=["Ann", "Bob"], user_ids=[1, 2],
+    table = Table(chat_id=-100, game_id="g1", names=["Ann", "Bob"], user_ids=[1, 2],
                          bot_username=BotName(Lookup(TimeoutError("slow")), clock=Clock()))
     assert table.deep_link("j") == ""
-    text, keyboard = render.lobby(table, "Ann", ["merlin", "assassin"], {}, codec)
+    text, keyboard = lobby(table, "Ann", ["merlin", "assassin"], {}, codec)
     assert "Ann" in text and [b.url for row in keyboard for b in row] == [None] * 4  # Join, Leave, Settings, Start
 
 
 def test_a_given_name_is_used_as_is_and_the_lobby_links_the_bot():
-    table = render.Table(chat_id=-100, game_id="g1", names=["Ann"], user_ids=[1], bot_username="GivenBot")
+    table = Table(chat_id=-100, game_id="g1", names=["Ann"], user_ids=[1], bot_username="GivenBot")
     assert table.link("x") == "https://t.me/GivenBot?start=x"
-    _, keyboard = render.lobby(table, "Ann", ["merlin", "assassin"], {}, Codec("1:test"))
+    _, keyboard = lobby(table, "Ann", ["merlin", "assassin"], {}, Codec("1:test"))
     assert [b.url for row in keyboard for b in row if b.url] == [table.deep_link("j")]

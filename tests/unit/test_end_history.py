@@ -5,9 +5,11 @@ Rogue's solo win by name; in English and in French."""
 from __future__ import annotations
 
 from engine import Action, apply_action, prompts, public_view
-from gamebot import chronicle, ending, render
+from gamebot import chronicle, ending
 from gamebot.extras import Extras
-from gamebot.render import Table
+from gamebot.presenter.board import board
+from gamebot.presenter.events import event_line
+from gamebot.presenter.table import Table
 from tests.helpers import act, make_state, propose, run_quest
 
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy"]
@@ -134,7 +136,7 @@ def test_the_messengers_target_is_told_and_the_assassin_named():
     hit = _pv(win_reason="messengers_assassinated", assassination={**attempt, "hit": True})
     assert ending.reason(table(), hit) == "Bob found both Good Messengers."
     assert ending.reason(table(lang="fr"), hit) == "Bob a trouvé les deux Messagers du Bien."
-    started = [render.event_line(table(), "AssassinationStarted", {"assassin": 1, "choices": choices})
+    started = [event_line(table(), "AssassinationStarted", {"assassin": 1, "choices": choices})
                for choices in (["merlin"], ["messengers"], ["merlin", "messengers"])]
     assert started[0].endswith("Bob must now name Merlin.")
     assert started[1].endswith("Bob must now name both Good Messengers.")
@@ -164,6 +166,6 @@ def test_the_board_never_shows_the_records_kept_for_the_history():
              timeouts=[{"round": 1, "when": "proposal", "proposals": 2, "seat": 3, "kind": "vote", "hidden": False}],
              assassination={"assassin": 1, "kind": "merlin", "named": [], "hit": None})
     del pv["roles"], pv["sides"]
-    board = render.board(table(), pv)
-    assert "Out of time" not in board and "Assassination" not in board
-    assert board == render.board(table(), {k: v for k, v in pv.items() if k not in ("timeouts", "assassination")})
+    text = board(table(), pv)
+    assert "Out of time" not in text and "Assassination" not in text
+    assert text == board(table(), {k: v for k, v in pv.items() if k not in ("timeouts", "assassination")})

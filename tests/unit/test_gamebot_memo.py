@@ -8,7 +8,9 @@ import pytest
 from telegram import Update
 
 from engine import GameConfig, GameState, new_game, public_view
-from gamebot import inbound, memo, render
+from gamebot import inbound, memo
+from gamebot.presenter.board import board
+from gamebot.presenter.table import Table
 from gamebot.session import Session
 
 
@@ -23,8 +25,8 @@ def _state(seed: int = 3) -> GameState:
     return new_game(GameConfig(players=7, roles=("merlin", "assassin", "percival", "morgana")), seed)[0]
 
 
-def _table(lang: str = "en") -> render.Table:
-    return render.Table(chat_id=-100, game_id="g1", lang=lang, names=[f"P{i}" for i in range(7)],
+def _table(lang: str = "en") -> Table:
+    return Table(chat_id=-100, game_id="g1", lang=lang, names=[f"P{i}" for i in range(7)],
                         user_ids=list(range(1, 8)), bot_username="bot")
 
 
@@ -49,10 +51,10 @@ def test_views_and_boards_are_those_computed_afresh():
     assert memo.public(other) is not pv and memo.public(other) == pv
     for lang in ("en", "fr"):
         for status in ("playing", "ended"):
-            assert memo.board(render.board, _table(lang), pv, status) == render.board(_table(lang), pv, status)
+            assert memo.board(board, _table(lang), pv, status) == board(_table(lang), pv, status)
     renamed = _table()
     renamed.names = [f"Q{i}" for i in range(7)]
-    assert memo.board(render.board, renamed, pv) == render.board(renamed, pv) != memo.board(render.board, _table(), pv)
+    assert memo.board(board, renamed, pv) == board(renamed, pv) != memo.board(board, _table(), pv)
 
 
 CALLBACK = {

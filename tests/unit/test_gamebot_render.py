@@ -8,9 +8,15 @@ import pytest
 from engine import Event, GameConfig, Prompt, Theme, apply_action, new_game, public_view, view
 from engine.bots import choose_action
 from engine.game import actors
-from gamebot import ending, render
+from gamebot import ending
 from gamebot.callbacks import MAX_BYTES, Codec
-from gamebot.render import Table
+from gamebot.presenter.board import board
+from gamebot.presenter.events import announcements, event_line, private_events
+from gamebot.presenter.prompts import private_prompt, prompt_mode
+from gamebot.presenter.role_card import role_card
+from gamebot.presenter.table import MAX_TEXT, Table, split
+from gamebot.presenter.view_lines import BOARD_LINES
+from gamebot.presenter.vote import proposal_line, vote_message
 from gamebot.service import Service
 from gamebot.session import PLAYING, Player, Session
 from gamebot.store import FakeRepository
@@ -77,7 +83,7 @@ def _table(n: int = 5, theme: str = "avalon") -> Table:
 def test_a_prompt_from_a_new_plugin_renders_from_its_fields():
     prompt = Prompt(kind="plot_spy_glass", seat=0, pick=2, targets=[1, 2, 3], choices=["left", "right"],
                     optional=True, info={"holder": 2, "quest": 1}).model_dump()
-    text, kb = render.private_prompt(_table(), prompt, CODEC, serial=17, sel={"targets": [1]}, pv=None)
+    text, kb = private_prompt(_table(), prompt, CODEC, serial=17, sel={"targets": [1]}, pv=None)
     labels = [b.text for row in kb for b in row]
     assert "Plot spy glass" in text and "Carol" in text  # the name and the info, seats as names
     assert any("Bob" in label and label.startswith("✅") for label in labels)
@@ -90,30 +96,36 @@ def test_a_prompt_from_a_new_plugin_renders_from_its_fields():
 
 def test_a_single_pick_prompt_answers_with_one_press():
     prompt = Prompt(kind="lady", seat=0, pick=1, targets=[1, 2]).model_dump()
-    assert render.prompt_mode(prompt) == "immediate"
-    text, kb = render.private_prompt(_table(), prompt, CODEC, serial=3)
+    assert prompt_mode(prompt) == "immediate"
+    text, kb = private_prompt(_table(), prompt, CODEC, serial=3)
     assert [b.text for row in kb for b in row] == ["Bob", "Carol"]
     assert "Lady of the Lake" in text
 
 
 def test_quest_prompt_offers_only_the_cards_the_engine_allows():
     prompt = Prompt(kind="play", seat=1, choices=["success"], info={"quest": 0}).model_dump()
-    _, kb = render.private_prompt(_table(), prompt, CODEC, serial=9)
+    _, kb = private_prompt(_table(), prompt, CODEC, serial=9)
     assert [b.text for row in kb for b in row] == ["✅ Success"]
-    _, kb = render.private_prompt(_table(theme="resistance"), prompt, CODEC, serial=9)
+    _, kb = private_prompt(_table(theme="resistance"), prompt, CODEC, serial=9)
     assert [b.text for row in kb for b in row] == ["✅ Mission Success"]
 
 
-def test_unknown_public_events_are_announced_generically_with_names():
-    lines = render.announcements(_table(), [Event(type="BlackKnightRode", data={"holder": 1, "target": 3, "quest": 2})])
+def test_events_without_words_are_announced_generically_with_names_by_their_declared_types(black_knight):
+    lines = announcements(_table(), [Event(type="BlackKnightRode", data={"holder": 1, "target": 3, "quest": 2})])
     assert lines == ["ℹ️ Black knight rode\n   Holder: Bob\n   Target: Dave\n   Quest: 3"]
+
+
+def test_an_undeclared_event_shows_its_values_as_they_are():
+    """Nothing is guessed from a field's name: only a declaration makes a number a seat or a quest."""
+    lines = announcements(_table(), [Event(type="WhiteKnightRode", data={"holder": 1, "card": "fail", "hit": True})])
+    assert lines == ["ℹ️ White knight rode\n   Holder: 1\n   Card: ❌ Fail\n   Hit: on"]
 
 
 def test_private_events_never_reach_the_group_renderer():
     secret = Event(type="LoyaltySeen", to=(0,), data={"seat": 1, "side": "evil"})
-    assert render.announcements(_table(), [secret]) == []
-    assert render.private_events(_table(), [secret], 0) == ["🔍 You looked at Bob's loyalty: <b>Evil</b>."]
-    assert render.private_events(_table(), [secret], 1) == []
+    assert announcements(_table(), [secret]) == []
+    assert private_events(_table(), [secret], 0) == ["🔍 You looked at Bob's loyalty: <b>Evil</b>."]
+    assert private_events(_table(), [secret], 1) == []
 
 
 def test_role_card_names_what_merlin_knows_but_not_mordred():
@@ -121,7 +133,7 @@ def test_role_card_names_what_merlin_knows_but_not_mordred():
     state, _ = new_game(config, seed=5)
     merlin = state.roles.index("merlin")
     table = _table(7)
-    card = render.role_card(table, view(state, merlin))
+    card = role_card(table, view(state, merlin))
     assert "You are <b>Merlin</b>" in card
     for seat, role in enumerate(state.roles):
         if role in ("assassin", "morgana"):
@@ -134,7 +146,7 @@ def test_board_shows_tracks_leader_and_lady_from_the_public_view():
     config = GameConfig(players=7, roles=("merlin", "assassin"), options={"lady_of_the_lake": True})
     state, _ = new_game(config, seed=2)
     pv = public_view(state)
-    text = render.board(_table(7), pv)
+    text = board(_table(7), pv)
     assert "4️⃣ 4*" in text and "needs two fails" in text
     assert f"Leader: {NAMES[state.leader]}" in text
     assert f"Lady of the Lake: {NAMES[pv['lady']['holder']]}" in text
@@ -151,12 +163,12 @@ def test_game_over_lists_every_role_and_the_history_with_counts_only():
     for seat in range(5):
         assert NAMES[seat] in text
     assert "Round 1" in text and "History" in text
-    assert all(len(m) <= render.MAX_TEXT for m in msgs)
+    assert all(len(m) <= MAX_TEXT for m in msgs)
 
 
 def test_long_texts_are_split_into_messages_telegram_accepts():
-    parts = render.split("\n".join(["x" * 100] * 100))
-    assert len(parts) == 3 and all(len(p) <= render.MAX_TEXT for p in parts)
+    parts = split("\n".join(["x" * 100] * 100))
+    assert len(parts) == 3 and all(len(p) <= MAX_TEXT for p in parts)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -190,7 +202,7 @@ def _every_module_view() -> dict:
 
 def test_the_board_has_one_short_line_per_module_with_names_not_data():
     pv = _every_module_view()
-    text = render.board(_table(10), pv)
+    text = board(_table(10), pv)
     lady, leader = NAMES[pv["lady"]["holder"]], NAMES[pv["leader"]]
     assert text.split("\n")[5:13] == [
         f"🌊 Lady of the Lake: {lady}",
@@ -207,7 +219,7 @@ def test_the_board_has_one_short_line_per_module_with_names_not_data():
     assert len(text) < 900
     pv.update(stage="game_end", waiting={"kind": "assassinate", "seats": [1]})  # no more rounds: Excalibur and
     # the Plot cards no longer matter
-    text = render.board(_table(10), pv)
+    text = board(_table(10), pv)
     assert "Excalibur" not in text and "Plot cards" not in text and "📨 Messages: 2 Good, 1 Evil" in text
 
 
@@ -215,7 +227,7 @@ def test_a_module_with_nothing_to_show_has_no_board_line():
     state, _ = new_game(EVERY_MODULE, seed=3)
     pv = public_view(state)
     pv["plot"].update(drawn=[], deck=0)
-    text = render.board(_table(10), pv)
+    text = board(_table(10), pv)
     for absent in ("Excalibur", "Watch", "Rogue", "🃏", "Messages", "Trapper", "set aside"):
         assert absent not in text.replace("(Plot cards)", "")  # the Leader's turn to deal is named
     assert "🎴 Lancelot cards: 1️⃣" in text  # the cards above the quests are dealt at the start
@@ -225,9 +237,9 @@ def test_the_board_shows_variant_one_lancelot_cards_as_drawn():
     table = _table(10)
     drawn = {"variant": "bigbox_switch", "cards": [{"round": 1, "card": "switch"}, {"round": 2, "card": "no_change"}],
              "deck_left": 4}
-    assert render.BOARD_LINES["lancelot"](table, {}, drawn) == ["🎴 Lancelot cards drawn: Switch, No change (4 left)"]
+    assert BOARD_LINES["lancelot"](table, {}, drawn) == ["🎴 Lancelot cards drawn: Switch, No change (4 left)"]
     none_yet = {"variant": "classic_switch", "cards": [], "deck_left": 5}
-    assert render.BOARD_LINES["lancelot"](table, {}, none_yet) == ["🎴 Lancelot cards: 5 in the deck"]
+    assert BOARD_LINES["lancelot"](table, {}, none_yet) == ["🎴 Lancelot cards: 5 in the deck"]
 
 
 def test_an_unknown_view_entry_shows_only_readable_values():
@@ -238,7 +250,7 @@ def test_an_unknown_view_entry_shows_only_readable_values():
                           "cards": ["strong_leader"], "log": [{"round": 1}], "nested": {"a": 1}, "empty": []}
     pv["moon"] = "full_moon"
     pv["history_only"] = [{"round": 1, "seat": 2}]
-    lines = render.board(_table(5), pv).split("\n")
+    lines = board(_table(5), pv).split("\n")
     knight = next(line for line in lines if line.startswith("Black knight"))
     assert "Carol" in knight and "3" in knight and "Bob and Erin" in knight and "Lead to Victory" in knight
     for hidden in ("log", "nested", "empty", "gone", "asleep", *REPR):
@@ -253,39 +265,39 @@ def test_plot_cards_are_announced_as_what_happened():
     def ev(etype, **data):
         return Event(type=etype, data=data)
 
-    assert render.announcements(t, [ev("LeaderChanged", leader=3, previous=1, card="strong_leader"),
+    assert announcements(t, [ev("LeaderChanged", leader=3, previous=1, card="strong_leader"),
                                     ev("PlotCardPlayed", card="strong_leader", seat=3, previous=1)]) == [
         "🃏 Dave plays <b>Lead to Victory</b> and becomes the Leader instead of Bob."]
-    assert render.announcements(t, [ev("PlotCardTaken", seat=2, source=4, card="opinion_maker"),
+    assert announcements(t, [ev("PlotCardTaken", seat=2, source=4, card="opinion_maker"),
                                     ev("PlotCardPlayed", card="take_responsibility", seat=2, target=4,
                                        taken="opinion_maker")]) == [
         "🃏 Carol plays <b>Restore Your Honor</b> and takes <b>Charge</b> from Erin."]
-    assert render.announcements(t, [ev("PlotCardPassed", seat=1, card="no_confidence")]) == []
-    assert render.announcements(t, [ev("PlotCardPlayed", card="establish_confidence", seat=1, target=2, leader=0)]) == [
+    assert announcements(t, [ev("PlotCardPassed", seat=1, card="no_confidence")]) == []
+    assert announcements(t, [ev("PlotCardPlayed", card="establish_confidence", seat=1, target=2, leader=0)]) == [
         "🃏 Bob received <b>Show Your Strength</b>: the Leader Alice shows their loyalty to Carol."]
-    assert render.announcements(t, [ev("PlotCardDiscarded", seat=1, card="take_responsibility", reason="no_effect")]) == [
+    assert announcements(t, [ev("PlotCardDiscarded", seat=1, card="take_responsibility", reason="no_effect")]) == [
         "🃏 <b>Restore Your Honor</b> has no effect now and is discarded."]
     resistance = _table(5, theme="resistance")
-    assert render.announcements(resistance, [ev("PlotCardPlayed", card="no_confidence", seat=1, team=[0, 1])]) == [
+    assert announcements(resistance, [ev("PlotCardPlayed", card="no_confidence", seat=1, team=[0, 1])]) == [
         "🃏 Bob plays <b>No Confidence</b>: the team is rejected after all."]
     # a sentence with a blank the event cannot fill is not used: the plain one is
-    assert render.event_line(t, "PlotCardPlayed", {"card": "strong_leader", "seat": 3}) == (
+    assert event_line(t, "PlotCardPlayed", {"card": "strong_leader", "seat": 3}) == (
         "🃏 Dave plays <b>Lead to Victory</b>.")
 
 
 def test_the_start_of_the_game_is_announced_first():
-    lines = render.announcements(_table(5), [Event(type="LadyGiven", data={"seat": 1}),
+    lines = announcements(_table(5), [Event(type="LadyGiven", data={"seat": 1}),
                                              Event(type="GameStarted", data={"players": 5})])
     assert lines[0].startswith("🎬") and lines[1] == "🌊 Bob receives the Lady of the Lake."
 
 
 def test_the_assassins_announced_target_and_the_allegiance_cards_are_named():
     t = _table(5)
-    assert render.event_line(t, "AssassinTargetAnnounced", {"assassin": 1, "target": "messengers"}) == (
+    assert event_line(t, "AssassinTargetAnnounced", {"assassin": 1, "target": "messengers"}) == (
         "🗡 Bob will name: <b>the Good Messengers</b>.")
-    assert render.event_line(t, "AllegianceCardDrawn", {"round": 2, "card": "switch", "left": 3}) == (
+    assert event_line(t, "AllegianceCardDrawn", {"round": 2, "card": "switch", "left": 3}) == (
         "⚜️ Allegiance card: <b>Switch</b>. The two Lancelots change sides!")
-    assert render.event_line(t, "AllegianceCardsDealt", {"cards": ["no_change", "switch"]}) == (
+    assert event_line(t, "AllegianceCardsDealt", {"cards": ["no_change", "switch"]}) == (
         "⚜️ Lancelot's Allegiance cards lie face up above the Quests: 1️⃣ No change · 2️⃣ Switch.")
 
 
@@ -295,12 +307,12 @@ def test_open_votes_are_shown_in_the_vote_message_not_announced():
     pv.update(proposals=[{"round": 1, "quest": 0, "leader": 0, "team": [0, 1], "votes": "", "approved": None}],
               voted=[2])
     pv["plot"]["open_votes"] = {"2": "reject"}
-    text, _ = render.vote_message(_table(5), pv, CODEC, serial=4)
+    text, _ = vote_message(_table(5), pv, CODEC, serial=4)
     lines = text.split("\n")
     assert lines[1] == "Leader Alice proposes: <b>Alice and Bob</b>"  # the line players read the team from
     assert lines[2] == "📣 Carol votes <b>Reject</b> openly."
-    assert render.announcements(_table(5), [Event(type="VoteShown", data={"seat": 2, "vote": "reject"})]) == []
-    assert render.proposal_line(_table(5), pv) == "👑 Alice proposes Alice and Bob for Quest 1."
+    assert announcements(_table(5), [Event(type="VoteShown", data={"seat": 2, "vote": "reject"})]) == []
+    assert proposal_line(_table(5), pv) == "👑 Alice proposes Alice and Bob for Quest 1."
 
 
 def test_the_history_tells_what_the_modules_did_each_round():
@@ -333,15 +345,15 @@ def test_prompts_name_players_and_cards_and_say_how_many_to_choose():
     take = Prompt(kind="plot_take_responsibility", seat=0, pick=1, targets=[1, 3], choices=["opinion_maker", "keeping_close_eye"],
                   info={"card": "take_responsibility", "kind": "immediate",
                         "hands": {"1": ["opinion_maker"], "3": ["keeping_close_eye"]}}).model_dump()
-    text, _ = render.private_prompt(t, take, CODEC, serial=5)
+    text, _ = private_prompt(t, take, CODEC, serial=5)
     assert "At the table: Bob holds <b>Charge</b>; Dave holds <b>Ambush</b>." in text
     assert "choose the player and the card" in text and "Choose a player." not in text  # said once
     show = Prompt(kind="plot_establish_confidence", seat=0, pick=1, targets=[1, 2],
                   info={"card": "establish_confidence", "kind": "immediate", "receiver": 2}).model_dump()
-    text, _ = render.private_prompt(t, show, CODEC, serial=5)
+    text, _ = private_prompt(t, show, CODEC, serial=5)
     assert text.startswith("🃏 Carol received <b>Show Your Strength</b>: as the Leader, choose a player")
     both = Prompt(kind="assassinate", seat=1, pick=2, targets=[0, 2, 3], info={"target": "messengers"}).model_dump()
-    text, _ = render.private_prompt(t, both, CODEC, serial=5)
+    text, _ = private_prompt(t, both, CODEC, serial=5)
     assert "the two players you believe are the Good Messengers" in text and "Choose 2 players." not in text
 
 
@@ -350,20 +362,20 @@ def test_the_role_card_tells_a_messenger_their_rank_and_messages_left():
                                                      "evil_messenger"), options={"senior_junior_messengers": True}),
                         seed=2)
     seat = state.roles.index("good_messenger")
-    card = render.role_card(_table(7), view(state, seat))
+    card = role_card(_table(7), view(state, seat))
     assert "📜 Good Messages you may still play: 2" in card
     assert "📜 You are the <b>Senior</b> Messenger." in card or "📜 You are the <b>Junior</b> Messenger." in card
 
 
 def test_a_player_out_of_time_is_told_what_was_played_for_them():
     t = _table(5)
-    assert render.private_events(t, [Event(type="DefaultApplied", to=(1,), data={
+    assert private_events(t, [Event(type="DefaultApplied", to=(1,), data={
         "kind": "play", "choice": "success", "targets": [], "quest": 0})], 1) == [
         "⏰ Your time ran out, so I played <b>✅ Success</b> for you."]
-    assert render.private_events(t, [Event(type="DefaultApplied", to=(1,), data={
+    assert private_events(t, [Event(type="DefaultApplied", to=(1,), data={
         "kind": "vote", "choice": "approve", "targets": [], "quest": None})], 1) == [
         "⏰ Your time ran out: your vote counts as <b>✅ Approve</b>."]
-    assert render.private_events(t, [Event(type="DefaultApplied", to=(1,), data={
+    assert private_events(t, [Event(type="DefaultApplied", to=(1,), data={
         "kind": "plot_no_confidence", "choice": "pass", "targets": [], "quest": None})], 1) == [
         "⏰ Your time ran out, so I applied the default for you."]
 
@@ -373,5 +385,5 @@ def test_a_round_is_announced_before_what_happens_as_it_begins():
               Event(type="AllegianceCardDrawn", data={"round": 2, "card": "switch", "left": 4}),
               Event(type="RoundStarted", data={"round": 2, "leader": 1}),
               Event(type="PlotCardsDrawn", data={"leader": 1, "cards": ["open_up"], "left": 6})]
-    lines = render.announcements(_table(5), events)
+    lines = announcements(_table(5), events)
     assert [line.split(" ")[0] for line in lines] == ["✅", "🔔", "⚜️", "🃏"]

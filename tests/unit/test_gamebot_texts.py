@@ -11,8 +11,12 @@ import pytest
 
 import engine
 from engine import errors as engine_errors
+from engine.event_types import EVENTS, is_private
 from engine.presets import PRESETS
-from gamebot import render, texts
+from gamebot import texts
+from gamebot.presenter.events import SILENT_PRIVATE, SILENT_PUBLIC
+from gamebot.presenter.settings import available_modules
+from gamebot.presenter.table import Table
 from tests.unit.i18n_inventory import inventory
 
 LANGS = texts.languages()
@@ -140,7 +144,7 @@ def test_the_settings_panel_offers_every_catalog_language(with_tiny_catalog):
     from gamebot.session import Settings
     from gamebot.settings_panel import Pages
 
-    table = render.Table(chat_id=-1, game_id="g", lang="en")
+    table = Table(chat_id=-1, game_id="g", lang="en")
     pages = Pages(table, Codec("k"), Settings(), 5, "eo", timers_enforced=True)
     _, kb = pages.page("main")
     assert [b.text for row in kb for b in row if b.text.startswith("🌐")] == ["🌐 Language: Esperanto"]
@@ -195,7 +199,7 @@ def test_every_role_module_preset_and_engine_error_has_catalog_entries():
     for role_id in engine.ROLES:
         assert texts.has(f"role.{role_id}") and texts.has(f"rolehelp.{role_id}"), role_id
     for theme in ("avalon", "resistance"):
-        for module_id, option, values in render.available_modules(theme):
+        for module_id, option, values in available_modules(theme):
             assert texts.has(f"module.{module_id}") and texts.has(f"modulehelp.{option}"), option
             for value in values or []:
                 assert texts.has(f"variant.{value}"), value
@@ -211,14 +215,14 @@ def test_every_role_module_preset_and_engine_error_has_catalog_entries():
 def test_everything_the_engine_shows_in_play_has_catalog_entries():
     inv = inventory()
     missing = []
-    for etype in inv.public:
-        if etype in render.SILENT_PUBLIC:
-            continue
-        if not any(texts.has(f"ev.{etype}{suffix}") for suffix in ("", ".hit", ".success")):
+    # every event, listed from the declarations (the games' events are all declared: test_event_types)
+    assert set(inv.public) | set(inv.private) <= set(EVENTS)
+    for etype in EVENTS:
+        if is_private(etype):
+            if etype not in SILENT_PRIVATE and not texts.has(f"priv.{etype}") and not texts.has(f"ev.{etype}"):
+                missing.append(f"priv.{etype}")
+        elif etype not in SILENT_PUBLIC and not any(texts.has(f"ev.{etype}{suffix}") for suffix in ("", ".hit", ".success")):
             missing.append(f"ev.{etype}")
-    for etype in inv.private:
-        if etype not in render.SILENT_PRIVATE and not texts.has(f"priv.{etype}") and not texts.has(f"ev.{etype}"):
-            missing.append(f"priv.{etype}")
     for kind in inv.kinds - {"propose", "vote"}:
         if not texts.has(f"prompt.{kind}"):
             missing.append(f"prompt.{kind}")

@@ -14,7 +14,7 @@ import engine
 from engine import Action, apply_action, public_view
 from engine.bots import choose_action
 from gamebot import chronicle, picture, picture_layout
-from gamebot.render import Table
+from gamebot.presenter.table import Table
 from tests.helpers import act, make_state, propose
 from tests.reliability.support import SETUPS
 

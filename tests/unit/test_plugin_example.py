@@ -14,7 +14,9 @@ import pytest
 
 from engine import GameConfig, GameState, validate_config
 from engine.plugin import ALL, register, unregister
-from gamebot import render, texts
+from gamebot import texts
+from gamebot.presenter.settings import available_roles, issue_text
+from gamebot.presenter.table import Table
 from gamebot.session import Session, archive_key, chat_key
 from tests.e2e.driver import Driver, Policy
 from tests.reliability.support import set_settings
@@ -43,13 +45,13 @@ def squire(tmp_path):
 
 
 def _texts(config: GameConfig, lang: str) -> list[str]:
-    table = render.Table(chat_id=GROUP, game_id="g", lang=lang, theme=config.theme.value)
-    return [render.issue_text(table, i, html=False) for i in validate_config(config)]
+    table = Table(chat_id=GROUP, game_id="g", lang=lang, theme=config.theme.value)
+    return [issue_text(table, i, html=False) for i in validate_config(config)]
 
 
 def test_the_squire_is_offered_and_advised_like_any_character(squire):
-    assert "squire" in render.available_roles("avalon")
-    assert "squire" not in render.available_roles("resistance")  # Avalon only: the default theme
+    assert "squire" in available_roles("avalon")
+    assert "squire" not in available_roles("resistance")  # Avalon only: the default theme
     small = GameConfig(players=5, roles=("merlin", "assassin", "squire"))
     assert _texts(small, "en") == ["Recommended for 6 or more players: the Squire."]
     assert _texts(small, "fr") == ["À jouer de préférence à partir de 6 joueurs : l'Écuyer."]

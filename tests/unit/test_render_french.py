@@ -1,8 +1,11 @@
 """Rendering in French: events, knowledge, board extras and the end, from the French catalog."""
 from __future__ import annotations
 
-from gamebot import ending, render
-from gamebot.render import Table
+from gamebot import ending
+from gamebot.presenter.events import event_line
+from gamebot.presenter.role_card import knowledge_lines
+from gamebot.presenter.table import Table
+from gamebot.presenter.view_lines import plugin_board_lines
 
 NAMES = ["Arthur", "Bérénice", "Clément", "Dalia", "Émile", "Fanny", "Gaspard"]
 
@@ -12,7 +15,7 @@ def fr(theme: str = "avalon") -> Table:
 
 
 def line(etype: str, private: bool = False, theme: str = "avalon", **data) -> str:
-    return render.event_line(fr(theme), etype, data, private=private)
+    return event_line(fr(theme), etype, data, private=private)
 
 
 def test_french_announcements():
@@ -41,7 +44,7 @@ def test_assassination_and_recruitment_name_their_outcome():
 
 def test_private_knowledge_and_events():
     table = fr()
-    lines = render.knowledge_lines(table, [{"seat": 1, "label": "evil", "source": "lady"},
+    lines = knowledge_lines(table, [{"seat": 1, "label": "evil", "source": "lady"},
                                            {"seat": 3, "label": "fail", "source": "keeping_close_eye", "quest": 1},
                                            {"seat": 4, "label": "merlin_or_morgana", "source": "reveal"}])
     assert lines == ["• Bérénice : Mal (vu avec la Dame du Lac)", "• Dalia : a joué ❌ Échec (vu grâce à Embuscade, Quête 2)",
@@ -52,7 +55,7 @@ def test_private_knowledge_and_events():
         " ✅ Succès).")
 
 
-def test_an_unknown_event_still_shows_its_details_with_french_field_names():
+def test_an_event_without_words_still_shows_its_details_with_french_field_names(black_knight):
     assert line("BlackKnightRode", holder=1, deck_left=3) == "ℹ️ Black knight rode\n   Détenteur: Bérénice\n   Cartes restantes: 3"
 
 
@@ -80,7 +83,7 @@ def test_the_board_in_french_names_players_and_cards():
           "messengers": {"good_messages": 1, "evil_messages": 0},
           "rogue": {"watch": 2, "tokens": []},
           "lancelot": {"cards": ["switch", "no_change"]}}
-    assert render.plugin_board_lines(table, pv) == [
+    assert plugin_board_lines(table, pv) == [
         "⚔️ Excalibur : Gaspard",
         "👁 Guet : Clément",
         "🃏 Cartes Complot : Bérénice détient <b>Le Roi est de retour</b> ; carte face visible pour Dalia ;"
@@ -89,7 +92,7 @@ def test_the_board_in_french_names_players_and_cards():
         "🎴 Cartes Allégeance : 1️⃣ Changement · 2️⃣ Pas de changement",
     ]
     resistance = Table(chat_id=-1, game_id="g", lang="fr", theme="resistance", names=NAMES)
-    assert render.plugin_board_lines(resistance, {"plot": {"deck": 0, "hands": [["strong_leader"]]}}) == [
+    assert plugin_board_lines(resistance, {"plot": {"deck": 0, "hands": [["strong_leader"]]}}) == [
         "🃏 Le Complot s'épaissit : Arthur détient <b>Chef charismatique</b>"]
 
 

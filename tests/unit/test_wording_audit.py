@@ -9,9 +9,16 @@ import pytest
 from engine import Action, GameConfig, Prompt, apply_action, new_game, public_view, view
 from engine.bots import choose_action
 from engine.game import actors
-from gamebot import ending, render, texts
+from gamebot import ending, texts
 from gamebot.callbacks import Codec
-from gamebot.render import Table
+from gamebot.presenter.board import board
+from gamebot.presenter.events import event_line
+from gamebot.presenter.lobby import rules_text
+from gamebot.presenter.prompts import private_prompt
+from gamebot.presenter.role_card import knowledge_lines, role_card
+from gamebot.presenter.table import Table
+from gamebot.presenter.view_lines import plugin_board_lines
+from gamebot.presenter.vote import vote_message
 from gamebot.service import Reply, Service
 from gamebot.session import PLAYING, Player, Session
 from gamebot.store import FakeRepository
@@ -47,7 +54,7 @@ def test_plurals_of_servants_and_minions_come_from_the_catalog():
 def _card(config: GameConfig, role: str, lang: str = "en", seed: int = 3) -> str:
     state, _ = new_game(config, seed=seed)
     seat = state.roles.index(role)
-    return render.role_card(table(lang, config.theme.value, config.players), view(state, seat))
+    return role_card(table(lang, config.theme.value, config.players), view(state, seat))
 
 
 @pytest.mark.parametrize("lang,spy,servant", [("en", "You are <b>a Spy</b>.", "You are <b>a Resistance Operative</b>."),
@@ -82,13 +89,13 @@ def test_end_of_game_role_lines_do_not_repeat_the_side():
 def test_revealed_characters_and_the_rules_say_the_side_once():
     pv = {"revealed": [{"seat": 1, "role": "revealer", "side": "evil"},
                        {"seat": 2, "role": "untrustworthy_servant", "side": "evil"}]}
-    assert render.plugin_board_lines(table(), pv) == [
+    assert plugin_board_lines(table(), pv) == [
         "🎭 Bob is the Revealer (Evil)", "🎭 Carol is the Untrustworthy Servant (now Evil)"]
-    assert render.plugin_board_lines(table("fr"), pv) == [
+    assert plugin_board_lines(table("fr"), pv) == [
         "🎭 Bob est le Révélateur (Mal)", "🎭 Carol est le Vassal Peu Fiable (passé au Mal)"]
-    rules = render.rules_text(table("en", "resistance"), ["servant", "minion"], {})
+    rules = rules_text(table("en", "resistance"), ["servant", "minion"], {})
     assert "• <b>Spy</b>: " in rules and "(Spy)" not in rules and "(Resistance)" not in rules
-    rules = render.rules_text(table("fr", "avalon"), ["evil_lancelot", "merlin"], {})
+    rules = rules_text(table("fr", "avalon"), ["evil_lancelot", "merlin"], {})
     assert "• <b>Lancelot du Mal</b> : " in rules and "• <b>Merlin</b> (Bien) : " in rules
 
 
@@ -114,8 +121,8 @@ def test_lancelot_help_mentions_allegiance_cards_only_when_they_are_in_play(lang
     for role in ("good_lancelot", "evil_lancelot"):
         assert option_word not in _card(base, role, lang) and "option" not in _card(base, role, lang)
         assert option_word in _card(variant, role, lang)
-    assert option_word not in render.rules_text(table(lang), list(roles), {})
-    assert option_word in render.rules_text(table(lang), list(roles), {"lancelot": "bigbox_switch"})
+    assert option_word not in rules_text(table(lang), list(roles), {})
+    assert option_word in rules_text(table(lang), list(roles), {"lancelot": "bigbox_switch"})
 
 
 # --- the assassination is announced once --------------------------------------------------------------
@@ -137,15 +144,15 @@ def test_with_messengers_the_assassination_start_names_the_choice_once():
     seven = ["good_messenger", "good_messenger", "merlin", "servant", "evil_messenger", "assassin", "minion"]
     [started] = _assassination_events(seven)
     assert started.data["choices"] == ["merlin", "messengers"]
-    en = render.event_line(table(), started.type, dict(started.data))
+    en = event_line(table(), started.type, dict(started.data))
     assert "must now name Merlin" not in en and "Merlin or the Good Messengers" in en
-    fr = render.event_line(table("fr"), started.type, dict(started.data))
+    fr = event_line(table("fr"), started.type, dict(started.data))
     assert "désigner Merlin" not in fr and "Merlin ou les Messagers du Bien" in fr
     no_merlin = ["good_messenger", "good_messenger", "servant", "servant", "evil_messenger", "assassin", "minion"]
     [started] = _assassination_events(no_merlin)
-    assert "both Good Messengers" in render.event_line(table(), started.type, dict(started.data))
-    assert "les deux Messagers du Bien" in render.event_line(table("fr"), started.type, dict(started.data))
-    merlin = render.event_line(table(), "AssassinationStarted", {"assassin": 5, "choices": ["merlin"]})
+    assert "both Good Messengers" in event_line(table(), started.type, dict(started.data))
+    assert "les deux Messagers du Bien" in event_line(table("fr"), started.type, dict(started.data))
+    merlin = event_line(table(), "AssassinationStarted", {"assassin": 5, "choices": ["merlin"]})
     assert merlin.endswith("Frank must now name Merlin.")
 
 
@@ -156,10 +163,10 @@ def test_knowledge_says_how_you_learned_it_not_who_is_the_cleric():
     know = [{"seat": 5, "label": "evil", "source": "cleric"}, {"seat": 1, "label": "fail", "source": "trapper", "quest": 1},
             {"seat": 2, "label": "good", "source": "lady"}, {"seat": 3, "label": "success", "source": "keeping_close_eye",
                                                               "quest": 0}]
-    assert render.knowledge_lines(table(), know) == [
+    assert knowledge_lines(table(), know) == [
         "• Frank: Evil (you saw as the Cleric)", "• Bob: played ❌ Fail (you set it aside, Quest 2)",
         "• Carol: Good (you saw with the Lady of the Lake)", "• Dave: played ✅ Success (you saw with Ambush, Quest 1)"]
-    assert render.knowledge_lines(table("fr"), know)[:2] == [
+    assert knowledge_lines(table("fr"), know)[:2] == [
         "• Frank : Mal (vu en tant que Clerc)", "• Bob : a joué ❌ Échec (carte que vous avez mise de côté, Quête 2)"]
 
 
@@ -172,14 +179,14 @@ def test_lady_and_assassination_prompts_ask_once(lang):
     for prompt in (Prompt(kind="lady", seat=0, pick=1, targets=[1, 2]),
                    Prompt(kind="assassinate", seat=0, pick=1, targets=[1, 2], info={"target": "merlin"}),
                    Prompt(kind="assassinate", seat=0, pick=2, targets=[1, 2, 3], info={"target": "messengers"})):
-        text, _ = render.private_prompt(table(lang), prompt.model_dump(), CODEC, serial=1)
+        text, _ = private_prompt(table(lang), prompt.model_dump(), CODEC, serial=1)
         assert ask not in text and "2" not in text.split("\n", 1)[-1], text
         assert len(text.split("\n")) == 1, text
 
 
 def _play_text(pv: dict, seat: int = 0, lang: str = "en") -> str:
     prompt = Prompt(kind="play", seat=seat, choices=["success", "fail"], info={"quest": 1}).model_dump()
-    return render.private_prompt(table(lang), prompt, CODEC, serial=1, pv=pv)[0]
+    return private_prompt(table(lang), prompt, CODEC, serial=1, pv=pv)[0]
 
 
 def test_the_quest_prompt_says_who_may_see_a_card_in_this_game():
@@ -206,10 +213,10 @@ def test_the_quest_prompt_says_who_may_see_a_card_in_this_game():
                                        ("fr", "vous verrez la carte qu'il avait jouée")])
 def test_excalibur_prompts_say_what_excalibur_does(lang, says):
     use = Prompt(kind="excalibur", seat=0, pick=1, targets=[1, 2], optional=True).model_dump()
-    text, _ = render.private_prompt(table(lang), use, CODEC, serial=1)
+    text, _ = private_prompt(table(lang), use, CODEC, serial=1)
     assert says in text and text.lower().count("pass") == 1  # once: the line "You may also pass."
     give_it = Prompt(kind="give_excalibur", seat=0, pick=1, targets=[1, 2]).model_dump()
-    text, _ = render.private_prompt(table(lang), give_it, CODEC, serial=1)
+    text, _ = private_prompt(table(lang), give_it, CODEC, serial=1)
     assert ("originally played" if lang == "en" else "jouée à l'origine") in text
 
 
@@ -235,10 +242,10 @@ def _first_vote_state():
                                        ("fr", "{name} (Charge) vote à découvert, avant les autres.")])
 def test_the_vote_message_says_who_votes_first_in_the_open(lang, says):
     state, holder = _first_vote_state()
-    text, _ = render.vote_message(table(lang), public_view(state), CODEC, serial=1)
+    text, _ = vote_message(table(lang), public_view(state), CODEC, serial=1)
     assert says.format(name=NAMES[holder]) in text
     state, _ = apply_action(state, Action(seat=holder, kind="vote", choice="reject"))
-    text, _ = render.vote_message(table(lang), public_view(state), CODEC, serial=1)
+    text, _ = vote_message(table(lang), public_view(state), CODEC, serial=1)
     assert "before the others" not in text and "avant les autres" not in text
 
 
@@ -316,13 +323,13 @@ def test_with_targeting_the_board_shows_the_fifth_quest_locked(lang, note):
     config = GameConfig(players=7, roles=("merlin", "assassin"), options={"targeting": True})
     state, _ = new_game(config, seed=1)
     pv = public_view(state)
-    text = render.board(table(lang), pv)
+    text = board(table(lang), pv)
     assert "5️⃣ 4🔒" in text and note in text
     without, _ = new_game(GameConfig(players=7, roles=("merlin", "assassin")), seed=1)
-    assert "🔒" not in render.board(table(lang), public_view(without))
+    assert "🔒" not in board(table(lang), public_view(without))
     opened = state.model_copy(deep=True)  # two successes: the 5th may be chosen
     opened.results[0] = opened.results[1] = True
-    assert "🔒" not in render.board(table(lang), public_view(opened))
+    assert "🔒" not in board(table(lang), public_view(opened))
     assert "closed" not in public_view(opened)["track"][4]
 
 
@@ -337,6 +344,6 @@ def test_bots_still_play_games_through():
     while not state.over:
         seat = rng.choice(actors(state))
         for p in view(state, seat)["you"]["prompts"]:
-            render.private_prompt(table("fr", n=8), p, CODEC, serial=1, pv=public_view(state))
+            private_prompt(table("fr", n=8), p, CODEC, serial=1, pv=public_view(state))
         state, _ = apply_action(state, choose_action(state, seat, rng))
     assert ending.game_over(table("en", n=8), public_view(state))

@@ -23,13 +23,38 @@ Everything about the stage is announced, so the public view keeps it once it sta
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from ..basics import SIDES_BY_PLAYERS, Side
 from ..errors import InvalidChoice, InvalidTarget
+from ..event_types import Ident, Idents, Seat, Seats, event
 from ..models import Action, ConfigIssue, GameConfig, GameState, Pending, Prompt
 from ..plugin import ROLES, Ctx, Module, issue, register
 from ..reveal import knows_at_reveal
+
+# The events this file emits (``engine.event_types``)
+
+
+@event
+class AssassinationStarted(TypedDict):
+    assassin: Seat
+    choices: Idents  # what may be assassinated: more than one is announced first
+
+
+@event
+class AssassinTargetAnnounced(TypedDict):
+    assassin: Seat
+    target: Ident  # what is assassinated (merlin, messengers...)
+
+
+@event
+class AssassinationAttempted(TypedDict):
+    assassin: Seat
+    target: NotRequired[Seat]  # one seat named
+    targets: NotRequired[Seats]  # several seats named, for
+    kind: NotRequired[Ident]  # this target
+    hit: bool
+
 
 # What the Assassin may announce: target id -> the characters they must all name correctly.
 _TARGETS: dict[str, tuple[str, ...]] = {"merlin": ("merlin",)}

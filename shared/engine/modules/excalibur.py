@@ -16,13 +16,49 @@
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from .. import cards
 from ..errors import InvalidTarget
+from ..event_types import CardId, Quest, Seat, SourceId, event
 from ..models import Action, Pending, Prompt
 from ..plugin import Ctx, Module, register
 from .plot.base import face_up_seats
+
+# The events this file emits (``engine.event_types``)
+
+
+@event
+class ExcaliburGiven(TypedDict):
+    leader: Seat
+    seat: Seat
+
+
+@event
+class ExcaliburNotUsed(TypedDict):
+    seat: Seat
+    quest: Quest
+
+
+@event
+class ExcaliburUsed(TypedDict):
+    seat: Seat
+    target: Seat
+    quest: Quest
+
+
+@event(private=True)
+class CardSeen(TypedDict):
+    seat: Seat
+    card: CardId
+    source: SourceId  # also emitted by the Trapper
+
+
+@event(private=True)
+class CardSwitched(TypedDict):
+    by: Seat
+    card: CardId
+    was: CardId
 
 
 def switched(card: str) -> str:

@@ -7,12 +7,28 @@ what the holder saw never is.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from .. import loyalty
 from ..errors import InvalidTarget
+from ..event_types import Seat, event
 from ..models import Action, Pending, Prompt
 from ..plugin import Ctx, Module, register
+
+# The events this file emits (``engine.event_types``)
+
+
+@event
+class LadyGiven(TypedDict):
+    seat: Seat
+
+
+@event
+class LadyUsed(TypedDict):
+    holder: Seat
+    target: Seat
+    quest_count: int
+
 
 USED_AFTER = (2, 3, 4)
 

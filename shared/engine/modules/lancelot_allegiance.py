@@ -23,12 +23,41 @@ Targeting, where the Quest is only known once its Team is chosen, when that Team
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from .. import cards as card_registry
 from ..basics import QUESTS, Side
+from ..event_types import CardId, CardIds, Quest, SideId, event
 from ..plugin import Ctx, Module, issue, register
 from ..roles.lancelot import LANCELOTS
+
+# The events this file emits (``engine.event_types``)
+
+
+@event(private=True)
+class AllegianceSwitched(TypedDict):
+    side: SideId
+    round: NotRequired[int]  # the card drawn at a round's start (variant 1)
+    quest: NotRequired[Quest]  # the card turned for a quest (variant 2)
+
+
+@event
+class AllegianceCardsDealt(TypedDict):
+    cards: CardIds
+
+
+@event
+class AllegianceCardDrawn(TypedDict):
+    round: int
+    card: CardId
+    left: int
+
+
+@event
+class AllegianceCardTurned(TypedDict):
+    quest: Quest
+    card: CardId
+
 
 NO_CHANGE = "no_change"
 SWITCH = "switch"

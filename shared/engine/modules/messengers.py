@@ -23,13 +23,22 @@ docs/coverage/modules.md):
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from .. import cards
+from ..event_types import RankId, event
 from ..models import GameConfig
 from ..plugin import Ctx, Module, Tally, issue, register
 from ..reveal import RevealStep, register_step
 from .assassination import register_target
+
+# The events this file emits (``engine.event_types``)
+
+
+@event(private=True)
+class MessengerRankDealt(TypedDict):
+    rank: RankId
+
 
 GOOD_MESSAGE = "good_message"
 EVIL_MESSAGE = "evil_message"

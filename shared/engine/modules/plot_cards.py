@@ -33,10 +33,11 @@ and the step machine (``steps``, ``queue``, ``resolving``).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from ..basics import Theme
 from ..errors import InvalidChoice, InvalidTarget
+from ..event_types import CardId, CardIds, Ident, Quest, Seat, Seats, SourceId, VoteId, event
 from ..models import Action, Pending, Prompt
 from ..plugin import Ctx, Module, register
 from .plot import CARDS, IMMEDIATE, MODULE_ID, PERMANENT, PLOT_CARDS, deck_for, draw_count
@@ -50,6 +51,67 @@ from .plot.base import (
     proximity,
     spend,
 )
+
+# The events this file emits (``engine.event_types``)
+
+
+@event
+class PlotDeckReady(TypedDict):
+    size: int
+
+
+@event
+class QuestCardShown(TypedDict):
+    seat: Seat
+    card: CardId
+    quest: Quest
+    source: SourceId
+
+
+@event
+class PlotCardsDrawn(TypedDict):
+    leader: Seat
+    cards: CardIds
+    left: int
+
+
+@event
+class PlotDeckEmpty(TypedDict):
+    leader: Seat
+
+
+@event
+class PlotCardDealt(TypedDict):
+    leader: Seat
+    seat: Seat
+    card: CardId
+
+
+@event
+class PlotCardDiscarded(TypedDict):
+    seat: Seat
+    card: CardId
+    reason: Ident
+
+
+@event
+class PlotCardPassed(TypedDict):
+    seat: Seat
+    card: CardId
+
+
+@event
+class PlotCardPlayed(TypedDict):
+    card: CardId
+    seat: Seat
+    # what the card did (``PlotCard.use`` / ``decide``)
+    target: NotRequired[Seat]
+    leader: NotRequired[Seat]
+    team: NotRequired[Seats]
+    previous: NotRequired[Seat]
+    taken: NotRequired[CardId]
+    vote: NotRequired[VoteId]
+
 
 DRAW = "draw"
 DEAL = "deal"

@@ -21,13 +21,37 @@ whenever a Rogue is dealt. Rulings (see docs/coverage/modules.md):
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from .. import cards
 from ..errors import InvalidTarget
+from ..event_types import Quest, RoleId, Seat, event
 from ..models import Action, GameConfig, Pending, Prompt
 from ..plugin import Ctx, Module, register
 from . import assassination
+
+# The events this file emits (``engine.event_types``)
+
+
+@event
+class WatchGiven(TypedDict):
+    leader: Seat
+    seat: Seat
+    quest: Quest
+
+
+@event
+class RogueWon(TypedDict):
+    seat: Seat
+    role: RoleId
+    quest: Quest
+
+
+@event
+class RoguePartialVictory(TypedDict):
+    seat: Seat
+    role: RoleId
+
 
 ROGUE_SUCCESS = "rogue_success"
 ROGUE_FAIL = "rogue_fail"

@@ -7,11 +7,21 @@ count towards the result and places no Rogue or Message token. Recommended for 8
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from ..errors import InvalidTarget
+from ..event_types import Quest, Seat, event
 from ..models import Action, Pending, Prompt
 from ..plugin import Ctx, Module, register
+
+# The events this file emits (``engine.event_types``)
+
+
+@event
+class CardTrapped(TypedDict):
+    leader: Seat
+    seat: Seat
+    quest: Quest
 
 
 @register

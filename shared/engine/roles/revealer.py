@@ -5,10 +5,21 @@ the public view lists them under ``revealed``. Recommended for 7+ players.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from ..basics import Side
+from ..event_types import RoleId, Seat, SideId, event
 from ..plugin import Ctx, Role, register
+
+# The events this file emits (``engine.event_types``)
+
+
+@event
+class RevealerRevealed(TypedDict):
+    seat: Seat
+    role: RoleId
+    side: SideId
+
 
 REVEAL_AFTER_FAILS = 2
 

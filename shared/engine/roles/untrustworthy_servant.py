@@ -15,14 +15,36 @@ nothing is revealed and the Assassin assassinates as normal.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from ..basics import Side
 from ..errors import InvalidTarget
+from ..event_types import Seat, SideId, SourceId, event
 from ..models import Action, Pending, Prompt
 from ..modules.assassination import assassin_seat, hand_over, skipped, target_kinds
 from ..plugin import Ctx, Role, issue, register
 from ..reveal import RevealStep, register_step
+
+# The events this file emits (``engine.event_types``)
+
+
+@event
+class RecruitmentStarted(TypedDict):
+    assassin: Seat
+
+
+@event
+class RecruitmentAttempted(TypedDict):
+    assassin: Seat
+    target: Seat
+    recruited: bool
+
+
+@event(private=True)
+class AllegianceChanged(TypedDict):
+    side: SideId
+    source: SourceId
+
 
 register_step(RevealStep(id="untrustworthy_servant", order=35, label="assassin", shown_by="assassin"))
 

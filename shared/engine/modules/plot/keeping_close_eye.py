@@ -8,11 +8,22 @@ their one chance. Cards already played face up (In the Spotlight) and one's own 
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
+from ...event_types import CardId, Quest, Seat, SourceId, event
 from ...models import Action, Pending, Prompt
 from ...plugin import Ctx
 from .base import CARDS_PLAYED, HELD, PlotCard, holds, one_target, plot, register_plot_card
+
+# The events this file emits (``engine.event_types``)
+
+
+@event(private=True)
+class QuestCardSeen(TypedDict):
+    seat: Seat
+    card: CardId
+    quest: Quest
+    source: SourceId
 
 
 def targets(ctx: Ctx, seat: int) -> list[int]:

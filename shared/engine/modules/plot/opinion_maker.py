@@ -6,12 +6,22 @@ The card stays in play for the whole game (it may change hands through Take Resp
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from ...errors import InvalidChoice
+from ...event_types import CardId, Seat, VoteId, event
 from ...models import Action, Pending, Prompt
 from ...plugin import Ctx
 from .base import PERMANENT, TEAM_PROPOSED, PlotCard, holds, plot, register_plot_card
+
+# The events this file emits (``engine.event_types``)
+
+
+@event
+class VoteShown(TypedDict):
+    seat: Seat
+    vote: VoteId
+    card: CardId
 
 
 @register_plot_card

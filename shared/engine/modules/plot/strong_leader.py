@@ -7,11 +7,21 @@ are revealed). The current Leader is not asked: the card would change nothing fo
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
+from ...event_types import CardId, Seat, event
 from ...models import Action
 from ...plugin import Ctx
 from .base import HELD, LEADER_TURN, PlotCard, holds, play_choice, plot, register_plot_card
+
+# The events this file emits (``engine.event_types``)
+
+
+@event
+class LeaderChanged(TypedDict):
+    leader: Seat
+    previous: Seat
+    card: CardId
 
 
 @register_plot_card

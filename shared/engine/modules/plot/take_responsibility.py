@@ -6,12 +6,22 @@ their cards is optional (default: the first one they received).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from ...errors import InvalidChoice
+from ...event_types import CardId, Seat, event
 from ...models import Action, Pending, Prompt
 from ...plugin import Ctx
 from .base import IMMEDIATE, PlotCard, hand, one_target, register_plot_card
+
+# The events this file emits (``engine.event_types``)
+
+
+@event
+class PlotCardTaken(TypedDict):
+    seat: Seat
+    source: Seat  # whose card is taken
+    card: CardId
 
 
 def targets(ctx: Ctx, seat: int) -> list[int]:

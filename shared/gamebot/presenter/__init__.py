@@ -1,0 +1,20 @@
+"""The presenter: engine views and events -> Telegram texts (HTML) and inline keyboards.
+
+Group messages are built ONLY from ``engine.public_view(state)`` and public events (``to is None``), so
+nothing secret can reach the group before the end: the functions for the group never see the state.
+Private messages are built from ``engine.view(state, seat)`` and that seat's private events.
+
+Everything is generic over the engine's plug-ins: names come from the text catalog (with a fallback
+built from the id), prompts are drawn from the engine ``Prompt`` fields (pick / targets / choices /
+optional / quests) and unknown events are rendered from their data, so new roles and modules appear
+without changes here. Players never see raw data: a plug-in's public view entry gets its own short board
+line (``view_lines.BOARD_LINES``) and history lines (``view_lines.HISTORY_LINES``); an entry or event
+nobody wrote words for is shown through ``values.readable`` (scalars, seats and ids as names; nested data,
+None and empty things left out). An event's sentence may depend on its card or reason
+(``ev.PlotCardPlayed.no_confidence``), and a sentence is only used when the event fills all its blanks.
+
+Rooms: ``table`` (the Table, buttons, escaping), ``values`` (data as words), ``events`` (event
+sentences), ``view_lines`` (plug-ins' board and history lines), ``board``, ``vote`` (team picker, vote
+message), ``role_card``, ``prompts`` (private decisions), ``lobby`` (lobby, rules), ``settings`` (what
+the host may choose, configuration problems). This package imports nothing: import the module you need.
+"""

@@ -1,0 +1,69 @@
+"""The lobby message and the rules (``/rules``) of the characters and modules chosen.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .. import texts, wording
+from ..callbacks import Codec
+from .table import Btn, Keyboard, Table, esc
+
+
+def settings_summary(table: Table, roles: list[str], options: dict[str, Any]) -> tuple[str, str]:
+    role_names = ", ".join(esc(table.role(r)) for r in roles) or table.t("nothing")
+    opts = [
+        esc(table.module(k) + ("" if v is True else f" ({texts.name_of('variant', str(v), table.lang, table.theme)})"))
+        for k, v in sorted(options.items())
+        if v
+    ]
+    return role_names, ", ".join(opts) or table.t("nothing")
+
+
+def lobby(table: Table, host: str | None, roles: list[str], options: dict[str, Any], codec: Codec,
+          assassin: str | None = None) -> tuple[str, Keyboard]:
+    """The lobby message; ``assassin``: who assassinates when no Assassin card plays (a name)."""
+    role_names, option_names = settings_summary(table, roles, options)
+    lines = [table.t("lobby.title"), table.t("lobby.host", host=esc(host or "—")), ""]
+    lines.append(table.t("lobby.players", count=len(table.names)))
+    if table.names:
+        lines.extend(table.t("lobby.player_line", n=i + 1, name=table.name(i)) for i in range(len(table.names)))
+    else:
+        lines.append(table.t("lobby.no_players"))
+    if len(table.names) < 5:
+        lines.append(table.t("lobby.need_more"))
+    lines += ["", table.t("lobby.settings", roles=role_names), table.t("lobby.options", options=option_names)]
+    if assassin:
+        lines.append(table.t("lobby.assassin", role=esc(assassin)))
+    lines += ["", table.t("lobby.howto")]
+
+    def data(op: str) -> str:
+        return codec.encode("L", table.chat_id, table.game_id, 0, op)
+
+    kb = [
+        [Btn(table.t("lobby.button.join"), data("j")), Btn(table.t("lobby.button.leave"), data("l"))],
+        [Btn(table.t("lobby.button.settings"), data("s")), Btn(table.t("lobby.button.start"), data("g"))],
+    ]
+    if table.bot_username:
+        kb.append([Btn(table.t("lobby.button.open_bot"), url=table.deep_link("j"))])
+    return "\n".join(lines), kb
+
+
+def rules_text(table: Table, roles: list[str], options: dict[str, Any]) -> str:
+    from engine import ROLES
+
+    lines = [table.t(f"rules.{table.theme}")]
+    if roles:
+        lines += ["", table.t("rules.roles_in_play")]
+        for rid in dict.fromkeys(roles):
+            side = ROLES[rid].side.value if rid in ROLES else "good"
+            note = wording.side_note(table, rid, side)
+            lines.append(table.t("rules.role_line" if note else "rules.role_line_named", role=esc(table.role(rid)),
+                                 side=esc(note), help=wording.role_help(table, rid, side, options)))
+    mods = [k for k, v in options.items() if v]
+    if mods:
+        lines += ["", table.t("rules.modules_in_play")]
+        for k in mods:
+            key = f"modulehelp.{k}"
+            helptext = table.t(key) if texts.has(key, table.lang) else ""
+            lines.append(table.t("rules.module_line", module=esc(table.module(k)), help=helptext))
+    return "\n".join(lines)

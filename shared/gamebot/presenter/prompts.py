@@ -1,0 +1,122 @@
+"""Engine prompts as private messages with buttons, and the message once answered.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .. import texts, wording
+from ..callbacks import Codec
+from ..session import kind_tag
+from .table import Btn, Keyboard, Table, esc
+from .values import cap, params
+
+
+def prompt_mode(prompt: dict[str, Any]) -> str:
+    """``immediate`` (one press answers) or ``select`` (toggle, then Confirm)."""
+    dims = int(bool(prompt.get("pick"))) + int(bool(prompt.get("choices"))) + int(bool(prompt.get("quests")))
+    if dims == 0:
+        return "immediate"
+    if dims == 1 and (prompt.get("pick") in (0, 1)):
+        return "immediate"
+    return "select"
+
+
+def choice_label(table: Table, choice: str, kind: str) -> str:
+    if kind == "play" or texts.has(f"card.{choice}", table.lang):
+        return table.card(choice)
+    return texts.name_of("choice", choice, table.lang, table.theme)
+
+
+PROMPT_VARIANT_KEYS = ("target", "source")
+
+
+def private_prompt(
+    table: Table,
+    prompt: dict[str, Any],
+    codec: Codec,
+    serial: int,
+    sel: dict[str, Any] | None = None,
+    pv: dict[str, Any] | None = None,
+) -> tuple[str, Keyboard]:
+    """Any engine prompt as a private message with buttons, built from its fields."""
+    kind = prompt["kind"]
+    info = dict(prompt.get("info") or {})
+    p = params(table, info)
+    if "quest" not in p and pv is not None and pv.get("quest") is not None:
+        p["quest"] = pv["quest"] + 1
+    if kind == "vote" and pv is not None:
+        p.setdefault("team", table.names_of(pv.get("team") or []))
+    # The sentence: a variant named by the prompt's target or source (the Assassin looking for both
+    # Messengers, the Cleric's look at the Reveal), else the kind's own, if the prompt fills its blanks.
+    candidates = [f"prompt.{kind}.{info[k]}" for k in PROMPT_VARIANT_KEYS if isinstance(info.get(k), str)]
+    candidates.append(f"prompt.{kind}")
+    key = next((c for c in candidates if texts.has(c, table.lang)
+                and texts.fields(c, table.lang, table.theme) <= set(p)), candidates[-1])
+    known = texts.has(key, table.lang) and texts.fields(key, table.lang, table.theme) <= set(p)
+    if known:  # the prompt's own sentence says what to choose
+        lines = [table.t(key, **p)]
+        if kind == "play":
+            lines.extend(wording.play_notes(table, pv, int(prompt.get("seat") or 0)))
+    else:
+        lines = [table.t("prompt.generic", what=esc(table.kind(kind)))]
+        for k, v in p.items():
+            if k in ("kind",) or v in ("", None):
+                continue
+            lines.append(table.t("prompt.info_line", name=esc(cap(table.field(k))), value=v))
+    pick = int(prompt.get("pick") or 0)
+    if pick and not known:
+        lines.append(table.t("prompt.pick_one") if pick == 1 else table.t("prompt.pick", count=pick))
+    if prompt.get("quests"):
+        lines.append(table.t("prompt.pick_quest"))
+    if prompt.get("choices") and not known:
+        lines.append(table.t("prompt.choose"))
+    if prompt.get("optional"):
+        lines.append(table.t("prompt.may_pass"))
+    tag = kind_tag(kind)
+
+    def data(op: str) -> str:
+        return codec.encode("P", table.chat_id, table.game_id, serial, tag + op)
+
+    sel = sel or {}
+    chosen = list(sel.get("targets") or [])
+    mode = prompt_mode(prompt)
+    rows: Keyboard = []
+    if prompt.get("quests"):
+        row = [
+            Btn(("🎯 " if sel.get("quest") == q else "") + table.t("team.button.quest", quest=q + 1, size="·"), data(f"q{q}"))
+            for q in prompt["quests"]
+        ]
+        rows.extend(row[i : i + 3] for i in range(0, len(row), 3))
+    if pick:
+        mark = (lambda s: "✅ " if s in chosen else "▫️ ") if mode == "select" else (lambda s: "")
+        buttons = [Btn(mark(s) + table.names[s][:24], data(f"t{s}")) for s in prompt.get("targets") or []]
+        rows.extend(buttons[i : i + 2] for i in range(0, len(buttons), 2))
+    if prompt.get("choices"):
+        buttons = [
+            Btn(("🔘 " if mode == "select" and sel.get("choice") == c else "") + choice_label(table, c, kind), data(f"x{i}"))
+            for i, c in enumerate(prompt["choices"])
+        ]
+        rows.extend(buttons[i : i + 2] for i in range(0, len(buttons), 2))
+    if mode == "select":
+        rows.append([Btn(table.t("prompt.button.confirm", count=len(chosen), size=pick or 1), data("c"))])
+    if prompt.get("optional"):
+        rows.append([Btn(table.t("prompt.button.pass"), data("p"))])
+    if chosen:
+        lines.append(table.t("team.selected", names=table.names_of(chosen)))
+    return "\n".join(lines), rows
+
+
+def answered(table: Table, prompt_text: str, kind: str, action: Any) -> str:
+    """The private prompt message after its answer (buttons removed)."""
+    if kind == "play" and action.choice:
+        return prompt_text.split("\n")[0] + "\n" + table.t("played", card=esc(table.card(action.choice)))
+    parts = []
+    if action.choice == "pass":
+        parts.append(table.t("prompt.passed"))
+    elif action.choice:
+        parts.append(esc(choice_label(table, action.choice, kind)))
+    if action.quest is not None:
+        parts.append(f"{table.t('team.button.quest', quest=action.quest + 1, size='·')}")
+    if action.targets:
+        parts.append(table.names_of(list(action.targets)))
+    return prompt_text.split("\n")[0] + "\n" + table.t("prompt.done", answer=" · ".join(parts) or "✓")

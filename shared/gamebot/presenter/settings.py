@@ -1,0 +1,85 @@
+"""What the host may choose (characters, options, presets, read from the engine's plug-ins) and the
+configuration's problems in words.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .. import texts
+from .table import Table, esc
+
+
+def available_roles(theme: str) -> list[str]:
+    """Every character the host may add for ``theme``: the non-filler engine roles, in a stable order."""
+    from engine import ROLES, Theme
+
+    th = Theme(theme)
+    return sorted(r.id for r in ROLES.values() if not r.filler and th in r.themes)
+
+
+def available_modules(theme: str) -> list[tuple[str, str, list[str] | None]]:
+    """(name id, option key, named values or None for a switch) for every option the host may set on
+    the options page in ``theme``: each option whose plug-in declares that theme and that page
+    (``Plugin.themes``, ``Plugin.settings_page``): module switches first, then extra option keys."""
+    from engine import Theme
+    from engine.plugin import Module, option_owners
+
+    th = Theme(theme)
+    out = []
+    for key, owner in option_owners().items():
+        if th not in owner.themes or owner.settings_page != "options":
+            continue
+        if isinstance(owner, Module) and owner.option == key:
+            out.append((owner.id, key, list(owner.option_values) or None))
+        else:
+            out.append((key, key, None))
+    switches = {o.option for o in option_owners().values() if isinstance(o, Module)}
+    return sorted(out, key=lambda m: (m[1] not in switches, m[0]))
+
+
+def available_presets(theme: str) -> list[Any]:
+    """``engine.presets.Preset`` objects for ``theme``."""
+    from engine.presets import PRESETS
+
+    return [p for p in PRESETS.values() if p.theme == theme]
+
+
+def issue_text(table: Table, issue: Any, html: bool = True) -> str:
+    """An engine ``ConfigIssue`` in the table's language (``config.<code>``; the engine's English
+    message for a code the catalog does not know yet). Escaped HTML, or plain text (``html=False``,
+    e.g. for a callback alert)."""
+    from engine import ROLES
+
+    key = f"config.{issue.code}"
+    quote = esc if html else str
+    if not texts.has(key, table.lang):
+        return quote(issue.message)
+    values: dict[str, Any] = {}
+    for name, value in (issue.params or {}).items():
+        if name in ("role", "missing") and isinstance(value, str):
+            values[name] = table.role(value)
+        elif name == "roles" and isinstance(value, list | tuple):
+            values[name] = ", ".join(table.role(str(r)) for r in value)
+        elif name == "theme" and isinstance(value, str) and texts.has(f"theme.{value}", table.lang):
+            values[name] = table.t(f"theme.{value}")
+        elif name == "option" and isinstance(value, str):
+            values[name] = table.module(value)
+        elif name == "plugin" and isinstance(value, str):  # a character or a module, by its id
+            values[name] = table.role(value) if value in ROLES else table.module(value)
+        elif name == "preset" and isinstance(value, str):
+            values[name] = texts.name_of("preset", value, table.lang, table.theme)
+        elif isinstance(value, list | tuple):
+            values[name] = ", ".join(str(v) for v in value)
+        else:
+            values[name] = value
+    return table.t(key, **{k: quote(v) if isinstance(v, str) else v for k, v in values.items()})
+
+
+def preset_name(table: Table, preset: Any) -> str:
+    key = f"preset.{preset.id}"
+    return table.t(key) if texts.has(key, table.lang) else preset.name
+
+
+def preset_help(table: Table, preset: Any) -> str:
+    key = f"presethelp.{preset.id}"
+    return table.t(key) if texts.has(key, table.lang) else preset.description

@@ -1,0 +1,184 @@
+"""Values inside events and plug-in views as words for players: seats as names, quest slots as numbers,
+ids as names. An event's fields are shown by their declared types (``event_params``,
+``engine.event_types``); prompt info and plug-in view data, which declare nothing, by their keys
+(``params``, ``readable``).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from engine.event_types import shown
+
+from .. import texts
+from .table import Table, esc
+
+# Keys of prompt info and plug-in view data that hold one seat / a list of seats (events declare theirs).
+SEAT_KEYS = {
+    "seat", "leader", "holder", "target", "assassin", "checker", "previous", "source", "by", "junior", "senior",
+    "receiver",
+}
+SEATS_KEYS = {"team", "approve", "reject", "winners", "seats", "targets", "holders", "players_seen"}
+CARDS_KEYS = {"cards", "drawn", "card_ids"}  # lists of card ids (quest cards, Plot cards, Allegiance cards)
+
+
+def _cards(table: Table, cards: dict[str, int]) -> str:
+    parts = [table.t("cards_count", count=n, card=table.card(c)) for c, n in sorted(cards.items())]
+    return ", ".join(parts) if parts else table.t("nothing")
+
+
+IDENT = re.compile(r"^[a-z][a-z0-9_]*$")
+# Where an id found in plug-in data may have its name, in this order (a Plot card id is also a ``card``).
+ID_PREFIXES = ("card", "plot", "role", "choice", "module", "kind")
+
+
+def id_name(table: Table, ident: str) -> str:
+    """The name of an id from plug-in data (a card, a Plot card in the table's theme, a character...),
+    never the id itself: the catalog's name, else a readable one built from the id."""
+    for prefix in ID_PREFIXES:
+        if texts.has(f"{prefix}.{ident}", table.lang):
+            return table.t(f"{prefix}.{ident}")
+    return texts.name_of("card", ident, table.lang, table.theme)
+
+
+def id_list(table: Table, idents: Iterable[str]) -> str:
+    """Ids as names, repeated ones counted (``Charge, 2 × The King Returns``); escaped HTML."""
+    counts: dict[str, int] = {}
+    for ident in idents:
+        counts[ident] = counts.get(ident, 0) + 1
+    parts = [id_name(table, i) if n == 1 else table.t("cards_count", count=n, card=id_name(table, i))
+             for i, n in counts.items()]
+    return esc(", ".join(parts))
+
+
+def readable(table: Table, value: Any, key: str = "") -> str:
+    """Any value from plug-in data as words for players (escaped HTML), or "" when there is nothing to
+    show: scalars, seats as names, ids as names, flat dicts as "field: value" pairs. Nested structures,
+    None, False and empty things are left out, so no Python repr ever reaches a chat."""
+    if value is None or value is False:
+        return ""
+    if value is True:
+        return table.t("yes")
+    if isinstance(value, int | float):
+        if key in SEAT_KEYS and isinstance(value, int):
+            return table.name(value)
+        return str(value + 1 if key == "quest" and isinstance(value, int) else value)
+    if isinstance(value, str):
+        return esc(id_name(table, value)) if IDENT.match(value) else esc(value)
+    if isinstance(value, list | tuple):
+        if value and all(isinstance(x, int) and not isinstance(x, bool) for x in value):
+            if key in ("quests", "quest"):
+                return ", ".join(str(q + 1) for q in value)
+            return table.names_of(list(value))
+        if value and all(isinstance(x, str) for x in value):
+            return id_list(table, value)
+        return ""
+    if isinstance(value, dict):
+        parts = []
+        for k, v in value.items():
+            text = readable(table, v, str(k)) if isinstance(k, str) and not isinstance(v, dict) else ""
+            if text:
+                parts.append(f"{esc(table.field(k))}: {text}")
+        return table.t("board.line.sep").join(parts)
+    return ""
+
+
+def params(table: Table, data: dict[str, Any]) -> dict[str, Any]:
+    """Event/view data made readable: seats -> names, quest slots -> numbers, ids -> names."""
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in SEAT_KEYS and isinstance(value, int) and not isinstance(value, bool):
+            out[key] = table.name(value)
+        elif key in SEATS_KEYS and isinstance(value, list | tuple):
+            out[key] = table.names_of([v for v in value if isinstance(v, int)])
+        elif key == "quest" and isinstance(value, int):
+            out[key] = value + 1
+        elif key == "quests" and isinstance(value, list):
+            out[key] = ", ".join(str(q + 1) for q in value if isinstance(q, int))
+        elif key == "cards" and isinstance(value, dict):
+            out[key] = _cards(table, value)
+        elif key in CARDS_KEYS and isinstance(value, list) and all(isinstance(c, str) for c in value):
+            out[key] = esc(", ".join(table.card(c) for c in value))
+        elif key in ("card", "was", "taken") and isinstance(value, str):
+            out[key] = esc(table.card(value))
+        elif key == "role" and isinstance(value, str):
+            out[key] = esc(table.role(value))
+        elif key == "side" and isinstance(value, str):
+            out[key] = esc(table.side(value))
+        elif key == "source" and isinstance(value, str):
+            out[key] = esc(table.source(value))
+        elif key == "rank" and isinstance(value, str):
+            out[key] = esc(texts.name_of("rank", value, table.lang, table.theme))
+        elif key == "vote" and isinstance(value, str):
+            out[key] = esc(texts.name_of("vote", value, table.lang, table.theme))
+        elif key == "hands" and isinstance(value, dict):  # seat (as text) -> the Plot cards it holds
+            out[key] = hands_text(table, {int(k): v for k, v in value.items() if str(k).isdigit() and isinstance(v, list)})
+        elif isinstance(value, bool):
+            out[key] = table.t("yes") if value else table.t("no")
+        else:
+            out[key] = readable(table, value, key)
+    return out
+
+
+def hands_text(table: Table, hands: dict[int, list[str]]) -> str:
+    """Who holds which Plot cards: ``Ivan holds Charge; Alice holds Ambush``."""
+    parts = [table.t("board.line.plot_hand", name=table.name(seat), cards=id_list(table, cards))
+             for seat, cards in sorted(hands.items()) if cards]
+    return table.t("board.line.sep").join(parts) if parts else table.t("nothing")
+
+
+def cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+def allegiance_row(table: Table, cards: list[str]) -> str:
+    """Lancelot's Allegiance cards lying above the quests: ``1️⃣ No change · 2️⃣ Switch · ...``."""
+    return " · ".join(table.t("board.line.allegiance_cell", n=i + 1, card=esc(allegiance_name(table, c)))
+                      for i, c in enumerate(cards) if isinstance(c, str))
+
+
+def allegiance_name(table: Table, card: str) -> str:
+    key = f"board.allegiance.{card}"
+    return table.t(key) if texts.has(key, table.lang) else table.card(card)
+
+
+def _seat_ok(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _ids_ok(v: Any) -> bool:
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+# declared type (``engine.event_types.Shown``) -> (the values it fits, how they are shown)
+SHOWN: dict[str, tuple[Any, Any]] = {
+    "seat": (_seat_ok, lambda t, v: t.name(v)),
+    "seats": (lambda v: isinstance(v, list), lambda t, v: t.names_of([s for s in v if _seat_ok(s)])),
+    "quest": (_seat_ok, lambda t, v: v + 1),
+    "quests": (lambda v: isinstance(v, list), lambda t, v: ", ".join(str(q + 1) for q in v if _seat_ok(q))),
+    "card_counts": (lambda v: isinstance(v, dict), _cards),
+    "cards": (_ids_ok, lambda t, v: esc(", ".join(t.card(c) for c in v))),
+    "card": (lambda v: isinstance(v, str), lambda t, v: esc(t.card(v))),
+    "role": (lambda v: isinstance(v, str), lambda t, v: esc(t.role(v))),
+    "side": (lambda v: isinstance(v, str), lambda t, v: esc(t.side(v))),
+    "source": (lambda v: isinstance(v, str), lambda t, v: esc(t.source(v))),
+    "rank": (lambda v: isinstance(v, str), lambda t, v: esc(texts.name_of("rank", v, t.lang, t.theme))),
+    "vote": (lambda v: isinstance(v, str), lambda t, v: esc(texts.name_of("vote", v, t.lang, t.theme))),
+}
+
+
+def show(table: Table, how: str, value: Any) -> Any:
+    """One value as its declared type says (``how``: a ``Shown`` name, "" for a plain value): yes / no
+    for a flag, else ``readable`` (ids by their names, numbers as they are)."""
+    if isinstance(value, bool):
+        return table.t("yes") if value else table.t("no")
+    fits, fmt = SHOWN.get(how, (None, None))
+    if fits is not None and fits(value):
+        return fmt(table, value)
+    return readable(table, value)
+
+
+def event_params(table: Table, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    """An event's data made readable by its declaration; an event nobody declared shows plain values."""
+    how = shown(kind) or {}
+    return {key: show(table, how.get(key, ""), value) for key, value in data.items()}

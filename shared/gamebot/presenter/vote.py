@@ -1,0 +1,146 @@
+"""The group's team picker (the Leader's keyboard), the vote message and what the vote decided.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .. import texts, wording
+from ..callbacks import Codec
+from ..session import kind_tag
+from .events import announcements
+from .table import Btn, Keyboard, Table, esc
+
+
+def team_picker(
+    table: Table,
+    pv: dict[str, Any],
+    sizes: dict[int, int],
+    quests: list[int],
+    attempt: int,
+    selected: list[int],
+    quest: int | None,
+    codec: Codec,
+    serial: int,
+) -> tuple[str, Keyboard]:
+    """The Leader's keyboard in the group: player names to toggle, quest choice (Targeting), Confirm."""
+    leader = pv["leader"]
+    def data(op: str) -> str:
+        return codec.encode("T", table.chat_id, table.game_id, serial, op)
+
+    if quests:
+        text = table.t("team.title_targeting", leader=table.mention(leader), attempt=attempt)
+        for q in quests:
+            star = "*" if pv["track"][q]["fails_needed"] > 1 else ""
+            text += "\n" + table.t("team.quest_sizes", quest=q + 1, size=sizes[q], star=star)
+    else:
+        slot = next(iter(sizes))
+        text = table.t("team.title", leader=table.mention(leader), size=sizes[slot], quest=slot + 1, attempt=attempt)
+    chosen = [s for s in selected if 0 <= s < pv["players"]]
+    if quests and quest is not None:
+        text += "\n" + table.t("team.quest_chosen", quest=quest + 1, size=sizes[quest])
+    text += "\n" + (table.t("team.selected", names=table.names_of(chosen)) if chosen else table.t("team.selected_none"))
+    rows: Keyboard = []
+    if quests:
+        row = []
+        for q in quests:
+            mark = "🎯 " if quest == q else ""
+            row.append(Btn(mark + table.t("team.button.quest", quest=q + 1, size=sizes[q]), data(f"q{q}")))
+        rows.extend(row[i : i + 3] for i in range(0, len(row), 3))
+    buttons = [
+        Btn(("✅ " if s in chosen else "▫️ ") + table.names[s][:24], data(f"t{s}")) for s in range(pv["players"])
+    ]
+    rows.extend(buttons[i : i + 2] for i in range(0, len(buttons), 2))
+    if quests and quest is None:
+        rows.append([Btn(table.t("team.button.confirm_noquest"), data("c"))])
+    else:
+        size = sizes[quest] if quest is not None else next(iter(sizes.values()))
+        rows.append([Btn(table.t("team.button.confirm", count=len(chosen), size=size), data("c"))])
+    return text, rows
+
+
+def _vote_head(table: Table, pv: dict[str, Any]) -> str:
+    proposal = pv["proposals"][-1] if pv["proposals"] else {"leader": pv["leader"], "team": pv["team"], "quest": 0}
+    attempt = pv["vote_track"] + 1
+    return table.t(
+        "vote.title",
+        quest=proposal["quest"] + 1,
+        attempt=attempt,
+        leader=table.name(proposal["leader"]),
+        team=table.names_of(proposal["team"]),
+    )
+
+
+def vote_message(table: Table, pv: dict[str, Any], codec: Codec, serial: int) -> tuple[str, Keyboard]:
+    """The vote in the group: who has voted (never how) and the Approve / Reject buttons."""
+    voted = list(pv.get("voted") or [])
+    lines = [_vote_head(table, pv)]
+    lines.extend(open_votes(table, pv))
+    lines.extend(wording.first_voters(table, pv))
+    if voted:
+        lines.append(table.t("vote.progress", count=len(voted), of=pv["players"], names=table.names_of(voted)))
+    waiting = [s for s in range(pv["players"]) if s not in voted]
+    lines.append(table.t("vote.waiting", names=table.names_of(waiting)))
+    tag = kind_tag("vote")
+    kb = [[
+        Btn(table.t("vote.button.approve"), codec.encode("V", table.chat_id, table.game_id, serial, tag + "a")),
+        Btn(table.t("vote.button.reject"), codec.encode("V", table.chat_id, table.game_id, serial, tag + "r")),
+    ]]
+    return "\n".join(lines), kb
+
+
+def open_votes(table: Table, pv: dict[str, Any]) -> list[str]:
+    """Votes cast first and in the open (the Plot card Opinion Maker / Charge), in the vote message."""
+    plot = pv.get("plot")
+    shown = plot.get("open_votes") if isinstance(plot, dict) else None
+    if not isinstance(shown, dict):
+        return []
+    return [table.t("ev.VoteShown", seat=table.name(int(seat)), vote=esc(texts.name_of("vote", str(vote), table.lang, table.theme)))
+            for seat, vote in shown.items() if str(seat).isdigit()]
+
+
+def proposal_line(table: Table, pv: dict[str, Any]) -> str:
+    """The team picker once the team is proposed, while another decision comes before the vote."""
+    if not pv["proposals"]:
+        return "✔️"
+    proposal = pv["proposals"][-1]
+    return table.t("team.proposed", leader=table.name(proposal["leader"]), team=table.names_of(proposal["team"]),
+                   quest=proposal["quest"] + 1)
+
+
+# Public events the vote message tells once everyone has voted (instead of a message of their own).
+TOLD_BY_THE_VOTE = {"VotesRevealed", "TeamApproved", "TeamRejected", "QuestStarted"}
+
+
+def vote_outcome(table: Table, pv: dict[str, Any]) -> list[str]:
+    """What the last proposal's votes decided, from the public view: every vote, then the team approved
+    (and its quest starting) or rejected."""
+    from engine import Event
+
+    if not pv.get("proposals"):
+        return []
+    p = pv["proposals"][-1]
+    votes = p.get("votes") or ""
+    if not votes:
+        return []
+    events = [Event(type="VotesRevealed", data={
+        "approve": [i for i, v in enumerate(votes) if v == "A"], "reject": [i for i, v in enumerate(votes) if v == "R"],
+        "approved": bool(p.get("approved"))})]
+    if p.get("approved"):
+        events += [Event(type="TeamApproved", data={"team": p["team"], "quest": p["quest"]}),
+                   Event(type="QuestStarted", data={"quest": p["quest"], "team": p["team"]})]
+    elif p.get("note") is None:
+        events.append(Event(type="TeamRejected", data={"team": p["team"], "rejections": pv["vote_track"]}))
+    return announcements(table, events)
+
+
+def vote_result(table: Table, pv: dict[str, Any], played: bool = False, head: dict[str, Any] | None = None) -> str:
+    """The vote message once everyone has voted: the proposal, the votes and what they decided; during
+    the quest (``played``), how many cards are in. ``head``: the view the vote was made in (its team
+    number), when ``pv`` is after it."""
+    lines = [_vote_head(table, head or pv), *vote_outcome(table, pv)]
+    if played and pv.get("stage") == "quest":
+        quest = pv["quest"] if pv["quest"] is not None else 0
+        count = len(pv.get("played") or [])
+        lines.append(table.t("quest.progress", quest=quest + 1, team=table.names_of(pv["team"]), count=count,
+                             of=len(pv["team"])))
+    return "\n".join(lines)
