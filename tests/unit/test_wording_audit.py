@@ -11,6 +11,7 @@ from engine.bots import choose_action
 from engine.game import actors
 from gamebot import ending, render, texts
 from gamebot.callbacks import Codec
+from gamebot.handlers.play import apply_move
 from gamebot.render import Table
 from gamebot.service import Reply, Service
 from gamebot.session import PLAYING, Player, Session
@@ -251,7 +252,7 @@ def test_an_early_voter_is_told_who_votes_first(lang, says):
     service = Service(FakeRepository(), RecordingIO(), CODEC, bot_username="TestBot")
     other = seat_of(state, 1)
     with pytest.raises(Reply) as refused:
-        service._apply(session, state, Action(seat=other, kind="vote", choice="approve"), lang, ("vote", None))
+        apply_move(service.deps, session, state, Action(seat=other, kind="vote", choice="approve"), lang, ("vote", None))
     assert str(refused.value.text) == says.format(name=NAMES[holder])
 
 
