@@ -15,7 +15,7 @@ The lookup is synchronous (rendering is: it runs inside the storage transaction,
 blocking calls), bounded by its timeout, and happens at most once per container while it succeeds.
 
 A :class:`BotName` stands in for the username string where ``Service(bot_username=...)`` and
-``render.Table`` use it: ``str()``, f-strings, truthiness, ``lower()`` and ``==`` read the name.
+``presenter.table.Table`` use it: ``str()``, f-strings, truthiness, ``lower()`` and ``==`` read the name.
 """
 from __future__ import annotations
 

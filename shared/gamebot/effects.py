@@ -256,7 +256,7 @@ class Outbox(BaseModel):
 
 
 def keyboard_data(keyboard: Any) -> list[list[dict[str, str]]] | None:
-    """Buttons (``render.Btn``) as stored data."""
+    """Buttons (``presenter.table.Btn``) as stored data."""
     if keyboard is None:
         return None
     rows = []

@@ -10,7 +10,7 @@ several times per update:
   given: ``apply_action`` copies it first), found again when the same text comes back;
 * ``public(state)``: ``engine.public_view(state)``, once per state object. The dict is shared: callers
   read it and never change it (make a copy to change it: ``dict(public(state))`` or ``public_view``);
-* ``board(render.board, table, pv, status)``: the board, once per view and table.
+* ``board(presenter.board.board, table, pv, status)``: the board, once per view and table.
 
 Everything here is a cache: missing it (another container, an evicted entry) only costs the work it
 saves, never changes a result. Entries hold their inputs, so that an identity (``id``) is never
@@ -24,7 +24,7 @@ from typing import Any
 
 from engine import GameState, public_view
 
-Table = Any  # ``render.Table`` (not imported: render imports the session module, which parses states here)
+Table = Any  # ``presenter.table.Table`` (not imported: the presenter imports the session module, which parses states here)
 
 STATES = 16  # parsed states kept (a few chats per container, the state before and after a move)
 VIEWS = 16
@@ -85,7 +85,7 @@ def public(state: GameState) -> dict[str, Any]:
 
 def board(draw: Callable[[Table, dict[str, Any], str], str], table: Table, pv: dict[str, Any],
           status: str = "playing") -> str:
-    """``draw(table, pv, status)`` (``render.board``, which the caller passes: render imports the session,
+    """``draw(table, pv, status)`` (``presenter.board.board``, which the caller passes: the presenter imports the session,
     which uses this module), drawn once per view (``public``'s dict) and table."""
     bot = table.bot_username
     key = (id(pv), status, table.chat_id, table.game_id, table.title, table.lang, table.theme,

@@ -19,13 +19,12 @@ from typing import Any
 from engine import waiting_for
 
 from . import wording
+from .buttons import Card
 from .callbacks import Codec
 from .presenter.table import Btn, Keyboard, Table
 from .presenter.vote import TOLD_BY_THE_VOTE, vote_message, vote_result
 from .session import Session, serial
 from .telegram_io import Out
-
-SCOPE = "Q"  # callback scope of a quest card pressed in the group (``gamebot.callbacks``)
 
 
 def quest_open(state: Any) -> bool:
@@ -36,7 +35,7 @@ def quest_open(state: Any) -> bool:
 
 def card_keyboard(table: Table, pv: dict[str, Any], codec: Codec, serial_: int) -> Keyboard:
     """The game's cards, two a row: a button's data names the card by its place in ``table_cards``."""
-    buttons = [Btn(table.card(card), codec.encode(SCOPE, table.chat_id, table.game_id, serial_, str(i)))
+    buttons = [Btn(table.card(card), Card(i).encode(codec, table.chat_id, table.game_id, serial_))
                for i, card in enumerate(pv.get("table_cards") or [])]
     return [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
 

@@ -26,6 +26,7 @@ from engine.modules.assassination import assassin_choices, designated_role
 from engine.timeouts import DEFAULT_VOTE
 
 from . import deadlines, texts
+from .buttons import Panel
 from .presenter.lobby import settings_summary
 from .presenter.settings import (
     available_modules,
@@ -98,7 +99,7 @@ class Pages:
         self.timers_enforced = timers_enforced
 
     def data(self, op: str) -> str:
-        return self.codec.encode("S", self.table.chat_id, self.table.game_id, 0, op)
+        return Panel(op).encode(self.codec, self.table.chat_id, self.table.game_id)
 
     def btn(self, text: str, op: str) -> Btn:
         return Btn(text, self.data(op))

@@ -32,7 +32,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.request import BaseRequest
 
-from .render import Btn
+from .presenter.table import Btn
 
 log = logging.getLogger("gamebot.telegram")
 

@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import logging
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine import Action, actors, apply_action, prompts, waiting_for
 from engine.timeouts import TIMEOUT
 
-from . import render, texts
+from . import texts
 from .alarm import SOON, Schedule, rearm
+from .context import Deps, lang_of
 from .deadlines import (  # noqa: F401 (the policy's names, also read from here)
     CHOICES,
     DEFAULT_LIMITS,
@@ -55,21 +56,30 @@ from .deadlines import (  # noqa: F401 (the policy's names, also read from here)
     step_of,
     time_left,
 )
+from .handlers.lobby import config, launch
+from .handlers.play import commit_game
+from .handling import Job, finish, host_check, reply_lang, transact
+from .presenter.settings import issue_text
+from .presenter.table import esc
 from .scheduler import Scheduler
 from .session import ACTIVE, CANCELLED, LOBBY, Deadline, Session, serial
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .service import Job, Service
-    from .steps import Plan
+from .settings_check import issues_for
+from .steps import Plan, Reply
+from .telegram_io import Out
 
 log = logging.getLogger("gamebot.timers")
 
-class Timers:
-    """Timer planning, firing, commands and settings for one :class:`~gamebot.service.Service`."""
 
-    def __init__(self, service: Service, scheduler: Scheduler | None) -> None:
-        self.service = service
-        self.scheduler = scheduler
+class Timers:
+    """Timer planning and firing for one set of handler dependencies (``deps.scheduler``: None, no
+    time limits)."""
+
+    def __init__(self, deps: Deps) -> None:
+        self.deps = deps
+
+    @property
+    def scheduler(self) -> Scheduler | None:
+        return self.deps.scheduler
 
     # --- planning ------------------------------------------------------------------------------------
 
@@ -77,14 +87,14 @@ class Timers:
         """Bring ``s.deadline`` up to date before ``s`` is written (its alarm follows: :meth:`arm`)."""
         if s.status not in ACTIVE:
             settle_idle(s)
-        if self.scheduler is None:
+        if self.deps.scheduler is None:
             return
-        s.deadline = desired_deadline(s, self.service.clock())
+        s.deadline = desired_deadline(s, self.deps.clock())
 
     def arm(self, s: Session, now: float, in_flight: set[int], consumed: bool = False) -> list[Schedule]:
         """Move the chat's alarm to the next moment something is due (in ``s``, written next); the
         scheduler calls to make once that write is committed (:meth:`dispatch`)."""
-        if self.scheduler is None:
+        if self.deps.scheduler is None:
             return []
         return rearm(s, now, in_flight, {"game": s.game_id or ""}, consumed)
 
@@ -94,9 +104,9 @@ class Timers:
         for call in calls:
             try:
                 if call.timer is not None:
-                    self.scheduler.schedule(call.timer)
+                    self.deps.scheduler.schedule(call.timer)
                 elif call.cancel:
-                    self.scheduler.cancel(call.cancel)
+                    self.deps.scheduler.cancel(call.cancel)
             except Exception:
                 log.exception("could not %s an alarm", "schedule" if call.timer is not None else "cancel")
 
@@ -105,9 +115,7 @@ class Timers:
     async def fire(self, payload: dict[str, Any]) -> str:
         """A chat's alarm (or an older timer of it) fired: remind or apply the defaults if a time limit
         is due, deliver what waits in the outbox, and set the next alarm. Returns what it did."""
-        from .service import Job
-        from .steps import Plan
-
+        deps = self.deps
         outcome = ["stale"]
         chat_id = int(payload["chat"])
         name = payload.get("name")
@@ -118,193 +126,186 @@ class Timers:
             if s is None:
                 return Plan()
             consumed = s.alarm is not None and s.alarm.name == name
-            plan = self._due(s, outcome)
+            plan = due(deps, s, outcome)
             if plan is None:
                 plan = Plan(session=s) if consumed else Plan()
             plan.fired = consumed
             return plan
 
-        plan = self.service._transact(job, chat_id, decide)
+        plan = transact(deps, job, chat_id, decide)
         if plan.step is None or not plan.step.committed:
-            plan = self.service.uow.resume(chat_id)  # an older timer: what waits in the outbox
-        results = await self.service._finish(job, plan, chat_id)
+            plan = deps.uow.resume(chat_id)  # an older timer: what waits in the outbox
+        results = await finish(deps, job, plan)
         if outcome[0] == "stale" and any(r.ok for r in results):
             outcome[0] = "flushed"
         return outcome[0]
 
-    def _due(self, s: Session, outcome: list[str]) -> Plan | None:
-        """The running time limit's reminder or expiry, if due now (None: nothing of the kind)."""
-        from .steps import Plan
 
-        d = s.deadline
-        now = self.service.clock()
-        if d is None or not same_deadline(desired_deadline(s, now), d):
-            return None
-        if now + SOON >= d.due:
-            outcome[0] = "expired"
-            return self._expire_join(s) if d.phase == "join" else self._expire_game(s)
-        if d.remind_at is not None and not d.reminded and now + SOON >= d.remind_at:
-            d.reminded = True
-            outcome[0] = "reminded"
-            return Plan(session=s, outs=self._reminder(s))
+def due(deps: Deps, s: Session, outcome: list[str]) -> Plan | None:
+    """The running time limit's reminder or expiry, if due now (None: nothing of the kind)."""
+    d = s.deadline
+    now = deps.clock()
+    if d is None or not same_deadline(desired_deadline(s, now), d):
         return None
+    if now + SOON >= d.due:
+        outcome[0] = "expired"
+        return expire_join(deps, s) if d.phase == "join" else expire_game(deps, s)
+    if d.remind_at is not None and not d.reminded and now + SOON >= d.remind_at:
+        d.reminded = True
+        outcome[0] = "reminded"
+        return Plan(session=s, outs=reminder(deps, s))
+    return None
 
-    def _reminder(self, s: Session) -> list:
-        from .telegram_io import Out
 
+def reminder(deps: Deps, s: Session) -> list[Out]:
+    d = s.deadline
+    table = deps.table(s)
+    left = time_left(table, d.due - deps.clock())
+    if d.phase == "join":
+        text = table.t("timers.remind_join", left=left, count=len(s.players), max=MAX_EXTENSIONS)
+        return [Out("send", chat_id=s.chat_id, text=text, essential=False, tag="remind")]
+    state = s.game()
+    waiting = waiting_for(state)
+    default = default_text(table, d.phase, s.settings.timers)
+    if waiting.get("hidden") or not waiting.get("seats"):
+        text = table.t("timers.remind_hidden", left=left)
+    else:
+        who = texts.join_names([table.mention(x) for x in waiting["seats"]], table.lang)
+        text = table.t("timers.remind", left=left, who=who, what=esc(table.kind(waiting["kind"])),
+                       default=default)
+    outs = [Out("send", chat_id=s.chat_id, text=text, essential=False, tag="remind")]
+    for seat in actors(state):  # a private nudge, hidden decisions included: only they see it
+        player = s.players[seat]
+        t = deps.table(s, player.lang)
+        outs.append(Out("send", chat_id=player.id, user_id=player.id, essential=False, tag="remind",
+                        text=t.t("timers.remind_private", left=time_left(t, d.due - deps.clock()),
+                                 title=esc(s.title), default=default_text(t, d.phase, s.settings.timers))))
+    return outs
+
+
+def expire_game(deps: Deps, s: Session) -> Plan:
+    before = state = s.game()
+    d = s.deadline
+    events: list[Any] = []
+    for seat in actors(before):
+        if state.over or (serial(state), step_of(state)) != (d.serial, d.step):
+            break
+        if not prompts(state, seat):
+            continue
+        hidden = bool(state.pending and state.pending[0].hidden)
+        state, ev = apply_action(state, Action(seat=seat, kind=TIMEOUT))
+        events += ev
+        record_idle(s, seat, hidden)
+    return commit_game(deps, s, before, state, events, ("timer", None))
+
+
+def expire_join(deps: Deps, s: Session) -> Plan:
+    """Time to join is up: start with the reachable players if there are 5 to 10, else close."""
+    table = deps.table(s)
+    players, dropped = deps.split_reachable(s)
+    count = len(players)
+    problem = None
+    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+        problem = table.t("timers.join.closed", count=count, min=MIN_PLAYERS)
+    else:
+        errors = config_errors(deps, s, count)
+        if errors:
+            problem = table.t("timers.join.config", count=count, errors=esc("\n".join(errors)))
+    if problem is None:
+        return start(deps, s, players, dropped, table.t("timers.join.started", count=count))
+    s.status = CANCELLED
+    plan = Plan(session=s)
+    if s.lobby_msg:
+        plan.outs.append(Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=problem, keyboard=None,
+                             tag="lobby"))
+    else:
+        plan.outs.append(Out("send", chat_id=s.chat_id, text=problem, tag="notice"))
+    return plan
+
+
+def config_errors(deps: Deps, s: Session, n: int, lang: str | None = None) -> list[str]:
+    """Why these settings cannot be played by ``n`` players, in plain text (``lang``: the group's)."""
+    table = deps.table(s, lang)
+    return [issue_text(table, i, html=False) for i in issues_for(s.settings, n) if i.level == "error"]
+
+
+def start(deps: Deps, s: Session, players: list[Any], dropped: list[Any], notice: str) -> Plan:
+    """Start with ``players`` (those who could not be reached, ``dropped``, are named in ``notice``)."""
+    s.players = list(players)
+    if s.host not in {p.id for p in players}:
+        s.host = players[0].id
+    plan = launch(deps, s, config(s, len(players)), None)
+    table = deps.table(s)
+    if dropped:
+        notice += "\n" + table.t("timers.join.dropped", names=esc(", ".join(p.name for p in dropped)))
+    plan.outs.insert(0, Out("send", chat_id=s.chat_id, text=notice, tag="notice"))
+    return plan
+
+
+# --- commands ---------------------------------------------------------------------------------------
+
+
+async def cmd_extend(deps: Deps, job: Job, args: str) -> None:
+    chat = job.update.effective_chat
+    user = job.update.effective_user
+    lang = lang_of(user)
+
+    def decide(s: Session | None) -> Plan:
+        if s is None or s.status != LOBBY or s.deadline is None or s.deadline.phase != "join":
+            raise Reply(texts.t("timers.extend.none", lang))
+        if s.seat_of(user.id) is None:
+            raise Reply(texts.t("timers.extend.not_player", lang))
         d = s.deadline
-        table = self.service._table(s)
-        left = time_left(table, d.due - self.service.clock())
-        if d.phase == "join":
-            text = table.t("timers.remind_join", left=left, count=len(s.players), max=MAX_EXTENSIONS)
-            return [Out("send", chat_id=s.chat_id, text=text, essential=False, tag="remind")]
-        state = s.game()
-        waiting = waiting_for(state)
-        default = default_text(table, d.phase, s.settings.timers)
-        if waiting.get("hidden") or not waiting.get("seats"):
-            text = table.t("timers.remind_hidden", left=left)
-        else:
-            who = texts.join_names([table.mention(x) for x in waiting["seats"]], table.lang)
-            text = table.t("timers.remind", left=left, who=who, what=render.esc(table.kind(waiting["kind"])),
-                           default=default)
-        outs = [Out("send", chat_id=s.chat_id, text=text, essential=False, tag="remind")]
-        for seat in actors(state):  # a private nudge, hidden decisions included: only they see it
-            player = s.players[seat]
-            t = self.service._table(s, player.lang)
-            outs.append(Out("send", chat_id=player.id, user_id=player.id, essential=False, tag="remind",
-                            text=t.t("timers.remind_private", left=time_left(t, d.due - self.service.clock()),
-                                     title=render.esc(s.title), default=default_text(t, d.phase, s.settings.timers))))
-        return outs
+        if d.extensions >= MAX_EXTENSIONS:
+            raise Reply(texts.t("timers.extend.limit", lang, max=MAX_EXTENSIONS))
+        now = deps.clock()
+        due = max(d.due, int(math.ceil(now))) + EXTEND_SECONDS
+        s.deadline = new_deadline("join", d.serial + 1, "", d.limit, due, extensions=d.extensions + 1)
+        table = deps.table(s)
+        return Plan(session=s, answer=table.t(
+            "timers.extend.done", name=esc(s.players[s.seat_of(user.id)].name),
+            left=duration(table, due - now), used=d.extensions + 1, max=MAX_EXTENSIONS))
 
-    def _expire_game(self, s: Session) -> Plan:
-        before = state = s.game()
-        d = s.deadline
-        events: list[Any] = []
-        for seat in actors(before):
-            if state.over or (serial(state), step_of(state)) != (d.serial, d.step):
-                break
-            if not prompts(state, seat):
-                continue
-            hidden = bool(state.pending and state.pending[0].hidden)
-            state, ev = apply_action(state, Action(seat=seat, kind=TIMEOUT))
-            events += ev
-            record_idle(s, seat, hidden)
-        return self.service._commit_game(s, before, state, events, ("timer", None))
-
-    def _expire_join(self, s: Session) -> Plan:
-        """Time to join is up: start with the reachable players if there are 5 to 10, else close."""
-        from .steps import Plan
-        from .telegram_io import Out
-
-        table = self.service._table(s)
-        players, dropped = self.service._split_reachable(s)
-        count = len(players)
-        problem = None
-        if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-            problem = table.t("timers.join.closed", count=count, min=MIN_PLAYERS)
-        else:
-            errors = self._config_errors(s, count)
-            if errors:
-                problem = table.t("timers.join.config", count=count, errors=render.esc("\n".join(errors)))
-        if problem is None:
-            return self._start(s, players, dropped, table.t("timers.join.started", count=count))
-        s.status = CANCELLED
-        plan = Plan(session=s)
-        if s.lobby_msg:
-            plan.outs.append(Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=problem, keyboard=None,
-                                 tag="lobby"))
-        else:
-            plan.outs.append(Out("send", chat_id=s.chat_id, text=problem, tag="notice"))
-        return plan
+    plan = transact(deps, job, chat.id, decide)
+    await finish(deps, job, plan)
 
 
-    def _config_errors(self, s: Session, n: int, lang: str | None = None) -> list[str]:
-        """Why these settings cannot be played by ``n`` players, in plain text (``lang``: the group's)."""
-        from .settings_check import issues_for
+async def cmd_forcestart(deps: Deps, job: Job, args: str) -> None:
+    chat = job.update.effective_chat
+    user = job.update.effective_user
+    lang = lang_of(user)
 
-        table = self.service._table(s, lang)
-        return [render.issue_text(table, i, html=False) for i in issues_for(s.settings, n) if i.level == "error"]
+    def decide(s: Session | None) -> Plan:
+        if s is None or s.status != LOBBY:
+            raise Reply(texts.t("timers.forcestart.no_lobby", lang))
+        host_check(s, user)
+        players, dropped = deps.split_reachable(s)
+        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+            raise Reply(texts.t("timers.forcestart.not_enough", lang, count=len(players)))
+        errors = config_errors(deps, s, len(players), lang)
+        if errors:
+            raise Reply(texts.t("lobby.config_errors", lang, errors=esc("\n".join(errors))))
+        table = deps.table(s)
+        return start(deps, s, players, dropped, table.t("timers.forcestart.started", count=len(players)))
 
-    def _start(self, s: Session, players: list[Any], dropped: list[Any], notice: str) -> Plan:
-        from .telegram_io import Out
+    plan = transact(deps, job, chat.id, decide)
+    await finish(deps, job, plan)
 
-        s.players = list(players)
-        if s.host not in {p.id for p in players}:
-            s.host = players[0].id
-        plan = self.service._launch(s, self.service._config(s, len(players)), None)
-        table = self.service._table(s)
-        if dropped:
-            notice += "\n" + table.t("timers.join.dropped", names=render.esc(", ".join(p.name for p in dropped)))
-        plan.outs.insert(0, Out("send", chat_id=s.chat_id, text=notice, tag="notice"))
-        return plan
 
-    # --- commands ---------------------------------------------------------------------------------------
+async def cmd_idles(deps: Deps, job: Job, args: str) -> None:
+    chat = job.update.effective_chat
+    session, _ = deps.load(chat.id)
+    lang = reply_lang(job, session)  # the group's language, as every group reply
+    if session is None:
+        session = Session(chat_id=chat.id, lang=lang)
+    table = deps.table(session, lang)
 
-    async def cmd_extend(self, job: Job, args: str) -> None:
-        from .steps import Plan, Reply
+    def listing(counts: dict[str, int]) -> str:
+        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], session.idle_names.get(kv[0], kv[0])))
+        entries = [table.t("timers.idles.entry", name=esc(session.idle_names.get(uid, uid)), count=n)
+                   for uid, n in ranked if n]
+        return ", ".join(entries) or table.t("timers.idles.none")
 
-        chat = job.update.effective_chat
-        user = job.update.effective_user
-        lang = self.service._user_lang(job)
-
-        def decide(s: Session | None) -> Plan:
-            if s is None or s.status != LOBBY or s.deadline is None or s.deadline.phase != "join":
-                raise Reply(texts.t("timers.extend.none", lang))
-            if s.seat_of(user.id) is None:
-                raise Reply(texts.t("timers.extend.not_player", lang))
-            d = s.deadline
-            if d.extensions >= MAX_EXTENSIONS:
-                raise Reply(texts.t("timers.extend.limit", lang, max=MAX_EXTENSIONS))
-            now = self.service.clock()
-            due = max(d.due, int(math.ceil(now))) + EXTEND_SECONDS
-            s.deadline = new_deadline("join", d.serial + 1, "", d.limit, due, extensions=d.extensions + 1)
-            table = self.service._table(s)
-            return Plan(session=s, answer=table.t(
-                "timers.extend.done", name=render.esc(s.players[s.seat_of(user.id)].name),
-                left=duration(table, due - now), used=d.extensions + 1, max=MAX_EXTENSIONS))
-
-        plan = self.service._transact(job, chat.id, decide)
-        await self.service._finish(job, plan, chat.id)
-
-    async def cmd_forcestart(self, job: Job, args: str) -> None:
-        from .steps import Reply
-
-        chat = job.update.effective_chat
-        user = job.update.effective_user
-        lang = self.service._user_lang(job)
-
-        def decide(s: Session | None) -> Plan:
-            if s is None or s.status != LOBBY:
-                raise Reply(texts.t("timers.forcestart.no_lobby", lang))
-            self.service._host_check(s, user)
-            players, dropped = self.service._split_reachable(s)
-            if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-                raise Reply(texts.t("timers.forcestart.not_enough", lang, count=len(players)))
-            errors = self._config_errors(s, len(players), lang)
-            if errors:
-                raise Reply(texts.t("lobby.config_errors", lang, errors=render.esc("\n".join(errors))))
-            table = self.service._table(s)
-            return self._start(s, players, dropped, table.t("timers.forcestart.started", count=len(players)))
-
-        plan = self.service._transact(job, chat.id, decide)
-        await self.service._finish(job, plan, chat.id)
-
-    async def cmd_idles(self, job: Job, args: str) -> None:
-        from .steps import Plan
-
-        chat = job.update.effective_chat
-        session, _ = self.service._load(chat.id)
-        lang = self.service._reply_lang(job, session)  # the group's language, as every group reply
-        if session is None:
-            session = Session(chat_id=chat.id, lang=lang)
-        table = self.service._table(session, lang)
-
-        def listing(counts: dict[str, int]) -> str:
-            ranked = sorted(counts.items(), key=lambda kv: (-kv[1], session.idle_names.get(kv[0], kv[0])))
-            entries = [table.t("timers.idles.entry", name=render.esc(session.idle_names.get(uid, uid)), count=n)
-                       for uid, n in ranked if n]
-            return ", ".join(entries) or table.t("timers.idles.none")
-
-        lines = [table.t("timers.idles.title"), table.t("timers.idles.game", list=listing(session.idle)),
-                 table.t("timers.idles.total", list=listing(session.idle_totals))]
-        await self.service._finish(job, Plan(answer="\n".join(lines)))
+    lines = [table.t("timers.idles.title"), table.t("timers.idles.game", list=listing(session.idle)),
+             table.t("timers.idles.total", list=listing(session.idle_totals))]
+    await finish(deps, job, Plan(answer="\n".join(lines)))

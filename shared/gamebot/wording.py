@@ -11,7 +11,7 @@ from the catalogs (``texts``).
   cards, Ambush), and "nobody will see who played what" only when that is true.
 
 Functions take the rendering ``Table`` (anything with ``t``, ``role``, ``side``, ``name``, ``names_of``,
-``lang`` and ``theme``) so that ``render`` can call them without an import cycle.
+``lang`` and ``theme``) so that the presenter can call them without an import cycle.
 """
 from __future__ import annotations
 

@@ -37,7 +37,7 @@ FAST = Budget.per_minute(120)  # the service's budget far above Telegram's limit
 @pytest.fixture(autouse=True)
 def same_game_ids(monkeypatch):
     """Game ids are random (``secrets``); both runs of a game need the same one (it is in the buttons)."""
-    monkeypatch.setattr("gamebot.service.new_game_id", lambda: "f100d0")
+    monkeypatch.setattr("gamebot.handlers.lobby.new_game_id", lambda: "f100d0")
 
 
 def _key(h: FloodHarness, chat: int, message_id: int) -> tuple[str, int]:

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-import gamebot.service
+import gamebot.handlers.lobby
 from gamebot.effects import UNLIMITED
 from localdev import updates as U
 from localdev.autoplay import Policy
@@ -151,7 +151,7 @@ def _sent(h: Harness) -> dict[int, list[str]]:
 
 @pytest.fixture(autouse=True)
 def fixed_game_id(monkeypatch):
-    monkeypatch.setattr(gamebot.service, "new_game_id", lambda: "g00d1d")
+    monkeypatch.setattr(gamebot.handlers.lobby, "new_game_id", lambda: "g00d1d")
 
 
 @pytest.mark.parametrize("setup,seed", [("base", 1), ("messengers_liars", 2), ("resistance", 3),

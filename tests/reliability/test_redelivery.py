@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-import gamebot.service
+import gamebot.handlers.lobby
 from localdev import updates as U
 from localdev.autoplay import Policy
 from tests.reliability.support import SETUPS, RobustDriver, set_settings
@@ -85,7 +85,7 @@ def _chats(h: Harness) -> dict[int, list[str]]:
 @pytest.fixture(autouse=True)
 def fixed_game_id(monkeypatch):
     """The same game id in both runs, so that button data and deep links match too."""
-    monkeypatch.setattr(gamebot.service, "new_game_id", lambda: "g00d1d")
+    monkeypatch.setattr(gamebot.handlers.lobby, "new_game_id", lambda: "g00d1d")
 
 
 @pytest.mark.parametrize("setup", sorted(SETUPS))

@@ -12,6 +12,7 @@ import pytest
 
 import engine
 from engine import Action, GameState, Side
+from gamebot.outgoing import game as outgoing_game
 from gamebot.runtime import lambda_logging
 from gamebot.session import Session, chat_key
 from gamebot.texts import name_of
@@ -273,19 +274,23 @@ def _permuted(state: GameState | None, perm: list[int], rng: random.Random) -> G
 
 
 @pytest.mark.parametrize("setup", sorted(SETUPS))
-def test_group_messages_are_the_same_whoever_holds_the_hidden_roles(setup):
+def test_group_messages_are_the_same_whoever_holds_the_hidden_roles(setup, monkeypatch):
     """Every state change of real games is rendered again with the hidden roles dealt to other seats (and
     undisclosed votes and cards moved around, private events dropped): the group sees the same."""
+    game_outs = outgoing_game.game_outs
     for seed in SEEDS[:2]:
         h = Harness(seed=seed)
         calls: list[tuple[Any, ...]] = []
-        original = h.service._game_outs
+        deps = h.service.deps
 
-        def recording(s, before, after, events, trigger, original=original, calls=calls):
+        def original(*args, deps=deps):
+            return game_outs(deps, *args)
+
+        def recording(deps, s, before, after, events, trigger, calls=calls):
             calls.append((s.model_copy(deep=True), before, after, events, trigger))
-            return original(s, before, after, events, trigger)
+            return game_outs(deps, s, before, after, events, trigger)
 
-        h.service._game_outs = recording
+        monkeypatch.setattr(outgoing_game, "game_outs", recording)
         _play(setup, seed, h)
         rng = random.Random(seed)
         compared = 0

@@ -17,6 +17,7 @@ import pytest
 from telegram.request import HTTPXRequest
 
 from engine import replay
+from gamebot.outgoing.notices import follow_up
 from gamebot.session import ENDED, Session, chat_key
 from gamebot.uow import Facts
 from localdev import updates as U
@@ -237,8 +238,8 @@ def test_a_hidden_decision_whose_prompt_is_lost_is_not_mentioned_in_the_group(ta
     state.pending.append(Pending(kind="loyalty_card", owner="loyalty", actors=[session.seat_of(3)], hidden=True))
     session.state = state.to_json()
     service.repo.put(Item(key=stored.key, body=session.body()), stored.version)
-    assert service._follow_up(session, Facts(lost={3: {"loyalty_card"}})) == []
-    notices = service._follow_up(session, Facts(lost={3: {"play"}}))  # a public decision is announced
+    assert follow_up(service.deps, session, Facts(lost={3: {"loyalty_card"}})) == []
+    notices = follow_up(service.deps, session, Facts(lost={3: {"play"}}))  # a public decision is announced
     assert [o.tag for o in notices] == ["undelivered"] and 'id=3"' in notices[0].text
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine import Action, apply_action, prompts, public_view
 from gamebot import chronicle, ending
-from gamebot.extras import Extras
+from gamebot.outgoing.notices import picture_out
 from gamebot.presenter.board import board
 from gamebot.presenter.events import event_line
 from gamebot.presenter.table import Table
@@ -155,7 +155,7 @@ def test_a_rogue_who_wins_alone_is_named_in_the_head_the_picture_and_its_caption
     fr_head, _ = ending.game_over(table(lang="fr"), pv)
     assert fr_head.startswith("🏁 <b>Fin de la partie : Erin, le Brigand du Bien, gagne seul !</b>")
     last = {"game_id": "g", "status": "ended", "names": NAMES[:5], "user_ids": list(range(5)), "view": pv}
-    out = Extras._picture_out(None, -1, last, "en")
+    out = picture_out(-1, last, "en")
     assert out is not None and out.text == "🖼 <b>Avalon</b> · 5 players · Erin wins alone"
 
 

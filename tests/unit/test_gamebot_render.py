@@ -10,6 +10,7 @@ from engine.bots import choose_action
 from engine.game import actors
 from gamebot import ending
 from gamebot.callbacks import MAX_BYTES, Codec
+from gamebot.outgoing.game import game_outs
 from gamebot.presenter.board import board
 from gamebot.presenter.events import announcements, event_line, private_events
 from gamebot.presenter.prompts import private_prompt, prompt_mode
@@ -46,7 +47,7 @@ def _session(state) -> Session:
 
 
 def _group_outs(service: Service, session: Session, before, after, events):
-    outs = service._game_outs(session.model_copy(deep=True), before, after, events, ("vote", 2))
+    outs = game_outs(service.deps, session.model_copy(deep=True), before, after, events, ("vote", 2))
     return [(o.op, o.message_id, o.text, o.keyboard) for o in outs if o.chat_id == GROUP]
 
 

@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from gamebot.handlers import lobby
 from gamebot.session import Session, archive_key, chat_key, user_key
 from localdev import updates as U
 from localdev.autoplay import Driver, Policy
@@ -471,7 +472,7 @@ def test_a_bug_while_deciding_answers_the_button_and_is_not_redelivered(h, monke
     def bug(*args, **kwargs):
         raise KeyError("oops")
 
-    monkeypatch.setattr(h.service, "_start_game", bug)
+    monkeypatch.setattr(lobby, "start_game", bug)
     assert h.press_label(1, GROUP, "Start") == 200
     assert "something went wrong" in h.last_answer().text
     assert session(h).status == "lobby"

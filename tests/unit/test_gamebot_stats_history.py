@@ -9,6 +9,7 @@ import pytest
 
 from engine import GameState
 from gamebot import stats
+from gamebot.handlers.statistics import stats_writes
 from gamebot.session import Session, archive_key, chat_key
 from gamebot.store import FakeRepository, VersionConflict
 from tests.e2e.driver import Driver, Policy
@@ -152,10 +153,10 @@ def test_idle_timeouts_are_added_when_the_session_keeps_them():
         plain = Session(chat_id=GROUP, game_id="g1", players=players)
         timed = TimedSession(chat_id=GROUP, game_id="g2", players=players, idle={"10": 2, "13": 1, "99": 0})
         pv = engine.public_view(state)
-        writes = {w.item.key: w.item.body for w in h.service._stats_writes(timed, state, pv)}
+        writes = {w.item.key: w.item.body for w in stats_writes(h.service.deps, timed, state, pv)}
         assert writes[stats.chat_stats_key(GROUP)]["idle"] == 3
         assert writes[stats.user_stats_key(10)]["idle"] == 2 and writes[stats.user_stats_key(11)]["idle"] == 0
-        writes = {w.item.key: w.item.body for w in h.service._stats_writes(plain, state, pv)}
+        writes = {w.item.key: w.item.body for w in stats_writes(h.service.deps, plain, state, pv)}
         assert writes[stats.chat_stats_key(GROUP)]["idle"] == 0
     finally:
         h.close()

@@ -12,6 +12,7 @@ import random
 import pytest
 
 from engine import Action, GameConfig, new_game, prompts
+from gamebot.handlers.play import apply_move
 from gamebot.scheduler import FakeScheduler, Timer
 from gamebot.service import Reply, Service
 from gamebot.session import Session, chat_key, serial
@@ -347,7 +348,7 @@ def test_a_player_can_never_send_a_timeout(h):
     s = started(h, [1, 2, 3, 4, 5])
     state = s.game()
     with pytest.raises(Reply):
-        h.service._apply(s, state, Action(seat=state.leader, kind="timeout"), "en", ("picker", None))
+        apply_move(h.service.deps, s, state, Action(seat=state.leader, kind="timeout"), "en", ("picker", None))
     assert all(p.kind != "timeout" for seat in range(5) for p in prompts(state, seat))
 
 

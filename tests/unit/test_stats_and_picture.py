@@ -157,7 +157,7 @@ def test_quest_card_counts_follow_what_each_card_counts_as():
 
 def test_pillow_is_not_imported_to_handle_ordinary_updates():
     code = (
-        "import sys; sys.path[:0] = [sys.argv[1], sys.argv[2]]; import app, gamebot.service, gamebot.extras; "
+        "import sys; sys.path[:0] = [sys.argv[1], sys.argv[2]]; import app, gamebot.service, gamebot.handlers.statistics; "
         "assert 'PIL' not in sys.modules, 'PIL imported at start'"
     )
     result = subprocess.run([sys.executable, "-c", code, str(ROOT / "shared"), str(ROOT / "functions/webhook")],

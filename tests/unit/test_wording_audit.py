@@ -11,6 +11,7 @@ from engine.bots import choose_action
 from engine.game import actors
 from gamebot import ending, texts
 from gamebot.callbacks import Codec
+from gamebot.handlers.play import apply_move
 from gamebot.presenter.board import board
 from gamebot.presenter.events import event_line
 from gamebot.presenter.lobby import rules_text
@@ -258,7 +259,7 @@ def test_an_early_voter_is_told_who_votes_first(lang, says):
     service = Service(FakeRepository(), RecordingIO(), CODEC, bot_username="TestBot")
     other = seat_of(state, 1)
     with pytest.raises(Reply) as refused:
-        service._apply(session, state, Action(seat=other, kind="vote", choice="approve"), lang, ("vote", None))
+        apply_move(service.deps, session, state, Action(seat=other, kind="vote", choice="approve"), lang, ("vote", None))
     assert str(refused.value.text) == says.format(name=NAMES[holder])
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import texts, wording
+from ..buttons import Join, Leave, Op, OpenSettings, StartGame
 from ..callbacks import Codec
 from .table import Btn, Keyboard, Table, esc
 
@@ -36,12 +37,12 @@ def lobby(table: Table, host: str | None, roles: list[str], options: dict[str, A
         lines.append(table.t("lobby.assassin", role=esc(assassin)))
     lines += ["", table.t("lobby.howto")]
 
-    def data(op: str) -> str:
-        return codec.encode("L", table.chat_id, table.game_id, 0, op)
+    def data(op: Op) -> str:
+        return op.encode(codec, table.chat_id, table.game_id)
 
     kb = [
-        [Btn(table.t("lobby.button.join"), data("j")), Btn(table.t("lobby.button.leave"), data("l"))],
-        [Btn(table.t("lobby.button.settings"), data("s")), Btn(table.t("lobby.button.start"), data("g"))],
+        [Btn(table.t("lobby.button.join"), data(Join())), Btn(table.t("lobby.button.leave"), data(Leave()))],
+        [Btn(table.t("lobby.button.settings"), data(OpenSettings())), Btn(table.t("lobby.button.start"), data(StartGame()))],
     ]
     if table.bot_username:
         kb.append([Btn(table.t("lobby.button.open_bot"), url=table.deep_link("j"))])

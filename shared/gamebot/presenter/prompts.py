@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import texts, wording
+from ..buttons import Op, PromptChoice, PromptConfirm, PromptPass, PromptQuest, PromptTarget
 from ..callbacks import Codec
 from ..session import kind_tag
 from .table import Btn, Keyboard, Table, esc
@@ -74,8 +75,8 @@ def private_prompt(
         lines.append(table.t("prompt.may_pass"))
     tag = kind_tag(kind)
 
-    def data(op: str) -> str:
-        return codec.encode("P", table.chat_id, table.game_id, serial, tag + op)
+    def data(op: Op) -> str:
+        return op.encode(codec, table.chat_id, table.game_id, serial)
 
     sel = sel or {}
     chosen = list(sel.get("targets") or [])
@@ -83,24 +84,24 @@ def private_prompt(
     rows: Keyboard = []
     if prompt.get("quests"):
         row = [
-            Btn(("🎯 " if sel.get("quest") == q else "") + table.t("team.button.quest", quest=q + 1, size="·"), data(f"q{q}"))
+            Btn(("🎯 " if sel.get("quest") == q else "") + table.t("team.button.quest", quest=q + 1, size="·"), data(PromptQuest(tag, q)))
             for q in prompt["quests"]
         ]
         rows.extend(row[i : i + 3] for i in range(0, len(row), 3))
     if pick:
         mark = (lambda s: "✅ " if s in chosen else "▫️ ") if mode == "select" else (lambda s: "")
-        buttons = [Btn(mark(s) + table.names[s][:24], data(f"t{s}")) for s in prompt.get("targets") or []]
+        buttons = [Btn(mark(s) + table.names[s][:24], data(PromptTarget(tag, s))) for s in prompt.get("targets") or []]
         rows.extend(buttons[i : i + 2] for i in range(0, len(buttons), 2))
     if prompt.get("choices"):
         buttons = [
-            Btn(("🔘 " if mode == "select" and sel.get("choice") == c else "") + choice_label(table, c, kind), data(f"x{i}"))
+            Btn(("🔘 " if mode == "select" and sel.get("choice") == c else "") + choice_label(table, c, kind), data(PromptChoice(tag, i)))
             for i, c in enumerate(prompt["choices"])
         ]
         rows.extend(buttons[i : i + 2] for i in range(0, len(buttons), 2))
     if mode == "select":
-        rows.append([Btn(table.t("prompt.button.confirm", count=len(chosen), size=pick or 1), data("c"))])
+        rows.append([Btn(table.t("prompt.button.confirm", count=len(chosen), size=pick or 1), data(PromptConfirm(tag)))])
     if prompt.get("optional"):
-        rows.append([Btn(table.t("prompt.button.pass"), data("p"))])
+        rows.append([Btn(table.t("prompt.button.pass"), data(PromptPass(tag)))])
     if chosen:
         lines.append(table.t("team.selected", names=table.names_of(chosen)))
     return "\n".join(lines), rows

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from .. import texts, wording
+from ..buttons import Op, TeamConfirm, TeamQuest, TeamSeat, Vote
 from ..callbacks import Codec
-from ..session import kind_tag
 from .events import announcements
 from .table import Btn, Keyboard, Table, esc
 
@@ -24,8 +24,8 @@ def team_picker(
 ) -> tuple[str, Keyboard]:
     """The Leader's keyboard in the group: player names to toggle, quest choice (Targeting), Confirm."""
     leader = pv["leader"]
-    def data(op: str) -> str:
-        return codec.encode("T", table.chat_id, table.game_id, serial, op)
+    def data(op: Op) -> str:
+        return op.encode(codec, table.chat_id, table.game_id, serial)
 
     if quests:
         text = table.t("team.title_targeting", leader=table.mention(leader), attempt=attempt)
@@ -44,17 +44,17 @@ def team_picker(
         row = []
         for q in quests:
             mark = "🎯 " if quest == q else ""
-            row.append(Btn(mark + table.t("team.button.quest", quest=q + 1, size=sizes[q]), data(f"q{q}")))
+            row.append(Btn(mark + table.t("team.button.quest", quest=q + 1, size=sizes[q]), data(TeamQuest(q))))
         rows.extend(row[i : i + 3] for i in range(0, len(row), 3))
     buttons = [
-        Btn(("✅ " if s in chosen else "▫️ ") + table.names[s][:24], data(f"t{s}")) for s in range(pv["players"])
+        Btn(("✅ " if s in chosen else "▫️ ") + table.names[s][:24], data(TeamSeat(s))) for s in range(pv["players"])
     ]
     rows.extend(buttons[i : i + 2] for i in range(0, len(buttons), 2))
     if quests and quest is None:
-        rows.append([Btn(table.t("team.button.confirm_noquest"), data("c"))])
+        rows.append([Btn(table.t("team.button.confirm_noquest"), data(TeamConfirm()))])
     else:
         size = sizes[quest] if quest is not None else next(iter(sizes.values()))
-        rows.append([Btn(table.t("team.button.confirm", count=len(chosen), size=size), data("c"))])
+        rows.append([Btn(table.t("team.button.confirm", count=len(chosen), size=size), data(TeamConfirm()))])
     return text, rows
 
 
@@ -80,10 +80,9 @@ def vote_message(table: Table, pv: dict[str, Any], codec: Codec, serial: int) ->
         lines.append(table.t("vote.progress", count=len(voted), of=pv["players"], names=table.names_of(voted)))
     waiting = [s for s in range(pv["players"]) if s not in voted]
     lines.append(table.t("vote.waiting", names=table.names_of(waiting)))
-    tag = kind_tag("vote")
     kb = [[
-        Btn(table.t("vote.button.approve"), codec.encode("V", table.chat_id, table.game_id, serial, tag + "a")),
-        Btn(table.t("vote.button.reject"), codec.encode("V", table.chat_id, table.game_id, serial, tag + "r")),
+        Btn(table.t("vote.button.approve"), Vote(True).encode(codec, table.chat_id, table.game_id, serial)),
+        Btn(table.t("vote.button.reject"), Vote(False).encode(codec, table.chat_id, table.game_id, serial)),
     ]]
     return "\n".join(lines), kb
 

@@ -1,0 +1,131 @@
+"""What every handler needs (:class:`Deps`: the repository and unit of work, the Bot API, the clock, the
+button codec, the bot's name, the time limits' scheduler) and the small reads they share: a chat's
+session, a user's record, the table a message is drawn for, a person's language.
+
+Built once per :class:`gamebot.service.Service` and handed to the handlers; nothing here points back
+up to the service.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from . import recovery, texts
+from .bot_name import BotName
+from .callbacks import Codec
+from .presenter.table import Table
+from .session import DamagedSession, Player, Session, UserRecord, chat_key, user_key
+from .store import Item, Repository, retrying
+
+GROUP_TYPES = ("group", "supergroup")
+MAX_PLAYERS = 10
+ARCHIVE_DAYS = 30.0
+
+
+def display_name(user: Any) -> str:
+    name = (user.first_name or "").strip() or (user.username or "") or str(user.id)
+    if user.last_name:
+        name += f" {user.last_name.strip()[:1]}."
+    return name[:32]
+
+
+def lang_of(user: Any, s: Session | None = None) -> str:
+    """A person's language: their Telegram app's if a catalog speaks it, else the group's."""
+    fallback = s.lang if s is not None and texts.supported(s.lang) else texts.DEFAULT_LANG
+    return texts.lang_for(getattr(user, "language_code", None), fallback)
+
+
+def player_lang(s: Session, seat: int) -> str:
+    """Private messages follow the player's Telegram language when we speak it, else the group's."""
+    lang = s.players[seat].lang
+    return lang if texts.supported(lang) else s.lang
+
+
+@dataclass
+class Deps:
+    """The handlers' dependencies. ``uow``: the ``gamebot.uow.UnitOfWork`` (set once it is built);
+    ``scheduler``: the phase timers' scheduler (None: no time limits); ``seeds``: a ``random.Random``
+    for game seeds (tests), else ``secrets``."""
+
+    repo: Repository
+    io: Any
+    codec: Codec
+    bot_username: str | BotName = ""
+    clock: Any = time.time
+    seeds: Any = None
+    archive_days: float = ARCHIVE_DAYS
+    scheduler: Any = None
+    uow: Any = None
+
+    def table(self, session: Session, lang: str | None = None) -> Table:
+        """The table messages about ``session`` are drawn for (``lang``: default the group's)."""
+        theme = session.settings.theme
+        if session.state:
+            theme = session.game().config.theme.value
+        return Table(
+            chat_id=session.chat_id,
+            game_id=session.game_id or "",
+            title=session.title,
+            lang=lang or session.lang,
+            theme=theme,
+            names=session.names(),
+            user_ids=[p.id for p in session.players],
+            bot_username=self.bot_username,
+        )
+
+    def load(self, chat_id: int) -> tuple[Session | None, int | None]:
+        item = self.repo.get(chat_key(chat_id))
+        if item is None:
+            return None, None
+        return Session.from_body(item.body), item.version
+
+    def load_user(self, user_id: int) -> tuple[UserRecord, int | None]:
+        item = self.repo.get(user_key(user_id))
+        if item is None:
+            return UserRecord(id=user_id), None
+        return recovery.user_record(user_id, item.body), item.version
+
+    def mark_user(self, user_id: int, update_id: int | None = None, **changes: Any) -> UserRecord | None:
+        """Update the user's record. With ``update_id``: None if that update was already applied (a
+        redelivery), else it is recorded in the same write."""
+
+        def attempt() -> UserRecord | None:
+            rec, version = self.load_user(user_id)
+            if update_id is not None and update_id in rec.seen:
+                return None
+            rec = rec.model_copy(update=changes)
+            if update_id is not None:
+                rec.mark_seen(update_id)
+            self.repo.put(Item(key=user_key(user_id), body=rec.body()), version)
+            return rec
+
+        return retrying(attempt)
+
+    def split_reachable(self, s: Session) -> tuple[list[Player], list[Player]]:
+        """The lobby's players the bot can message privately, and the others (every record in one read)."""
+        found = self.repo.get_many([user_key(p.id) for p in s.players])
+        keep: list[Player] = []
+        dropped: list[Player] = []
+        for p in s.players:
+            item = found.get(user_key(p.id))
+            reachable = item is not None and recovery.user_record(p.id, item.body).reachable
+            (keep if reachable else dropped).append(p)
+        return keep, dropped
+
+    def active_elsewhere(self, rec: UserRecord, chat_id: int) -> Session | None:
+        """The other group's session whose active game this user is in (pointers are checked lazily)."""
+        if rec.chat is None or rec.chat == chat_id:
+            return None
+        try:
+            other, _ = self.load(rec.chat)
+        except DamagedSession:  # that group's own updates say so; it keeps nobody from playing here
+            return None
+        if other is None or not other.active or other.game_id != rec.game_id or other.seat_of(rec.id) is None:
+            return None
+        return other
+
+    def group_of(self, user_id: int) -> Session | None:
+        """The session of the group this user last played or joined in (two reads)."""
+        rec, _ = self.load_user(user_id)
+        return self.load(rec.chat)[0] if rec.chat is not None else None

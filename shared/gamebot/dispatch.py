@@ -1,0 +1,90 @@
+"""Which handler an update goes to: a command by its name, a button by its scope, a change of the
+bot's membership, a chat migration. The tables are built once, at import."""
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from . import buttons, texts, timers
+from .callbacks import BadCallback
+from .context import GROUP_TYPES, Deps, lang_of
+from .handlers import commands, language, lobby, membership, play, prompts, settings, statistics
+from .handling import Job, finish
+from .steps import Plan
+
+Handler = Callable[[Deps, Job, Any], Awaitable[None]]
+
+# command name -> (handler(deps, job, args), in a group only)
+COMMANDS: dict[str, tuple[Handler, bool]] = {
+    "start": (commands.cmd_start, False),
+    "newgame": (lobby.cmd_newgame, True),
+    "status": (commands.cmd_status, False),
+    "rules": (commands.cmd_rules, False),
+    "help": (commands.cmd_help, False),
+    "cancel": (commands.cmd_cancel, True),
+    "leave": (lobby.cmd_leave, True),
+    "extend": (timers.cmd_extend, True),
+    "forcestart": (timers.cmd_forcestart, True),
+    "idles": (timers.cmd_idles, True),
+    "stats": (statistics.cmd_stats, False),
+    "history": (statistics.cmd_history, False),
+    "language": (language.cmd_language, False),
+}
+
+# button scope (``gamebot.callbacks``) -> handler(deps, job, pressed)
+BUTTONS: dict[str, Handler] = {
+    "L": lobby.on_button,
+    "S": settings.on_button,
+    "T": play.on_team,
+    "V": play.on_vote,
+    "Q": play.on_card,
+    "P": prompts.on_prompt,
+    "G": language.on_button,
+}
+
+
+async def on_message(deps: Deps, job: Job) -> None:
+    msg = job.update.message
+    if msg.migrate_to_chat_id:
+        await membership.migrate(deps, job, msg.chat.id, msg.migrate_to_chat_id)
+        return
+    text = msg.text or ""
+    if not text.startswith("/") or msg.from_user is None:
+        return
+    word, _, args = text.partition(" ")
+    cmd, _, target = word[1:].partition("@")
+    if target and deps.bot_username and target.lower() != deps.bot_username.lower():
+        return  # addressed to another bot
+    entry = COMMANDS.get(cmd.lower())
+    if entry is None:
+        return
+    handler, group_only = entry
+    private = msg.chat.type == "private"
+    if private and group_only:
+        await finish(deps, job, Plan(answer=texts.t("error.group_only", lang_of(msg.from_user))))
+        return
+    if not private and msg.chat.type not in GROUP_TYPES:
+        return
+    await handler(deps, job, args.strip())
+
+
+async def on_callback(deps: Deps, job: Job) -> None:
+    q = job.update.callback_query
+    job.callback_id = q.id
+    try:
+        pressed = buttons.decode(deps.codec, q.data)
+    except BadCallback:
+        await finish(deps, job, Plan(answer=texts.t("error.stale", lang_of(q.from_user))))
+        return
+    await BUTTONS[pressed.scope](deps, job, pressed)
+
+
+async def dispatch(deps: Deps, job: Job) -> None:
+    """Hand the update to its handler; every other update type is ignored (200)."""
+    u = job.update
+    if u.callback_query is not None:
+        await on_callback(deps, job)
+    elif u.message is not None:
+        await on_message(deps, job)
+    elif u.my_chat_member is not None:
+        await membership.on_my_chat_member(deps, job)

@@ -1,0 +1,244 @@
+"""Commands: /help, /rules, /start (private: welcome, join by deep link, reconnect), /status, /cancel."""
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from engine import prompts, public_view
+
+from .. import ending, recovery, round_message, texts
+from ..callbacks import parse_start_payload
+from ..context import GROUP_TYPES, Deps, display_name, lang_of, player_lang
+from ..handling import Job, finish, reply_lang, transact, transient
+from ..outgoing import game as outgoing
+from ..outgoing import views
+from ..presenter.board import board
+from ..presenter.lobby import rules_text
+from ..presenter.table import Table, esc
+from ..presenter.vote import vote_message
+from ..reveal_text import reveal_text
+from ..session import CANCELLED, LOBBY, PLAYING, DamagedSession, Session, chat_key, serial
+from ..steps import Plan, Reply
+from ..store import Item
+from ..telegram_io import Out
+from . import lobby
+from .play import archive
+
+log = logging.getLogger("gamebot.service")
+
+
+async def cmd_help(deps: Deps, job: Job, args: str) -> None:
+    chat = job.update.effective_chat
+    session = deps.load(chat.id)[0] if chat.type in GROUP_TYPES else None
+    lang = reply_lang(job, session)
+    lines = [texts.t("help.title", lang), "", texts.t("help.body", lang), "", texts.t("help.commands", lang)]
+    from ..commands import commands as command_menu  # only for /help: not at cold start
+
+    for name, description in command_menu(lang):
+        lines.append(texts.t("help.command_line", lang, command=name, description=esc(description)))
+    languages = ", ".join(texts.language_name(code) for code in texts.languages())
+    lines += ["", texts.t("help.languages", lang, languages=esc(languages))]
+    await finish(deps, job, Plan(answer="\n".join(lines)))
+
+
+async def cmd_rules(deps: Deps, job: Job, args: str) -> None:
+    chat = job.update.effective_chat
+    session = None
+    if chat.type in GROUP_TYPES:
+        session, _ = deps.load(chat.id)
+    elif job.update.effective_user:
+        session = deps.group_of(job.update.effective_user.id)
+    lang = reply_lang(job, session)
+    if session is not None and session.active:
+        table = deps.table(session, lang)
+        roles, options = list(session.settings.roles), dict(session.settings.options)
+        if session.state:
+            cfg = session.game().config
+            roles, options = list(cfg.roles), dict(cfg.options)
+        text = rules_text(table, roles, options)
+        config = session.game().config if session.state else lobby.config(session, min(max(len(session.players), 5), 10))
+        text += "\n\n" + reveal_text(table, config)
+    else:
+        text = "\n\n".join(
+            rules_text(Table(chat_id=chat.id, game_id="", lang=lang, theme=th), [], {})
+            for th in ("avalon", "resistance")
+        )
+    await finish(deps, job, Plan(answer=text))
+
+
+async def cmd_start(deps: Deps, job: Job, args: str) -> None:
+    msg = job.update.message
+    user = msg.from_user
+    if msg.chat.type != "private":
+        await cmd_help(deps, job, args)
+        return
+    lang = lang_of(user)
+    parsed = parse_start_payload(args) if args else None
+    if parsed and parsed[0] == "j":
+        _, chat_id, game_id = parsed
+        plan = transact(deps, job, chat_id, lambda s: lobby.join(deps, s, user, game_id, via_start=True))
+        if plan.answer and not plan.outs:
+            # could not join: still record that the user can be reached
+            deps.mark_user(user.id, started=True, blocked=False, name=display_name(user), lang=lang)
+            plan.answer = texts.t("start.join_failed", lang, reason=plan.answer)
+        await finish(deps, job, plan)
+        return
+    rec = deps.mark_user(user.id, job.update_id, started=True, blocked=False, name=display_name(user), lang=lang)
+    if rec is None:
+        return  # a redelivered /start: it was answered the first time
+    if rec.chat is not None:
+        session, _ = deps.load(rec.chat)
+        if session is not None and session.status == PLAYING and session.seat_of(user.id) is not None:
+            await reconnect(deps, job, session, user.id)
+            return
+    await finish(deps, job, Plan(answer=texts.t("start.welcome", lang, name=esc(user.first_name))))
+
+
+async def reconnect(deps: Deps, job: Job, session: Session, user_id: int) -> None:
+    """A player who (re)opened the private chat gets their role and current prompts again."""
+
+    def decide(s: Session | None) -> Plan:
+        if s is None or s.status != PLAYING or s.seat_of(user_id) is None:
+            raise Reply(texts.t("status.private_none", reply_lang(job, s)))
+        seat = s.seat_of(user_id)
+        if user_id in s.unreachable:
+            s.unreachable.remove(user_id)
+            plan = Plan(session=s)
+        else:
+            plan = Plan()
+        plan.outs = outgoing.private_status(deps, s, seat, intro=True)
+        return plan
+
+    plan = transact(deps, job, session.chat_id, decide)
+    await finish(deps, job, plan)
+
+
+async def cmd_status(deps: Deps, job: Job, args: str) -> None:
+    chat = job.update.effective_chat
+    user = job.update.effective_user
+    if chat.type == "private":
+        session = deps.group_of(user.id)
+        if session is None or session.status != PLAYING or session.seat_of(user.id) is None:
+            await finish(deps, job, Plan(answer=texts.t("status.private_none", reply_lang(job, session))))
+            return
+
+        def private(s: Session | None) -> Plan:  # recorded: a redelivered /status is answered once
+            if s is None or s.status != PLAYING or s.seat_of(user.id) is None:
+                raise Reply(texts.t("status.private_none", reply_lang(job, s)))
+            return Plan(outs=outgoing.private_status(deps, s, s.seat_of(user.id)))
+
+        await finish(deps, job, transact(deps, job, session.chat_id, private))
+        return
+    session, _ = deps.load(chat.id)
+    if session is None or not session.active:
+        await finish(deps, job, Plan(answer=texts.t("status.none", reply_lang(job, session))))
+        return
+    if session.status == LOBBY:
+        text, kb = views.lobby(deps, session)
+        await finish(deps, job, Plan(outs=[Out("send", chat_id=chat.id, text=text, keyboard=kb,
+                                                remember="lobby_msg", tag="lobby")]))
+        return
+
+    def group(s: Session | None) -> Plan:  # recorded: a redelivered /status is answered once
+        if s is None or s.status != PLAYING:
+            raise Reply(texts.t("status.none", reply_lang(job, s)))
+        state = s.game()
+        table = deps.table(s)
+        pv = public_view(state)
+        outs = [Out("send", chat_id=chat.id, text=board(table, pv, names=True), remember="board_msg",
+                    tag="board")]
+        now = serial(state)
+        if pv["stage"] == "vote" or any(p.kind == "vote" for seat in range(state.n) for p in prompts(state, seat)):
+            text, kb = vote_message(table, pv, deps.codec, now)
+            outs.append(Out("send", chat_id=chat.id, text=text, keyboard=kb, tag="vote", live=now))
+        quest = round_message.status(table, deps.codec, state, pv)  # the quest's cards, while they are played
+        return Plan(outs=outs + ([quest] if quest is not None else []))
+
+    await finish(deps, job, transact(deps, job, chat.id, group))
+
+
+async def cmd_cancel(deps: Deps, job: Job, args: str) -> None:
+    try:
+        await cancel_game(deps, job)
+    except Exception as exc:  # /cancel must always work: else the group could never play again
+        if job.committed or transient(exc):
+            raise
+        if not isinstance(exc, DamagedSession):  # a bug, or a state this version cannot play
+            log.exception("update %s: /cancel failed; closing what can be read", job.update_id)
+        await cancel_damaged(deps, job)
+
+
+async def cancel_game(deps: Deps, job: Job) -> None:
+    chat = job.update.effective_chat
+    user = job.update.effective_user
+    session, _ = deps.load(chat.id)
+    if session is None or not session.active:
+        await finish(deps, job, Plan(answer=texts.t("cancel.nothing", reply_lang(job, session))))
+        return
+    allowed = user.id == session.host or await deps.io.is_admin(chat.id, user.id)
+    if not allowed:
+        await finish(deps, job, Plan(answer=texts.t("cancel.not_allowed", session.lang)))
+        return
+    game_id = session.game_id
+
+    def decide(s: Session | None) -> Plan:
+        if s is None or not s.active or s.game_id != game_id:
+            raise Reply(texts.t("cancel.nothing", reply_lang(job, s)))
+        return close(deps, s, display_name(user))
+
+    plan = transact(deps, job, chat.id, decide)
+    await finish(deps, job, plan)
+
+
+async def cancel_damaged(deps: Deps, job: Job) -> None:
+    """/cancel of a game that does not load (or cannot be cancelled the usual way): the host or a
+    group admin closes what can be salvaged (gamebot.recovery), so that the group can play again."""
+    chat_id, user = job.update.effective_chat.id, job.update.effective_user
+    stored = deps.repo.get(chat_key(chat_id))
+    if stored is None:
+        await finish(deps, job, Plan(answer=texts.t("cancel.nothing", lang_of(user))))
+        return
+    s = recovery.closed(recovery.salvage(chat_id, stored.body))
+    if user.id != s.host and not await deps.io.is_admin(chat_id, user.id):
+        await finish(deps, job, Plan(answer=texts.t("cancel.not_allowed", reply_lang(job, s))))
+        return
+    s.mark_seen(job.update_id)
+    deps.repo.put(Item(key=chat_key(chat_id), body=s.body()), stored.version)  # a conflict: redelivered
+    job.committed = True
+    text = deps.table(s).t("damaged.cancelled", name=esc(display_name(user)))
+    await finish(deps, job, Plan(outs=[Out("send", chat_id=chat_id, text=text, tag="end")]))
+
+
+def close(deps: Deps, s: Session, by: str, removed: bool = False) -> Plan:
+    """Cancel the lobby or game of ``s`` (``by``: who; ``removed``: the bot was removed from the group)."""
+    table = deps.table(s)
+    plan = Plan(session=s)
+    was_playing = s.status == PLAYING
+    s.status = CANCELLED
+    s.sel = {}
+    pv: dict[str, Any] = {}
+    if was_playing:
+        state = s.game()
+        pv = public_view(state)
+        pv["roles"] = list(state.roles)  # the game is over: every role may be shown
+        pv["sides"] = [x.value for x in state.sides]
+        plan.writes.append(archive(deps, s, state, pv))
+    if removed:  # the bot is no longer in the group: tell the players privately
+        for seat, p in enumerate(s.players):
+            t = deps.table(s, player_lang(s, seat))
+            plan.outs.append(Out("send", chat_id=p.id, user_id=p.id, essential=False, tag="removed",
+                                 text=t.t("end.removed", title=esc(s.title))))
+        return plan
+    if not was_playing:
+        if s.lobby_msg:
+            plan.outs.append(Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, tag="lobby",
+                                 text=table.t("cancel.lobby", name=esc(by))))
+        else:
+            plan.outs.append(Out("send", chat_id=s.chat_id, tag="notice", text=table.t("cancel.lobby", name=esc(by))))
+        return plan
+    if s.board_msg:
+        plan.outs.append(Out("edit", chat_id=s.chat_id, message_id=s.board_msg, essential=False, tag="board",
+                             text=board(table, pv, status="cancelled")))
+    for text in ending.game_over(table, pv, cancelled_by=by):
+        plan.outs.append(Out("send", chat_id=s.chat_id, text=text, tag="end"))
+    return plan

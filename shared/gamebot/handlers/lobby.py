@@ -1,0 +1,227 @@
+"""The lobby: /newgame, joining (its button or the private deep link), leaving (/leave or its button),
+the host opening the settings panel, and starting the game (the deal)."""
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import engine
+from engine import new_game, validate_config
+
+from .. import settings_check, texts
+from ..buttons import Join, Leave, OpenSettings, Pressed, StartGame
+from ..context import MAX_PLAYERS, Deps, display_name, lang_of
+from ..deadlines import carry_over, configure
+from ..handling import Job, check_game, finish, host_check, transact
+from ..outgoing import game as outgoing
+from ..outgoing import views
+from ..presenter.table import esc
+from ..session import CANCELLED, LOBBY, PLAYING, Player, Session, new_game_id, user_key
+from ..steps import Plan, Reply
+from ..store import Item, Write
+from ..telegram_io import Out
+from .settings import lobby_settings
+
+
+async def cmd_newgame(deps: Deps, job: Job, args: str) -> None:
+    msg = job.update.message
+    user = msg.from_user
+    chat = msg.chat
+    own = texts.lang_for(user.language_code, "")  # "" when we do not speak the user's language
+
+    def decide(s: Session | None) -> Plan:
+        if s is not None and s.active:
+            raise Reply(texts.t("newgame.exists", s.lang))
+        # the group keeps its language (/language, settings); a new group speaks its first host's
+        lang = s.lang if s is not None and texts.supported(s.lang) else own or texts.DEFAULT_LANG
+        session = Session(
+            chat_id=chat.id,
+            title=chat.title or "",
+            lang=lang,
+            game_id=new_game_id(),
+            status=LOBBY,
+            host=user.id,
+            settings=lobby_settings(s.settings if s is not None else None, args),
+            seen=list(s.seen) if s is not None else [],
+            **carry_over(s),
+            last=s.last if s is not None else None,
+            pin_hint=s.pin_hint if s is not None else False,
+        )
+        plan = Plan(session=session)
+        rec, version = deps.load_user(user.id)
+        table = deps.table(session)
+        elsewhere = deps.active_elsewhere(rec, chat.id) if rec.reachable else None
+        if rec.reachable and elsewhere is None:
+            session.players.append(Player(id=user.id, name=display_name(user), lang=own))
+            rec = rec.model_copy(update={"chat": chat.id, "game_id": session.game_id, "name": display_name(user)})
+            plan.writes.append(Write(Item(key=user_key(user.id), body=rec.body()), version))
+            table = deps.table(session)
+        text, kb = views.lobby(deps, session)
+        plan.outs.append(Out("send", chat_id=chat.id, text=text, keyboard=kb, remember="lobby_msg", tag="lobby"))
+        if elsewhere is not None:
+            plan.outs.append(Out("send", chat_id=chat.id, tag="notice", text=table.t(
+                "lobby.in_other_game", title=esc(elsewhere.title or "?"))))
+        elif not session.players:
+            plan.outs.append(Out("send", chat_id=chat.id, tag="notice", text=table.t(
+                "newgame.host_not_reachable", name=esc(display_name(user)), link=table.deep_link("j"))))
+        return plan
+
+    plan = transact(deps, job, chat.id, decide)
+    await finish(deps, job, plan)
+
+
+def join(deps: Deps, s: Session | None, user: Any, game_id: str, via_start: bool = False) -> Plan:
+    """``user`` joins the lobby of ``game_id`` (its button, or ``via_start``: the private deep link)."""
+    lang = lang_of(user, s)
+    own = texts.lang_for(user.language_code, "")
+    if s is None or s.status != LOBBY or s.game_id != game_id:
+        raise Reply(texts.t("start.game_gone", lang) if via_start else texts.t("error.stale", lang))
+    table = deps.table(s)
+    rec, version = deps.load_user(user.id)
+    if via_start:
+        rec = rec.model_copy(update={"started": True, "blocked": False})
+    if s.seat_of(user.id) is not None:
+        if via_start:
+            return Plan(writes=[Write(Item(key=user_key(user.id), body=rec.body()), version)],
+                        outs=[Out("send", chat_id=user.id, user_id=user.id, tag="joined",
+                                  text=texts.t("start.joined", lang, title=esc(s.title)))])
+        raise Reply(texts.t("lobby.already_joined", lang))
+    if not rec.reachable:
+        raise Reply(texts.t("lobby.need_private", lang), url=table.deep_link("j"))
+    if len(s.players) >= MAX_PLAYERS:
+        raise Reply(texts.t("lobby.full", lang), alert=True)
+    other = deps.active_elsewhere(rec, s.chat_id)
+    if other is not None:
+        raise Reply(texts.t("lobby.in_other_game", lang, title=esc(other.title or "?")), alert=True)
+    name = display_name(user)
+    if name in s.names():
+        name = f"{name} @{user.username}" if user.username else f"{name} #{len(s.players) + 1}"
+    s.players.append(Player(id=user.id, name=name[:40], lang=own))
+    if s.host is None:
+        s.host = user.id
+    rec = rec.model_copy(update={"chat": s.chat_id, "game_id": s.game_id, "name": name, "lang": lang})
+    plan = Plan(session=s, writes=[Write(Item(key=user_key(user.id), body=rec.body()), version)])
+    text, kb = views.lobby(deps, s)
+    if s.lobby_msg:  # the lobby's latest state: progress
+        plan.outs.append(Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=text, keyboard=kb, tag="lobby",
+                             essential=False, view="lobby"))
+    if via_start:
+        plan.outs.append(Out("send", chat_id=user.id, user_id=user.id, tag="joined",
+                             text=texts.t("start.joined", lang, title=esc(s.title))))
+    else:
+        plan.answer = texts.t("lobby.joined", lang)
+    return plan
+
+
+async def cmd_leave(deps: Deps, job: Job, args: str) -> None:
+    chat = job.update.effective_chat
+    user = job.update.effective_user
+    plan = transact(deps, job, chat.id, lambda s: leave(deps, s, user, None))
+    await finish(deps, job, plan)
+
+
+def leave(deps: Deps, s: Session | None, user: Any, game_id: str | None) -> Plan:
+    lang = lang_of(user, s)
+    if s is None or not s.active or (game_id is not None and s.game_id != game_id):
+        raise Reply(texts.t("leave.nothing", lang))
+    if s.status == PLAYING:
+        raise Reply(texts.t("leave.in_game", lang), alert=True)
+    seat = s.seat_of(user.id)
+    if seat is None:
+        raise Reply(texts.t("lobby.not_joined", lang))
+    del s.players[seat]
+    plan = Plan(session=s, answer=texts.t("lobby.left", lang))
+    rec, version = deps.load_user(user.id)
+    if rec.chat == s.chat_id:
+        rec = rec.model_copy(update={"chat": None, "game_id": None})
+        plan.writes.append(Write(Item(key=user_key(user.id), body=rec.body()), version))
+    if not s.players:
+        s.status = CANCELLED
+        text, kb = deps.table(s).t("lobby.closed"), None
+    else:
+        if s.host == user.id:
+            s.host = s.players[0].id
+        text, kb = views.lobby(deps, s)
+    if s.lobby_msg:  # the lobby's latest state (progress), unless it closed
+        plan.outs.append(Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=text, keyboard=kb, tag="lobby",
+                             essential=kb is None, view="lobby"))
+    return plan
+
+
+def open_settings(deps: Deps, s: Session | None, user: Any, pressed: Pressed) -> Plan:
+    lang = lang_of(user, s)
+    s = check_game(s, pressed.game_id, LOBBY, lang)
+    host_check(s, user)
+    rec, _ = deps.load_user(user.id)
+    if not rec.reachable:
+        raise Reply(texts.t("lobby.need_private", lang), url=deps.table(s).deep_link("j"))
+    text, kb = views.settings_page(deps, s, "main", lang)
+    return Plan(outs=[Out("send", chat_id=user.id, user_id=user.id, text=text, keyboard=kb, tag="settings")],
+                answer=texts.t("lobby.settings_sent", lang))
+
+
+def config(s: Session, n: int) -> engine.GameConfig:
+    """The game the lobby's settings make for ``n`` players."""
+    return settings_check.config_for(s.settings, n)
+
+
+def start_game(deps: Deps, s: Session | None, user: Any, pressed: Pressed, msg_id: int | None) -> Plan:
+    """The host pressed Start: deal if the table can play these settings (``msg_id``: the lobby message)."""
+    lang = lang_of(user, s)
+    s = check_game(s, pressed.game_id, LOBBY, lang)
+    host_check(s, user)
+    n = len(s.players)
+    table = deps.table(s)
+    if not 5 <= n <= MAX_PLAYERS:
+        raise Reply(texts.t("lobby.not_enough", lang, count=n), alert=True)
+    try:
+        cfg = config(s, n)
+    except Exception as exc:
+        problems = getattr(exc, "problems", None) or []
+        raise Reply(views.config_errors(deps, s, lang, problems), alert=True) from None
+    errors = [i for i in validate_config(cfg) if i.level == "error"]
+    if errors:
+        raise Reply(views.config_errors(deps, s, lang, errors), alert=True)
+    unreachable = [p.name for p in deps.split_reachable(s)[1]]
+    if unreachable:
+        text = table.t("lobby.unreachable", names=esc(", ".join(unreachable)), link=table.deep_link("j"))
+        return Plan(outs=[Out("send", chat_id=s.chat_id, text=text, tag="notice")], answer=text[:200], alert=True)
+    return launch(deps, s, cfg, msg_id)
+
+
+def launch(deps: Deps, s: Session, cfg: engine.GameConfig, msg_id: int | None) -> Plan:
+    """Deal and start the game; ``msg_id``: the message to turn into the board (else the lobby's)."""
+    seed = deps.seeds.getrandbits(48) if deps.seeds is not None else secrets.randbits(48)
+    state, events = new_game(configure(cfg, s.settings.timers), seed)
+    s.status = PLAYING
+    s.set_game(state)
+    s.board_msg = msg_id or s.lobby_msg
+    s.lobby_msg = None
+    s.unreachable = []
+    plan = Plan(session=s)
+    plan.outs = outgoing.game_outs(deps, s, None, state, events, trigger=("start", msg_id))
+    if s.board_msg:
+        plan.outs.append(Out("pin", chat_id=s.chat_id, message_id=s.board_msg, essential=False, tag="pin"))
+    return plan
+
+
+# What a lobby button decides: (deps, session, user, pressed, message id) -> Plan. (Module names are
+# looked up at each press.)
+DECISIONS = {
+    Join: lambda deps, s, user, pressed, msg_id: join(deps, s, user, pressed.game_id),
+    Leave: lambda deps, s, user, pressed, msg_id: leave(deps, s, user, pressed.game_id),
+    OpenSettings: lambda deps, s, user, pressed, msg_id: open_settings(deps, s, user, pressed),
+    StartGame: lambda deps, s, user, pressed, msg_id: start_game(deps, s, user, pressed, msg_id),
+}
+
+
+async def on_button(deps: Deps, job: Job, pressed: Pressed) -> None:
+    q = job.update.callback_query
+    user = q.from_user
+    decision = DECISIONS.get(type(pressed.op))
+    if decision is None:
+        await finish(deps, job, Plan(answer=texts.t("error.stale", lang_of(user))))
+        return
+    msg_id = q.message.message_id if q.message else None
+    plan = transact(deps, job, pressed.chat_id, lambda s: decision(deps, s, user, pressed, msg_id))
+    await finish(deps, job, plan)

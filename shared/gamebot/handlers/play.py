@@ -1,0 +1,204 @@
+"""Play: the buttons of a running game pressed by its players (the Leader's team picker, the vote, the
+quest cards pressed in the group) and how an engine move becomes the session's new state, its messages
+and, at the end, its archive and statistics."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine import Action, GameState, IllegalAction, apply_action, prompts, public_view, waiting_for
+from engine.timeouts import TIMEOUT
+
+from .. import memo, round_message, selection, texts, wording
+from ..buttons import Card, Pressed, TeamConfirm, TeamQuest, TeamSeat, Vote
+from ..context import Deps, lang_of
+from ..handling import Job, check_game, finish, transact
+from ..outgoing import game as outgoing
+from ..session import PLAYING, Selection, Session, archive_key, serial
+from ..steps import Plan, Reply
+from ..store import Item, Write
+from . import statistics
+
+# press(deps, session, state, seat (None: not at the table), user, lang, message id, pressed) -> Plan
+Press = Callable[[Deps, Session, GameState, "int | None", Any, str, "int | None", Pressed], Plan]
+
+
+async def game_button(deps: Deps, job: Job, pressed: Pressed, press: Press) -> None:
+    """A button of the running game: ``press`` decides under the version-checked write, once the
+    button is known to belong to this game."""
+    q = job.update.callback_query
+    user = q.from_user
+    msg_id = q.message.message_id if q.message else None
+
+    def decide(s: Session | None) -> Plan:
+        lang = lang_of(user, s)
+        s = check_game(s, pressed.game_id, PLAYING, lang)
+        return press(deps, s, s.game(), s.seat_of(user.id), user, lang, msg_id, pressed)
+
+    plan = transact(deps, job, pressed.chat_id, decide)
+    await finish(deps, job, plan)
+
+
+# --- moves -------------------------------------------------------------------------------------------
+
+
+def apply_move(deps: Deps, s: Session, state: GameState, action: Action, lang: str,
+               trigger: tuple[str, int | None]) -> Plan:
+    """A player's move: the new state and its messages, or the engine's refusal (a ``Reply``)."""
+    if action.kind == TIMEOUT:  # only the timer path (gamebot.timers) times a seat out
+        raise Reply(texts.t("error.stale", lang))
+    try:
+        new, events = apply_action(state, action)
+    except IllegalAction as exc:
+        raise refusal(s, state, action, lang, exc) from None
+    return commit_game(deps, s, state, new, events, trigger)
+
+
+def refusal(s: Session, state: GameState, action: Action, lang: str, exc: IllegalAction) -> Reply:
+    """The answer to a move the engine refused: its reason in the presser's language (an alert)."""
+    key = f"illegal.{exc.code}"
+    text = texts.t(key, lang, **exc.params) if texts.has(key, lang) else exc.reason
+    if exc.code == "not_your_turn":  # say whose turn it is, when the table may know
+        text = wording.whose_turn(waiting_for(state), s.names(), action.kind, state.stage, lang,
+                                  state.config.theme.value) or text
+    return Reply(text, alert=True)
+
+
+def commit_game(deps: Deps, s: Session, state: GameState, new: GameState, events: list[Any],
+                trigger: tuple[str, int | None]) -> Plan:
+    """The session after a move: the new state, its messages, and the archive if the game ended."""
+    s.set_game(new)
+    outs = outgoing.game_outs(deps, s, state, new, events, trigger)
+    plan = Plan(session=s, outs=outs)
+    if new.over:
+        final = public_view(new)
+        plan.writes.append(archive(deps, s, new, final))
+        statistics.end_extras(deps, s, new, final, plan)  # statistics in this transaction; the picture after it
+    return plan
+
+
+def archive(deps: Deps, s: Session, state: GameState, final_view: dict[str, Any]) -> Write:
+    """The game is finished (ended or cancelled): keep its summary in the chat item for good and move
+    the whole game to an archive item that expires by TTL. Written in the same transaction."""
+    now = deps.clock()
+    s.last = {
+        "game_id": s.game_id,
+        "status": s.status,
+        "ended_at": now,
+        "names": s.names(),
+        "user_ids": [p.id for p in s.players],
+        "view": final_view,
+    }
+    record = {
+        "chat_id": s.chat_id,
+        "game_id": s.game_id,
+        "title": s.title,
+        "status": s.status,
+        "ended_at": now,
+        "players": [p.model_dump() for p in s.players],
+        "state": s.state,
+    }
+    s.state = None
+    return Write(Item(key=archive_key(s.chat_id, s.game_id or ""), body=record,
+                      expires_at=int(now + deps.archive_days * 86400)), None)
+
+
+# --- the team picker (the Leader, private) -------------------------------------------------------------
+
+
+def team_press(deps: Deps, s: Session, state: GameState, seat: int | None, user: Any, lang: str,
+               msg_id: int | None, pressed: Pressed) -> Plan:
+    if serial(state) != pressed.serial:
+        raise Reply(texts.t("error.stale", lang))
+    mine = [p for p in prompts(state, seat) if p.kind == "propose"] if seat is not None else []
+    if not mine:
+        raise Reply(texts.t("team.only_leader", lang, leader=s.players[state.leader].name))
+    prompt = mine[0]
+    sel = s.sel.get("g")
+    if sel is None or sel.serial != pressed.serial:
+        sel = Selection(serial=pressed.serial, kind="propose")
+    before = sel.model_copy(deep=True)
+    op = pressed.op
+    if isinstance(op, TeamSeat):
+        if op.seat not in prompt.targets:
+            raise Reply(texts.t("error.stale", lang))
+        full = wording.team_full(prompt.model_dump(), sel.quest, len(sel.targets), lang, state.config.theme.value)
+        if full and op.seat not in sel.targets:
+            raise Reply(full)
+        sel.targets = sorted(set(sel.targets) ^ {op.seat})
+    elif isinstance(op, TeamQuest) and prompt.quests:
+        if op.quest not in prompt.quests:
+            raise Reply(texts.t("error.stale", lang))
+        sel.quest = op.quest
+    elif isinstance(op, TeamConfirm):
+        if prompt.quests and sel.quest is None:
+            raise Reply(texts.t("team.choose_quest_first", lang), alert=True)
+        action = Action(seat=seat, kind="propose", targets=tuple(sel.targets),
+                        quest=sel.quest if prompt.quests else None)
+        plan = apply_move(deps, s, state, action, lang, trigger=("picker", msg_id))
+        s.sel.pop("g", None)
+        return plan
+    else:
+        raise Reply(texts.t("error.stale", lang))
+    s.sel["g"] = sel
+    names = deps.table(s, lang).names
+    # a toggle is answered by a toast; the picker is drawn again only when the team becomes whole (or
+    # stops being whole), or with another quest chosen (Targeting: other sizes)
+    complete = lambda x: selection.team_complete(prompt.model_dump(), x)  # noqa: E731
+    redraw = isinstance(op, TeamQuest) or selection.must_redraw(complete, before, sel)
+    return Plan(session=s, outs=[outgoing.picker_out(deps, s, state, prompt, sel, msg_id)] if redraw else [],
+                answer=selection.toast([names[t] for t in sel.targets], [], lang, state.config.theme.value))
+
+
+# --- votes (group) -------------------------------------------------------------------------------------
+
+
+def vote_press(deps: Deps, s: Session, state: GameState, seat: int | None, user: Any, lang: str,
+               msg_id: int | None, pressed: Pressed) -> Plan:
+    op = pressed.op
+    if serial(state) != pressed.serial or not isinstance(op, Vote):
+        raise Reply(texts.t("error.stale", lang))
+    if seat is None:
+        raise Reply(texts.t("error.not_in_game", lang))
+    choice = "approve" if op.approve else "reject"
+    plan = apply_move(deps, s, state, Action(seat=seat, kind="vote", choice=choice), lang, trigger=("vote", msg_id))
+    plan.answer = texts.t("vote.cast", lang, vote=texts.t(f"vote.{choice}", lang))
+    return plan
+
+
+# --- quest cards (group) -------------------------------------------------------------------------------
+
+
+def card_press(deps: Deps, s: Session, state: GameState, seat: int | None, user: Any, lang: str,
+               msg_id: int | None, pressed: Pressed) -> Plan:
+    """A quest card pressed under the round message: seen by the bot alone; the presser alone is
+    answered (the card played, or why it is refused and which cards they may play)."""
+    cards = memo.public(state)["table_cards"]
+    op = pressed.op
+    if serial(state) != pressed.serial or not round_message.quest_open(state) or not isinstance(op, Card) \
+            or op.index >= len(cards):
+        raise Reply(texts.t("error.stale", lang))
+    if seat is None:
+        raise Reply(texts.t("error.not_in_game", lang))
+    table = deps.table(s, lang)
+    action = Action(seat=seat, kind="play", choice=cards[op.index])
+    try:
+        new, events = apply_action(state, action)
+    except IllegalAction as exc:
+        text = round_message.refusal(table, exc)  # about the cards: a toast, to the presser alone
+        raise (Reply(text) if text is not None else refusal(s, state, action, lang, exc)) from None
+    plan = commit_game(deps, s, state, new, events, trigger=("card", msg_id))
+    plan.answer = round_message.played(table, action.choice)
+    return plan
+
+
+async def on_team(deps: Deps, job: Job, pressed: Pressed) -> None:
+    await game_button(deps, job, pressed, team_press)
+
+
+async def on_vote(deps: Deps, job: Job, pressed: Pressed) -> None:
+    await game_button(deps, job, pressed, vote_press)
+
+
+async def on_card(deps: Deps, job: Job, pressed: Pressed) -> None:
+    await game_button(deps, job, pressed, card_press)

@@ -1,0 +1,111 @@
+"""Private decisions: a player presses a button of a prompt the bot sent them (a target, a choice, a
+quest, pass, confirm). Selections toggle until confirmed; an immediate prompt acts on the first press."""
+from __future__ import annotations
+
+from typing import Any
+
+from engine import Action, GameState, prompts, public_view
+
+from .. import selection, texts
+from ..buttons import Pressed, PromptChoice, PromptConfirm, PromptPass, PromptQuest, PromptTarget
+from ..context import Deps, player_lang
+from ..handling import Job
+from ..presenter.prompts import answered, choice_label, private_prompt, prompt_mode
+from ..session import Selection, Session, kind_tag, serial
+from ..steps import Plan, Reply
+from ..telegram_io import Out
+from .play import apply_move, game_button
+
+
+def _action(op: Any, prompt: Any, mode: str, seat: int, sel: Selection) -> Action | None:
+    """The move a press makes (None: the selection changed, ``sel``); a ``Reply`` if it cannot."""
+    immediate = mode == "immediate"
+    if isinstance(op, PromptPass) and prompt.optional:
+        return Action(seat=seat, kind=prompt.kind, choice="pass")
+    if isinstance(op, PromptTarget) and op.seat in prompt.targets:
+        if immediate:
+            return Action(seat=seat, kind=prompt.kind, targets=(op.seat,))
+        if op.seat in sel.targets:
+            sel.targets.remove(op.seat)
+        elif prompt.pick == 1:  # one player to choose: another tap changes who
+            sel.targets = [op.seat]
+        else:
+            sel.targets = sorted([*sel.targets, op.seat])
+        return None
+    if isinstance(op, PromptChoice) and op.index < len(prompt.choices):
+        choice = prompt.choices[op.index]
+        if immediate:
+            return Action(seat=seat, kind=prompt.kind, choice=choice)
+        sel.choice = None if sel.choice == choice else choice
+        return None
+    if isinstance(op, PromptQuest) and op.quest in prompt.quests:
+        if immediate:
+            return Action(seat=seat, kind=prompt.kind, quest=op.quest)
+        sel.quest = op.quest
+        return None
+    if isinstance(op, PromptConfirm) and mode == "select":
+        only = prompt.choices[0] if len(prompt.choices) == 1 else None  # a single choice needs no tap
+        return Action(seat=seat, kind=prompt.kind, targets=tuple(sel.targets), choice=sel.choice or only,
+                      quest=sel.quest)
+    raise _Stale
+
+
+class _Stale(Exception):
+    """The press names nothing this prompt offers."""
+
+
+def prompt_press(deps: Deps, s: Session, state: GameState, seat: int | None, user: Any, lang: str,
+                 msg_id: int | None, pressed: Pressed) -> Plan:
+    if seat is None:
+        raise Reply(texts.t("error.not_in_game", lang))
+    s_now = serial(state)
+    op = pressed.op
+    mine = [p for p in prompts(state, seat) if kind_tag(p.kind) == op.tag]
+    if s_now != pressed.serial or not mine:
+        plan = Plan(answer=texts.t("error.stale", lang))
+        if msg_id:  # take the dead buttons away
+            plan.outs.append(Out("markup", chat_id=user.id, message_id=msg_id, keyboard=None, essential=False))
+        return plan
+    prompt = mine[0]
+    pd = prompt.model_dump()
+    mode = prompt_mode(pd)
+    key = str(seat)
+    sel = s.sel.get(key)
+    if sel is None or sel.serial != s_now or sel.kind != prompt.kind:
+        sel = Selection(serial=s_now, kind=prompt.kind)
+    before = sel.model_copy(deep=True)
+    try:
+        action = _action(op, prompt, mode, seat, sel)
+    except _Stale:
+        raise Reply(texts.t("error.stale", lang)) from None
+    table = deps.table(s, player_lang(s, seat))
+    if action is None:
+        s.sel[key] = sel
+        # a toggle is answered by a toast; the prompt is drawn again only when the selection becomes
+        # complete or stops being complete (a quest chosen: always)
+        plan = Plan(session=s, answer=selection.toast(
+            [table.names[t] for t in sel.targets],
+            [choice_label(table, sel.choice, prompt.kind) if sel.choice else "",
+             table.t("team.button.quest", quest=sel.quest + 1, size="·") if sel.quest is not None else ""],
+            lang, state.config.theme.value))
+        if isinstance(op, PromptQuest) or selection.must_redraw(lambda x: selection.prompt_complete(pd, x), before, sel):
+            text, kb = private_prompt(table, pd, deps.codec, s_now, sel.model_dump(), public_view(state))
+            plan.outs.append(Out("edit", chat_id=user.id, message_id=msg_id, text=text, keyboard=kb,
+                                 essential=False, user_id=user.id, tag="prompt", live=s_now))
+        return plan
+    prompt_text, _ = private_prompt(table, pd, deps.codec, s_now, None, public_view(state))
+    plan = apply_move(deps, s, state, action, lang, trigger=("prompt", msg_id))
+    s.sel.pop(key, None)
+    if msg_id:
+        # one message per decision: what it taught this player (a loyalty seen...) closes it too
+        told = [o for o in plan.outs if o.tag == "private_event" and o.chat_id == user.id and o.op == "send"]
+        plan.outs = [o for o in plan.outs if all(o is not t for t in told)]
+        text = "\n".join([answered(table, prompt_text, prompt.kind, action), *(o.text for o in told)])
+        plan.outs.insert(0, Out("edit", chat_id=user.id, message_id=msg_id, user_id=user.id, tag="answered",
+                                essential=bool(told), fallback_send=bool(told), text=text))
+    plan.answer = plan.answer or "✔️"
+    return plan
+
+
+async def on_prompt(deps: Deps, job: Job, pressed: Pressed) -> None:
+    await game_button(deps, job, pressed, prompt_press)

@@ -1,0 +1,83 @@
+"""Statistics and history: the /stats and /history commands, and what the end of a game adds to its
+transaction (statistics) and to its messages (the picture)."""
+from __future__ import annotations
+
+from typing import Any
+
+from .. import ending, texts
+from ..context import Deps, lang_of
+from ..handling import Job, finish, reply_lang
+from ..outgoing.notices import picture_out
+from ..presenter.table import Table, esc
+from ..session import ENDED, Session, chat_key
+from ..steps import Plan
+from ..store import Write
+from ..telegram_io import Out
+
+
+def stats_writes(deps: Deps, s: Session, state: Any, final_view: dict[str, Any]) -> list[Write]:
+    """Statistics of a game that just ended, to write in the transaction that records its end
+    (one batched read of the statistics items; version-checked writes)."""
+    from .. import stats  # only when a game ends: not at cold start
+
+    idle = getattr(s, "idle", None) or {}  # timeouts per user id (str) this game, when sessions keep them
+    o = stats.outcome(s.chat_id, s.game_id or "", [p.id for p in s.players], s.names(), state, final_view,
+                      idle if isinstance(idle, dict) else {})
+    return stats.writes(o, deps.repo.get_many(stats.keys(o)))
+
+
+def end_extras(deps: Deps, s: Session, state: Any, final_view: dict[str, Any], plan: Plan) -> None:
+    """A game has just ended (not cancelled): count it and send its picture after the text."""
+    if s.status != ENDED:
+        return
+    plan.writes.extend(stats_writes(deps, s, state, final_view))
+    plan.picture = (s.chat_id, dict(s.last or {}), s.lang)
+
+
+async def cmd_stats(deps: Deps, job: Job, args: str) -> None:
+    from .. import stats  # (not at cold start)
+
+    chat = job.update.effective_chat
+    user = job.update.effective_user
+    if chat.type == "private":
+        item = deps.repo.get(stats.user_stats_key(user.id))
+        table = Table(chat_id=chat.id, game_id="", lang=lang_of(user))
+        text = stats.user_text(table, item.body if item else {}, esc(user.first_name or ""))
+    else:
+        found = deps.repo.get_many([chat_key(chat.id), stats.chat_stats_key(chat.id)])
+        session = Session.from_body(found[chat_key(chat.id)].body) if chat_key(chat.id) in found else None
+        item = found.get(stats.chat_stats_key(chat.id))
+        table = Table(chat_id=chat.id, game_id="", lang=reply_lang(job, session))
+        text = stats.group_text(table, item.body if item else {}, esc(chat.title or ""))
+    await finish(deps, job, Plan(answer=text))
+
+
+async def cmd_history(deps: Deps, job: Job, args: str) -> None:
+    chat = job.update.effective_chat
+    user = job.update.effective_user
+    if chat.type == "private":
+        session = deps.group_of(user.id)
+        last = session.last if session is not None else None
+        lang = lang_of(user, session)
+        if not last or user.id not in (last.get("user_ids") or []):
+            await finish(deps, job, Plan(answer=texts.t("history.private_none", lang)))
+            return
+        target, user_id = user.id, user.id
+    else:
+        session, _ = deps.load(chat.id)
+        last = session.last if session is not None else None
+        lang = reply_lang(job, session)
+        if not last:
+            await finish(deps, job, Plan(answer=texts.t("history.none", lang)))
+            return
+        target, user_id = chat.id, None
+    out = picture_out(target, last, lang, user_id=user_id, essential=True)
+    if out is None:  # no picture: the text history instead
+        pv = last.get("view") or {}
+        table = Table(chat_id=target, game_id=str(last.get("game_id") or ""), lang=lang,
+                             theme=str(pv.get("theme") or "avalon"), names=list(last.get("names") or []))
+        outs = [Out("send", chat_id=target, text=text, user_id=user_id, tag="history")
+                for text in ending.game_over(table, pv)]
+    else:
+        outs = [out]
+    await finish(deps, job, Plan(outs=outs))

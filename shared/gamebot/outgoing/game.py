@@ -1,0 +1,184 @@
+"""Every message one state change of a game causes (:func:`game_outs`), and the private messages of one
+player: their prompts, the Leader's team picker, their role and decisions again (:func:`private_status`).
+Group messages use only public data.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from engine import GameState, prompts, public_view, view
+
+from .. import ending, memo, round_message
+from ..context import Deps, player_lang
+from ..presenter.board import board
+from ..presenter.events import announcements, private_events
+from ..presenter.prompts import private_prompt
+from ..presenter.role_card import role_card
+from ..presenter.table import Table, esc
+from ..presenter.vote import proposal_line, team_picker, vote_message
+from ..session import ENDED, Selection, Session, serial
+from ..telegram_io import Out
+
+
+def prompt_outs(deps: Deps, s: Session, state: GameState, seat: int) -> list[Out]:
+    """Private prompt messages for ``seat`` (group decisions — team, vote, quest cards — are not sent here)."""
+    player = s.players[seat]
+    table = deps.table(s, player_lang(s, seat))
+    pv = public_view(state)
+    outs = []
+    for p in prompts(state, seat):
+        if p.kind in ("propose", "vote", "play"):
+            continue
+        text, kb = private_prompt(table, p.model_dump(), deps.codec, serial(state), None, pv)
+        outs.append(Out("send", chat_id=player.id, user_id=player.id, text=text, keyboard=kb, tag=f"prompt:{p.kind}",
+                        live=serial(state)))
+    return outs
+
+
+def picker_out(deps: Deps, s: Session, state: GameState, prompt: Any, sel: Selection | None,
+               message_id: int | None = None) -> Out:
+    """The team picker, in the Leader's hands: a keyboard in their private chat (its toggles cost the
+    group nothing; the group sees the proposal, with the vote)."""
+    leader = s.players[state.leader]
+    table = deps.table(s, player_lang(s, state.leader))
+    pv = public_view(state)
+    sizes = {int(k): int(v) for k, v in (prompt.info.get("sizes") or {}).items()}
+    if not sizes:
+        sizes = {pv["quest_choices"][0] if pv["quest_choices"] else 0: prompt.pick}
+    text, kb = team_picker(
+        table, pv, sizes, list(prompt.quests), int(prompt.info.get("attempt", state.vote_track + 1)),
+        list(sel.targets) if sel else [], sel.quest if sel else None, deps.codec, serial(state),
+    )
+    if message_id is not None:
+        return Out("edit", chat_id=leader.id, message_id=message_id, text=text, keyboard=kb, essential=False,
+                   user_id=leader.id, tag="picker", live=serial(state))
+    return Out("send", chat_id=leader.id, user_id=leader.id, text=text, keyboard=kb, tag="picker",
+               live=serial(state))
+
+
+def private_status(deps: Deps, s: Session, seat: int, intro: bool = False) -> list[Out]:
+    """A player's role card and current decisions again (``intro``: they have just come back)."""
+    state = s.game()
+    player = s.players[seat]
+    table = deps.table(s, player_lang(s, seat))
+    outs = []
+    if intro:
+        outs.append(Out("send", chat_id=player.id, user_id=player.id, tag="reconnect",
+                        text=table.t("start.reconnected", name=esc(player.name), title=esc(s.title))))
+    v = view(state, seat)
+    outs.append(Out("send", chat_id=player.id, user_id=player.id, text=role_card(table, v), tag="role"))
+    outs.extend(prompt_outs(deps, s, state, seat))
+    mine = [p for p in prompts(state, seat) if p.kind == "propose"]
+    if mine:  # the Leader's team picker, as it stands
+        sel = s.sel.get("g")
+        outs.append(picker_out(deps, s, state, mine[0], sel if sel and sel.serial == serial(state) else None))
+    return outs
+
+
+def game_outs(
+    deps: Deps,
+    s: Session,
+    before: GameState | None,
+    after: GameState,
+    events: list[Any],
+    trigger: tuple[str, int | None],
+) -> list[Out]:
+    """Every message one state change causes. Group messages use only public data."""
+    table = deps.table(s)
+    tables = {s.lang: table}  # one per language of the private messages
+
+    def table_of(seat: int) -> Table:
+        lang = player_lang(s, seat)
+        if lang not in tables:
+            tables[lang] = deps.table(s, lang)
+        return tables[lang]
+
+    chat = s.chat_id
+    pv = memo.public(after)  # (shared: read, never changed)
+    pv_before = memo.public(before) if before is not None else None
+    s_after = serial(after)
+    kind, trig_msg = trigger
+    head: list[Out] = []  # edits of existing messages
+    group: list[Out] = []  # new group messages
+    private: list[Out] = []
+
+    # 1. Role cards at the start.
+    if before is None:
+        for seat, player in enumerate(s.players):
+            t = table_of(seat)
+            private.append(Out("send", chat_id=player.id, user_id=player.id, tag="role",
+                               text=role_card(t, view(after, seat))))
+
+    # 2. The round's message: who has voted (progress, coalesced within the group's budget), then the
+    # votes and what they decided (one essential edit, instead of a message of its own), then the
+    # quest's card buttons and the cards played (progress), the buttons gone with the last card.
+    round_outs, folded = round_message.edits(s, table, deps.codec, before, after, events, pv, pv_before)
+    head.extend(round_outs)
+
+    # 3. Private events (loyalty seen, cards seen...).
+    for seat, player in enumerate(s.players):
+        lines = private_events(table_of(seat), events, seat)
+        if lines:
+            private.append(Out("send", chat_id=player.id, user_id=player.id, text="\n".join(lines), tag="private_event"))
+
+    # 4. Public announcements, one message per update (at the start: with the board, one message).
+    lines = announcements(table, [e for e in events if e not in folded])
+    if lines and not (kind == "start" and s.board_msg):
+        group.append(Out("send", chat_id=chat, text="\n".join(lines), tag="announce"))
+
+    # 5. New decisions: the team picker and the vote in the group, everything else in private.
+    for seat in range(after.n):
+        now = prompts(after, seat)
+        if not now:
+            continue
+        if before is not None:
+            old = prompts(before, seat)
+            if old and serial(before) == s_after and [p.kind for p in old] == [p.kind for p in now]:
+                continue  # same decision as before: its message is already out
+        for p in now:
+            if p.kind == "propose":
+                private.append(picker_out(deps, s, after, p, None))
+            elif p.kind == "vote":
+                if s.vote_serial == s_after:
+                    continue
+                s.vote_serial = s_after
+                s.vote_msg = None
+                text, kb = vote_message(table, pv, deps.codec, s_after)
+                group.append(Out("send", chat_id=chat, text=text, keyboard=kb, remember="vote_msg", tag="vote",
+                                 live=s_after))
+            elif p.kind == "play":
+                continue  # played from the round message's buttons, in the group
+            else:
+                private.extend(prompt_outs(deps, s, after, seat))
+                break
+    if kind == "picker" and trig_msg and before is not None:
+        # the Leader's private picker, once the team is proposed: what they proposed, no buttons
+        leader = s.players[before.leader]
+        private.insert(0, Out("edit", chat_id=leader.id, message_id=trig_msg, keyboard=None, essential=False,
+                              user_id=leader.id, tag="picker",
+                              text=proposal_line(table_of(before.leader), pv)))
+
+    # 6. The board, edited only when its text changes.
+    status = "ended" if after.over else "playing"
+    board_text = memo.board(board, table, pv, status)
+    if kind == "start" and s.board_msg:
+        # the lobby message becomes the board, opening with the start's announcements: one message
+        if lines:
+            board_text = "\n".join(lines) + "\n\n" + board_text
+        head.insert(0, Out("edit", chat_id=chat, message_id=s.board_msg, text=board_text, keyboard=None,
+                           fallback_send=True, remember="board_msg", tag="board", view="board"))
+        # (remembered only if the lobby message was gone and the board had to be sent anew)
+    elif pv_before is None or memo.board(board, table, pv_before) != board_text or after.over:
+        if s.board_msg:  # the board's latest state: progress, except the end's
+            head.append(Out("edit", chat_id=chat, message_id=s.board_msg, text=board_text, keyboard=None,
+                            fallback_send=True, remember="board_msg", tag="board", essential=after.over,
+                            view="board"))
+
+    # 7. The end: every role, the winner, the history.
+    tail: list[Out] = []
+    if after.over and (before is None or not before.over):
+        s.status = ENDED
+        s.sel = {}
+        for text in ending.game_over(table, pv):
+            tail.append(Out("send", chat_id=chat, text=text, tag="end"))
+    return head + private + group + tail

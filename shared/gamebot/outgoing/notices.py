@@ -1,0 +1,98 @@
+"""What the unit of work asks for around a delivery: the notices a delivery calls for (a player the
+bot cannot reach, a prompt that could not be sent, the pin hint), the decision buttons taken away once
+their decision has ended, and the picture of a finished game."""
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from .. import ending, texts
+from ..context import Deps
+from ..delivery import Facts
+from ..presenter.table import Table
+from ..session import PLAYING, Session, serial
+from ..steps import Plan
+from ..telegram_io import Out
+
+log = logging.getLogger("gamebot.service")
+
+
+def follow_up(deps: Deps, session: Session, facts: Facts) -> list[Out]:
+    """Messages a delivery calls for: a player the bot cannot reach any more, a prompt that could not
+    be sent, the host told once how to let the bot pin the board. Changes ``session``."""
+    for uid in facts.blocked:
+        deps.mark_user(uid, blocked=True)
+    notices: list[Out] = []
+    chat_id = session.chat_id
+    table = deps.table(session)
+    if facts.cannot_pin and not session.pin_hint:
+        session.pin_hint = True
+        host = session.seat_of(session.host) if session.host is not None else None
+        notices.append(Out("send", chat_id=chat_id, tag="pin_hint", text=table.t(
+            "pin.need_admin", host=table.mention(host) if host is not None else "")))
+    if session.active:
+        for uid in facts.blocked:
+            seat = session.seat_of(uid)
+            if seat is None or uid in session.unreachable:
+                continue
+            session.unreachable.append(uid)
+            notices.append(Out("send", chat_id=chat_id, tag="unreachable",
+                               text=table.t("unreachable", name=table.mention(seat), link=table.deep_link("r"))))
+    if session.status == PLAYING and facts.lost:
+        hidden = {p.kind for p in session.game().pending if p.hidden}
+        for uid, kinds in sorted(facts.lost.items()):
+            seat = session.seat_of(uid)
+            if seat is None or uid in facts.blocked or uid in session.unreachable or kinds <= hidden:
+                continue  # (the group must not learn that someone has a hidden decision)
+            notices.append(Out("send", chat_id=chat_id, tag="undelivered",
+                               text=table.t("undelivered", name=table.mention(seat), link=table.deep_link("r"))))
+    return notices
+
+
+def settle_keyboards(plan: Plan) -> None:
+    """Keep the session's list of decision buttons on screen current with this plan's edits, and take
+    away the buttons of every decision that has ended (a timeout, a resolved vote, a /status copy)."""
+    s = plan.session
+    edited = set()
+    for out in plan.outs:
+        if out.op in ("edit", "markup") and out.message_id and out.chat_id is not None:
+            s.track_keyboard(out.chat_id, out.message_id, out.live if out.keyboard else None)
+            edited.add((out.chat_id, out.message_id))
+    state = s.game() if s.status == PLAYING else None
+    current = serial(state) if state is not None else None
+    for k in s.ended_keyboards(current):
+        if (k.chat, k.msg) not in edited:
+            plan.outs.append(Out("markup", chat_id=k.chat, message_id=k.msg, keyboard=None, essential=False,
+                                 tag="stale"))
+
+
+def picture_out(chat_id: int, last: dict[str, Any], lang: str, user_id: int | None = None,
+                essential: bool = False) -> Out | None:
+    """The photo of the game summarised in ``last``, or None if it cannot be drawn (the text
+    history already said everything: a picture is a bonus)."""
+    try:
+        from ..picture import render_png  # (Pillow: only when a picture is drawn, not at cold start)
+
+        png = render_png(last, lang)
+    except Exception:
+        log.exception("could not draw the picture of game %s", last.get("game_id"))
+        return None
+    pv = last.get("view") or {}
+    theme = str(pv.get("theme") or "avalon")
+    if last.get("status") == "cancelled":
+        result = texts.t("history.cancelled", lang, theme)
+    else:  # who won: a side, or a Rogue alone, by name
+        table = Table(chat_id=chat_id, game_id=str(last.get("game_id") or ""), lang=lang, theme=theme,
+                             names=list(last.get("names") or []))
+        result = ending.result(table, pv)[0]
+    caption = texts.t("history.caption", lang, theme, game=texts.t(f"theme.{theme}", lang, theme),
+                      players=pv.get("players", len(last.get("names") or [])), result=result)
+    return Out("photo", chat_id=chat_id, photo=png, text=caption, user_id=user_id, essential=essential,
+               tag="picture")
+
+
+def outbox_photo(s: Session, effect: Any) -> Out | None:
+    """The picture of the session's last game, drawn when its outbox entry is delivered."""
+    if not s.last:
+        return None
+    return picture_out(effect.chat, dict(s.last), effect.picture or s.lang, essential=True)

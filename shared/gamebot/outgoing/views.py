@@ -1,0 +1,52 @@
+"""The group's messages kept current (the lobby, the board, the round's message) and the host's
+settings panel, as they stand."""
+from __future__ import annotations
+
+from typing import Any
+
+from .. import memo, round_message, settings_panel, texts
+from ..context import Deps
+from ..presenter import lobby as lobby_text
+from ..presenter.board import board
+from ..presenter.settings import issue_text
+from ..session import ENDED, LOBBY, PLAYING, Session
+from ..telegram_io import Out
+
+
+def lobby(deps: Deps, s: Session) -> tuple[str, list]:
+    """The lobby message and its buttons."""
+    table = deps.table(s)
+    host = next((p.name for p in s.players if p.id == s.host), None)
+    assassin = settings_panel.assassin_label(table, s.settings, min(max(len(s.players), 5), 10))
+    return lobby_text.lobby(table, host, list(s.settings.roles), dict(s.settings.options), deps.codec, assassin)
+
+
+def settings_page(deps: Deps, s: Session, page: str, lang: str) -> tuple[str, list]:
+    """A page of the host's settings panel, in ``lang``."""
+    pages = settings_panel.Pages(deps.table(s, lang), deps.codec, s.settings, len(s.players), s.lang,
+                                 timers_enforced=deps.scheduler is not None)
+    return pages.page(page)
+
+
+def config_errors(deps: Deps, s: Session, lang: str, issues: list[Any]) -> str:
+    """Why a setup cannot be played, as a (plain text) alert in the host's language."""
+    table = deps.table(s, lang)
+    lines = "\n".join(issue_text(table, i, html=False) for i in issues)
+    return texts.t("lobby.config_errors", lang, errors=lines)[:200]
+
+
+def refresh(deps: Deps, s: Session, view: str) -> Out | None:
+    """The latest state of a group message kept current (``view``), when its last edit was held back
+    by the group's budget: sent by a later update or a flush timer."""
+    state = s.game() if s.status == PLAYING or s.status == ENDED else None
+    table = deps.table(s)
+    if view == "board" and s.board_msg and state is not None:
+        return Out("edit", chat_id=s.chat_id, message_id=s.board_msg, essential=False, tag="board", view="board",
+                   text=memo.board(board, table, memo.public(state), "ended" if state.over else "playing"))
+    if view == "vote" and state is not None:
+        return round_message.refresh(s, table, deps.codec, state, memo.public(state))
+    if view == "lobby" and s.lobby_msg and s.status == LOBBY:
+        text, kb = lobby(deps, s)
+        return Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=text, keyboard=kb, essential=False,
+                   tag="lobby", view="lobby")
+    return None
