@@ -8,7 +8,8 @@ from engine import Action, apply_action, prompts, public_view
 from gamebot import chronicle, ending, render
 from gamebot.extras import Extras
 from gamebot.render import Table
-from tests.helpers import act, make_state, propose, run_quest
+from tests.builder import make_state
+from tests.helpers import act, propose, run_quest
 
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy"]
 BASE5 = ["merlin", "servant", "servant", "assassin", "minion"]

@@ -21,7 +21,8 @@ from engine import (
 from engine.errors import InvalidChoice, InvalidTarget
 from engine.modules.assassination import assassin_seat
 from engine.plugin import Ctx
-from tests.helpers import act, make_state, propose, reject, vote
+from tests.builder import make_state
+from tests.helpers import act, propose, reject, vote
 from tests.unit.bigbox_helpers import answer, play_cards, quest, to_cards
 from tests.unit.test_plot_cards import edit, mod, seat_of, start
 

@@ -15,7 +15,8 @@ from gamebot.render import Table
 from gamebot.service import Reply, Service
 from gamebot.session import PLAYING, Player, Session
 from gamebot.store import FakeRepository
-from tests.unit.bigbox_helpers import make_state, play_cards, to_cards
+from tests.builder import make_state
+from tests.unit.bigbox_helpers import play_cards, to_cards
 from tests.unit.gamebot_fakes import GROUP, Harness, RecordingIO
 from tests.unit.test_plot_cards import give, propose, ready, seat_of
 
