@@ -24,7 +24,7 @@ from engine.plugin import Ctx
 from tests.builder import make_state
 from tests.helpers import act, propose, reject, vote
 from tests.unit.bigbox_helpers import answer, play_cards, quest, to_cards
-from tests.unit.test_plot_cards import edit, mod, seat_of, start
+from tests.unit.plot_helpers import edit, mod, seat_of, start
 
 LANCELOT_MOD = "lancelot_allegiance"
 NO, SWITCH = "no_change", "switch"

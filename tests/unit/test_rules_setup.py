@@ -19,7 +19,7 @@ from engine import (
 )
 from engine.bots import play_to_end
 from engine.errors import WrongTeamSize
-from tests.builder import make_state
+from tests.builder import make_state, replay_of
 from tests.helpers import (
     GOOD_EVIL,
     TEAM_CHART,
@@ -133,6 +133,7 @@ def test_a_chosen_deal_and_first_leader_are_recorded_and_the_game_replays_identi
     stored = GameState.from_json(final.to_json())
     assert stored == final and stored.chosen_leader == leader  # the choice is kept with the game
     assert replay(CHOSEN, 3, stored.log, stored.deal, stored.chosen_leader) == final
+    assert replay_of(stored) == final  # the tests' builder replays its games the same way
 
 
 @pytest.mark.parametrize("leader", [-1, 7])

@@ -18,7 +18,7 @@ from gamebot.store import FakeRepository
 from tests.builder import make_state
 from tests.unit.bigbox_helpers import play_cards, to_cards
 from tests.unit.gamebot_fakes import GROUP, Harness, RecordingIO
-from tests.unit.test_plot_cards import give, propose, ready, seat_of
+from tests.unit.plot_helpers import give, propose, ready, seat_of
 
 CODEC = Codec("123456:TOKEN")
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy"]
