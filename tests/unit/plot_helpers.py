@@ -1,8 +1,9 @@
 """Drivers for the Plot-card tests (test_plot_cards.py and the audits that play Plot cards).
 
-``start`` and ``ready`` build real games with ``new_game``; ``edit`` and ``give`` then arrange the Plot
-deck or the hands (what the Leader draws, who holds what): a deck order the seeded shuffle could give,
-which the engine's API cannot choose. Seats are relative to the Leader the seed picked (``seat_of``).
+``start`` builds a real game with ``new_game``; ``drawing`` finds the first seed whose shuffle makes the
+Leader draw the cards a test needs. ``ready``, ``edit`` and ``give`` arrange the deck or the hands by
+hand (a game where nobody holds a card, then chosen hands; a nearly empty deck): positions the seeded
+shuffle could give but the engine's API cannot choose. Seats are relative to the Leader (``seat_of``).
 """
 from __future__ import annotations
 
@@ -35,6 +36,15 @@ def start(n: int, seed: int = 0, theme: Theme = Theme.AVALON, roles=None) -> Gam
     state, _ = new_game(config, seed)
     assert state.pending and state.pending[0].kind == "plot_deal"
     return state
+
+
+def drawing(n: int, cards: list[str], theme: Theme = Theme.AVALON) -> GameState:
+    """A new game (``start``) whose Leader draws exactly ``cards`` first: the first seed that deals them."""
+    for seed in range(5000):
+        state = start(n, seed, theme)
+        if mod(state)["drawn"] == cards:
+            return state
+    raise AssertionError(f"no seed makes the Leader draw {cards}")
 
 
 def ready(n: int, seed: int = 0, theme: Theme = Theme.AVALON, hands=None) -> GameState:

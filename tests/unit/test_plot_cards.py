@@ -15,6 +15,7 @@ from engine.errors import IllegalAction, InvalidChoice, InvalidTarget, NotYourTu
 from engine.modules.plot import PLOT_CARDS, deck_for
 from tests.unit.plot_helpers import (
     act,
+    drawing,
     edit,
     give,
     mod,
@@ -102,7 +103,7 @@ def test_leader_never_deals_a_plot_card_to_themself():
 
 
 def test_leader_deals_in_the_order_they_choose():
-    state = edit(start(7, seed=2), lambda m, s: m.update(drawn=["no_confidence", "strong_leader"]))
+    state = drawing(7, ["no_confidence", "strong_leader"])
     a, b = seat_of(state, 1), seat_of(state, 2)
     state, events = act(state, state.leader, "plot_deal", [a], choice="strong_leader")
     assert mod(state)["hands"][a] == ["strong_leader"]
@@ -167,7 +168,7 @@ def test_when_the_deck_runs_out_the_leader_draws_what_is_left_without_reshuffle(
 
 
 def test_immediate_card_resolves_as_soon_as_it_is_passed():
-    state = edit(start(9, seed=8), lambda m, s: m.update(drawn=["overheard_conversation", "no_confidence", "open_up"]))
+    state = drawing(9, ["overheard_conversation", "no_confidence", "open_up"])
     receiver = seat_of(state, 3)
     state, _ = act(state, state.leader, "plot_deal", [receiver], choice="overheard_conversation")
     p = pending_of(state)
@@ -177,7 +178,7 @@ def test_immediate_card_resolves_as_soon_as_it_is_passed():
 
 
 def test_overheard_conversation_checks_the_loyalty_of_an_adjacent_player():
-    state = edit(start(7, seed=9), lambda m, s: m.update(drawn=["overheard_conversation", "no_confidence"]))
+    state = drawing(7, ["overheard_conversation", "no_confidence"])
     receiver = seat_of(state, 2)
     state, _ = act(state, state.leader, "plot_deal", [receiver], choice="overheard_conversation")
     prompt = prompts(state, receiver)[0]
@@ -198,7 +199,7 @@ def test_overheard_conversation_checks_the_loyalty_of_an_adjacent_player():
 
 def test_overheard_conversation_check_is_optional():
     """Big Box: "The player who receives this card *may* check the loyalty of one adjacent player"."""
-    state = edit(start(7, seed=9), lambda m, s: m.update(drawn=["overheard_conversation", "no_confidence"]))
+    state = drawing(7, ["overheard_conversation", "no_confidence"])
     receiver = seat_of(state, 2)
     state, _ = act(state, state.leader, "plot_deal", [receiver], choice="overheard_conversation")
     assert prompts(state, receiver)[0].optional
@@ -212,7 +213,7 @@ def test_overheard_conversation_check_is_optional():
 
 
 def test_cards_that_must_resolve_refuse_a_pass():
-    state = edit(start(7, seed=10), lambda m, s: m.update(drawn=["establish_confidence", "no_confidence"]))
+    state = drawing(7, ["establish_confidence", "no_confidence"])
     leader = state.leader
     state, _ = act(state, leader, "plot_deal", [seat_of(state, 2)], choice="establish_confidence")
     assert not prompts(state, leader)[0].optional
@@ -221,7 +222,7 @@ def test_cards_that_must_resolve_refuse_a_pass():
 
 
 def test_establish_confidence_leader_shows_loyalty_to_a_player_of_their_choice():
-    state = edit(start(7, seed=10), lambda m, s: m.update(drawn=["establish_confidence", "no_confidence"]))
+    state = drawing(7, ["establish_confidence", "no_confidence"])
     leader = state.leader
     receiver, viewer = seat_of(state, 1), seat_of(state, 4)
     state, _ = act(state, leader, "plot_deal", [receiver], choice="establish_confidence")
@@ -237,7 +238,7 @@ def test_establish_confidence_leader_shows_loyalty_to_a_player_of_their_choice()
 
 
 def test_open_up_holder_shows_loyalty_to_a_player_of_their_choice():
-    state = edit(start(8, seed=11), lambda m, s: m.update(drawn=["open_up", "no_confidence"]))
+    state = drawing(8, ["open_up", "no_confidence"])
     receiver, viewer = seat_of(state, 2), seat_of(state, 5)
     state, _ = act(state, state.leader, "plot_deal", [receiver], choice="open_up")
     with pytest.raises(InvalidTarget):
