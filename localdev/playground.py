@@ -3,7 +3,7 @@
 ``scripts/run`` (``python -m localdev.playground``) starts, in this one process:
 
 * DynamoDB: a moto server on 127.0.0.1 (free port) with the bot's table created from
-  template.yaml's own definition (``gamebot.tables.create_table_from_template``);
+  template.yaml's own definition (``localdev.tables.create_table_from_template``);
 * the Bot API: ``localdev.fake_telegram.FakeTelegram`` on 127.0.0.1, where the bot sends its messages
   (``TELEGRAM_API_BASE_URL``);
 * the bot: ``functions/webhook/app.py``'s ``lambda_handler``, fed webhook updates (with the secret
@@ -182,7 +182,7 @@ class Playground:
             "GROUP_MESSAGES_PER_MINUTE": None if self.group_budget is None else str(self.group_budget),
         })
         from gamebot import dynamo
-        from gamebot.tables import admin_client, create_table_from_template
+        from localdev.tables import admin_client, create_table_from_template
 
         dynamo.reset_default_client()
         self.admin = admin_client()  # boto3: creating and deleting the table (the bot's client has items only)

@@ -580,7 +580,7 @@ def run(quick: bool, rtt_ms: float, dynamo_ms: float, scheduler_ms: float, per_m
         else:
             os.environ["GROUP_MESSAGES_PER_MINUTE"] = str(per_minute)
         from gamebot import dynamo
-        from gamebot.tables import admin_client, create_table_from_template
+        from localdev.tables import admin_client, create_table_from_template
 
         dynamo.reset_default_client()
         create_table_from_template(admin_client(endpoint), TABLE, str(ROOT / "template.yaml"))

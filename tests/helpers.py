@@ -1,9 +1,6 @@
 """Shared helpers for the rules-engine tests.
 
-* ``make_state``: a game with chosen characters per seat and a chosen first Leader. It starts a real
-  game with ``new_game`` and then re-deals: roles, sides, the first Leader and every plug-in's setup
-  are overwritten consistently and the reveal is recomputed by the engine (``compute_reveal``), so the
-  state is one ``new_game`` could have produced for some seed.
+* Games are built with ``tests.builder`` (``make_state``, ``new_game``), never by editing a state.
 * small drivers: ``act``, ``propose``, ``vote``, ``play``, ``run_quest``.
 * ``oracle_knowledge``: what each seat learns at the Reveal, written from the rulebook scripts
   (000/002 Avalon, 003 The Resistance), independent of ``engine.reveal``.
@@ -13,11 +10,9 @@
 from __future__ import annotations
 
 import random
-from collections import Counter
 from dataclasses import dataclass, field
 
 from engine import (
-    ROLES,
     Action,
     Event,
     GameConfig,
@@ -31,8 +26,6 @@ from engine import (
     prompts,
 )
 from engine.bots import choose_action
-from engine.plugin import Ctx
-from engine.reveal import compute_reveal
 
 # Rulebook charts, copied from the rulebooks (not imported from the engine) so tests check the engine.
 GOOD_EVIL = {5: (3, 2), 6: (4, 2), 7: (4, 3), 8: (5, 3), 9: (6, 3), 10: (6, 4)}
@@ -47,7 +40,6 @@ TEAM_CHART = {
 GOOD_ROLES = ("merlin", "percival")
 EVIL_ROLES = ("assassin", "morgana", "mordred", "oberon")
 BASE_SPECIALS = GOOD_ROLES + EVIL_ROLES
-FILLERS = ("servant", "minion")
 
 # Names used by the rulebook examples, in seating (clockwise) order.
 WALTER, THOMAS, LAURA, EVIE, JUSTIN, MARGARET, DON = range(7)
@@ -56,48 +48,6 @@ WALTER, THOMAS, LAURA, EVIE, JUSTIN, MARGARET, DON = range(7)
 def fails_needed(players: int, slot: int) -> int:
     """Rulebook: the 4th quest (and only it) needs two Fails with 7 or more players."""
     return 2 if slot == 3 and players >= 7 else 1
-
-
-def config_for(
-    roles: list[str],
-    options: dict | None = None,
-    theme: Theme = Theme.AVALON,
-    assassin: str | None = None,
-) -> GameConfig:
-    specials = tuple(r for r in roles if r not in FILLERS)
-    return GameConfig(
-        theme=theme, players=len(roles), roles=specials, options=dict(options or {}), assassin=assassin
-    )
-
-
-def make_state(
-    roles: list[str],
-    leader: int = 0,
-    options: dict | None = None,
-    theme: Theme = Theme.AVALON,
-    assassin: str | None = None,
-    seed: int = 0,
-) -> GameState:
-    """A game at its first Team-building step with ``roles[seat]`` dealt and ``leader`` leading."""
-    config = config_for(roles, options, theme, assassin)
-    good, evil = GOOD_EVIL[len(roles)]
-    sides = [ROLES[r].side for r in roles]
-    assert sides.count(Side.GOOD) == good and sides.count(Side.EVIL) == evil, "not a legal deal"
-    state, _ = new_game(config, seed)
-    # The engine dealt the same multiset of cards; only the seats differ.
-    assert Counter(state.roles) == Counter(roles)
-    assert state.stage == "team" and not state.log
-    state = state.model_copy(deep=True)
-    state.roles = list(roles)
-    state.sides = sides
-    state.knowledge = [[] for _ in roles]
-    state.first_leader = state.leader = leader
-    state.mods = {}
-    ctx = Ctx(state)
-    for plugin in ctx.plugins():
-        plugin.setup(ctx)
-    compute_reveal(ctx)
-    return GameState.model_validate(state.model_dump())
 
 
 # ---------------------------------------------------------------------------------------------

@@ -55,14 +55,19 @@ class TeamNotProposed(TypedDict):
 
 
 def new_game(
-    config: GameConfig, seed: int, deal: list[str] | tuple[str, ...] | None = None
+    config: GameConfig,
+    seed: int,
+    deal: list[str] | tuple[str, ...] | None = None,
+    first_leader: int | None = None,
 ) -> tuple[GameState, list[Event]]:
     """Deal the roles, pick the first Leader, run the reveal and stop at the first decision.
 
     ``deal``: the character of each seat, chosen instead of shuffled (tests, what-if checks). It must
     be the deck this configuration deals; the game draws the same randomness as the seeded shuffle, so
-    everything after the deal (first Leader, Plot deck...) is what the seed alone would give. The deal
-    is recorded in the state (``GameState.deal``) so that the game replays."""
+    everything after the deal (first Leader, Plot deck...) is what the seed alone would give.
+    ``first_leader``: the seat that leads first, chosen instead of drawn (the draw still happens, for
+    the same reason). Both are recorded in the state (``GameState.deal``, ``GameState.chosen_leader``)
+    so that the game replays."""
     problems = [i for i in validate_config(config) if i.level == "error"]
     if problems:
         raise InvalidConfig(problems)
@@ -89,6 +94,10 @@ def new_game(
     state.roles = deck
     state.sides = [ROLES[r].side for r in deck]
     state.first_leader = state.leader = ctx.rng().randrange(n)
+    if first_leader is not None:
+        if not 0 <= first_leader < n:
+            raise InvalidConfig([issue("error", "bad_leader", "The first Leader must be a seat of this game.")])
+        state.first_leader = state.leader = state.chosen_leader = first_leader
     for plugin in ctx.plugins():
         plugin.setup(ctx)
     compute_reveal(ctx)
@@ -170,9 +179,16 @@ def _timeout(state: GameState, action: Action) -> tuple[GameState, Ctx]:
     raise IllegalAction(f"No default move is accepted for '{prompt.kind}'.", code="no_default", kind=prompt.kind)
 
 
-def replay(config: GameConfig, seed: int, log: list[str], deal: list[str] | None = None) -> GameState:
-    """Rebuild a game from its seed and action log (and its chosen deal, if it had one)."""
-    state, _ = new_game(config, seed, deal)
+def replay(
+    config: GameConfig,
+    seed: int,
+    log: list[str],
+    deal: list[str] | None = None,
+    first_leader: int | None = None,
+) -> GameState:
+    """Rebuild a game from its seed and action log (and its chosen deal and first Leader, if any:
+    ``replay(s.config, s.seed, s.log, s.deal, s.chosen_leader)``)."""
+    state, _ = new_game(config, seed, deal, first_leader)
     for entry in log:
         state, _ = apply_action(state, Action.decode(entry))
     return state

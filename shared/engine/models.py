@@ -153,6 +153,7 @@ class GameState(BaseModel):
     mods: dict[str, dict[str, Any]] = Field(default_factory=dict)
     log: list[str] = Field(default_factory=list)
     deal: list[str] | None = None  # the characters per seat when chosen rather than shuffled (new_game)
+    chosen_leader: int | None = None  # the first Leader when chosen rather than drawn (new_game)
 
     @property
     def n(self) -> int:

@@ -35,7 +35,7 @@ def lambda_env(fake_server, aws_endpoint, monkeypatch):
     import app
 
     from gamebot import dynamo
-    from gamebot.tables import admin_client, create_table_from_template
+    from localdev.tables import admin_client, create_table_from_template
 
     fake_server.reset()
     env = {

@@ -63,7 +63,7 @@ def client(pg):
 def test_the_table_comes_from_template_yaml_on_a_local_moto_server(pg):
     import boto3
 
-    from gamebot.tables import load_template, table_definition
+    from localdev.tables import load_template, table_definition
 
     endpoint = pg.moto.get_host_and_port()
     assert endpoint[0] == "127.0.0.1"

@@ -48,7 +48,7 @@ def test_concurrent_appends_with_retrying_all_land_exactly_once(endpoint, tmp_pa
     """10 threads append their id to one item (read, modify, conditional write; retry on conflict).
     ``transaction``: each also creates its own item in the same TransactWriteItems. One client for all
     the threads: ours (a connection per thread) or boto3's (a pool)."""
-    from gamebot.tables import create_table_from_template
+    from localdev.tables import create_table_from_template
 
     template = tmp_path / "template.yaml"
     template.write_text(TEMPLATE)

@@ -13,7 +13,7 @@ from moto import mock_aws
 
 from gamebot.dynamo import DynamoRepository
 from gamebot.store import Delete, FakeRepository, Item, Repository, VersionConflict, Write, retrying
-from gamebot.tables import (
+from localdev.tables import (
     REPO_ROOT,
     admin_client,
     create_table_from_template,

@@ -129,7 +129,7 @@ def create_table(endpoint: str, name: str) -> None:
     """The game table as template.yaml defines it, on the moto server."""
     import os
 
-    from gamebot.tables import create_table_from_template
+    from localdev.tables import create_table_from_template
 
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     create_table_from_template(dynamo_client(endpoint), name, os.path.join(root, "template.yaml"))

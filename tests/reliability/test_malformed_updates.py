@@ -313,7 +313,7 @@ def test_generated_malformed_updates_change_nothing_and_send_nothing():
 
 def _raw_items() -> list[str]:
     """The table's items as DynamoDB holds them, serialised."""
-    from gamebot.tables import admin_client
+    from localdev.tables import admin_client
 
     client = admin_client()
     items, start = [], None

@@ -12,8 +12,8 @@ from engine import replay
 from gamebot.dynamo import COMPRESS_ABOVE, DynamoRepository
 from gamebot.session import Session, chat_key
 from gamebot.store import Item
-from gamebot.tables import create_table_from_template
 from localdev.autoplay import Policy
+from localdev.tables import create_table_from_template
 from tests.reliability.support import SETUPS, RobustDriver, set_settings
 from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen
 

@@ -73,7 +73,7 @@ def play(setup: Setup, seed: int = 1, lang: str = "en", absent: int | None = Non
 
 
 def _timed(seed: int) -> Harness:
-    from tests.unit.test_gamebot_timers import Timed
+    from tests.unit.timer_fakes import Timed
 
     return Timed(seed=seed)
 

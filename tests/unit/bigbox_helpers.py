@@ -3,9 +3,6 @@ from __future__ import annotations
 
 from engine import Action, GameState, Side, apply_action
 
-# The chosen-deal builder and the rulebook chart are shared with the base-game tests.
-from tests.helpers import GOOD_EVIL, config_for, make_state  # noqa: F401 (re-exported)
-
 
 def act(state: GameState, seat: int, kind: str, targets=(), choice: str | None = None, quest=None):
     new, _events = apply_action(

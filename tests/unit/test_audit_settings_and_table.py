@@ -16,7 +16,7 @@ from localdev import updates as U
 from localdev.autoplay import Driver, Policy
 from tests.reliability.support import set_settings
 from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen, session
-from tests.unit.test_gamebot_timers import Timed
+from tests.unit.timer_fakes import Timed
 
 
 def buttons(h: Harness, chat: int) -> list[str]:

@@ -5,7 +5,8 @@ import pytest
 
 from engine import GameConfig, prompts, public_view, validate_config
 from engine.errors import CardNotAllowed
-from tests.helpers import act, make_state, play, propose, run_quest, vote
+from tests.builder import make_state
+from tests.helpers import act, play, propose, run_quest, vote
 from tests.unit.bigbox_characters_helpers import same
 
 # Seats: 0 Merlin, 1-3 Servants, 4 Assassin, 5 Lunatic, 6 Brute.

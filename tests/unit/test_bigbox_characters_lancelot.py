@@ -7,7 +7,8 @@ import pytest
 
 from engine import GameConfig, Side, new_game, prompts, public_view, reveal_script, validate_config, view
 from engine.errors import CardNotAllowed
-from tests.helpers import make_state, play_game, reveal_knowledge
+from tests.builder import make_state
+from tests.helpers import play_game, reveal_knowledge
 from tests.unit.bigbox_characters_helpers import (
     approve_team,
     do,

@@ -5,7 +5,8 @@ import pytest
 
 from engine import GameConfig, Side, prompts, public_view, validate_config, view, waiting_for
 from engine.errors import InvalidChoice
-from tests.helpers import act, make_state, run_quest
+from tests.builder import make_state
+from tests.helpers import act, run_quest
 from tests.unit.bigbox_characters_helpers import do, find_game, private_to, same, seat_of
 
 CLERIC_7 = ("merlin", "assassin", "cleric", "trickster", "troublemaker")

@@ -8,7 +8,8 @@ from engine.errors import CardNotAllowed, InvalidTarget, NotYourTurn
 from engine.hook_order import PLACES
 from engine.modules.assassination import Assassination
 from engine.roles.untrustworthy_servant import UntrustworthyServant
-from tests.helpers import act, make_state, propose, reveal_knowledge, run_quest, vote
+from tests.builder import make_state
+from tests.helpers import act, propose, reveal_knowledge, run_quest, vote
 from tests.unit.bigbox_characters_helpers import same
 
 # Seats: 0 Merlin, 1 Untrustworthy Servant, 2-3 Servants, 4 Assassin, 5 Minion, 6 Minion.

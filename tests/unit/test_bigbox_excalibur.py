@@ -2,20 +2,12 @@
 from __future__ import annotations
 
 import pytest
-from bigbox_helpers import (
-    act,
-    act_events,
-    answer,
-    approve_all,
-    make_state,
-    pending_kind,
-    play_cards,
-    to_cards,
-)
+from bigbox_helpers import act, act_events, answer, approve_all, pending_kind, play_cards, to_cards
 
 from engine import prompts, public_view
 from engine.errors import InvalidTarget, NotYourTurn
 from engine.modules.excalibur import Excalibur, switched
+from tests.builder import make_state
 
 # 8 players (the first quest needs three): Ron leads, Sarah and Pat go with him.
 RON, SARAH, PAT, S3, S4, ASSASSIN, MORGANA, MINION = range(8)

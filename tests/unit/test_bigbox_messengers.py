@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import pytest
-from bigbox_helpers import act, make_state, pending_kind, quest, to_cards
+from bigbox_helpers import act, pending_kind, quest, to_cards
 
 from engine import GameConfig, Side, new_game, prompts, public_view, validate_config, view
 from engine.cards import counts_as
 from engine.errors import CardNotAllowed, InvalidChoice, InvalidTarget
+from tests.builder import make_state
 
 # 7 players: 4 Good, 3 Evil. Team sizes 2, 3, 3, 4 (two Fails needed), 4.
 GM_A, GM_B, MERLIN, SERVANT, EM, ASSASSIN, MINION = range(7)

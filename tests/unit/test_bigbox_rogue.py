@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import pytest
-from bigbox_helpers import act, answer, make_state, pending_kind, play_cards, quest, to_cards
+from bigbox_helpers import act, answer, pending_kind, play_cards, quest, to_cards
 
 from engine import GameConfig, Side, new_game, prompts, public_view, reveal_script, validate_config
 from engine.cards import counts_as
 from engine.errors import CardNotAllowed, InvalidTarget, NotYourTurn
 from engine.plugin import active_plugins
+from tests.builder import make_state
 
 # 7 players: 4 Good, 3 Evil.
 MERLIN, GOOD_ROGUE, SERVANT_A, SERVANT_B, ASSASSIN, EVIL_ROGUE, MINION = range(7)

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import pytest
-from bigbox_helpers import act, act_events, make_state, quest, to_cards
+from bigbox_helpers import act, act_events, quest, to_cards
 
 from engine import GameConfig, prompts, reveal_script, validate_config
 from engine.cards import counts_as
 from engine.errors import CardNotAllowed
+from tests.builder import make_state
 
 # 6 players: 4 Good, 2 Evil. Team sizes 2, 3, 4, 3, 4 - the rulebook example's 4, 3 and 4 members.
 GOOD_SORC, EVIL_SORC, MERLIN, SERVANT_A, SERVANT_B, ASSASSIN = range(6)

@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import pytest
-from bigbox_helpers import act, act_events, make_state, pending_kind, play_cards, quest, to_cards
+from bigbox_helpers import act, act_events, pending_kind, play_cards, quest, to_cards
 
 from engine import GameConfig, prompts, public_view, validate_config
 from engine.errors import InvalidTarget, NotYourTurn, WrongTeamSize
+from tests.builder import make_state
 
 # 8 players: 5 Good, 3 Evil. Team sizes 3, 4, 4, 5, 5 - plus one with the Trapper.
 MERLIN, PERCIVAL, S1, S2, S3, ASSASSIN, MORGANA, MINION = range(8)

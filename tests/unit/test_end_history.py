@@ -10,7 +10,8 @@ from gamebot.outgoing.notices import picture_out
 from gamebot.presenter.board import board
 from gamebot.presenter.events import event_line
 from gamebot.presenter.table import Table
-from tests.helpers import act, make_state, propose, run_quest
+from tests.builder import make_state
+from tests.helpers import act, propose, run_quest
 
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy"]
 BASE5 = ["merlin", "servant", "servant", "assassin", "minion"]

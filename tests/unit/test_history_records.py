@@ -7,7 +7,8 @@ import random
 
 from engine import Action, GameConfig, apply_action, prompts, public_view
 from engine.bots import choose_action
-from tests.helpers import act, make_state, propose, run_quest, scrambled
+from tests.builder import make_state
+from tests.helpers import act, propose, run_quest, scrambled
 from tests.unit.bigbox_characters_helpers import find_game
 
 BASE5 = ["merlin", "servant", "servant", "assassin", "minion"]

@@ -17,7 +17,8 @@ from engine.errors import (
     WrongPhase,
     WrongTeamSize,
 )
-from tests.helpers import act, make_state, propose, reject, run_quest, vote
+from tests.builder import make_state
+from tests.helpers import act, propose, reject, run_quest, vote
 
 FIVE = ["merlin", "minion", "servant", "assassin", "servant"]  # Walter, Thomas, Laura, Evie, Justin
 LADY7 = ["merlin", "minion", "servant", "assassin", "servant", "servant", "minion"]

@@ -15,7 +15,8 @@ from engine import Action, apply_action, public_view
 from engine.bots import choose_action
 from gamebot import chronicle, picture, picture_layout
 from gamebot.presenter.table import Table
-from tests.helpers import act, make_state, propose
+from tests.builder import make_state
+from tests.helpers import act, propose
 from tests.reliability.support import SETUPS
 
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy"]

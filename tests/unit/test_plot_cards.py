@@ -10,11 +10,24 @@ from collections import Counter
 
 import pytest
 
-from engine import Action, GameConfig, GameState, Side, Theme, apply_action, new_game, prompts, public_view
+from engine import GameState, Side, Theme, prompts, public_view
 from engine.errors import IllegalAction, InvalidChoice, InvalidTarget, NotYourTurn, WrongPhase
 from engine.modules.plot import PLOT_CARDS, deck_for
-
-MOD = "plot_cards"
+from tests.unit.plot_helpers import (
+    act,
+    drawing,
+    edit,
+    give,
+    mod,
+    pending_of,
+    play_all,
+    propose,
+    public_events,
+    ready,
+    seat_of,
+    start,
+    vote_all,
+)
 
 # rules-notes.md: Resistance name -> (copies marked 5+, copies marked 7+, kind, Avalon Big Box name)
 TABLE = {
@@ -29,107 +42,6 @@ TABLE = {
     "Open Up": (0, 1, "immediate", "Show Your True Nature"),
 }
 BY_NAME = {info["resistance"]: cid for cid, info in PLOT_CARDS.items()}
-
-
-# ---------------------------------------------------------------------------------------------
-# Helpers
-# ---------------------------------------------------------------------------------------------
-
-
-def act(state, seat, kind, targets=(), choice=None):
-    return apply_action(state, Action(seat=seat, kind=kind, targets=tuple(targets), choice=choice))
-
-
-def edit(state: GameState, fn) -> GameState:
-    new = state.model_copy(deep=True)
-    fn(new.mods[MOD], new)
-    return GameState.model_validate(new.model_dump())
-
-
-def mod(state: GameState) -> dict:
-    return state.mods[MOD]
-
-
-def start(n: int, seed: int = 0, theme: Theme = Theme.AVALON, roles=None) -> GameState:
-    """A new game with Plot cards at its first deal: the Leader's ``plot_deal`` decision."""
-    if roles is None:
-        roles = ("merlin", "assassin") if theme is Theme.AVALON else ()
-    config = GameConfig(players=n, theme=theme, roles=roles, options={MOD: True})
-    state, _ = new_game(config, seed)
-    assert state.pending and state.pending[0].kind == "plot_deal"
-    return state
-
-
-def ready(n: int, seed: int = 0, theme: Theme = Theme.AVALON, hands=None) -> GameState:
-    """A game at its first team proposal with nobody holding a Plot card, then ``hands`` given out.
-
-    The first draw is replaced by Take Responsibility cards: with no Plot card at the table they are
-    discarded without effect, so the round starts clean.
-    """
-    state = start(n, seed, theme)
-    k = len(mod(state)["drawn"])
-    state = edit(state, lambda m, s: m.update(drawn=["take_responsibility"] * k))
-    for _ in range(k):
-        state, _ = act(state, state.leader, "plot_deal", [(state.leader + 1) % n])
-    assert state.stage == "team" and not state.pending
-    return give(state, hands or {})
-
-
-def give(state: GameState, hands: dict[int, list[str]]) -> GameState:
-    def fn(m, s):
-        for seat, cards in hands.items():
-            m["hands"][seat] = list(cards)
-
-    return edit(state, fn)
-
-
-def seat_of(state: GameState, offset: int) -> int:
-    return (state.leader + offset) % state.n
-
-
-def pending_of(state: GameState):
-    return state.pending[0] if state.pending else None
-
-
-def propose(state: GameState, team=None):
-    if team is None:
-        size = prompts(state, state.leader)[0].pick
-        team = [seat_of(state, i) for i in range(size)]
-    return act(state, state.leader, "propose", sorted(team))
-
-
-def vote_all(state: GameState, approve=True):
-    """Everybody still to vote votes, whoever the engine asks first."""
-    events = []
-    while True:
-        seats = [s for s in range(state.n) if any(p.kind == "vote" for p in prompts(state, s))]
-        if not seats:
-            return state, events
-        state, ev = act(state, seats[0], "vote", choice="approve" if approve else "reject")
-        events += ev
-
-
-def play_all(state: GameState, fails=()):
-    events = []
-    for seat in list(state.team):
-        if prompts(state, seat) and prompts(state, seat)[0].kind == "play":
-            state, ev = act(state, seat, "play", choice="fail" if seat in fails else "success")
-            events += ev
-    return state, events
-
-
-def pass_all(state: GameState):
-    """Every Plot-card window still open is passed (held cards are kept)."""
-    while state.pending and state.pending[0].owner == MOD and state.pending[0].data.get("window"):
-        p = state.pending[0]
-        if p.kind == "vote":
-            break
-        state, _ = act(state, p.actors[0], p.kind, choice="pass")
-    return state
-
-
-def public_events(events):
-    return [e for e in events if e.public]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -191,7 +103,7 @@ def test_leader_never_deals_a_plot_card_to_themself():
 
 
 def test_leader_deals_in_the_order_they_choose():
-    state = edit(start(7, seed=2), lambda m, s: m.update(drawn=["no_confidence", "strong_leader"]))
+    state = drawing(7, ["no_confidence", "strong_leader"])
     a, b = seat_of(state, 1), seat_of(state, 2)
     state, events = act(state, state.leader, "plot_deal", [a], choice="strong_leader")
     assert mod(state)["hands"][a] == ["strong_leader"]
@@ -256,7 +168,7 @@ def test_when_the_deck_runs_out_the_leader_draws_what_is_left_without_reshuffle(
 
 
 def test_immediate_card_resolves_as_soon_as_it_is_passed():
-    state = edit(start(9, seed=8), lambda m, s: m.update(drawn=["overheard_conversation", "no_confidence", "open_up"]))
+    state = drawing(9, ["overheard_conversation", "no_confidence", "open_up"])
     receiver = seat_of(state, 3)
     state, _ = act(state, state.leader, "plot_deal", [receiver], choice="overheard_conversation")
     p = pending_of(state)
@@ -266,7 +178,7 @@ def test_immediate_card_resolves_as_soon_as_it_is_passed():
 
 
 def test_overheard_conversation_checks_the_loyalty_of_an_adjacent_player():
-    state = edit(start(7, seed=9), lambda m, s: m.update(drawn=["overheard_conversation", "no_confidence"]))
+    state = drawing(7, ["overheard_conversation", "no_confidence"])
     receiver = seat_of(state, 2)
     state, _ = act(state, state.leader, "plot_deal", [receiver], choice="overheard_conversation")
     prompt = prompts(state, receiver)[0]
@@ -287,7 +199,7 @@ def test_overheard_conversation_checks_the_loyalty_of_an_adjacent_player():
 
 def test_overheard_conversation_check_is_optional():
     """Big Box: "The player who receives this card *may* check the loyalty of one adjacent player"."""
-    state = edit(start(7, seed=9), lambda m, s: m.update(drawn=["overheard_conversation", "no_confidence"]))
+    state = drawing(7, ["overheard_conversation", "no_confidence"])
     receiver = seat_of(state, 2)
     state, _ = act(state, state.leader, "plot_deal", [receiver], choice="overheard_conversation")
     assert prompts(state, receiver)[0].optional
@@ -301,7 +213,7 @@ def test_overheard_conversation_check_is_optional():
 
 
 def test_cards_that_must_resolve_refuse_a_pass():
-    state = edit(start(7, seed=10), lambda m, s: m.update(drawn=["establish_confidence", "no_confidence"]))
+    state = drawing(7, ["establish_confidence", "no_confidence"])
     leader = state.leader
     state, _ = act(state, leader, "plot_deal", [seat_of(state, 2)], choice="establish_confidence")
     assert not prompts(state, leader)[0].optional
@@ -310,7 +222,7 @@ def test_cards_that_must_resolve_refuse_a_pass():
 
 
 def test_establish_confidence_leader_shows_loyalty_to_a_player_of_their_choice():
-    state = edit(start(7, seed=10), lambda m, s: m.update(drawn=["establish_confidence", "no_confidence"]))
+    state = drawing(7, ["establish_confidence", "no_confidence"])
     leader = state.leader
     receiver, viewer = seat_of(state, 1), seat_of(state, 4)
     state, _ = act(state, leader, "plot_deal", [receiver], choice="establish_confidence")
@@ -326,7 +238,7 @@ def test_establish_confidence_leader_shows_loyalty_to_a_player_of_their_choice()
 
 
 def test_open_up_holder_shows_loyalty_to_a_player_of_their_choice():
-    state = edit(start(8, seed=11), lambda m, s: m.update(drawn=["open_up", "no_confidence"]))
+    state = drawing(8, ["open_up", "no_confidence"])
     receiver, viewer = seat_of(state, 2), seat_of(state, 5)
     state, _ = act(state, state.leader, "plot_deal", [receiver], choice="open_up")
     with pytest.raises(InvalidTarget):

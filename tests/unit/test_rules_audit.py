@@ -21,9 +21,10 @@ from engine import (
 from engine.errors import InvalidChoice, InvalidTarget
 from engine.modules.assassination import assassin_seat
 from engine.plugin import Ctx
-from tests.helpers import act, make_state, propose, reject, vote
+from tests.builder import make_state
+from tests.helpers import act, propose, reject, vote
 from tests.unit.bigbox_helpers import answer, play_cards, quest, to_cards
-from tests.unit.test_plot_cards import edit, mod, seat_of, start
+from tests.unit.plot_helpers import drawing, mod, seat_of, start
 
 LANCELOT_MOD = "lancelot_allegiance"
 NO, SWITCH = "no_change", "switch"
@@ -33,11 +34,15 @@ def _codes(config: GameConfig, level: str | None = None) -> set[str]:
     return {i.code for i in validate_config(config) if level is None or i.level == level}
 
 
-def _deal_allegiance(state: GameState, cards: list[str]) -> GameState:
-    """Variant 2: lay these Allegiance cards above the quests (the first quest has already begun)."""
-    new = state.model_copy(deep=True)
-    new.mods[LANCELOT_MOD].update(cards=list(cards), applied=[0])
-    return GameState.model_validate(new.model_dump())
+def _dealt_allegiance(roles: list[str], cards: list[str]) -> GameState:
+    """Variant 2 with these Allegiance cards above the quests: the first seed whose shuffle deals them
+    (a real ``new_game``; the first quest has begun, its card turned)."""
+    for seed in range(500):
+        state = make_state(roles, options={"lancelot": "bigbox_predealt"}, seed=seed)
+        if state.mods[LANCELOT_MOD]["cards"] == cards:
+            assert state.mods[LANCELOT_MOD]["applied"] == [0]
+            return state
+    raise AssertionError(f"no seed deals {cards}")
 
 
 def _success(state: GameState, team) -> GameState:
@@ -70,8 +75,7 @@ def test_the_assassin_is_chosen_from_the_cards_and_never_a_lancelot_who_may_swit
     """Defect: the engine took the lowest-seated player whose *current* side was Evil: Evil Lancelot, who
     may turn Good, or after a Switch the Good Lancelot; and the Untrustworthy Servant had been shown a
     different seat at the Reveal than the one that recruited and assassinated."""
-    s = make_state(LANCELOT_TABLE, options={"lancelot": "bigbox_predealt"})
-    s = _deal_allegiance(s, cards)
+    s = _dealt_allegiance(LANCELOT_TABLE, cards)
     # "Assassin, extend your thumb so that the Untrustworthy Servant may know you."
     assert [(k.seat, k.label) for k in s.knowledge[4] if k.label == "assassin"] == [(MORGANA, "assassin")]
     for team in ((2, 3), (2, 3, 4), (2, 3, 4)):
@@ -212,8 +216,7 @@ def _choices(state, seat):
 def test_lancelot_switch_moves_the_variant2_fail_rule_and_leaves_the_lunatic_and_brute_rules_alone():
     """002 Variant 2: "Evil Lancelot may only play a Fail card"; the switch "applies to all aspects";
     Lunatic "must Fail every Quest"; Brute "may Fail only the first three Quests"."""
-    s = make_state(RESTRICTED, options={"lancelot": "bigbox_predealt"})
-    s = _deal_allegiance(s, [NO, SWITCH, NO, NO, NO])
+    s = _dealt_allegiance(RESTRICTED, [NO, SWITCH, NO, NO, NO])
     s = _success(s, (4, 5, 6))
     # Quest 2 begins with the Switch: the Good Lancelot card is now Evil, the Evil one Good.
     s, _ = propose(s, (0, 1, 2, 3))
@@ -294,13 +297,14 @@ def test_sorcerer_magic_and_excalibur_the_switched_magic_no_longer_reverses():
 
 
 def _spy_next_to_the_first_receiver() -> tuple[GameState, int, int]:
-    for seed in range(50):
+    """A Resistance game whose Leader draws Overheard Conversation with a Spy next to the next seat."""
+    for seed in range(500):
         state = start(7, seed=seed, theme=Theme.RESISTANCE)
         receiver = seat_of(state, 1)
         spies = [x for x in ((receiver - 1) % 7, (receiver + 1) % 7) if state.sides[x] is Side.EVIL]
-        if spies:
-            return edit(state, lambda m, s: m.update(drawn=["overheard_conversation"] * 2)), receiver, spies[0]
-    raise AssertionError("no seed seats a Spy next to the receiver")
+        if spies and "overheard_conversation" in mod(state)["drawn"]:
+            return state, receiver, spies[0]
+    raise AssertionError("no seed seats a Spy next to the receiver of Overheard Conversation")
 
 
 def test_plot_cards_in_the_resistance_theme_check_a_spys_loyalty():
@@ -327,7 +331,7 @@ def test_example_deniz_checks_paula_and_charles_holds_lead_to_victory():
     to Deniz, who immediately uses it to check the loyalty of Paula, who is seated to his left. ... The
     Leader passes 'Lead to Victory' to Charles. Charles may not play the card immediately. He holds the
     card to play in the future." """
-    state = edit(start(7, seed=11), lambda m, s: m.update(drawn=["overheard_conversation", "strong_leader"]))
+    state = drawing(7, ["overheard_conversation", "strong_leader"])
     leader = state.leader
     deniz, paula, charles = seat_of(state, 2), seat_of(state, 3), seat_of(state, 5)
     state, _ = act(state, leader, "plot_deal", (deniz,), choice="overheard_conversation")

@@ -8,6 +8,7 @@ import pytest
 
 from engine import Side, prompts, public_view, view
 from engine.errors import InvalidTarget, NotYourTurn
+from tests.builder import make_state
 from tests.helpers import (
     DON,
     EVIE,
@@ -17,7 +18,6 @@ from tests.helpers import (
     THOMAS,
     WALTER,
     act,
-    make_state,
     play,
     propose,
     reject,

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from engine import GameConfig, Side, Theme, new_game, reveal_script, view
-from tests.helpers import legal_setups, make_state, oracle_knowledge, reveal_knowledge
+from tests.builder import make_state
+from tests.helpers import legal_setups, oracle_knowledge, reveal_knowledge
 
 FULL = ["merlin", "percival", "servant", "assassin", "morgana", "mordred", "oberon", "servant", "servant", "servant"]
 

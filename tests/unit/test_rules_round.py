@@ -13,16 +13,8 @@ from engine.errors import (
     WrongTeamSize,
 )
 from engine.plugin import Ctx
-from tests.helpers import (
-    TEAM_CHART,
-    act,
-    make_state,
-    play,
-    propose,
-    reject,
-    run_quest,
-    vote,
-)
+from tests.builder import make_state
+from tests.helpers import TEAM_CHART, act, play, propose, reject, run_quest, vote
 
 FIVE = ["merlin", "minion", "servant", "assassin", "servant"]  # Walter, Thomas, Laura, Evie, Justin
 SIX = ["servant", "minion", "servant", "assassin", "servant", "merlin"]

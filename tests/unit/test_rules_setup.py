@@ -1,18 +1,30 @@
 """Setup rules: player counts, team sizes, the random first Leader, configuration checks, themes."""
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
 
-from engine import GameConfig, InvalidConfig, Side, Theme, new_game, prompts, validate_config
+from engine import (
+    GameConfig,
+    GameState,
+    InvalidConfig,
+    Side,
+    Theme,
+    new_game,
+    prompts,
+    replay,
+    validate_config,
+)
+from engine.bots import play_to_end
 from engine.errors import WrongTeamSize
+from tests.builder import make_state, replay_of
 from tests.helpers import (
     GOOD_EVIL,
     TEAM_CHART,
     fails_needed,
     legal_setups,
-    make_state,
     oracle_knowledge,
     play_game,
     propose,
@@ -95,6 +107,40 @@ def test_random_first_leader_varies_across_seeds(players):
     assert set(leaders) == set(range(players))  # every seat can lead first
     deals = {tuple(new_game(config, seed)[0].roles) for seed in range(50)}
     assert len(deals) > 10
+
+
+CHOSEN = GameConfig(
+    players=7,
+    roles=("merlin", "assassin", "percival", "morgana"),
+    options={"plot_cards": True, "lady_of_the_lake": True},
+)
+CHOSEN_DEAL = ["servant", "morgana", "merlin", "minion", "percival", "assassin", "servant"]
+
+
+@pytest.mark.parametrize("leader", range(7))
+def test_a_chosen_deal_and_first_leader_are_recorded_and_the_game_replays_identically(leader):
+    state, events = new_game(CHOSEN, 3, deal=CHOSEN_DEAL, first_leader=leader)
+    assert state.roles == state.deal == CHOSEN_DEAL
+    assert state.leader == state.first_leader == state.chosen_leader == leader
+    assert [e.data["leader"] for e in events if e.type == "GameStarted"] == [leader]
+    assert state.mods["lady_of_the_lake"]["holder"] == (leader - 1) % 7  # to the Leader's right
+    # The seed's randomness is drawn as if nothing were chosen: the Plot deck is the seed's own.
+    drawn, _ = new_game(CHOSEN, 3)
+    assert state.rng_calls == drawn.rng_calls
+    assert state.mods["plot_cards"]["deck"] == drawn.mods["plot_cards"]["deck"]
+    final = play_to_end(state, random.Random(leader))
+    assert final.over
+    stored = GameState.from_json(final.to_json())
+    assert stored == final and stored.chosen_leader == leader  # the choice is kept with the game
+    assert replay(CHOSEN, 3, stored.log, stored.deal, stored.chosen_leader) == final
+    assert replay_of(stored) == final  # the tests' builder replays its games the same way
+
+
+@pytest.mark.parametrize("leader", [-1, 7])
+def test_a_first_leader_outside_the_table_is_refused(leader):
+    with pytest.raises(InvalidConfig) as err:
+        new_game(CHOSEN, 3, deal=CHOSEN_DEAL, first_leader=leader)
+    assert [p.code for p in err.value.problems] == ["bad_leader"]
 
 
 # ---------------------------------------------------------------------------------------------

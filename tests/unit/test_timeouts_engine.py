@@ -27,7 +27,8 @@ from engine.bots import choose_action
 from engine.errors import GameOver, InvalidChoice, NotYourTurn
 from engine.plugin import Ctx
 from engine.timeouts import every_answer, quest_card
-from tests.helpers import make_state, propose, run_quest, vote
+from tests.builder import make_state
+from tests.helpers import propose, run_quest, vote
 from tests.unit.bigbox_characters_helpers import find_game, same, seat_of
 
 

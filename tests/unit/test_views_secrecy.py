@@ -5,7 +5,8 @@ import json
 import random
 
 from engine import GameConfig, new_game, public_view, view
-from tests.helpers import act, make_state, play, propose, run_quest, scrambled, vote
+from tests.builder import make_state
+from tests.helpers import act, play, propose, run_quest, scrambled, vote
 
 FIVE = ["merlin", "minion", "servant", "assassin", "servant"]
 SEVEN = ["merlin", "minion", "percival", "assassin", "morgana", "servant", "servant"]

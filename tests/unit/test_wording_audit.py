@@ -23,9 +23,11 @@ from gamebot.presenter.vote import vote_message
 from gamebot.service import Reply, Service
 from gamebot.session import PLAYING, Player, Session
 from gamebot.store import FakeRepository
-from tests.unit.bigbox_helpers import make_state, play_cards, to_cards
+from tests.builder import make_state
+from tests.helpers import run_quest
+from tests.unit.bigbox_helpers import play_cards, to_cards
 from tests.unit.gamebot_fakes import GROUP, Harness, RecordingIO
-from tests.unit.test_plot_cards import give, propose, ready, seat_of
+from tests.unit.plot_helpers import give, propose, ready, seat_of
 
 CODEC = Codec("123456:TOKEN")
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy"]
@@ -328,8 +330,10 @@ def test_with_targeting_the_board_shows_the_fifth_quest_locked(lang, note):
     assert "5️⃣ 4🔒" in text and note in text
     without, _ = new_game(GameConfig(players=7, roles=("merlin", "assassin")), seed=1)
     assert "🔒" not in board(table(lang), public_view(without))
-    opened = state.model_copy(deep=True)  # two successes: the 5th may be chosen
-    opened.results[0] = opened.results[1] = True
+    opened = state
+    for quest, size in ((0, 2), (1, 3)):  # two successes: the 5th may be chosen
+        opened, _ = run_quest(opened, [(opened.leader + i) % 7 for i in range(size)], quest=quest)
+    assert opened.results == [True, True, None, None, None] and opened.stage == "team"
     assert "🔒" not in board(table(lang), public_view(opened))
     assert "closed" not in public_view(opened)["track"][4]
 

@@ -1,4 +1,6 @@
-"""Create the bot's DynamoDB table from template.yaml's own definition (local playground, tests).
+"""Create the bot's DynamoDB table from template.yaml's own definition (playground, tests, benchmarks).
+
+Local only: it needs PyYAML and boto3 (requirements-dev.txt), which the Lambda layer does not ship.
 
 The table is described once, in template.yaml (an ``AWS::DynamoDB::Table`` resource, whatever its
 logical id); this module reads that resource's KeySchema, AttributeDefinitions, BillingMode, indexes
@@ -18,7 +20,7 @@ from typing import Any
 import yaml
 
 TABLE_TYPE = "AWS::DynamoDB::Table"
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
 class _CfnLoader(yaml.SafeLoader):
@@ -115,7 +117,7 @@ def admin_client(endpoint_url: str | None = None) -> Any:
     bot's default client uses (``AWS_ENDPOINT_URL_DYNAMODB`` / ``AWS_ENDPOINT_URL``, ``AWS_REGION``)."""
     import boto3
 
-    from .aws import DynamoDB
+    from gamebot.aws import DynamoDB
 
     bot = DynamoDB(endpoint=endpoint_url)
     return boto3.client("dynamodb", endpoint_url=bot.endpoint_url, region_name=bot.region)

@@ -1,0 +1,77 @@
+"""How the code is laid out: tests share helpers through helper modules, never through each other; what
+ships in the Lambda layer (shared/) imports only what the layer holds."""
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from importlib.metadata import packages_distributions
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SKIP = {".venv", ".sam-venv", ".aws-sam", ".git", "node_modules"}
+SHARED = ROOT / "shared"
+# The Lambda Python runtime brings boto3 and botocore itself. gamebot.aws_sign imports botocore only when
+# the environment has no AWS keys, which never happens in Lambda (a developer's profile, locally).
+RUNTIME = {"boto3", "botocore"}
+
+
+def python_files(top: Path) -> list[Path]:
+    return sorted(p for p in top.rglob("*.py") if not SKIP & set(p.relative_to(ROOT).parts))
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Every module ``path`` imports, at the top or inside a function (``from a import b``: a and a.b)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+            names.update(f"{node.module}.{a.name}" for a in node.names)
+    return names
+
+
+def test_no_module_imports_a_test_module():
+    test_modules = {p.stem for p in (ROOT / "tests").rglob("test_*.py")}
+    offenders = [
+        f"{path.relative_to(ROOT)} imports {name}"
+        for path in python_files(ROOT)
+        for name in sorted(imported_modules(path))
+        if name.rsplit(".", 1)[-1] in test_modules
+    ]
+    assert not offenders, "move what is shared into a helper module (not named test_*):\n" + "\n".join(offenders)
+
+
+def test_the_import_scan_sees_imports_inside_functions(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text("def f():\n    from tests.unit.test_x import y\n    import tests.unit.test_z\n")
+    assert {"tests.unit.test_x", "tests.unit.test_z"} <= imported_modules(sample)
+
+
+def layer_requirements() -> set[str]:
+    """The distributions shared/requirements.txt installs into the layer, normalised (PEP 503)."""
+    names = set()
+    for line in (SHARED / "requirements.txt").read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            names.add(re.sub(r"[-_.]+", "-", re.split(r"[=<>!~\[; ]", line, maxsplit=1)[0]).lower())
+    return names
+
+
+def test_the_layer_imports_only_the_standard_library_its_requirements_and_its_own_packages():
+    own = {p.stem for p in SHARED.iterdir() if p.suffix == ".py" or (p / "__init__.py").exists()}
+    required = layer_requirements()
+    shipped = {
+        module for module, dists in packages_distributions().items()
+        if any(re.sub(r"[-_.]+", "-", d).lower() in required for d in dists)
+    }
+    assert {"telegram", "pydantic", "PIL"} <= shipped  # the scan of the requirements found the layer
+    allowed = set(sys.stdlib_module_names) | own | shipped | RUNTIME
+    offenders = [
+        f"{path.relative_to(ROOT)} imports {name}"
+        for path in python_files(SHARED)
+        for name in sorted(imported_modules(path))
+        if name.split(".")[0] not in allowed
+    ]
+    assert not offenders, "local-only code belongs outside shared/ (localdev/, scripts/):\n" + "\n".join(offenders)
