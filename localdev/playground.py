@@ -30,6 +30,7 @@ import os
 import re
 import secrets
 import signal
+import socket
 import sys
 import threading
 import time
@@ -554,20 +555,28 @@ def _quiet(verbose: bool) -> None:
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
 
 
+def _port_free(port: int) -> bool:
+    """Whether 127.0.0.1:``port`` can be listened on (as the page's server would: SO_REUSEADDR)."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
 def serve(pg: Playground, port: int) -> Any:
-    """The page's HTTP server on 127.0.0.1 (``port``; taken: a free one). Not yet serving."""
+    """The page's HTTP server on 127.0.0.1 only (``port``; taken: a free one). Not yet serving."""
     from werkzeug.serving import make_server
 
     from localdev.web import create_app
 
     app = create_app(pg)
-    try:
-        return make_server("127.0.0.1", port, app, threaded=True)
-    except OSError:
-        if port == 0:
-            raise
-        print(f"Port {port} is taken: using a free one (choose with --port).")
-        return make_server("127.0.0.1", 0, app, threaded=True)
+    if port and not _port_free(port):  # (werkzeug's make_server would exit the process)
+        print(f"Port {port} is taken: using a free one (choose with --port).", flush=True)
+        port = 0
+    return make_server("127.0.0.1", port, app, threaded=True)
 
 
 def run_playground(args: argparse.Namespace) -> None:

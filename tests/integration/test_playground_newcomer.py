@@ -1,0 +1,86 @@
+"""The playground as a newcomer meets it (issue 15): ``scripts/run`` on a taken port, the first run's
+install, the seating panel while a lobby is open, renaming a seat."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _listening() -> socket.socket:
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen()
+    return sock
+
+
+def test_serve_falls_back_to_a_free_port_on_127_0_0_1_when_the_port_is_taken(capsys):
+    from localdev.playground import serve
+
+    taken = _listening()
+    try:
+        server = serve(object(), taken.getsockname()[1])
+        try:
+            assert server.server_address[0] == "127.0.0.1"
+            assert server.server_port != taken.getsockname()[1]
+        finally:
+            server.server_close()
+    finally:
+        taken.close()
+    assert "taken" in capsys.readouterr().out
+
+
+def test_a_second_run_on_a_taken_port_prints_the_url_of_a_free_one():
+    taken = _listening()
+    port = taken.getsockname()[1]
+    env = dict(os.environ, PLAYGROUND_PORT=str(port), PLAYGROUND_BOT_DELAY="5")
+    env.pop("TELEGRAM_BOT_TOKEN", None)
+    proc = subprocess.Popen([sys.executable, "-m", "localdev.playground", "--no-lobby"], cwd=REPO, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    out = []
+    try:
+        for line in proc.stdout:  # (ends when the process does: a bound against hanging)
+            out.append(line)
+            if line.startswith("ready in"):
+                break
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        rest = proc.communicate(timeout=60)[0]
+        taken.close()
+    text = "".join(out) + rest
+    urls = re.findall(r"http://127\.0\.0\.1:(\d+)/", text)
+    assert urls and all(int(u) != port for u in urls), text
+    assert "in use by another program" not in text
+
+
+def test_the_first_run_says_what_it_installs(tmp_path):
+    """scripts/bootstrap on a fresh clone: it says it creates the venv and installs, before doing so (pip is
+    a stand-in here: no network)."""
+    for name in ("scripts/bootstrap", "requirements-dev.txt", "shared/requirements.txt"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(REPO / name, tmp_path / name)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake_python = bin_dir / "python3.12"  # a Python 3.12 whose "-m venv" makes a venv whose pip only logs
+    fake_python.write_text(
+        "#!/usr/bin/env bash\n"
+        'if [ "$1" = "-m" ] && [ "$2" = "venv" ]; then\n'
+        '  mkdir -p "$3/bin"; printf \'#!/usr/bin/env bash\\necho "$*" >> %s/pip.log\\n\' > "$3/bin/python"\n'
+        '  chmod +x "$3/bin/python"; exit 0\nfi\n'
+        f'exec {sys.executable} "$@"\n' % tmp_path)
+    fake_python.chmod(0o755)
+    env = dict(os.environ, PATH=f"{bin_dir}:{os.environ['PATH']}", HOME=str(tmp_path))
+    first = subprocess.run(["scripts/bootstrap"], cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
+    said = first.stdout + first.stderr
+    assert "install -q -r requirements-dev.txt" in (tmp_path / "pip.log").read_text()
+    assert re.search(r"creating .*\.venv", said) and re.search(r"Installing .*requirements-dev\.txt", said), said
+    again = subprocess.run(["scripts/bootstrap"], cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
+    assert again.stdout + again.stderr == ""  # installed: nothing to say
