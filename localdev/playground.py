@@ -151,6 +151,7 @@ class Playground:
         self._stop = threading.Event()
         self._loop_thread: threading.Thread | None = None
         self._seat_lock = threading.Lock()
+        self._user_ids: dict[str, int] = {}  # a player's name (lower case) -> their Telegram user id
 
     # ------------------------------------------------------------------------------------------------
     # life cycle
@@ -391,10 +392,33 @@ class Playground:
     # seating
     # ------------------------------------------------------------------------------------------------
 
+    def user_id_of(self, name: str) -> int:
+        """The Telegram user id of the player called ``name``: a new name is a new person (a fresh private
+        chat), a name seated before is the same person again."""
+        key = name.lower()
+        if key not in self._user_ids:
+            self._user_ids[key] = FIRST_USER_ID + len(self._user_ids)
+        return self._user_ids[key]
+
+    def game_status(self) -> str:
+        """The group's session status as the bot stored it ("none", "lobby", "playing", "ended"...)."""
+        assert self.worker is not None, "start() first"
+
+        def read() -> str:
+            import app
+
+            from gamebot.session import Session, chat_key
+
+            item = app.service().repo.get(chat_key(GROUP_ID))
+            return "none" if item is None else Session.from_body(item.body).status
+
+        return self.worker.call(read)
+
     def seat(self, players: list[JSON], open_lobby: bool = True) -> list[Seat]:
         """Seat ``players`` (``{"name", "bot"}``, at most 10): each opens the bot's private chat;
         bots are played by :class:`BotPlayers`. ``open_lobby``: the host (the first person, or the
-        first seat if all are bots) then sends /newgame in the group, and bots join by pressing Join."""
+        first seat if all are bots) then sends /newgame in the group (closing with /cancel the lobby
+        or game still open), and bots join by pressing Join."""
         if not 1 <= len(players) <= MAX_SEATS:
             raise ValueError(f"seat 1 to {MAX_SEATS} players")
         names = [re.sub(r"\s+", " ", str(p.get("name") or "")).strip()[:24] for p in players]
@@ -405,8 +429,8 @@ class Playground:
             raise ValueError("each player needs a different name")
         with self._seat_lock:
             seats = []
-            for i, (p, name) in enumerate(zip(players, names, strict=True)):
-                uid = FIRST_USER_ID + i
+            for p, name in zip(players, names, strict=True):
+                uid = self.user_id_of(name)
                 slug = re.sub(r"[^a-z0-9]", "", name.lower()) or "player"
                 who = U.user(uid, name, username=f"{slug}{uid}")
                 fresh = self.users.get(uid) != who or not self.fake.started(uid)
@@ -421,6 +445,8 @@ class Playground:
                 self.bots.seat(seats)
             self.fake.touch()
         if open_lobby:
+            if self.game_status() in ("lobby", "playing"):  # the new host is the group's creator: may close it
+                self.send(host.user_id, GROUP_ID, "/cancel")
             self.send(host.user_id, GROUP_ID, "/newgame")
         return seats
 

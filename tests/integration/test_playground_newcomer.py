@@ -9,7 +9,10 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
+
+import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -84,3 +87,61 @@ def test_the_first_run_says_what_it_installs(tmp_path):
     assert re.search(r"creating .*\.venv", said) and re.search(r"Installing .*requirements-dev\.txt", said), said
     again = subprocess.run(["scripts/bootstrap"], cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
     assert again.stdout + again.stderr == ""  # installed: nothing to say
+
+
+GIVE_UP = 120.0  # a bound against hanging (not a timing assertion)
+
+
+def _wait_for(pg, predicate) -> bool:
+    deadline = time.monotonic() + GIVE_UP
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        pg.fake.wait_changed(pg.fake.version, 0.5)
+    return predicate()
+
+
+def _lobbies(pg) -> list[dict]:
+    from localdev.playground import GROUP_ID
+
+    return [m for m in pg.fake.messages(GROUP_ID) if "New game of" in m.get("text", "")]
+
+
+@pytest.fixture
+def pg():
+    from localdev.playground import Playground
+
+    with Playground(bot_delay=0, seed=2, group_budget=0) as playground:
+        yield playground
+
+
+def test_seating_players_while_a_lobby_is_open_closes_it_and_opens_a_new_one_they_join(pg):
+    from localdev.playground import GROUP_ID
+
+    five = [{"name": n, "bot": i > 0} for i, n in enumerate(["Zoe", "Yan", "Xia", "Wes", "Vic"])]
+    pg.seat(five)
+    assert _wait_for(pg, lambda: _lobbies(pg) and "5/10" in _lobbies(pg)[-1]["text"]), pg.fake.texts(GROUP_ID)[-3:]
+    first = _lobbies(pg)[-1]["message_id"]
+    six = [*five, {"name": "Uma", "bot": True}]
+    pg.seat(six)
+    assert _wait_for(pg, lambda: _lobbies(pg)[-1]["message_id"] != first and "6/10" in _lobbies(pg)[-1]["text"]), \
+        pg.fake.texts(GROUP_ID)[-4:]
+    group = "\n".join(pg.fake.texts(GROUP_ID))
+    assert "lobby was closed" in group
+    assert "already running" not in group
+    assert "Uma" in _lobbies(pg)[-1]["text"]
+
+
+def test_renaming_a_seat_seats_a_new_person_with_a_fresh_private_chat(pg):
+    seats = pg.seat([{"name": n, "bot": True} for n in ["Ann", "Ben", "Cid", "Dot", "Eve"]], open_lobby=False)
+    ann = seats[0].user_id
+    assert pg.fake.messages(ann)  # Ann opened the bot's private chat: the bot greeted her
+    pg.fake.user_message(ann, pg.users[ann], "a secret of Ann's")
+    renamed = pg.seat([{"name": n, "bot": True} for n in ["Amy", "Ben", "Cid", "Dot", "Eve"]], open_lobby=False)
+    amy = renamed[0].user_id
+    assert amy != ann and renamed[1].user_id == seats[1].user_id  # Ben is still Ben
+    assert not any("secret of Ann" in (m.get("text") or "") for m in pg.fake.messages(amy))
+    shown = next(p for p in pg.snapshot()["players"] if p["name"] == "Amy")
+    assert not any("secret of Ann" in m["html"] for m in shown["messages"])
+    back = pg.seat([{"name": n, "bot": True} for n in ["Ann", "Ben", "Cid", "Dot", "Eve"]], open_lobby=False)
+    assert back[0].user_id == ann  # the same name again: the same person, their chat as they left it
