@@ -37,7 +37,8 @@ How a :class:`Driver` reads the table, like a person:
 * with ``lobby=True`` it also presses Join on an open lobby for each of its players who is not
   listed yet, and, when one of its players is the host, Start once ``start_at`` players have joined.
 
-The wording it reads is the bot's English catalog (``gamebot.texts``).
+The wording it reads is the bot's own catalog (``gamebot.texts``), in the language each chat is written
+in (:func:`detect_words`), or the one ``Driver.words`` names.
 """
 from __future__ import annotations
 
@@ -86,14 +87,78 @@ class Words:
     attempt: str = r"team (\d+) of 5"
 
 
-ENGLISH = Words()
-FRENCH = Words(
-    lang="fr", confirm="Confirmer", quest=("Quête", "Mission"), pass_="Passer", fail="Échec",
-    approve="Approuver", reject="Rejeter", voted="Ont voté (", and_=" et ", propose="Proposer l'Équipe",
-    over=("Fin de la partie", "Partie annulée"), join="Rejoindre", start="Commencer", host="Hôte : ",
-    settings="Réglages", characters="Personnages", back="Retour", options="Options", done="Terminé",
-    you_are="Vous êtes ", attempt=r"Équipe (\d+) sur 5",
-)
+    @classmethod
+    def of(cls, lang: str) -> Words:
+        """The words of the bot's catalog in ``lang`` (``gamebot.texts``): any catalog language reads."""
+        return _catalog_words(lang)
+
+
+BLANK, MARK = "\x00", "\x01"
+
+
+def _before_blank(key: str, lang: str, theme: str = "avalon", **given: str) -> str:
+    """A catalog sentence's visible text up to its first blank (``"Voted ("``, ``"Host: "``)."""
+    from gamebot import texts
+
+    blanks = {f: BLANK for f in texts.fields(key, lang, theme) if f not in given}
+    return plain(texts.t(key, lang, theme, **blanks, **given)).split(BLANK)[0]
+
+
+def _word(key: str, lang: str, theme: str = "avalon") -> str:
+    """A button's or title's word, without its emoji, blanks and closing punctuation (``"✔️ Confirm ({count}/
+    {size})"`` -> ``"Confirm"``)."""
+    text = re.sub(r"^\W+", "", _before_blank(key, lang, theme))
+    return re.sub(r"[\s(.:!]+$", "", text)
+
+
+def _around(key: str, field_: str, lang: str, theme: str = "avalon") -> str:
+    """A regex for the words around one number of a catalog sentence (``team (\\d+) of 5``)."""
+    from gamebot import texts
+
+    blanks = {f: BLANK for f in texts.fields(key, lang, theme)}
+    blanks[field_] = MARK
+    line = next(li for li in plain(texts.t(key, lang, theme, **blanks)).split("\n") if MARK in li)
+    left, _, right = line.partition(MARK)
+    left = re.split(r"[\x00,·:]", left)[-1].lstrip()
+    right = re.split(r"[\x00,·:]", right)[0].rstrip()
+    return re.escape(left) + r"(\d+)" + re.escape(right)
+
+
+@functools.cache
+def _catalog_words(lang: str) -> Words:
+    from gamebot import texts
+
+    return Words(
+        lang=lang,
+        confirm=_word("prompt.button.confirm", lang),
+        quest=tuple(dict.fromkeys(texts.vocab(lang, th).get("Quest") or "Quest" for th in ("avalon", "resistance"))),
+        pass_=_word("prompt.button.pass", lang),
+        fail=re.sub(r"^\W+", "", texts.name_of("card", "fail", lang)),
+        approve=_word("vote.button.approve", lang),
+        reject=_word("vote.button.reject", lang),
+        voted=_before_blank("vote.progress", lang),
+        and_=texts.join_names(["A", "B"], lang)[1:-1],
+        propose=_word("team.button.confirm", lang),
+        over=tuple(dict.fromkeys(_word(k, lang) for k in ("board.ended", "board.cancelled", "end.title.none"))),
+        join=_word("lobby.button.join", lang),
+        start=_word("lobby.button.start", lang),
+        host=_before_blank("lobby.host", lang),
+        settings=_word("lobby.button.settings", lang),
+        characters=_word("settings.button.roles", lang),
+        back=_word("settings.button.back", lang),
+        options=_word("settings.button.modules", lang),
+        done=_word("settings.button.done", lang),
+        you_are=_before_blank("role.you_are", lang),
+        attempt=_around("vote.title", "attempt", lang),
+    )
+
+
+def catalog_languages() -> list[str]:
+    from gamebot import texts
+
+    return list(texts.languages())
+
+
 
 
 class Screen(Protocol):
@@ -113,6 +178,32 @@ def split_names(text: str, and_: str = " and ") -> list[str]:
     """``"Bob, Carol and Dave"`` -> ``["Bob", "Carol", "Dave"]``."""
     parts = re.split(f", |{re.escape(and_)}", text.strip())
     return [p.strip() for p in parts if p.strip()]
+
+
+ENGLISH = Words.of("en")
+FRENCH = Words.of("fr")
+DETECT_WINDOW = 8  # the newest messages of a chat that tell its language
+
+
+def _signature(w: Words) -> tuple[str, ...]:
+    """Phrases that say a message is written in ``w``'s language (buttons, fixed beginnings, quest words)."""
+    cards = [label for label in _words(w.lang)["cards"]]
+    return (w.join, w.start, w.settings, w.approve, w.reject, w.voted, w.propose, w.confirm, w.pass_, w.host,
+            w.you_are, *w.over, *w.quest, *cards)
+
+
+def detect_words(messages: list[JSON]) -> Words:
+    """The words of the catalog language ``messages`` are written in: the newest message whose phrases
+    say (English when none does)."""
+    langs = [Words.of(lang) for lang in catalog_languages()]
+    for msg in reversed(messages[-DETECT_WINDOW:]):
+        seen = _look(msg)
+        # a longer phrase found wins: "Confirmer" holds "Confirm", "Mission" is in both
+        scores = sorted(((sum(len(p) for p in set(_signature(w)) if p in seen), i) for i, w in enumerate(langs)),
+                        reverse=True)
+        if scores[0][0] > (scores[1][0] if len(scores) > 1 else 0):
+            return langs[scores[0][1]]
+    return ENGLISH
 
 
 def _look(msg: JSON) -> str:
@@ -246,7 +337,7 @@ class Driver:
     names: dict[int, str] = field(default_factory=dict)  # user id -> shown name (default: updates.user)
     lobby: bool = False
     start_at: int | None = None
-    words: Words = ENGLISH
+    words: Words | None = None  # the catalog language to read; None: each chat's own, read off the page
     presses: int = 0
     _voted: set[tuple[int, str, str]] = field(default_factory=set)
     _dead: set[tuple[int, int, str]] = field(default_factory=set)
@@ -259,7 +350,12 @@ class Driver:
         return [m["text"] for m in self.screen.messages(self.group)]
 
     def over(self) -> bool:
-        return any(any(w in t for w in self.words.over) for t in self.group_texts())
+        return any(any(w in t for w in self._w(self.group).over) for t in self.group_texts())
+
+    def _w(self, chat: int) -> Words:
+        """The words of ``chat``'s language: ``words`` if set, else the catalog language its newest
+        messages are written in (a group switched to Français, a player whose app speaks another)."""
+        return self.words or detect_words(self.screen.messages(chat))
 
     def name_of(self, user: int) -> str:
         return self.names.get(user) or U.user(user)["first_name"]
@@ -271,7 +367,8 @@ class Driver:
         return None
 
     def mind(self, user: int) -> Mind:
-        return Mind.read(self.screen.messages(user), self.words)
+        msgs = self.screen.messages(user)
+        return Mind.read(msgs, self.words or detect_words(msgs))
 
     def _press(self, user: int, chat: int, msg: JSON, data: str) -> None:
         self.presses += 1
@@ -339,7 +436,8 @@ class Driver:
 
     # --- lobby -----------------------------------------------------------------------------------
     def _lobby(self) -> bool:
-        found = self._newest(self.words.join)
+        w = self._w(self.group)
+        found = self._newest(w.join)
         if found is not None:
             msg, buttons, join = found
             text = plain(msg["text"])
@@ -353,9 +451,9 @@ class Driver:
                 self._dead.add(key)
                 self._press(user, self.group, msg, join["data"])
                 return True
-            host = re.search(rf"^{re.escape(self.words.host)}(.+)$", text, re.M)
+            host = re.search(rf"^{re.escape(w.host)}(.+)$", text, re.M)
             host_id = self.user_named(host.group(1).strip()) if host else None
-            start = next((b for b in buttons if self.words.start in b["text"]), None)
+            start = next((b for b in buttons if w.start in b["text"]), None)
             if host_id is not None and start is not None and self.start_at and len(listed) >= self.start_at:
                 key = (host_id, msg["message_id"], _look(msg))
                 if key not in self._dead:
@@ -368,9 +466,10 @@ class Driver:
     def _private(self) -> bool:
         for user in self.players:
             msgs = self.screen.messages(user)
+            w = self.words or detect_words(msgs)
             for msg in reversed(msgs):
                 buttons = _buttons(msg)
-                if not buttons or any(self.words.propose in b["text"] for b in buttons):
+                if not buttons or any(w.propose in b["text"] for b in buttons):
                     continue  # (the team picker: ``_picker``)
                 taps = self.taps(user, msg)
                 key = (user, msg["message_id"], _look(msg), tuple(taps.names), tuple(taps.choices))
@@ -378,22 +477,21 @@ class Driver:
                     continue
                 self._tries[key] += 1
                 if self._tries[key] > 1:  # nothing changed, on screen or in mind: the last press was refused
-                    others = [b for b in buttons if self.words.confirm not in b["text"]
-                              and self.words.pass_ not in b["text"]]
+                    others = [b for b in buttons if w.confirm not in b["text"] and w.pass_ not in b["text"]]
                     if others:  # change the selection before confirming again
                         self._tap(user, msg, taps, self.policy.rng.choice(others))
                         return True
-                self._answer_prompt(user, msg, buttons, Mind.read(msgs, self.words), taps)
+                self._answer_prompt(user, msg, buttons, Mind.read(msgs, w), taps)
                 return True
         return False
 
     def _tap(self, user: int, msg: JSON, taps: Taps, button: JSON) -> None:
         """Press a button of a private keyboard, remembering a toggle (its keyboard may stay as it is)."""
         text = button["text"]
+        w = self._w(user)
         if text.startswith(TOGGLES):
             taps.names.append(_label_name(text))
-        elif self.words.confirm not in text and self.words.pass_ not in text and not any(
-                q in text for q in self.words.quest):
+        elif w.confirm not in text and w.pass_ not in text and not any(q in text for q in w.quest):
             taps.choices.append(text.removeprefix("🔘 "))
         self._press(user, user, msg, button["data"])
 
@@ -412,7 +510,7 @@ class Driver:
 
     def _answer_prompt(self, user: int, msg: JSON, buttons: list[JSON], mind: Mind, taps: Taps) -> None:
         rng = self.policy.rng
-        w = self.words
+        w = self._w(user)
         confirm = next((b for b in buttons if w.confirm in b["text"]), None)
         toggles = [b for b in buttons if b["text"].startswith(TOGGLES)]
         quests = [b for b in buttons if any(q in b["text"] for q in w.quest)]
@@ -454,7 +552,7 @@ class Driver:
         if self.policy.vote is not None:
             return self.policy.vote(user, msg)
         text = plain(msg["text"])
-        w = self.words
+        w = self._w(self.group)
         lines = text.split("\n")  # the vote's second line names the proposed team after its last ": "
         team = set(split_names(lines[1].rpartition(": ")[2], w.and_)) if len(lines) > 1 else set()
         attempt = re.search(w.attempt, text)
@@ -475,12 +573,13 @@ class Driver:
         return rng.random() < self.policy.approve_rate
 
     def _vote(self) -> bool:
-        found = self._newest(self.words.approve)
+        w = self._w(self.group)
+        found = self._newest(w.approve)
         if found is not None:
             msg, buttons, approve = found
-            reject = next((b for b in buttons if self.words.reject in b["text"]), approve)
-            voted_line = next((line for line in msg["text"].split("\n") if line.startswith(self.words.voted)), "")
-            voted = set(split_names(voted_line.partition(":")[2], self.words.and_))
+            reject = next((b for b in buttons if w.reject in b["text"]), approve)
+            voted_line = next((line for line in msg["text"].split("\n") if line.startswith(w.voted)), "")
+            voted = set(split_names(voted_line.partition(":")[2], w.and_))
             for user in self.players:
                 if self.name_of(user) in voted:
                     continue
@@ -498,7 +597,8 @@ class Driver:
         """The newest group message with quest card buttons: each of our players on its team presses one
         of their cards; a press that left the message as it was may have been refused: the next card.
         A player whose press is still unanswered on screen goes first."""
-        cards = _words(self.words.lang)["cards"]
+        w = self._w(self.group)
+        cards = _words(w.lang)["cards"]
         for msg in reversed(self.screen.messages(self.group)):
             buttons = [b for b in _buttons(msg) if b["text"] in cards]
             if buttons:
@@ -506,7 +606,7 @@ class Driver:
         else:
             return False
         lines = plain(msg["text"]).split("\n")  # the proposed team after the second line's last ": "
-        team = set(split_names(lines[1].rpartition(": ")[2], self.words.and_)) if len(lines) > 1 else set()
+        team = set(split_names(lines[1].rpartition(": ")[2], w.and_)) if len(lines) > 1 else set()
         look = _look(msg)
         waiting = [u for u in self.players if (u, msg["message_id"]) in self._hands]
         for user in waiting + [u for u in self.players if u not in waiting]:
@@ -530,8 +630,9 @@ class Driver:
         card counting as Fail first, with ``fail_rate``), then the other cards of its side."""
         rng = self.policy.rng
         msgs = self.screen.messages(user)
-        mind = Mind.read(msgs, self.words)
-        role_card = next((plain(m["text"]) for m in reversed(msgs) if self.words.you_are in plain(m["text"])), "")
+        w = self.words or detect_words(msgs)
+        mind = Mind.read(msgs, w)
+        role_card = next((plain(m["text"]) for m in reversed(msgs) if w.you_are in plain(m["text"])), "")
         mine = [b for b in buttons if b["text"] in role_card]
         rng.shuffle(mine)
         failing = mind.evil and rng.random() < self.policy.fail_rate
@@ -545,7 +646,8 @@ class Driver:
         toggles are answered by a toast: the Leader remembers whom they tapped (``Taps``) until the
         keyboard changes (the team whole, or no longer whole)."""
         for leader in self.players:
-            found = self._newest(self.words.propose, chat=leader)
+            w = self._w(leader)
+            found = self._newest(w.propose, chat=leader)
             if found is None:
                 continue
             msg, buttons, confirm = found
@@ -554,7 +656,7 @@ class Driver:
             if key in self._dead:
                 continue
             self._dead.add(key)
-            quests = [b for b in buttons if b["text"].startswith((*self.words.quest, "🎯"))]
+            quests = [b for b in buttons if b["text"].startswith((*w.quest, "🎯"))]
             toggles = [b for b in buttons if b["text"].startswith(TOGGLES)]
             count = COUNT.search(confirm["text"])
             size = int(count.group(2)) if count else 0

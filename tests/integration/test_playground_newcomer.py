@@ -145,3 +145,35 @@ def test_renaming_a_seat_seats_a_new_person_with_a_fresh_private_chat(pg):
     assert not any("secret of Ann" in m["html"] for m in shown["messages"])
     back = pg.seat([{"name": n, "bot": True} for n in ["Ann", "Ben", "Cid", "Dot", "Eve"]], open_lobby=False)
     assert back[0].user_id == ann  # the same name again: the same person, their chat as they left it
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_bot_players_play_a_whole_game_in_each_catalog_language_without_timeouts(pg, lang):
+    from gamebot import texts
+    from localdev.autoplay import Words
+    from localdev.playground import GROUP_ID
+
+    assert lang in texts.languages()
+    seats = pg.seat([{"name": n, "bot": True} for n in ["Ann", "Ben", "Cid", "Dot", "Eve"]], open_lobby=False)
+    pg.send(seats[0].user_id, GROUP_ID, f"/language {lang}")
+    pg.send(seats[0].user_id, GROUP_ID, "/newgame")
+    words = Words.of(lang)
+    end = texts.t("end.title.none", lang).split("<b>")[1].split(".")[0].split(":")[0].split(" :")[0]
+    assert _wait_for(pg, lambda: any(end in t for t in pg.fake.texts(GROUP_ID))), pg.fake.texts(GROUP_ID)[-3:]
+    group = "\n".join(pg.fake.texts(GROUP_ID))
+    timeout = texts.t("end.line.timeout", lang, names="\x00", what="\x00").split("\x00")[0]
+    assert timeout not in group  # nobody ran out of time: the bots read every message and pressed
+    assert any(over in group for over in words.over)  # the game was told in that language
+    assert set(pg.worker.statuses) == {200}
+
+
+def test_catalogs_give_the_words_of_every_language_and_the_page_tells_which():
+    from gamebot import texts
+    from localdev.autoplay import Words, detect_words
+
+    for lang in texts.languages():
+        w = Words.of(lang)
+        label = {"text": "", "buttons": [[{"text": texts.t("lobby.button.join", lang), "data": "x"}],
+                                         [{"text": texts.t("prompt.button.pass", lang), "data": "y"}]]}
+        assert w.join and w.join in label["buttons"][0][0]["text"]
+        assert detect_words([label]).lang == lang
