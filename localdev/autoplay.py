@@ -1,8 +1,10 @@
 """Simulated players: they read their chats and press buttons, as people do on their phones.
 
 Used by the local playground (bots in some seats) and by the tests (bots in every seat). A simulated
-player never looks at the game state: it sees only what Telegram would show it, a chat's messages
-and their inline keyboards, through a :class:`Screen`:
+player never looks at the game state. Given ``Driver.views`` (the playground's bots), each decision
+comes from ``localdev.policy.decide`` given only that player's own seat's view (``engine.view``), and
+the page is read to find and press its buttons; without it, a player decides from what Telegram shows
+it, a chat's messages and their inline keyboards, through a :class:`Screen`:
 
 * ``messages(chat_id)`` lists a chat's messages as dicts ``{"message_id", "text", "buttons":
   [[{"text", "data" | "url"}]]}`` (oldest first, current text and keyboard);
@@ -216,6 +218,18 @@ def _buttons(msg: JSON) -> list[JSON]:
     return [b for row in msg.get("buttons") or [] for b in row if b.get("data")]
 
 
+def _op(button: JSON) -> str:
+    """What a button does, from its callback data (``scope:chat:game:serial:op:mac``, gamebot.callbacks)."""
+    parts = (button.get("data") or "").split(":")
+    return parts[4] if len(parts) == 6 else ""
+
+
+def _seat(button: JSON) -> int | None:
+    """The seat a player's button stands for (its op ends in ``t<seat>``)."""
+    m = re.search(r"t(\d+)$", _op(button))
+    return int(m.group(1)) if m else None
+
+
 def _label_name(text: str) -> str:
     """The player name on a toggle button such as ``"▫️ Bob"`` or ``"✅ Bob"``."""
     return text.split(" ", 1)[1].strip() if " " in text else text.strip()
@@ -338,7 +352,11 @@ class Driver:
     lobby: bool = False
     start_at: int | None = None
     words: Words | None = None  # the catalog language to read; None: each chat's own, read off the page
+    # user id -> the engine view of that player's own seat (``engine.view(state, seat)``), or None: with
+    # it, decisions come from ``localdev.policy.decide`` given that view alone; without, from the page
+    views: Callable[[int], JSON | None] | None = None
     presses: int = 0
+    _decided: dict[tuple, Any] = field(default_factory=dict)  # (user, prompt, table) -> the policy's answer
     _voted: set[tuple[int, str, str]] = field(default_factory=set)
     _dead: set[tuple[int, int, str]] = field(default_factory=set)
     _tries: Counter = field(default_factory=Counter)  # presses per shown state of a private message
@@ -369,6 +387,25 @@ class Driver:
     def mind(self, user: int) -> Mind:
         msgs = self.screen.messages(user)
         return Mind.read(msgs, self.words or detect_words(msgs))
+
+    def decision(self, user: int, kind: str, tag: str | None = None) -> tuple[Any, JSON] | None:
+        """The policy's answer to ``user``'s prompt of ``kind`` (or whose callback tag is ``tag``) and the
+        view it was given, decided once per prompt; None without a view or such a prompt."""
+        from gamebot.session import kind_tag
+        from localdev import policy
+
+        view = self.views(user) if self.views is not None else None
+        if not view:
+            return None
+        prompt = next((p for p in view["you"].get("prompts") or []
+                       if (p["kind"] == kind if tag is None else kind_tag(p["kind"]) == tag)), None)
+        if prompt is None:
+            return None
+        key = (user, repr(prompt), view.get("round"), view.get("stage"), view.get("quest"), view.get("vote_track"))
+        if key not in self._decided:
+            self._decided[key] = policy.decide(view, self.policy.rng, fail_rate=self.policy.fail_rate,
+                                               approve_rate=self.policy.approve_rate, prompt=prompt)
+        return self._decided[key], view
 
     def _press(self, user: int, chat: int, msg: JSON, data: str) -> None:
         self.presses += 1
@@ -476,7 +513,7 @@ class Driver:
                 if self._tries[key] >= PRIVATE_TRIES:
                     continue
                 self._tries[key] += 1
-                if self._tries[key] > 1:  # nothing changed, on screen or in mind: the last press was refused
+                if self._tries[key] > 1 and self.views is None:  # nothing changed: the last press was refused
                     others = [b for b in buttons if w.confirm not in b["text"] and w.pass_ not in b["text"]]
                     if others:  # change the selection before confirming again
                         self._tap(user, msg, taps, self.policy.rng.choice(others))
@@ -508,7 +545,57 @@ class Driver:
         scored.sort(key=lambda t: (t[0], t[1]))
         return [b for _, _, b in scored]
 
+    def _answer_by_view(self, user: int, msg: JSON, buttons: list[JSON], taps: Taps) -> bool:
+        """Answer a private prompt as the policy decided from the seat's view: its buttons' callback data
+        name the seats (``t3``), choices (``x1``) and quests (``q2``) they stand for. False: no decision."""
+        tags = {_op(b)[:2] for b in buttons if len(_op(b)) > 2}
+        decided = self.decision(user, "", tag=next(iter(tags))) if len(tags) == 1 else None
+        if decided is None:
+            return False
+        action, view = decided
+        prompt = next(p for p in view["you"]["prompts"] if p["kind"] == action.kind)
+        w = self._w(user)
+        confirm = next((b for b in buttons if w.confirm in b["text"]), None)
+        by_op = {_op(b)[2:]: b for b in buttons if len(_op(b)) > 2}
+        if action.choice == "pass":
+            button = by_op.get("p")
+            if button is not None:
+                self._press(user, user, msg, button["data"])
+                return True
+            return False
+        if prompt.get("quests") and action.quest is not None and not any(b["text"].startswith("🎯") for b in buttons):
+            button = by_op.get(f"q{action.quest}")
+            if button is not None:
+                self._press(user, user, msg, button["data"])
+                return True
+        if action.targets:
+            toggles = [b for b in buttons if _op(b)[2:].startswith("t")]
+            marked = {_label_name(b["text"]) for b in toggles if b["text"].startswith("✅")}
+            names = taps.chosen(marked, len(action.targets))
+            chosen = {_seat(b) for b in toggles if _label_name(b["text"]) in names}
+            wanted = set(action.targets)
+            todo = [b for b in toggles if (_seat(b) in wanted) != (_seat(b) in chosen)]
+            if confirm is None:  # a tap answers: the first seat wanted
+                todo = [b for b in toggles if _seat(b) in wanted]
+            if todo:
+                self._tap(user, msg, taps, todo[0])
+                return True
+        elif action.choice is not None and action.choice in (prompt.get("choices") or []):
+            button = by_op.get(f"x{prompt['choices'].index(action.choice)}")
+            if button is None:
+                return False
+            picked = button["text"].startswith("🔘") or button["text"].removeprefix("🔘 ") in taps.choices[-1:]
+            if confirm is None or not picked:
+                self._tap(user, msg, taps, button)
+                return True
+        if confirm is None:
+            return False
+        self._press(user, user, msg, confirm["data"])
+        return True
+
     def _answer_prompt(self, user: int, msg: JSON, buttons: list[JSON], mind: Mind, taps: Taps) -> None:
+        if self._answer_by_view(user, msg, buttons, taps):
+            return
         rng = self.policy.rng
         w = self._w(user)
         confirm = next((b for b in buttons if w.confirm in b["text"]), None)
@@ -551,6 +638,9 @@ class Driver:
         """Would ``user`` approve the team in this vote message?"""
         if self.policy.vote is not None:
             return self.policy.vote(user, msg)
+        decided = self.decision(user, "vote")
+        if decided is not None:
+            return decided[0].choice == "approve"
         text = plain(msg["text"])
         w = self._w(self.group)
         lines = text.split("\n")  # the vote's second line names the proposed team after its last ": "
@@ -628,6 +718,14 @@ class Driver:
     def _card_order(self, user: int, buttons: list[JSON], cards: dict[str, str]) -> list[JSON]:
         """The cards ``user`` would press, in order: first those its role card lists as its own (Evil: a
         card counting as Fail first, with ``fail_rate``), then the other cards of its side."""
+        decided = self.decision(user, "play")
+        if decided is not None:  # the card the policy chose first, then the others of its side
+            action, view = decided
+            table = view.get("table_cards") or []
+            card = {id(b): table[int(_op(b))] for b in buttons if _op(b).isdigit() and int(_op(b)) < len(table)}
+            chosen = [b for b in buttons if card.get(id(b)) == action.choice]
+            side = cards.get(chosen[0]["text"]) if chosen else None
+            return chosen + [b for b in buttons if b not in chosen and cards.get(b["text"]) == side]
         rng = self.policy.rng
         msgs = self.screen.messages(user)
         w = self.words or detect_words(msgs)
@@ -662,15 +760,20 @@ class Driver:
             size = int(count.group(2)) if count else 0
             chosen = taps.chosen({_label_name(b["text"]) for b in toggles if b["text"].startswith("✅")}, 0)
             rng = self.policy.rng
+            decided = self.decision(leader, "propose")
+            wanted = set(decided[0].targets) if decided else set()
             if quests and not any(b["text"].startswith("🎯") for b in quests):
-                self._press(leader, leader, msg, rng.choice(quests)["data"])
+                aimed = [b for b in quests if decided and _op(b).endswith(f"q{decided[0].quest}")]
+                self._press(leader, leader, msg, (aimed or [rng.choice(quests)])[0]["data"])
             elif count and len(chosen) < size:
                 free = [b for b in toggles if _label_name(b["text"]) not in chosen]
-                button = self._team_choice(leader, free)
+                button = next((b for b in free if _seat(b) in wanted), None) or self._team_choice(leader, free)
                 taps.names.append(_label_name(button["text"]))
                 self._press(leader, leader, msg, button["data"])
             elif count and len(chosen) > size:
-                drop = [name for name in chosen if name != self.name_of(leader)] or sorted(chosen)
+                seat_of = {_label_name(b["text"]): _seat(b) for b in toggles}
+                drop = [name for name in chosen if name != self.name_of(leader) and seat_of.get(name) not in wanted]
+                drop = drop or [name for name in chosen if name != self.name_of(leader)] or sorted(chosen)
                 name = rng.choice(sorted(drop))
                 button = next(b for b in toggles if _label_name(b["text"]) == name)
                 taps.names.append(name)

@@ -86,7 +86,9 @@ class BotPlayers:
 
         self.pg = playground
         screen = FakeTelegramScreen(playground.fake, playground.deliver, playground.users)
-        self.driver = Driver(screen, GROUP_ID, [], Policy(rng=random.Random(seed)), lobby=True)
+        # the bots decide from their own seat's view only (localdev.policy), and read the page to act
+        self.driver = Driver(screen, GROUP_ID, [], Policy(rng=random.Random(seed)), lobby=True,
+                             views=playground.seat_view)
         self.next_at = 0.0
 
     def seat(self, seats: list[Seat]) -> None:
@@ -411,6 +413,25 @@ class Playground:
 
             item = app.service().repo.get(chat_key(GROUP_ID))
             return "none" if item is None else Session.from_body(item.body).status
+
+        return self.worker.call(read)
+
+    def seat_view(self, user_id: int) -> JSON | None:
+        """What ``user_id``'s seat may know of the group's running game: ``engine.view(state, seat)``
+        (None when they do not play in it). The only thing of the game a bot player is given."""
+        assert self.worker is not None, "start() first"
+
+        def read() -> JSON | None:
+            import app
+
+            import engine
+            from gamebot.session import PLAYING, Session, chat_key
+
+            item = app.service().repo.get(chat_key(GROUP_ID))
+            session = Session.from_body(item.body) if item is not None else None
+            state = session.game() if session is not None and session.status == PLAYING else None
+            seats = [p.id for p in session.players] if state is not None else []
+            return engine.view(state, seats.index(user_id)) if user_id in seats else None
 
         return self.worker.call(read)
 

@@ -177,3 +177,55 @@ def test_catalogs_give_the_words_of_every_language_and_the_page_tells_which():
                                          [{"text": texts.t("prompt.button.pass", lang), "data": "y"}]]}
         assert w.join and w.join in label["buttons"][0][0]["text"]
         assert detect_words([label]).lang == lang
+
+
+def test_bot_players_decide_from_their_own_seats_view_only_and_play_for_their_side(pg, monkeypatch):
+    """Ten bots play the Big Box (Excalibur, the Lady of the Lake, every module): each decision of the
+    policy is given the view the playground read for that bot's own seat (``engine.view``) and nothing
+    else, and no Good bot takes an action that can only hurt Good by what its view says."""
+    from localdev import policy
+    from localdev.playground import GROUP_ID
+    from tests.reliability.support import SETUPS, set_settings
+    from tests.unit.test_bot_policy import harms_good
+
+    given: dict[int, tuple[int, dict]] = {}  # id of a view handed out -> (user, the view)
+    seat_view = pg.seat_view
+
+    def views(user: int):
+        v = seat_view(user)
+        if v is not None:
+            given[id(v)] = (user, v)
+        return v
+
+    decided: list[tuple[int, dict, object]] = []
+    decide = policy.decide
+
+    def spy(view, rng, **kw):
+        assert set(kw) <= {"fail_rate", "approve_rate", "prompt"}  # nothing of the game but the view
+        assert id(view) in given and given[id(view)][1] is view
+        action = decide(view, rng, **kw)
+        decided.append((given[id(view)][0], view, action))
+        return action
+
+    monkeypatch.setattr(policy, "decide", spy)
+    pg.bots.driver.views = views
+    names = ["Ann", "Ben", "Cid", "Dot", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon"]
+    seats = pg.seat([{"name": n, "bot": True} for n in names], open_lobby=False)
+    pg.bots.driver.start_at = None  # (the host bot starts once the settings are in)
+    pg.send(seats[0].user_id, GROUP_ID, "/newgame")
+    assert _wait_for(pg, lambda: _lobbies(pg))
+    theme, n, roles, options = SETUPS["base"]
+    pg.worker.call(lambda: set_settings(__import__("app").service().repo, GROUP_ID, theme, roles, options))
+    pg.bots.driver.start_at = len(seats)
+    pg.fake.touch()
+    assert _wait_for(pg, lambda: any("Game over" in t for t in pg.fake.texts(GROUP_ID))), pg.fake.texts(GROUP_ID)[-2:]
+    seat_of = {s.user_id: i for i, s in enumerate(seats)}
+    assert decided and {a.kind for _, _, a in decided} >= {"propose", "vote", "play", "give_excalibur"}
+    harms = []
+    for user, view, action in decided:
+        assert view["you"]["seat"] == seat_of[user] == action.seat  # its own seat's view, nobody else's
+        assert "roles" not in view and "sides" not in view  # (others' roles only once the game has ended)
+        if view["you"]["side"] == "good" and harms_good(view, action):
+            harms.append((names[action.seat], harms_good(view, action)))
+    assert harms == []
+    assert "Out of time" not in "\n".join(pg.fake.texts(GROUP_ID))
