@@ -1,8 +1,10 @@
 """Simulated players: they read their chats and press buttons, as people do on their phones.
 
 Used by the local playground (bots in some seats) and by the tests (bots in every seat). A simulated
-player never looks at the game state: it sees only what Telegram would show it, a chat's messages
-and their inline keyboards, through a :class:`Screen`:
+player never looks at the game state. Given ``Driver.views`` (the playground's bots), each decision
+comes from ``localdev.policy.decide`` given only that player's own seat's view (``engine.view``), and
+the page is read to find and press its buttons; without it, a player decides from what Telegram shows
+it, a chat's messages and their inline keyboards, through a :class:`Screen`:
 
 * ``messages(chat_id)`` lists a chat's messages as dicts ``{"message_id", "text", "buttons":
   [[{"text", "data" | "url"}]]}`` (oldest first, current text and keyboard);
@@ -37,7 +39,8 @@ How a :class:`Driver` reads the table, like a person:
 * with ``lobby=True`` it also presses Join on an open lobby for each of its players who is not
   listed yet, and, when one of its players is the host, Start once ``start_at`` players have joined.
 
-The wording it reads is the bot's English catalog (``gamebot.texts``).
+The wording it reads is the bot's own catalog (``gamebot.texts``), in the language each chat is written
+in (:func:`detect_words`), or the one ``Driver.words`` names.
 """
 from __future__ import annotations
 
@@ -86,14 +89,78 @@ class Words:
     attempt: str = r"team (\d+) of 5"
 
 
-ENGLISH = Words()
-FRENCH = Words(
-    lang="fr", confirm="Confirmer", quest=("Quête", "Mission"), pass_="Passer", fail="Échec",
-    approve="Approuver", reject="Rejeter", voted="Ont voté (", and_=" et ", propose="Proposer l'Équipe",
-    over=("Fin de la partie", "Partie annulée"), join="Rejoindre", start="Commencer", host="Hôte : ",
-    settings="Réglages", characters="Personnages", back="Retour", options="Options", done="Terminé",
-    you_are="Vous êtes ", attempt=r"Équipe (\d+) sur 5",
-)
+    @classmethod
+    def of(cls, lang: str) -> Words:
+        """The words of the bot's catalog in ``lang`` (``gamebot.texts``): any catalog language reads."""
+        return _catalog_words(lang)
+
+
+BLANK, MARK = "\x00", "\x01"
+
+
+def _before_blank(key: str, lang: str, theme: str = "avalon", **given: str) -> str:
+    """A catalog sentence's visible text up to its first blank (``"Voted ("``, ``"Host: "``)."""
+    from gamebot import texts
+
+    blanks = {f: BLANK for f in texts.fields(key, lang, theme) if f not in given}
+    return plain(texts.t(key, lang, theme, **blanks, **given)).split(BLANK)[0]
+
+
+def _word(key: str, lang: str, theme: str = "avalon") -> str:
+    """A button's or title's word, without its emoji, blanks and closing punctuation (``"✔️ Confirm ({count}/
+    {size})"`` -> ``"Confirm"``)."""
+    text = re.sub(r"^\W+", "", _before_blank(key, lang, theme))
+    return re.sub(r"[\s(.:!]+$", "", text)
+
+
+def _around(key: str, field_: str, lang: str, theme: str = "avalon") -> str:
+    """A regex for the words around one number of a catalog sentence (``team (\\d+) of 5``)."""
+    from gamebot import texts
+
+    blanks = {f: BLANK for f in texts.fields(key, lang, theme)}
+    blanks[field_] = MARK
+    line = next(li for li in plain(texts.t(key, lang, theme, **blanks)).split("\n") if MARK in li)
+    left, _, right = line.partition(MARK)
+    left = re.split(r"[\x00,·:]", left)[-1].lstrip()
+    right = re.split(r"[\x00,·:]", right)[0].rstrip()
+    return re.escape(left) + r"(\d+)" + re.escape(right)
+
+
+@functools.cache
+def _catalog_words(lang: str) -> Words:
+    from gamebot import texts
+
+    return Words(
+        lang=lang,
+        confirm=_word("prompt.button.confirm", lang),
+        quest=tuple(dict.fromkeys(texts.vocab(lang, th).get("Quest") or "Quest" for th in ("avalon", "resistance"))),
+        pass_=_word("prompt.button.pass", lang),
+        fail=re.sub(r"^\W+", "", texts.name_of("card", "fail", lang)),
+        approve=_word("vote.button.approve", lang),
+        reject=_word("vote.button.reject", lang),
+        voted=_before_blank("vote.progress", lang),
+        and_=texts.join_names(["A", "B"], lang)[1:-1],
+        propose=_word("team.button.confirm", lang),
+        over=tuple(dict.fromkeys(_word(k, lang) for k in ("board.ended", "board.cancelled", "end.title.none"))),
+        join=_word("lobby.button.join", lang),
+        start=_word("lobby.button.start", lang),
+        host=_before_blank("lobby.host", lang),
+        settings=_word("lobby.button.settings", lang),
+        characters=_word("settings.button.roles", lang),
+        back=_word("settings.button.back", lang),
+        options=_word("settings.button.modules", lang),
+        done=_word("settings.button.done", lang),
+        you_are=_before_blank("role.you_are", lang),
+        attempt=_around("vote.title", "attempt", lang),
+    )
+
+
+def catalog_languages() -> list[str]:
+    from gamebot import texts
+
+    return list(texts.languages())
+
+
 
 
 class Screen(Protocol):
@@ -115,6 +182,32 @@ def split_names(text: str, and_: str = " and ") -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
+ENGLISH = Words.of("en")
+FRENCH = Words.of("fr")
+DETECT_WINDOW = 8  # the newest messages of a chat that tell its language
+
+
+def _signature(w: Words) -> tuple[str, ...]:
+    """Phrases that say a message is written in ``w``'s language (buttons, fixed beginnings, quest words)."""
+    cards = [label for label in _words(w.lang)["cards"]]
+    return (w.join, w.start, w.settings, w.approve, w.reject, w.voted, w.propose, w.confirm, w.pass_, w.host,
+            w.you_are, *w.over, *w.quest, *cards)
+
+
+def detect_words(messages: list[JSON]) -> Words:
+    """The words of the catalog language ``messages`` are written in: the newest message whose phrases
+    say (English when none does)."""
+    langs = [Words.of(lang) for lang in catalog_languages()]
+    for msg in reversed(messages[-DETECT_WINDOW:]):
+        seen = _look(msg)
+        # a longer phrase found wins: "Confirmer" holds "Confirm", "Mission" is in both
+        scores = sorted(((sum(len(p) for p in set(_signature(w)) if p in seen), i) for i, w in enumerate(langs)),
+                        reverse=True)
+        if scores[0][0] > (scores[1][0] if len(scores) > 1 else 0):
+            return langs[scores[0][1]]
+    return ENGLISH
+
+
 def _look(msg: JSON) -> str:
     """What a person sees of a message: its text and its button labels."""
     labels = "|".join(b.get("text", "") for row in msg.get("buttons") or [] for b in row)
@@ -123,6 +216,18 @@ def _look(msg: JSON) -> str:
 
 def _buttons(msg: JSON) -> list[JSON]:
     return [b for row in msg.get("buttons") or [] for b in row if b.get("data")]
+
+
+def _op(button: JSON) -> str:
+    """What a button does, from its callback data (``scope:chat:game:serial:op:mac``, gamebot.callbacks)."""
+    parts = (button.get("data") or "").split(":")
+    return parts[4] if len(parts) == 6 else ""
+
+
+def _seat(button: JSON) -> int | None:
+    """The seat a player's button stands for (its op ends in ``t<seat>``)."""
+    m = re.search(r"t(\d+)$", _op(button))
+    return int(m.group(1)) if m else None
 
 
 def _label_name(text: str) -> str:
@@ -246,8 +351,12 @@ class Driver:
     names: dict[int, str] = field(default_factory=dict)  # user id -> shown name (default: updates.user)
     lobby: bool = False
     start_at: int | None = None
-    words: Words = ENGLISH
+    words: Words | None = None  # the catalog language to read; None: each chat's own, read off the page
+    # user id -> the engine view of that player's own seat (``engine.view(state, seat)``), or None: with
+    # it, decisions come from ``localdev.policy.decide`` given that view alone; without, from the page
+    views: Callable[[int], JSON | None] | None = None
     presses: int = 0
+    _decided: dict[tuple, Any] = field(default_factory=dict)  # (user, prompt, table) -> the policy's answer
     _voted: set[tuple[int, str, str]] = field(default_factory=set)
     _dead: set[tuple[int, int, str]] = field(default_factory=set)
     _tries: Counter = field(default_factory=Counter)  # presses per shown state of a private message
@@ -259,7 +368,12 @@ class Driver:
         return [m["text"] for m in self.screen.messages(self.group)]
 
     def over(self) -> bool:
-        return any(any(w in t for w in self.words.over) for t in self.group_texts())
+        return any(any(w in t for w in self._w(self.group).over) for t in self.group_texts())
+
+    def _w(self, chat: int) -> Words:
+        """The words of ``chat``'s language: ``words`` if set, else the catalog language its newest
+        messages are written in (a group switched to Français, a player whose app speaks another)."""
+        return self.words or detect_words(self.screen.messages(chat))
 
     def name_of(self, user: int) -> str:
         return self.names.get(user) or U.user(user)["first_name"]
@@ -271,7 +385,27 @@ class Driver:
         return None
 
     def mind(self, user: int) -> Mind:
-        return Mind.read(self.screen.messages(user), self.words)
+        msgs = self.screen.messages(user)
+        return Mind.read(msgs, self.words or detect_words(msgs))
+
+    def decision(self, user: int, kind: str, tag: str | None = None) -> tuple[Any, JSON] | None:
+        """The policy's answer to ``user``'s prompt of ``kind`` (or whose callback tag is ``tag``) and the
+        view it was given, decided once per prompt; None without a view or such a prompt."""
+        from gamebot.session import kind_tag
+        from localdev import policy
+
+        view = self.views(user) if self.views is not None else None
+        if not view:
+            return None
+        prompt = next((p for p in view["you"].get("prompts") or []
+                       if (p["kind"] == kind if tag is None else kind_tag(p["kind"]) == tag)), None)
+        if prompt is None:
+            return None
+        key = (user, repr(prompt), view.get("round"), view.get("stage"), view.get("quest"), view.get("vote_track"))
+        if key not in self._decided:
+            self._decided[key] = policy.decide(view, self.policy.rng, fail_rate=self.policy.fail_rate,
+                                               approve_rate=self.policy.approve_rate, prompt=prompt)
+        return self._decided[key], view
 
     def _press(self, user: int, chat: int, msg: JSON, data: str) -> None:
         self.presses += 1
@@ -339,7 +473,8 @@ class Driver:
 
     # --- lobby -----------------------------------------------------------------------------------
     def _lobby(self) -> bool:
-        found = self._newest(self.words.join)
+        w = self._w(self.group)
+        found = self._newest(w.join)
         if found is not None:
             msg, buttons, join = found
             text = plain(msg["text"])
@@ -353,9 +488,9 @@ class Driver:
                 self._dead.add(key)
                 self._press(user, self.group, msg, join["data"])
                 return True
-            host = re.search(rf"^{re.escape(self.words.host)}(.+)$", text, re.M)
+            host = re.search(rf"^{re.escape(w.host)}(.+)$", text, re.M)
             host_id = self.user_named(host.group(1).strip()) if host else None
-            start = next((b for b in buttons if self.words.start in b["text"]), None)
+            start = next((b for b in buttons if w.start in b["text"]), None)
             if host_id is not None and start is not None and self.start_at and len(listed) >= self.start_at:
                 key = (host_id, msg["message_id"], _look(msg))
                 if key not in self._dead:
@@ -368,32 +503,32 @@ class Driver:
     def _private(self) -> bool:
         for user in self.players:
             msgs = self.screen.messages(user)
+            w = self.words or detect_words(msgs)
             for msg in reversed(msgs):
                 buttons = _buttons(msg)
-                if not buttons or any(self.words.propose in b["text"] for b in buttons):
+                if not buttons or any(w.propose in b["text"] for b in buttons):
                     continue  # (the team picker: ``_picker``)
                 taps = self.taps(user, msg)
                 key = (user, msg["message_id"], _look(msg), tuple(taps.names), tuple(taps.choices))
                 if self._tries[key] >= PRIVATE_TRIES:
                     continue
                 self._tries[key] += 1
-                if self._tries[key] > 1:  # nothing changed, on screen or in mind: the last press was refused
-                    others = [b for b in buttons if self.words.confirm not in b["text"]
-                              and self.words.pass_ not in b["text"]]
+                if self._tries[key] > 1 and self.views is None:  # nothing changed: the last press was refused
+                    others = [b for b in buttons if w.confirm not in b["text"] and w.pass_ not in b["text"]]
                     if others:  # change the selection before confirming again
                         self._tap(user, msg, taps, self.policy.rng.choice(others))
                         return True
-                self._answer_prompt(user, msg, buttons, Mind.read(msgs, self.words), taps)
+                self._answer_prompt(user, msg, buttons, Mind.read(msgs, w), taps)
                 return True
         return False
 
     def _tap(self, user: int, msg: JSON, taps: Taps, button: JSON) -> None:
         """Press a button of a private keyboard, remembering a toggle (its keyboard may stay as it is)."""
         text = button["text"]
+        w = self._w(user)
         if text.startswith(TOGGLES):
             taps.names.append(_label_name(text))
-        elif self.words.confirm not in text and self.words.pass_ not in text and not any(
-                q in text for q in self.words.quest):
+        elif w.confirm not in text and w.pass_ not in text and not any(q in text for q in w.quest):
             taps.choices.append(text.removeprefix("🔘 "))
         self._press(user, user, msg, button["data"])
 
@@ -410,9 +545,59 @@ class Driver:
         scored.sort(key=lambda t: (t[0], t[1]))
         return [b for _, _, b in scored]
 
+    def _answer_by_view(self, user: int, msg: JSON, buttons: list[JSON], taps: Taps) -> bool:
+        """Answer a private prompt as the policy decided from the seat's view: its buttons' callback data
+        name the seats (``t3``), choices (``x1``) and quests (``q2``) they stand for. False: no decision."""
+        tags = {_op(b)[:2] for b in buttons if len(_op(b)) > 2}
+        decided = self.decision(user, "", tag=next(iter(tags))) if len(tags) == 1 else None
+        if decided is None:
+            return False
+        action, view = decided
+        prompt = next(p for p in view["you"]["prompts"] if p["kind"] == action.kind)
+        w = self._w(user)
+        confirm = next((b for b in buttons if w.confirm in b["text"]), None)
+        by_op = {_op(b)[2:]: b for b in buttons if len(_op(b)) > 2}
+        if action.choice == "pass":
+            button = by_op.get("p")
+            if button is not None:
+                self._press(user, user, msg, button["data"])
+                return True
+            return False
+        if prompt.get("quests") and action.quest is not None and not any(b["text"].startswith("🎯") for b in buttons):
+            button = by_op.get(f"q{action.quest}")
+            if button is not None:
+                self._press(user, user, msg, button["data"])
+                return True
+        if action.targets:
+            toggles = [b for b in buttons if _op(b)[2:].startswith("t")]
+            marked = {_label_name(b["text"]) for b in toggles if b["text"].startswith("✅")}
+            names = taps.chosen(marked, len(action.targets))
+            chosen = {_seat(b) for b in toggles if _label_name(b["text"]) in names}
+            wanted = set(action.targets)
+            todo = [b for b in toggles if (_seat(b) in wanted) != (_seat(b) in chosen)]
+            if confirm is None:  # a tap answers: the first seat wanted
+                todo = [b for b in toggles if _seat(b) in wanted]
+            if todo:
+                self._tap(user, msg, taps, todo[0])
+                return True
+        elif action.choice is not None and action.choice in (prompt.get("choices") or []):
+            button = by_op.get(f"x{prompt['choices'].index(action.choice)}")
+            if button is None:
+                return False
+            picked = button["text"].startswith("🔘") or button["text"].removeprefix("🔘 ") in taps.choices[-1:]
+            if confirm is None or not picked:
+                self._tap(user, msg, taps, button)
+                return True
+        if confirm is None:
+            return False
+        self._press(user, user, msg, confirm["data"])
+        return True
+
     def _answer_prompt(self, user: int, msg: JSON, buttons: list[JSON], mind: Mind, taps: Taps) -> None:
+        if self._answer_by_view(user, msg, buttons, taps):
+            return
         rng = self.policy.rng
-        w = self.words
+        w = self._w(user)
         confirm = next((b for b in buttons if w.confirm in b["text"]), None)
         toggles = [b for b in buttons if b["text"].startswith(TOGGLES)]
         quests = [b for b in buttons if any(q in b["text"] for q in w.quest)]
@@ -453,8 +638,11 @@ class Driver:
         """Would ``user`` approve the team in this vote message?"""
         if self.policy.vote is not None:
             return self.policy.vote(user, msg)
+        decided = self.decision(user, "vote")
+        if decided is not None:
+            return decided[0].choice == "approve"
         text = plain(msg["text"])
-        w = self.words
+        w = self._w(self.group)
         lines = text.split("\n")  # the vote's second line names the proposed team after its last ": "
         team = set(split_names(lines[1].rpartition(": ")[2], w.and_)) if len(lines) > 1 else set()
         attempt = re.search(w.attempt, text)
@@ -475,12 +663,13 @@ class Driver:
         return rng.random() < self.policy.approve_rate
 
     def _vote(self) -> bool:
-        found = self._newest(self.words.approve)
+        w = self._w(self.group)
+        found = self._newest(w.approve)
         if found is not None:
             msg, buttons, approve = found
-            reject = next((b for b in buttons if self.words.reject in b["text"]), approve)
-            voted_line = next((line for line in msg["text"].split("\n") if line.startswith(self.words.voted)), "")
-            voted = set(split_names(voted_line.partition(":")[2], self.words.and_))
+            reject = next((b for b in buttons if w.reject in b["text"]), approve)
+            voted_line = next((line for line in msg["text"].split("\n") if line.startswith(w.voted)), "")
+            voted = set(split_names(voted_line.partition(":")[2], w.and_))
             for user in self.players:
                 if self.name_of(user) in voted:
                     continue
@@ -498,7 +687,8 @@ class Driver:
         """The newest group message with quest card buttons: each of our players on its team presses one
         of their cards; a press that left the message as it was may have been refused: the next card.
         A player whose press is still unanswered on screen goes first."""
-        cards = _words(self.words.lang)["cards"]
+        w = self._w(self.group)
+        cards = _words(w.lang)["cards"]
         for msg in reversed(self.screen.messages(self.group)):
             buttons = [b for b in _buttons(msg) if b["text"] in cards]
             if buttons:
@@ -506,7 +696,7 @@ class Driver:
         else:
             return False
         lines = plain(msg["text"]).split("\n")  # the proposed team after the second line's last ": "
-        team = set(split_names(lines[1].rpartition(": ")[2], self.words.and_)) if len(lines) > 1 else set()
+        team = set(split_names(lines[1].rpartition(": ")[2], w.and_)) if len(lines) > 1 else set()
         look = _look(msg)
         waiting = [u for u in self.players if (u, msg["message_id"]) in self._hands]
         for user in waiting + [u for u in self.players if u not in waiting]:
@@ -528,10 +718,19 @@ class Driver:
     def _card_order(self, user: int, buttons: list[JSON], cards: dict[str, str]) -> list[JSON]:
         """The cards ``user`` would press, in order: first those its role card lists as its own (Evil: a
         card counting as Fail first, with ``fail_rate``), then the other cards of its side."""
+        decided = self.decision(user, "play")
+        if decided is not None:  # the card the policy chose first, then the others of its side
+            action, view = decided
+            table = view.get("table_cards") or []
+            card = {id(b): table[int(_op(b))] for b in buttons if _op(b).isdigit() and int(_op(b)) < len(table)}
+            chosen = [b for b in buttons if card.get(id(b)) == action.choice]
+            side = cards.get(chosen[0]["text"]) if chosen else None
+            return chosen + [b for b in buttons if b not in chosen and cards.get(b["text"]) == side]
         rng = self.policy.rng
         msgs = self.screen.messages(user)
-        mind = Mind.read(msgs, self.words)
-        role_card = next((plain(m["text"]) for m in reversed(msgs) if self.words.you_are in plain(m["text"])), "")
+        w = self.words or detect_words(msgs)
+        mind = Mind.read(msgs, w)
+        role_card = next((plain(m["text"]) for m in reversed(msgs) if w.you_are in plain(m["text"])), "")
         mine = [b for b in buttons if b["text"] in role_card]
         rng.shuffle(mine)
         failing = mind.evil and rng.random() < self.policy.fail_rate
@@ -545,7 +744,8 @@ class Driver:
         toggles are answered by a toast: the Leader remembers whom they tapped (``Taps``) until the
         keyboard changes (the team whole, or no longer whole)."""
         for leader in self.players:
-            found = self._newest(self.words.propose, chat=leader)
+            w = self._w(leader)
+            found = self._newest(w.propose, chat=leader)
             if found is None:
                 continue
             msg, buttons, confirm = found
@@ -554,21 +754,26 @@ class Driver:
             if key in self._dead:
                 continue
             self._dead.add(key)
-            quests = [b for b in buttons if b["text"].startswith((*self.words.quest, "🎯"))]
+            quests = [b for b in buttons if b["text"].startswith((*w.quest, "🎯"))]
             toggles = [b for b in buttons if b["text"].startswith(TOGGLES)]
             count = COUNT.search(confirm["text"])
             size = int(count.group(2)) if count else 0
             chosen = taps.chosen({_label_name(b["text"]) for b in toggles if b["text"].startswith("✅")}, 0)
             rng = self.policy.rng
+            decided = self.decision(leader, "propose")
+            wanted = set(decided[0].targets) if decided else set()
             if quests and not any(b["text"].startswith("🎯") for b in quests):
-                self._press(leader, leader, msg, rng.choice(quests)["data"])
+                aimed = [b for b in quests if decided and _op(b).endswith(f"q{decided[0].quest}")]
+                self._press(leader, leader, msg, (aimed or [rng.choice(quests)])[0]["data"])
             elif count and len(chosen) < size:
                 free = [b for b in toggles if _label_name(b["text"]) not in chosen]
-                button = self._team_choice(leader, free)
+                button = next((b for b in free if _seat(b) in wanted), None) or self._team_choice(leader, free)
                 taps.names.append(_label_name(button["text"]))
                 self._press(leader, leader, msg, button["data"])
             elif count and len(chosen) > size:
-                drop = [name for name in chosen if name != self.name_of(leader)] or sorted(chosen)
+                seat_of = {_label_name(b["text"]): _seat(b) for b in toggles}
+                drop = [name for name in chosen if name != self.name_of(leader) and seat_of.get(name) not in wanted]
+                drop = drop or [name for name in chosen if name != self.name_of(leader)] or sorted(chosen)
                 name = rng.choice(sorted(drop))
                 button = next(b for b in toggles if _label_name(b["text"]) == name)
                 taps.names.append(name)

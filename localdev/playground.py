@@ -30,6 +30,7 @@ import os
 import re
 import secrets
 import signal
+import socket
 import sys
 import threading
 import time
@@ -85,7 +86,9 @@ class BotPlayers:
 
         self.pg = playground
         screen = FakeTelegramScreen(playground.fake, playground.deliver, playground.users)
-        self.driver = Driver(screen, GROUP_ID, [], Policy(rng=random.Random(seed)), lobby=True)
+        # the bots decide from their own seat's view only (localdev.policy), and read the page to act
+        self.driver = Driver(screen, GROUP_ID, [], Policy(rng=random.Random(seed)), lobby=True,
+                             views=playground.seat_view)
         self.next_at = 0.0
 
     def seat(self, seats: list[Seat]) -> None:
@@ -150,6 +153,7 @@ class Playground:
         self._stop = threading.Event()
         self._loop_thread: threading.Thread | None = None
         self._seat_lock = threading.Lock()
+        self._user_ids: dict[str, int] = {}  # a player's name (lower case) -> their Telegram user id
 
     # ------------------------------------------------------------------------------------------------
     # life cycle
@@ -390,10 +394,52 @@ class Playground:
     # seating
     # ------------------------------------------------------------------------------------------------
 
+    def user_id_of(self, name: str) -> int:
+        """The Telegram user id of the player called ``name``: a new name is a new person (a fresh private
+        chat), a name seated before is the same person again."""
+        key = name.lower()
+        if key not in self._user_ids:
+            self._user_ids[key] = FIRST_USER_ID + len(self._user_ids)
+        return self._user_ids[key]
+
+    def game_status(self) -> str:
+        """The group's session status as the bot stored it ("none", "lobby", "playing", "ended"...)."""
+        assert self.worker is not None, "start() first"
+
+        def read() -> str:
+            import app
+
+            from gamebot.session import Session, chat_key
+
+            item = app.service().repo.get(chat_key(GROUP_ID))
+            return "none" if item is None else Session.from_body(item.body).status
+
+        return self.worker.call(read)
+
+    def seat_view(self, user_id: int) -> JSON | None:
+        """What ``user_id``'s seat may know of the group's running game: ``engine.view(state, seat)``
+        (None when they do not play in it). The only thing of the game a bot player is given."""
+        assert self.worker is not None, "start() first"
+
+        def read() -> JSON | None:
+            import app
+
+            import engine
+            from gamebot.session import PLAYING, Session, chat_key
+
+            item = app.service().repo.get(chat_key(GROUP_ID))
+            session = Session.from_body(item.body) if item is not None else None
+            state = session.game() if session is not None and session.status == PLAYING else None
+            seats = [p.id for p in session.players] if state is not None else []
+            return engine.view(state, seats.index(user_id)) if user_id in seats else None
+
+        return self.worker.call(read)
+
     def seat(self, players: list[JSON], open_lobby: bool = True) -> list[Seat]:
         """Seat ``players`` (``{"name", "bot"}``, at most 10): each opens the bot's private chat;
         bots are played by :class:`BotPlayers`. ``open_lobby``: the host (the first person, or the
-        first seat if all are bots) then sends /newgame in the group, and bots join by pressing Join."""
+        first seat if all are bots) then sends /newgame in the group (closing with /cancel the lobby
+        or game still open), and bots join by pressing Join."""
         if not 1 <= len(players) <= MAX_SEATS:
             raise ValueError(f"seat 1 to {MAX_SEATS} players")
         names = [re.sub(r"\s+", " ", str(p.get("name") or "")).strip()[:24] for p in players]
@@ -404,8 +450,8 @@ class Playground:
             raise ValueError("each player needs a different name")
         with self._seat_lock:
             seats = []
-            for i, (p, name) in enumerate(zip(players, names, strict=True)):
-                uid = FIRST_USER_ID + i
+            for p, name in zip(players, names, strict=True):
+                uid = self.user_id_of(name)
                 slug = re.sub(r"[^a-z0-9]", "", name.lower()) or "player"
                 who = U.user(uid, name, username=f"{slug}{uid}")
                 fresh = self.users.get(uid) != who or not self.fake.started(uid)
@@ -420,6 +466,8 @@ class Playground:
                 self.bots.seat(seats)
             self.fake.touch()
         if open_lobby:
+            if self.game_status() in ("lobby", "playing"):  # the new host is the group's creator: may close it
+                self.send(host.user_id, GROUP_ID, "/cancel")
             self.send(host.user_id, GROUP_ID, "/newgame")
         return seats
 
@@ -554,20 +602,28 @@ def _quiet(verbose: bool) -> None:
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
 
 
+def _port_free(port: int) -> bool:
+    """Whether 127.0.0.1:``port`` can be listened on (as the page's server would: SO_REUSEADDR)."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
 def serve(pg: Playground, port: int) -> Any:
-    """The page's HTTP server on 127.0.0.1 (``port``; taken: a free one). Not yet serving."""
+    """The page's HTTP server on 127.0.0.1 only (``port``; taken: a free one). Not yet serving."""
     from werkzeug.serving import make_server
 
     from localdev.web import create_app
 
     app = create_app(pg)
-    try:
-        return make_server("127.0.0.1", port, app, threaded=True)
-    except OSError:
-        if port == 0:
-            raise
-        print(f"Port {port} is taken: using a free one (choose with --port).")
-        return make_server("127.0.0.1", 0, app, threaded=True)
+    if port and not _port_free(port):  # (werkzeug's make_server would exit the process)
+        print(f"Port {port} is taken: using a free one (choose with --port).", flush=True)
+        port = 0
+    return make_server("127.0.0.1", port, app, threaded=True)
 
 
 def run_playground(args: argparse.Namespace) -> None:

@@ -13,6 +13,7 @@ let version = -1;
 const rendered = new Map();   // chat id -> JSON of what its column shows
 const columns = new Map();    // chat id -> column element
 const toBottom = new Set();   // message lists to scroll down once they are on the page
+const stuck = new WeakMap();  // message list -> whether the reader is at its bottom (follows new messages)
 let groupActor = null;        // who acts in the group when the page shows every chat
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -61,8 +62,20 @@ async function poll() {
 // --- toasts -------------------------------------------------------------------------------------------
 
 let toastTimer = null;
-function toast(text) {
-  const box = $("#toast");
+// A toast shows over the chat it answers, under its header and pinned bar (never over them); without a
+// chat, at the top of the page's chats.
+const TOAST = document.getElementById("toast");  // (moved into the column it answers)
+function toast(text, chatId) {
+  const box = TOAST;
+  const column = chatId !== undefined ? columns.get(Number(chatId)) : null;
+  const list = column ? $(".messages", column) : null;
+  if (list) {
+    column.append(box);
+    box.style.top = `${list.offsetTop + 10}px`;
+  } else {
+    document.body.append(box);
+    box.style.top = "";
+  }
   box.textContent = text;
   box.hidden = false;
   clearTimeout(toastTimer);
@@ -74,9 +87,9 @@ function alertBox(text) {
   $("#alert").hidden = false;
 }
 
-function answered(result) {
+function answered(result, chatId) {
   if (!result || !result.text) return;
-  if (result.alert) alertBox(result.text); else toast(result.text);
+  if (result.alert) alertBox(result.text); else toast(result.text, chatId);
 }
 
 // --- actions ------------------------------------------------------------------------------------------
@@ -90,9 +103,9 @@ function actorFor(chatId) {
 async function press(chatId, messageId, data, keyboard) {
   keyboard.classList.add("busy");
   try {
-    answered(await api("/api/press", { as: actorFor(chatId), chat: chatId, message: messageId, data }));
+    answered(await api("/api/press", { as: actorFor(chatId), chat: chatId, message: messageId, data }), chatId);
   } catch (e) {
-    toast(`⚠️ ${e.message}`);
+    toast(`⚠️ ${e.message}`, chatId);
   } finally {
     keyboard.classList.remove("busy");
   }
@@ -101,14 +114,14 @@ async function press(chatId, messageId, data, keyboard) {
 async function openPrivate(user, payload) {
   try {
     await api("/api/start", { as: user, payload: payload || null });
-    toast(`${playerName(user)} opened the bot's private chat`);
-  } catch (e) { toast(`⚠️ ${e.message}`); }
+    toast(`${playerName(user)} opened the bot's private chat`, user);
+  } catch (e) { toast(`⚠️ ${e.message}`, user); }
 }
 
 async function send(chatId, text, actor) {
   try {
     await api("/api/send", { as: actor, chat: chatId, text });
-  } catch (e) { toast(`⚠️ ${e.message}`); }
+  } catch (e) { toast(`⚠️ ${e.message}`, chatId); }
 }
 
 // --- rendering ----------------------------------------------------------------------------------------
@@ -123,6 +136,7 @@ function messageNode(chatId, m, isGroup) {
     img.src = m.photo;
     img.alt = "picture from the bot";
     img.addEventListener("click", () => window.open(m.photo, "_blank", "noopener"));
+    img.addEventListener("load", () => { const box = wrap.closest(".messages"); if (box) follow(box); });
     bubble.append(img);
   }
   if (m.html) {
@@ -243,8 +257,20 @@ function columnFor(chat) {
   if (!column) {
     column = el("section", chat.isGroup ? "chat group" : "chat");
     column.dataset.chat = chat.id;
-    column.append(el("div", "chat-head"), el("div", "messages"), el("div", "composer"));
-    $(".messages", column).addEventListener("click", (event) => onTextClick(chat.id, event));
+    const box = el("div", "messages");
+    const marker = el("button", "new-below", "⬇ New messages");
+    marker.type = "button";
+    marker.hidden = true;
+    marker.title = "Scroll down to the newest message";
+    marker.addEventListener("click", () => { box.scrollTop = box.scrollHeight; });
+    column.append(el("div", "chat-head"), box, marker, el("div", "composer"));
+    box.addEventListener("click", (event) => onTextClick(chat.id, event));
+    stuck.set(box, true);
+    box.addEventListener("scroll", () => {
+      const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 24;
+      stuck.set(box, atBottom);
+      if (atBottom) marker.hidden = true;
+    });
     columns.set(chat.id, column);
   }
   return column;
@@ -268,14 +294,15 @@ function fillColumn(chat) {
       });
       column.insertBefore(pin, $(".messages", column));
     }
-    column.replaceChild(composerNode(chat), column.lastChild);
+    column.replaceChild(composerNode(chat), $(":scope > .composer, :scope > .start-bar", column));
   }
   let nodes = before.nodes || new Map();
   if (before.content !== content) {
     const box = $(".messages", column);
-    const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
+    const count = before.content ? JSON.parse(before.content).length : 0;
     nodes = syncMessages(box, chat, nodes);
-    if (atBottom || !before.content) toBottom.add(box);
+    if (stuck.get(box) || !before.content) toBottom.add(box);
+    else if (chat.messages.length > count) $(".new-below", column).hidden = false;  // (scrolled up)
   }
   rendered.set(chat.id, { shape, content, nodes });
   return column;
@@ -312,6 +339,12 @@ function syncMessages(box, chat, old) {
   return next;
 }
 
+// Keep a message list at its bottom while the reader is there (after new messages, and when a picture
+// loads and makes the list taller), as Telegram does.
+function follow(box, force = false) {
+  if (force || stuck.get(box)) { box.scrollTop = box.scrollHeight; stuck.set(box, true); }
+}
+
 function pinnedText(group) {
   const msg = group.messages.find((m) => m.id === group.pinned);
   if (!msg) return "";
@@ -323,7 +356,7 @@ function pinnedText(group) {
 function render(data) {
   state = data;
   version = data.version;
-  const showBots = $("#show-bots").checked;
+  const showBots = showBotChats(data);
   const chats = [{
     id: data.group.id, isGroup: true, title: data.group.title, messages: data.group.messages,
     pinned: data.group.pinned, pinnedText: pinnedText(data.group),
@@ -342,7 +375,7 @@ function render(data) {
     if (!wanted.includes(column)) { column.remove(); columns.delete(id); rendered.delete(id); }
   }
   wanted.forEach((column, i) => { if (board.children[i] !== column) board.insertBefore(column, board.children[i] || null); });
-  for (const box of toBottom) box.scrollTop = box.scrollHeight;
+  for (const box of toBottom) follow(box, true);
   toBottom.clear();
   const speed = $("#speed");
   if (document.activeElement !== speed) { speed.value = data.bot_delay; $("#speed-value").textContent = `${data.bot_delay}s`; }
@@ -357,6 +390,15 @@ function render(data) {
   }
   if (!$("#seating").hidden) return;
   fillSeatForm(data.players.map((p) => ({ name: p.name, bot: p.bot })));
+}
+
+// The bots' private chats show their secret roles: hidden while a person plays (unless the switch says
+// otherwise), shown when only bots play (there is nothing to spoil).
+function showBotChats(data) {
+  const chosen = localStorage.getItem("playground.showBots");
+  const show = chosen !== null ? chosen === "1" : !data.players.some((p) => !p.bot);
+  $("#show-bots").checked = show;
+  return show;
 }
 
 // --- seating -------------------------------------------------------------------------------------------
@@ -423,7 +465,6 @@ function setupSeating() {
 function setup() {
   setupSeating();
   const showBots = $("#show-bots");
-  showBots.checked = localStorage.getItem("playground.showBots") !== "0";
   showBots.addEventListener("change", () => {
     localStorage.setItem("playground.showBots", showBots.checked ? "1" : "0");
     if (state) render(state);

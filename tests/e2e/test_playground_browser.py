@@ -45,12 +45,29 @@ READ_COLUMN = """(chat) => [...document.querySelectorAll(`section[data-chat="${c
 })"""
 
 
+# A toast's box against every chat's header and pinned bar: the names of those it covers.
+TOAST_COVERS = """() => {
+  const toast = document.querySelector('#toast');
+  if (!toast || toast.hidden) return null;
+  const t = toast.getBoundingClientRect();
+  return [...document.querySelectorAll('.chat-head, .pinned')].filter((h) => {
+    const r = h.getBoundingClientRect();
+    return t.left < r.right && r.left < t.right && t.top < r.bottom && r.top < t.bottom;
+  }).map((h) => h.innerText.split('\\n')[0]);
+}"""
+AT_BOTTOM = """(box) => box.scrollHeight - box.scrollTop - box.clientHeight < 4"""
+NEXT_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
 class PageScreen:
-    """``localdev.autoplay.Screen`` over the page: reads the rendered chats, presses by clicking."""
+    """``localdev.autoplay.Screen`` over the page: reads the rendered chats, presses by clicking. Every toast
+    a press shows is checked against the chats' headers (``covered``)."""
 
     def __init__(self, page: Any) -> None:
         self.page = page
         self.clicks = 0
+        self.toasts = 0
+        self.covered: list[Any] = []
 
     def messages(self, chat_id: int) -> list[dict[str, Any]]:
         return self.page.evaluate(READ_COLUMN, chat_id)
@@ -67,6 +84,11 @@ class PageScreen:
             return
         self.clicks += 1
         self.page.wait_for_function("!document.querySelector('.keyboard.busy')")
+        covers = self.page.evaluate(TOAST_COVERS)
+        if covers is not None:
+            self.toasts += 1
+            if covers:
+                self.covered.append(covers)
         if self.page.is_visible("#alert"):
             self.page.click("#alert-ok")
 
@@ -103,6 +125,38 @@ def _column_text(page: Any, chat_id: int) -> str:
     return page.inner_text(f'section[data-chat="{chat_id}"] .messages')
 
 
+def _group_says(page: Any, command: str) -> None:
+    """Send ``command`` in the group and wait for the bot's answer under it."""
+    box = f'section[data-chat="{GROUP_ID}"] .messages'
+    count = page.eval_on_selector_all(f"{box} .msg", "(els) => els.length")
+    page.fill(f'section[data-chat="{GROUP_ID}"] .composer input[type=text]', command)
+    page.press(f'section[data-chat="{GROUP_ID}"] .composer input[type=text]', "Enter")
+    page.wait_for_function(f"document.querySelectorAll('{box} .msg').length >= {count + 2}")
+    page.evaluate(NEXT_FRAMES)
+
+
+def _follows_the_group_as_telegram_does(page: Any) -> None:
+    """The group's list stays at its bottom once the end's picture has loaded and as answers come; scrolled
+    up, it stays where the reader is and a marker says new messages are below."""
+    box = f'section[data-chat="{GROUP_ID}"] .messages'
+    page.wait_for_function("[...document.querySelectorAll('img.photo')].length > 0 && "
+                           "[...document.querySelectorAll('img.photo')].every((i) => i.complete && i.naturalHeight > 0)")
+    page.evaluate(NEXT_FRAMES)
+    assert page.eval_on_selector(box, AT_BOTTOM)
+    _group_says(page, "/stats")
+    assert page.eval_on_selector(box, AT_BOTTOM)
+    assert not page.is_visible(f'section[data-chat="{GROUP_ID}"] .new-below')
+    page.eval_on_selector(box, "(b) => { b.scrollTop = 0; }")
+    page.evaluate(NEXT_FRAMES)
+    _group_says(page, "/history")
+    assert page.eval_on_selector(box, "(b) => b.scrollTop") == 0  # the reader's place is kept
+    assert page.is_visible(f'section[data-chat="{GROUP_ID}"] .new-below')
+    page.click(f'section[data-chat="{GROUP_ID}"] .new-below')
+    page.wait_for_function(f"(() => {{ const b = document.querySelector('{box}'); "
+                           "return b.scrollHeight - b.scrollTop - b.clientHeight < 4; })()")
+    page.wait_for_selector(f'section[data-chat="{GROUP_ID}"] .new-below', state="hidden")
+
+
 def test_a_person_plays_a_whole_game_with_bots_in_the_browser(chromium, playground):
     pg, url = playground
     ARTIFACTS.mkdir(exist_ok=True)
@@ -125,6 +179,11 @@ def test_a_person_plays_a_whole_game_with_bots_in_the_browser(chromium, playgrou
     person = next(s for s in pg.seats if not s.bot)
     assert person.name == "Morgan" and sum(s.bot for s in pg.seats) == 5
     page.wait_for_selector(f'section[data-chat="{person.user_id}"]')
+    # a person is seated: the bots' private chats (their secret roles) are hidden, and the switch says so
+    columns = page.eval_on_selector_all("section.chat", "(els) => els.map((e) => Number(e.dataset.chat))")
+    assert columns == [GROUP_ID, person.user_id]
+    assert not page.is_checked("#show-bots")
+    assert "secret roles" in page.inner_text("#show-bots-label")
 
     screen = PageScreen(page)
     me = Driver(screen, GROUP_ID, [person.user_id], Policy(rng=random.Random(3)),
@@ -147,6 +206,8 @@ def test_a_person_plays_a_whole_game_with_bots_in_the_browser(chromium, playgrou
         assert f"{seat.name}: " in group.rpartition("Game over")[2]
     assert "Your secret role" in _column_text(page, person.user_id)
     assert set(pg.worker.statuses) == {200}  # every update went through lambda_handler and its secret check
+    assert screen.toasts and screen.covered == []  # toasts never cover a chat's header
+    _follows_the_group_as_telegram_does(page)
     assert errors == []
 
     # the person's own tab: the group and their private chat only

@@ -1,0 +1,91 @@
+"""The simulated players' policy (localdev/policy.py) decides from its own seat's view only, and plays
+plausibly for its side: seeded whole games of every set-up where each seat acts on ``decide(view(state,
+seat))``, every Good decision checked against what its view told it."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import GameConfig, actors, apply_action, new_game, view
+from engine.cards import CARDS
+from localdev import policy
+from tests.reliability.support import SETUPS
+
+SEEDS = range(6)
+
+
+def harms_good(v: dict, action) -> str | None:
+    """Why ``action`` can only hurt Good, given what this Good seat's view ``v`` says; None if it cannot."""
+    evil, good = policy.known(v)
+    kind = action.kind
+    if kind == "play" and CARDS.get(action.choice) != "success" and any(CARDS.get(c) == "success"
+                                                                        for c in v["you"]["cards"]):
+        return "played a card that does not count as Success"
+    if kind == "vote" and action.choice == "reject" and v["vote_track"] >= 4:
+        return "rejected the fifth team (Evil wins)"
+    if kind == "excalibur" and action.targets and action.targets[0] in good:
+        return "turned with Excalibur the card of a player it knows to be Good"
+    if kind == "excalibur" and action.targets and set(v["team"]) <= good:
+        return "used Excalibur on a team it knows to be all Good"
+    if kind == "give_excalibur" and action.targets and action.targets[0] in evil and set(action.targets) != set(
+            v["you"]["prompts"][0]["targets"]):
+        return "gave Excalibur to a player it knows to be Evil"
+    if kind == "vote" and action.choice == "approve" and set(v["team"]) & evil and v["vote_track"] < 4:
+        return "approved a team with a player it knows to be Evil"
+    return None
+
+
+@pytest.mark.parametrize("setup", sorted(SETUPS))
+@pytest.mark.parametrize("seed", SEEDS)
+def test_good_bots_never_take_an_action_that_only_hurts_good(setup, seed):
+    theme, n, roles, options = SETUPS[setup]
+    state, _ = new_game(GameConfig(theme=theme, players=n, roles=tuple(roles), options=options), seed)
+    rng = random.Random(seed)
+    harms, decisions, excalibur = [], 0, 0
+    for _ in range(3000):
+        if state.over:
+            break
+        seat = rng.choice(actors(state))
+        v = view(state, seat)
+        action = policy.decide(v, rng)
+        assert action is not None and action.seat == seat
+        if v["you"]["side"] == "good":
+            decisions += 1
+            why = harms_good(v, action)
+            if why:
+                harms.append((seat, v["you"]["role"], why))
+        excalibur += action.kind == "excalibur"
+        state, _ = apply_action(state, action)
+    assert state.over, "the bots did not finish the game"
+    assert decisions and harms == []
+
+
+def test_an_all_good_known_team_keeps_its_cards_with_excalibur():
+    """A Good holder who knows every other member is Good passes: a turned card would only hurt Good."""
+    v = {"you": {"seat": 0, "side": "good", "role": "servant", "knowledge": [
+        {"seat": 1, "label": "good", "source": "lady"}], "prompts": [], "cards": ["success"]},
+         "team": [0, 1], "vote_track": 0}
+    prompt = {"kind": "excalibur", "seat": 0, "pick": 1, "targets": [1], "optional": True}
+    for seed in range(50):
+        assert policy.decide(v, random.Random(seed), prompt=prompt).choice == "pass"
+    v["you"]["knowledge"] = [{"seat": 1, "label": "evil", "source": "lady"}]
+    assert policy.decide(v, random.Random(0), prompt=prompt).targets == (1,)  # a known Evil card: turned
+
+
+def test_evil_bots_play_for_evil():
+    """Evil fails quests (sometimes), approves its mates' teams, never assassinates a mate."""
+    v = {"you": {"seat": 2, "side": "evil", "role": "minion", "knowledge": [{"seat": 4, "label": "evil",
+                                                                              "source": "reveal"}],
+                 "prompts": [], "cards": ["success", "fail"]}, "team": [1, 4], "vote_track": 0}
+    rng = random.Random(1)
+    plays = {policy.decide(v, rng, prompt={"kind": "play", "seat": 2, "choices": ["success", "fail"]}).choice
+             for _ in range(40)}
+    assert "fail" in plays
+    votes = {policy.decide(v, rng, prompt={"kind": "vote", "seat": 2, "choices": ["approve", "reject"],
+                                           "info": {"team": [1, 4]}}).choice for _ in range(40)}
+    assert votes == {"approve"}
+    for _ in range(40):
+        target = policy.decide(v, rng, prompt={"kind": "excalibur", "seat": 2, "pick": 1, "targets": [1, 4],
+                                               "optional": True})
+        assert target.choice == "pass" or target.targets == (1,)
