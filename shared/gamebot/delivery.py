@@ -39,6 +39,8 @@ class Facts:
 def learn(session: Session, r: Result) -> None:
     """What a successful call tells the session: remembered ids, buttons on screen."""
     out = r.out
+    if out.op == "pin":
+        session.pinned = out.message_id
     if out.remember and r.message_id and r.message_id != out.message_id:
         setattr(session, out.remember, r.message_id)
     if out.live is not None and r.message_id and out.op == "send":

@@ -172,6 +172,7 @@ class Session(BaseModel):
     unreachable: list[int] = Field(default_factory=list)  # user ids we could not message
     keyboards: list[LiveKeyboard] = Field(default_factory=list)  # decision buttons still on screen
     pin_hint: bool = False  # the group was told how to let the bot pin the board (it could not)
+    pinned: int | None = None  # the board the bot pinned (unpinned when the group's next lobby opens)
     outbox: Outbox = Field(default_factory=Outbox)  # what was decided and is not delivered yet (effects)
     seen: list[int] = Field(default_factory=list)
     # The summary of the last finished game (its final public view, every role revealed): kept in the

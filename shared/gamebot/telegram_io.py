@@ -76,7 +76,7 @@ class LazyRequest(BaseRequest):
 class Out:
     """One Bot API call the service wants made."""
 
-    op: str  # "send" | "edit" | "answer" | "pin" | "markup" | "photo" (``photo`` bytes, ``text`` the caption)
+    op: str  # "send" | "edit" | "answer" | "pin" | "unpin" | "markup" | "photo" (``photo`` bytes, ``text`` the caption)
     chat_id: int | None = None
     text: str | None = None
     keyboard: list[list[Btn]] | None = None
@@ -222,6 +222,9 @@ class TelegramIO:
             return msg.message_id
         if out.op == "pin":
             await self.bot.pin_chat_message(chat_id=out.chat_id, message_id=out.message_id, disable_notification=True)
+            return out.message_id
+        if out.op == "unpin":
+            await self.bot.unpin_chat_message(chat_id=out.chat_id, message_id=out.message_id)
             return out.message_id
         raise ValueError(f"unknown op {out.op}")
 

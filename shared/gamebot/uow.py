@@ -259,10 +259,10 @@ class UnitOfWork:
 
     @staticmethod
     def _worth_recording(results: list[Result]) -> bool:
-        """Did progress teach something the session must keep (an id, a blocked user, no right to pin, an
-        edit Telegram's flood control held back)?"""
+        """Did progress teach something the session must keep (an id, a blocked user, the board pinned or
+        no right to pin, an edit Telegram's flood control held back)?"""
         return any((r.ok and r.out.remember and r.message_id and r.message_id != r.out.message_id)
-                   or r.error == "forbidden" or (r.out.op == "pin" and not r.ok) or held_back(r) for r in results)
+                   or r.error == "forbidden" or r.out.op == "pin" or held_back(r) for r in results)
 
     async def _send(self, step: Step) -> list[Result]:
         """Each chat's operations one after the other, the chats at the same time (at most ``IN_FLIGHT``

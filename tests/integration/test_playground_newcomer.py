@@ -186,7 +186,7 @@ def test_bot_players_decide_from_their_own_seats_view_only_and_play_for_their_si
     from localdev import policy
     from localdev.playground import GROUP_ID
     from tests.reliability.support import SETUPS, set_settings
-    from tests.unit.test_bot_policy import harms_good
+    from tests.unit.policy_checks import harms_good
 
     given: dict[int, tuple[int, dict]] = {}  # id of a view handed out -> (user, the view)
     seat_view = pg.seat_view

@@ -48,6 +48,8 @@ async def cmd_newgame(deps: Deps, job: Job, args: str) -> None:
             pin_hint=s.pin_hint if s is not None else False,
         )
         plan = Plan(session=session)
+        if s is not None and s.pinned:  # the last game's board makes way for the lobby
+            plan.outs.append(Out("unpin", chat_id=chat.id, message_id=s.pinned, essential=False, tag="unpin"))
         rec, version = deps.load_user(user.id)
         table = deps.table(session)
         elsewhere = deps.active_elsewhere(rec, chat.id) if rec.reachable else None
