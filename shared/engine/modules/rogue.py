@@ -25,7 +25,7 @@ from typing import Any, TypedDict
 
 from .. import cards
 from ..errors import InvalidTarget
-from ..event_types import Quest, RoleId, Seat, event
+from ..event_types import Quest, RoleId, Seat, event, prompt_info
 from ..models import Action, GameConfig, Pending, Prompt
 from ..plugin import Ctx, Module, register
 from . import assassination
@@ -51,6 +51,11 @@ class RogueWon(TypedDict):
 class RoguePartialVictory(TypedDict):
     seat: Seat
     role: RoleId
+
+
+@prompt_info("watch")
+class WatchInfo(TypedDict):
+    quest: Quest
 
 
 ROGUE_SUCCESS = "rogue_success"
