@@ -31,7 +31,7 @@ def stored_size(item: Any) -> int:
 
     from gamebot.dynamo import DynamoRepository
 
-    return item_size(DynamoRepository._encode(item, item.version))
+    return item_size(DynamoRepository.encode_item(item, item.version))
 
 
 def breakdown(body: dict[str, Any]) -> dict[str, int]:

@@ -12,6 +12,10 @@ event it emits next to its code, as a ``TypedDict`` whose field types say what a
 The Telegram layer formats a field by its declared type (``shown``), the i18n check lists every event
 from ``EVENTS`` without playing, and the tests validate emitted events against their declaration
 (with pydantic: declaring with ``TypedDict`` keeps the engine's cold start free of model building).
+
+A prompt's ``info`` is declared the same way, by the plug-in that asks (``@prompt_info("watch")``; a
+prompt without info declares nothing), and so may a plug-in's public-view entry (``@view_entry("key")``)
+that the bot has no board lines of its own for.
 """
 from __future__ import annotations
 
@@ -20,8 +24,9 @@ import typing
 from typing import Annotated, Any, NotRequired, Required, Union
 
 __all__ = [
-    "EVENTS", "CardCounts", "CardId", "CardIds", "Ident", "Idents", "Quest", "Quests", "RankId", "RoleId", "Seat",
-    "Seats", "Shown", "SideId", "SourceId", "VoteId", "event", "forget", "is_private", "shown",
+    "EVENTS", "PROMPTS", "VIEWS", "CardCounts", "CardId", "CardIds", "Hands", "Ident", "Idents", "Quest", "Quests",
+    "RankId", "RoleId", "Seat", "Seats", "Shown", "SideId", "SourceId", "VoteId", "event", "forget", "is_private",
+    "prompt_info", "prompt_shown", "shown", "view_entry", "view_shown",
 ]
 
 
@@ -51,10 +56,14 @@ RankId = Annotated[str, Shown("rank")]  # a Messenger's rank
 VoteId = Annotated[str, Shown("vote")]  # "approve" / "reject"
 Ident = Annotated[str, Shown("ident")]  # any other id (a reason, a decision kind), shown by its catalog name
 Idents = Annotated[list[str], Shown("idents")]
+Hands = Annotated[dict[str, list[str]], Shown("hands")]  # seat (as text) -> the Plot cards it holds
 
 _UNION = type(int | None)  # ``X | None`` (types.UnionType)
 EVENTS: dict[str, type] = {}  # event type -> its declaration
 _PRIVATE: set[str] = set()
+PROMPTS: dict[str, tuple[type, ...]] = {}  # prompt kind -> the declarations of its ``info`` (one per asker)
+VIEWS: dict[str, type] = {}  # public-view key -> the declaration of a plug-in's entry
+STRICT = {"extra": "forbid", "strict": True}  # read by the tests' validation
 
 
 def event(cls: type | None = None, *, private: bool = False) -> Any:
@@ -62,7 +71,7 @@ def event(cls: type | None = None, *, private: bool = False) -> Any:
     ``TypedDict`` whose name is the event type."""
 
     def declare(cls: type) -> type:
-        cls.__pydantic_config__ = {"extra": "forbid", "strict": True}  # read by the tests' validation
+        cls.__pydantic_config__ = STRICT
         EVENTS[cls.__name__] = cls
         if private:
             _PRIVATE.add(cls.__name__)
@@ -72,11 +81,42 @@ def event(cls: type | None = None, *, private: bool = False) -> Any:
     return declare(cls) if cls is not None else declare
 
 
+def prompt_info(*kinds: str) -> Any:
+    """Declare the ``info`` of the prompts of these kinds, on a ``TypedDict``. Another plug-in asking a
+    prompt of the same kind (the Opinion Maker's open vote) declares its own: the info matches one of them."""
+
+    def declare(cls: type) -> type:
+        cls.__pydantic_config__ = STRICT
+        for kind in kinds:
+            if cls not in PROMPTS.get(kind, ()):
+                PROMPTS[kind] = (*PROMPTS.get(kind, ()), cls)
+        prompt_shown.cache_clear()
+        return cls
+
+    return declare
+
+
+def view_entry(key: str) -> Any:
+    """Declare a plug-in's public-view entry ``view[key]`` (a dict), on a ``TypedDict``."""
+
+    def declare(cls: type) -> type:
+        cls.__pydantic_config__ = STRICT
+        VIEWS[key] = cls
+        view_shown.cache_clear()
+        return cls
+
+    return declare
+
+
 def forget(kind: str) -> None:
-    """Drop a declaration (tests that declare an event of their own)."""
+    """Drop a declaration of an event, a prompt's info or a view entry (tests that declare their own)."""
     EVENTS.pop(kind, None)
+    PROMPTS.pop(kind, None)
+    VIEWS.pop(kind, None)
     _PRIVATE.discard(kind)
     shown.cache_clear()
+    prompt_shown.cache_clear()
+    view_shown.cache_clear()
 
 
 def is_private(kind: str) -> bool:
@@ -94,13 +134,34 @@ def _name(tp: Any) -> str | None:
     return None
 
 
-@functools.cache
-def shown(kind: str) -> dict[str, str] | None:
-    """Field -> how it is shown (``seat``, ``quest``, ``card``...; "" for a plain value) for a declared
-    event, None for an event nobody declared."""
-    cls = EVENTS.get(kind)
+def _fields(cls: type | None) -> dict[str, str] | None:
     if cls is None:
         return None
     hints = typing.get_type_hints(cls, include_extras=True)
     return {key: _name(tp) or "" for key, tp in hints.items()}
+
+
+@functools.cache
+def shown(kind: str) -> dict[str, str] | None:
+    """Field -> how it is shown (``seat``, ``quest``, ``card``...; "" for a plain value) for a declared
+    event, None for an event nobody declared."""
+    return _fields(EVENTS.get(kind))
+
+
+@functools.cache
+def prompt_shown(kind: str) -> dict[str, str] | None:
+    """Field -> how it is shown, for the declared info of a prompt kind, all its declarations together
+    (None: it declares none)."""
+    if kind not in PROMPTS:
+        return None
+    out: dict[str, str] = {}
+    for cls in PROMPTS[kind]:
+        out.update(_fields(cls) or {})
+    return out
+
+
+@functools.cache
+def view_shown(key: str) -> dict[str, str] | None:
+    """Field -> how it is shown, for a declared public-view entry (None: not declared)."""
+    return _fields(VIEWS.get(key))
 

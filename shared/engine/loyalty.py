@@ -13,11 +13,11 @@ when they must choose a Loyalty card they only learn that *someone* checks them.
 """
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from .basics import Side
 from .errors import InvalidChoice
-from .event_types import Seat, SideId, SourceId, event
+from .event_types import Seat, SideId, SourceId, event, prompt_info
 from .models import Action, Pending, Prompt
 from .plugin import Ctx, Plugin, register
 
@@ -62,6 +62,12 @@ def _resolve(ctx: Ctx, checker: int, target: int, shown: Side, source: str, extr
     ctx.emit("LoyaltySeen", to=[checker], seat=target, side=shown.value, source=source)
     if not anonymous:  # (an anonymous check tells the examined player nothing)
         ctx.emit("LoyaltyGiven", to=[target], checker=checker, side=shown.value, source=source)
+
+
+@prompt_info("loyalty_card")
+class LoyaltyCardInfo(TypedDict):
+    source: SourceId
+    checker: NotRequired[Seat]  # not for an anonymous check
 
 
 @register

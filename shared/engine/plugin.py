@@ -228,6 +228,13 @@ class Role(Plugin):
     shows_in: ClassVar[frozenset[str]] = frozenset()
     looks_in: ClassVar[frozenset[str]] = frozenset()
     can_assassinate: ClassVar[bool] = False
+    # The quest cards only this character may play, beyond its side's Success (and Fail): each is added to
+    # the table by a module's ``quest_cards``, and that module's ``adjust_cards`` says when (the Watch token,
+    # Message cards twice only).
+    own_cards: ClassVar[tuple[str, ...]] = ()
+    # The whole set this character is dealt in, itself included, when it never plays alone (both Lancelots;
+    # two Good Messengers and the Evil Messenger); empty: it may be dealt on its own.
+    dealt_as_set: ClassVar[tuple[str, ...]] = ()
     place = "characters"
 
     def active(self, config: GameConfig) -> bool:

@@ -2,10 +2,30 @@
 from __future__ import annotations
 
 from itertools import combinations
+from typing import TypedDict
 
+from .event_types import Quest, Seats, prompt_info
 from .models import Action, GameState, Prompt
 from .plugin import ALL, Ctx
 from .quest_rules import allowed_cards, quest_slots, team_size
+
+# The info of the core prompts (``engine.event_types``).
+
+
+@prompt_info("propose")
+class ProposeInfo(TypedDict):
+    sizes: dict[str, int]  # quest slot (as text) -> its team size
+    attempt: int  # the proposal's number this round
+
+
+@prompt_info("vote")
+class VoteInfo(TypedDict):
+    team: Seats
+
+
+@prompt_info("play")
+class PlayInfo(TypedDict):
+    quest: Quest
 
 
 def prompts(state: GameState, seat: int) -> list[Prompt]:

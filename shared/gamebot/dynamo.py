@@ -103,7 +103,7 @@ class DynamoRepository(Repository):
         return int(self.clock())
 
     @staticmethod
-    def _encode(item: Item, version: int) -> dict[str, Any]:
+    def encode_item(item: Item, version: int) -> dict[str, Any]:
         record: dict[str, Any] = {"pk": {"S": item.key}, "version": {"N": str(version)}, "body": pack(item.body)}
         if item.expires_at is not None:
             record["expires_at"] = {"N": str(int(item.expires_at))}
@@ -209,7 +209,7 @@ class DynamoRepository(Repository):
         self.calls["write"] += 1
         try:
             self.client.put_item(
-                TableName=self.table_name, Item=self._encode(item, version), **self._condition(expect)
+                TableName=self.table_name, Item=self.encode_item(item, version), **self._condition(expect)
             )
         except Exception as exc:
             if _error_code(exc) == "ConditionalCheckFailedException":
@@ -264,7 +264,7 @@ class DynamoRepository(Repository):
         out: list[Item] = []
         for w in writes:
             version = (w.expect or 0) + 1
-            ops.append({"Put": {"TableName": self.table_name, "Item": self._encode(w.item, version),
+            ops.append({"Put": {"TableName": self.table_name, "Item": self.encode_item(w.item, version),
                                 **self._condition(w.expect)}})
             out.append(Item(key=w.item.key, body=w.item.body, version=version,
                             expires_at=w.item.expires_at))

@@ -16,7 +16,7 @@ from typing import Any
 from . import chronicle, texts, wording
 from .presenter.events import event_line
 from .presenter.table import Table, esc, split
-from .presenter.values import params
+from .presenter.values import card_counts
 from .presenter.view_lines import plugin_history
 
 # What a line of a round tells: its heading, a Leader's turn, the quest, a vote that ran out of time
@@ -153,7 +153,7 @@ def round_lines(table: Table, pv: dict[str, Any], r: chronicle.Round) -> list[tu
     q = r.quest
     if q:
         key = "end.quest_result.success" if q.get("success") else "end.quest_result.fail"
-        cards = params(table, {"cards": dict(q.get("cards") or {})})["cards"]
+        cards = card_counts(table, dict(q.get("cards") or {}))
         out.append((QUEST, table.t(key, team=table.names_of(q.get("team") or []), cards=cards)))
     out += [(NOTE, line) for line in _lady_lines(table, pv, r.number)]
     out += [(NOTE, line) for line in timeout_lines(table, r.after)]

@@ -11,52 +11,87 @@ from __future__ import annotations
 import random
 
 from engine import ROLES, GameConfig, GameState, Side, Theme, validate_config
+from engine.cards import CARDS
 from engine.models import Knowledge
+from engine.plugin import MODULES, active_plugins
 from tests.helpers import GOOD_EVIL
 from tests.unit.bigbox_helpers import oracle_cards
 
 LANCELOTS = ("good_lancelot", "evil_lancelot")
 PREDEALT = ("bigbox_predealt", "french_predealt")
-VARIANTS = ("bigbox_switch", "classic_switch", "bigbox_predealt", "french_predealt")
-GOOD_SINGLES = ("percival", "cleric", "troublemaker", "untrustworthy_servant", "good_rogue")
-EVIL_SINGLES = ("mordred", "oberon", "lunatic", "brute", "revealer", "trickster", "evil_rogue")
-# (Good cards, Evil cards) that always play together.
-PAIRS = (
-    (("good_lancelot",), ("evil_lancelot",)),
-    (("good_sorcerer",), ("evil_sorcerer",)),
-    (("good_messenger", "good_messenger"), ("evil_messenger",)),
-)
-OPTIONS = ("lady_of_the_lake", "targeting", "trapper", "excalibur", "plot_cards", "blind_spies")
+# How often a character, an option or a variant is drawn. Everything comes from the plug-in registry
+# (``engine.plugin``): the characters of the theme with the sets they are dealt in (``dealt_as_set``) and
+# the partners they cannot play without (``needs`` at the error level), the options of the theme's
+# modules with their named values, and the extra option keys of the plug-ins in play.
+LIKELY = {"merlin": 0.7, "assassin": 0.6}  # the Avalon core, in most games
+SOMETIMES = 0.3
+RESISTANCE_GAMES, RESISTANCE_OPTION = 0.15, 0.4
+VARIANT = 0.7  # a module with named values (Lancelot's variants): tried often, kept when its characters play
+OPTION_KEY = 0.5
+
+
+def _units(theme: Theme, rng: random.Random) -> list[tuple[str, ...]]:
+    """The characters a host may choose in this theme, each as the set it is dealt in: the core first, then
+    the sets, then single characters, each group in a random order."""
+    units = sorted({ROLES[r].dealt_as_set or (r,) for r in ROLES
+                    if not ROLES[r].filler and theme in ROLES[r].themes})
+    core = [u for u in units if u[0] in LIKELY]
+    sets = [u for u in units if len(u) > 1 and u not in core]
+    singles = [u for u in units if len(u) == 1 and u not in core]
+    return core + rng.sample(sets, len(sets)) + rng.sample(singles, len(singles))
+
+
+def _with_partners(unit: tuple[str, ...], chosen: list[str]) -> list[str] | None:
+    """The unit and the partners it cannot play without (``Needs`` at the error level), or None."""
+    group = list(unit)
+    for role in group:
+        for need in ROLES[role].needs:
+            if need.level != "error" or not need.any_of or set(need.any_of) & set(chosen + group):
+                continue
+            partner = next((r for r in need.any_of if r in ROLES), None)
+            if partner is None:
+                return None
+            group += ROLES[partner].dealt_as_set or (partner,)
+    return group
+
+
+def _fits(roles: list[str], n: int) -> bool:
+    good_seats, evil_seats = GOOD_EVIL[n]
+    good = sum(1 for r in roles if ROLES[r].side is Side.GOOD)
+    return good <= good_seats and len(roles) - good <= evil_seats and all(
+        roles.count(r) <= ROLES[r].max_count for r in roles)
+
+
+def _errors(config: GameConfig) -> bool:
+    return any(i.level == "error" for i in validate_config(config))
 
 
 def random_setup(rng: random.Random) -> GameConfig | None:
-    """A random configuration, or None if the rules refuse it (the caller draws again)."""
+    """A random configuration of every registered character, module, option and variant, or None if the
+    rules refuse it (the caller draws again)."""
     n = rng.randint(5, 10)
-    if rng.random() < 0.15:
-        options = {k: True for k in ("targeting", "blind_spies", "plot_cards") if rng.random() < 0.4}
-        return GameConfig(theme=Theme.RESISTANCE, players=n, roles=(), options=options)
-    good_seats, evil_seats = GOOD_EVIL[n]
-    good: list[str] = ["merlin"] if rng.random() < 0.7 else []
-    evil: list[str] = ["assassin"] if rng.random() < 0.6 else []
-    for g, e in PAIRS:
-        if rng.random() < 0.3 and len(good) + len(g) <= good_seats and len(evil) + len(e) <= evil_seats:
-            good += g
-            evil += e
-    for pool, chosen, seats in ((GOOD_SINGLES, good, good_seats), (EVIL_SINGLES, evil, evil_seats)):
-        for role in rng.sample(pool, len(pool)):
-            if rng.random() < 0.3 and len(chosen) < seats:
-                chosen.append(role)
-    if "percival" in good and len(evil) < evil_seats and rng.random() < 0.5:
-        evil.append("morgana")
-    options: dict = {k: True for k in OPTIONS if rng.random() < 0.3}
-    if "good_lancelot" in good and rng.random() < 0.7:
-        options["lancelot"] = rng.choice(VARIANTS)
-    if "evil_sorcerer" in evil and rng.random() < 0.5:
-        options["sorcerer_hidden"] = True
-    if "evil_messenger" in evil and rng.random() < 0.5:
-        options["senior_junior_messengers"] = True
-    config = GameConfig(players=n, roles=tuple(good + evil), options=options)
-    if [i for i in validate_config(config) if i.level == "error"]:
+    theme = Theme.RESISTANCE if rng.random() < RESISTANCE_GAMES else Theme.AVALON
+    chosen: list[str] = []
+    for unit in _units(theme, rng):
+        group = _with_partners(unit, chosen) if rng.random() < LIKELY.get(unit[0], SOMETIMES) else None
+        if group and _fits(chosen + group, n):
+            chosen += group
+    config = GameConfig(theme=theme, players=n, roles=tuple(chosen), options={})
+    for module in sorted(MODULES.values(), key=lambda m: m.id):
+        if not module.option or theme not in module.themes or module.settings_page != "options":
+            continue
+        chance = VARIANT if module.option_values else RESISTANCE_OPTION if theme is Theme.RESISTANCE else SOMETIMES
+        if rng.random() < chance:
+            value = rng.choice(module.option_values) if module.option_values else True
+            tried = config.model_copy(update={"options": {**config.options, module.option: value}})
+            if not _errors(tried):  # (Lancelot's variants without the Lancelots: left out)
+                config = tried
+    for plugin in active_plugins(config):
+        if plugin.settings_page == "options":
+            for key in plugin.option_keys:
+                if rng.random() < OPTION_KEY:
+                    config = config.model_copy(update={"options": {**config.options, key: True}})
+    if _errors(config):
         return None
     return config
 
@@ -165,7 +200,7 @@ def hide_secrets(state: GameState, seat: int | None, rng: random.Random) -> Game
         if x in s.votes:
             s.votes[x] = not s.votes[x]
         if x in s.cards and x not in face_up:
-            s.cards[x] = rng.choice(["success", "fail", "magic", "rogue_fail", "good_message"])
+            s.cards[x] = rng.choice(sorted(CARDS))
     messengers = s.mods.get("messengers")
     if messengers:
         for x in others:

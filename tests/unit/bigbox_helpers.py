@@ -1,7 +1,7 @@
 """Helpers for the Avalon Big Box module tests (test_bigbox_*.py): chosen deals and quest drivers."""
 from __future__ import annotations
 
-from engine import Action, GameState, Side, apply_action
+from engine import ROLES, Action, GameState, Side, apply_action
 
 
 def act(state: GameState, seat: int, kind: str, targets=(), choice: str | None = None, quest=None):
@@ -80,21 +80,25 @@ def quest(
     return answer(state, answers)
 
 
+# The rulebook's conditions on a character's own quest cards (``Role.own_cards``, Big Box card rules).
+WATCHED_CARDS = ("rogue_success", "rogue_fail")  # "a Rogue holding the Watch token may not play their Rogue card"
+MESSAGE_CARDS = ("good_message", "evil_message")  # "... may only play a ... Message Quest card up to twice"
+MESSAGE_LIMIT = 2
+
+
 def oracle_cards(role: str, side: Side, watched: bool, messages_played: int) -> set[str]:
-    """The cards the rulebook lets this character play (Big Box card rules). ``messages_played``: the
-    Message cards this Messenger has put down so far ("Each Good Messenger may only play a Good Message
-    Quest card up to twice"; the box holds 2 Evil Message tokens, one per Evil Message played)."""
+    """The cards the rulebook lets this character play (Big Box card rules): Success, Fail for Evil, and the
+    character's own cards (``Role.own_cards``, pinned to the rulebook by test_plugin_declarations) unless a
+    rule forbids them now. ``messages_played``: the Message cards this Messenger has put down so far ("Each
+    Good Messenger may only play a Good Message Quest card up to twice"; the box holds 2 Evil Message
+    tokens, one per Evil Message played)."""
     allowed = {"success"} if side is Side.GOOD else {"success", "fail"}
-    if role == "good_rogue" and not watched:
-        allowed.add("rogue_success")
-    if role == "evil_rogue" and not watched:
-        allowed.add("rogue_fail")
-    if role == "good_sorcerer":
-        allowed.add("magic")
     if role == "evil_sorcerer":
-        allowed = {"success", "magic"}
-    if role == "good_messenger" and messages_played < 2:
-        allowed.add("good_message")
-    if role == "evil_messenger" and messages_played < 2:
-        allowed.add("evil_message")
+        allowed = {"success"}  # "The Evil Sorcerer may play a Success or a Magic card", never a Fail
+    for card in ROLES[role].own_cards:
+        if card in WATCHED_CARDS and watched:
+            continue
+        if card in MESSAGE_CARDS and messages_played >= MESSAGE_LIMIT:
+            continue
+        allowed.add(card)
     return allowed

@@ -5,7 +5,8 @@ event type is listed statically by its declaration, ``engine.event_types.EVENTS`
 
 The i18n tests check that every catalog has a name or template for each of them, so that a French
 table never sees an English fallback. Games are played by the engine's bots and by random legal
-moves over the presets and bundles of every character and module.
+moves over the presets and random setups that reach every registered character, module, option and
+variant (``covering_setups``).
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import random
 from dataclasses import dataclass, field
 
 from engine import (
+    ALL,
     ROLES,
     GameConfig,
     actors,
@@ -26,26 +28,50 @@ from engine import (
     view,
 )
 from engine.bots import choose_action
+from engine.cards import CARDS
+from engine.plugin import Module
 from engine.presets import PRESETS
 from gamebot.presenter.settings import available_modules
 from gamebot.presenter.view_lines import BASE_VIEW_KEYS
+from tests.unit.audit_helpers import random_setup
 
-BASE = ["merlin", "assassin"]
-BUNDLES: list[tuple[int, list[str], dict]] = [
-    (10, BASE + ["percival", "morgana", "mordred", "oberon"], {"lady_of_the_lake": True}),
-    (10, BASE + ["good_rogue", "evil_rogue", "good_sorcerer", "evil_sorcerer"],
-     {"trapper": True, "excalibur": True, "sorcerer_hidden": True}),
-    (10, BASE + ["good_messenger", "good_messenger", "evil_messenger", "percival", "morgana"],
-     {"senior_junior_messengers": True, "plot_cards": True}),
-    (10, BASE + ["lunatic", "brute", "cleric", "revealer"], {"excalibur": True}),
-    (9, BASE + ["trickster", "troublemaker", "cleric"], {"lady_of_the_lake": True}),
-    (8, BASE + ["untrustworthy_servant", "percival", "morgana"], {"targeting": True}),
-    (8, BASE + ["good_lancelot", "evil_lancelot"], {"lancelot": "bigbox_switch"}),
-    (8, BASE + ["good_lancelot", "evil_lancelot"], {"lancelot": "classic_switch"}),
-    (8, BASE + ["good_lancelot", "evil_lancelot"], {"lancelot": "bigbox_predealt"}),
-    (8, BASE + ["good_lancelot", "evil_lancelot"], {"lancelot": "french_predealt"}),
-    (7, BASE + ["percival", "morgana"], {"plot_cards": True, "lady_of_the_lake": True}),
-]
+SETUPS_AT_LEAST = 16  # random setups played besides the presets, more if the registry needs more to be covered
+MAX_DRAWS = 5000
+
+
+def registered() -> set[str]:
+    """What the games must reach, from the plug-in registry: every character a host may choose, every
+    value of every option on the options page, every extra option key there, and both themes."""
+    wanted = {f"theme={t.value}" for p in ALL.values() for t in p.themes}
+    wanted |= {f"role={r.id}" for r in ROLES.values() if not r.filler}
+    for plugin in ALL.values():
+        if plugin.settings_page != "options":
+            continue
+        if isinstance(plugin, Module) and plugin.option:
+            wanted |= {f"{plugin.option}={v}" for v in plugin.option_values or (True,)}
+        wanted |= {f"{key}=True" for key in plugin.option_keys}
+    return wanted
+
+
+def reached(config: GameConfig) -> set[str]:
+    return ({f"theme={config.theme.value}"} | {f"role={r}" for r in config.roles}
+            | {f"{k}={v}" for k, v in config.options.items()})
+
+
+def covering_setups(seed: int = 14) -> list[GameConfig]:
+    """Random setups (``audit_helpers.random_setup``, seeded) that together reach everything registered: a
+    draw is kept when it reaches something new, or while fewer than ``SETUPS_AT_LEAST`` are kept. A new
+    plug-in is played without being listed; one no setup can reach fails here, by name."""
+    rng = random.Random(seed)
+    missing, out = registered(), []
+    for _ in range(MAX_DRAWS):
+        if not missing and len(out) >= SETUPS_AT_LEAST:
+            return out
+        config = random_setup(rng)
+        if config is not None and (reached(config) & missing or len(out) < SETUPS_AT_LEAST):
+            out.append(config)
+            missing -= reached(config)
+    raise AssertionError(f"no random setup reaches {sorted(missing)}")
 
 
 @dataclass
@@ -64,12 +90,7 @@ class Inventory:
 
 
 def configs() -> list[GameConfig]:
-    out = [p.config(n) for p in PRESETS.values() for n in sorted(p.players)]
-    for n, roles, options in BUNDLES:
-        out.append(GameConfig(players=n, roles=tuple(roles), options=options))
-    out.append(GameConfig(theme="resistance", players=7, roles=(), options={"plot_cards": True, "blind_spies": True}))
-    out.append(GameConfig(theme="resistance", players=6, roles=(), options={"targeting": True, "blind_spies": True}))
-    return out
+    return [p.config(n) for p in PRESETS.values() for n in sorted(p.players)] + covering_setups()
 
 
 def _broken_setups() -> list[GameConfig]:
@@ -133,6 +154,8 @@ def _play(inv: Inventory, config: GameConfig, seed: int, random_moves: bool) -> 
 @functools.cache
 def inventory(seeds: int = 2) -> Inventory:
     inv = Inventory()
+    inv.cards |= set(CARDS)  # every registered quest card may be played, and seen (a knowledge label: the
+    inv.knowledge |= set(CARDS)  # Trapper, Keeping a Close Eye) whatever the games met
     for config in configs():
         for seed in range(seeds):
             _play(inv, config, seed, random_moves=bool(seed % 2))

@@ -75,3 +75,65 @@ def test_the_layer_imports_only_the_standard_library_its_requirements_and_its_ow
         if name.split(".")[0] not in allowed
     ]
     assert not offenders, "local-only code belongs outside shared/ (localdev/, scripts/):\n" + "\n".join(offenders)
+
+
+PROJECT = ("engine", "gamebot", "localdev", "functions", "scripts", "app")
+CHECKED = ("shared", "functions", "localdev", "scripts")
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def underscore_uses(path: Path) -> list[str]:
+    """Another module's underscore names ``path`` uses: ``from x import _y`` (a project module, at the top
+    or in a function), and ``m._y`` on a name bound by importing a project module or one of its names
+    (``self._y`` and ``cls._y`` are the module's own business)."""
+    tree = ast.parse(path.read_text(), str(path))
+    imported: set[str] = set()
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level == 0 and (node.module or "").split(".")[0] not in PROJECT:
+                continue
+            for alias in node.names:
+                imported.add(alias.asname or alias.name)
+                if _private(alias.name):
+                    found.append(f"line {node.lineno}: from {'.' * node.level}{node.module or ''} import {alias.name}")
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] in PROJECT:
+                    imported.add(alias.asname or alias.name.split(".")[0])
+                    if any(_private(part) for part in alias.name.split(".")):
+                        found.append(f"line {node.lineno}: import {alias.name}")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and _private(node.attr):
+            base = node.value
+            while isinstance(base, ast.Attribute) and not _private(base.attr):
+                base = base.value
+            if isinstance(base, ast.Name) and base.id in imported:
+                found.append(f"line {node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_no_module_uses_another_modules_underscore_names():
+    offenders = [
+        f"{path.relative_to(ROOT)} {use}"
+        for top in CHECKED
+        for path in python_files(ROOT / top)
+        for use in underscore_uses(path)
+    ]
+    assert not offenders, "make the name public if another module needs it:\n" + "\n".join(offenders)
+
+
+def test_the_underscore_scan_sees_imports_and_attributes(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "from engine.plugin import _ACTIVE_CACHE\nfrom . import texts\nimport gamebot.store\nimport os\n"
+        "def f(self):\n    from gamebot.texts import _load\n    texts._cache.clear()\n    gamebot.store._x()\n"
+        "    self._mine()\n    os._exit(0)\n    texts.__name__\n"
+    )
+    assert sorted(u.split(": ", 1)[1] for u in underscore_uses(sample)) == [
+        "from engine.plugin import _ACTIVE_CACHE", "from gamebot.texts import _load", "gamebot.store._x",
+        "texts._cache",
+    ]

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import random
+from typing import TypedDict
 
 import pytest
 
 from engine import Event, GameConfig, Prompt, Theme, apply_action, new_game, public_view, view
 from engine.bots import choose_action
+from engine.event_types import Idents, Quest, Seat, Seats, forget, prompt_info, view_entry
 from engine.game import actors
 from gamebot import ending
 from gamebot.callbacks import MAX_BYTES, Codec
@@ -79,6 +81,33 @@ def test_group_messages_do_not_change_when_every_secret_changes(config):
 def _table(n: int = 5, theme: str = "avalon") -> Table:
     return Table(chat_id=GROUP, game_id="abc123", title="T", theme=theme, names=NAMES[:n],
                  user_ids=list(range(1000, 1000 + n)), bot_username="TestBot")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _new_plugin_declared():
+    """A new plug-in's prompt info and view entry, declared (engine.event_types) for these tests only."""
+
+    @prompt_info("plot_spy_glass")
+    class SpyGlassInfo(TypedDict):
+        holder: Seat
+        quest: Quest
+
+    @view_entry("black_knight")
+    class BlackKnightView(TypedDict):
+        holder: Seat
+        charges: int
+        armed: bool
+        asleep: bool
+        gone: Seat | None
+        seats: Seats
+        cards: Idents
+        log: list[dict[str, int]]
+        nested: dict[str, int]
+        empty: list[int]
+
+    yield
+    forget("plot_spy_glass")
+    forget("black_knight")
 
 
 def test_a_prompt_from_a_new_plugin_renders_from_its_fields():
@@ -244,7 +273,8 @@ def test_the_board_shows_variant_one_lancelot_cards_as_drawn():
 
 
 def test_an_unknown_view_entry_shows_only_readable_values():
-    """A future plug-in's entry: scalars, seats and ids as names; nested data, None, False, empties left out."""
+    """A future plug-in's entry, by its declared types: scalars, seats and ids as names; nested data, None,
+    False, empties left out."""
     state, _ = new_game(GameConfig(players=5, roles=("merlin", "assassin")), seed=1)
     pv = public_view(state)
     pv["black_knight"] = {"holder": 2, "charges": 3, "armed": True, "asleep": False, "gone": None, "seats": [1, 4],

@@ -10,7 +10,7 @@ import pytest
 
 from engine import ALL, ROLES, GameConfig, Theme, validate_config
 from engine.basics import MAX_PLAYERS, MIN_PLAYERS
-from engine.plugin import Needs
+from engine.plugin import Needs, active_plugins
 from gamebot import deadlines
 
 PHASES = {phase for phase, _ in deadlines.PHASES}
@@ -122,3 +122,43 @@ def test_recommended_only_below_the_count(role):
         return  # played as a pair: covered above
     assert role in codes(n - 1)
     assert role not in codes(n)
+
+
+# Big Box card rules: the characters who may play a quest card of their own ("Only the Good Rogue may play
+# Rogue Success", "Both Sorcerers may play Magic", "Each Good Messenger may only play a Good Message ...").
+RULEBOOK_OWN_CARDS = {
+    "good_rogue": ("rogue_success",), "evil_rogue": ("rogue_fail",), "good_sorcerer": ("magic",),
+    "evil_sorcerer": ("magic",), "good_messenger": ("good_message",), "evil_messenger": ("evil_message",),
+}
+# Characters dealt only as a set (the Lancelots "always play together"; "Play with all three Messengers").
+RULEBOOK_SETS = {
+    "good_lancelot": ("good_lancelot", "evil_lancelot"), "evil_lancelot": ("good_lancelot", "evil_lancelot"),
+    "good_sorcerer": ("good_sorcerer", "evil_sorcerer"), "evil_sorcerer": ("good_sorcerer", "evil_sorcerer"),
+    "good_messenger": ("good_messenger", "good_messenger", "evil_messenger"),
+    "evil_messenger": ("good_messenger", "good_messenger", "evil_messenger"),
+}
+
+
+def test_own_cards_and_sets_follow_the_rulebook():
+    assert {r.id: r.own_cards for r in ROLES.values() if r.own_cards} == RULEBOOK_OWN_CARDS
+    assert {r.id: r.dealt_as_set for r in ROLES.values() if r.dealt_as_set} == RULEBOOK_SETS
+
+
+def _errors(config: GameConfig) -> list[str]:
+    return [i.code for i in validate_config(config) if i.level == "error"]
+
+
+@pytest.mark.parametrize("role", sorted(r for r in ROLES if ROLES[r].own_cards or ROLES[r].dealt_as_set))
+def test_own_cards_are_on_the_table_and_sets_are_whole(role):
+    """A character's own cards are added by a plug-in in play with it; its set is accepted whole and refused
+    with any member missing."""
+    plugin = ROLES[role]
+    roles = plugin.dealt_as_set or (role,)
+    assert role in roles and all(ROLES[r].dealt_as_set == plugin.dealt_as_set for r in roles)
+    config = GameConfig(players=10, roles=("merlin", "assassin", *roles))
+    assert _errors(config) == []
+    in_play = {c for p in active_plugins(config) for c in p.quest_cards}
+    assert set(plugin.own_cards) <= in_play
+    for i in range(len(plugin.dealt_as_set)):
+        partial = roles[:i] + roles[i + 1:]
+        assert _errors(GameConfig(players=10, roles=("merlin", "assassin", *partial))), partial

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import GameConfig, GameState, validate_config
+from engine import GameConfig, GameState, Side, validate_config
 from engine.plugin import ALL, register, unregister
 from gamebot import texts
 from gamebot.presenter.settings import available_roles, issue_text
@@ -20,7 +20,10 @@ from gamebot.presenter.table import Table
 from gamebot.session import Session, archive_key, chat_key
 from tests.e2e.driver import Driver, Policy
 from tests.reliability.support import set_settings
+from tests.unit.audit_helpers import random_setup
+from tests.unit.bigbox_helpers import oracle_cards
 from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen
+from tests.unit.i18n_inventory import covering_setups, registered
 from tests.unit.plugin_example.squire import Squire
 
 HERE = Path(__file__).parent / "plugin_example"
@@ -87,6 +90,17 @@ def test_a_game_with_the_squire_plays_through_the_service(squire):
     assert len(cards) == 1
     assert "one other Good player" in cards[0]  # its reminder (rolehelp.squire)
     assert ": Good (you learned it as the Squire)" in cards[0]  # what it learned (learned.squire)
+
+
+def test_the_random_game_tests_pick_the_squire_up(squire):
+    """The property tests and the i18n inventory read the registry: the Squire is drawn, played and its
+    cards are the rulebook's for a Good character, without being listed anywhere."""
+    assert "role=squire" in registered()
+    assert any("squire" in c.roles for c in covering_setups())
+    rng = random.Random(0)
+    drawn = [c for c in (random_setup(rng) for _ in range(300)) if c is not None]
+    assert any("squire" in c.roles for c in drawn)
+    assert oracle_cards("squire", Side.GOOD, watched=False, messages_played=0) == {"success"}
 
 
 def test_the_squire_is_forgotten_after_its_tests():

@@ -27,12 +27,17 @@ from typing import Any, NotRequired, TypedDict
 
 from ..basics import SIDES_BY_PLAYERS, Side
 from ..errors import InvalidChoice, InvalidTarget
-from ..event_types import Ident, Idents, Seat, Seats, event
+from ..event_types import Ident, Idents, Seat, Seats, event, prompt_info
 from ..models import Action, ConfigIssue, GameConfig, GameState, Pending, Prompt
 from ..plugin import ROLES, Ctx, Module, issue, register
 from ..reveal import knows_at_reveal
 
-# The events this file emits (``engine.event_types``)
+# The events this file emits, and the info of its prompt (``engine.event_types``)
+
+
+@prompt_info("assassinate")
+class AssassinateInfo(TypedDict):
+    target: Ident  # whom to find: "merlin", or "messengers" (both Good Messengers)
 
 
 @event

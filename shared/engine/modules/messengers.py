@@ -47,6 +47,7 @@ cards.register_card(EVIL_MESSAGE, cards.FAIL)
 
 GOOD_MESSAGE_LIMIT = 2  # each Good Messenger, per game
 EVIL_MESSAGE_LIMIT = 2  # the Evil Messenger, per game: "Place ... 2 Evil Message tokens next to the tableau"
+MESSAGE_LIMIT = {GOOD_MESSAGE: GOOD_MESSAGE_LIMIT, EVIL_MESSAGE: EVIL_MESSAGE_LIMIT}
 GOOD_BACKUP = 3  # Good Message tokens needed to remove one Fail
 EVIL_BACKUP = 2  # Evil Message tokens needed to add one Fail
 BACKUP_ROUND = 5  # the fifth quest played
@@ -111,16 +112,10 @@ class Messengers(Module):
         ctx.emit("MessengerRankDealt", to=[junior], rank="junior")
 
     def adjust_cards(self, ctx: Ctx, seat: int, cards_: list[str]) -> list[str]:
-        role = ctx.state.roles[seat]
-        if role == "good_messenger":
-            if ctx.mod(self.id)["used"][seat] < GOOD_MESSAGE_LIMIT:
-                return [*cards_, GOOD_MESSAGE]
-            return cards_
-        if role == "evil_messenger":
-            if ctx.mod(self.id)["used"][seat] < EVIL_MESSAGE_LIMIT:
-                return [*cards_, EVIL_MESSAGE]
-            return cards_
-        return cards_
+        """A Messenger's own Message card (``Role.own_cards``), while they have played fewer than its limit."""
+        used = ctx.mod(self.id)["used"][seat]
+        own = [c for c in ctx.role(seat).own_cards if c in self.quest_cards and used < MESSAGE_LIMIT[c]]
+        return [*cards_, *own] if own else cards_
 
     def on_cards_played(self, ctx: Ctx) -> None:
         used = ctx.mod(self.id)["used"]

@@ -37,7 +37,7 @@ from typing import Any, NotRequired, TypedDict
 
 from ..basics import Theme
 from ..errors import InvalidChoice, InvalidTarget
-from ..event_types import CardId, CardIds, Ident, Quest, Seat, Seats, SourceId, VoteId, event
+from ..event_types import CardId, CardIds, Ident, Quest, Seat, Seats, SourceId, VoteId, event, prompt_info
 from ..models import Action, Pending, Prompt
 from ..plugin import Ctx, Module, register
 from .plot import CARDS, IMMEDIATE, MODULE_ID, PERMANENT, PLOT_CARDS, deck_for, draw_count
@@ -116,6 +116,12 @@ class PlotCardPlayed(TypedDict):
 DRAW = "draw"
 DEAL = "deal"
 DEAL_KIND = "plot_deal"
+
+
+@prompt_info(DEAL_KIND)
+class PlotDealInfo(TypedDict):
+    drawn: CardIds  # the Plot cards the Leader drew
+    default: CardId  # the one dealt for a Leader out of time
 
 
 def _window_steps(window: str) -> list[str]:

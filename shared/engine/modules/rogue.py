@@ -25,7 +25,7 @@ from typing import Any, TypedDict
 
 from .. import cards
 from ..errors import InvalidTarget
-from ..event_types import Quest, RoleId, Seat, event
+from ..event_types import Quest, RoleId, Seat, event, prompt_info
 from ..models import Action, GameConfig, Pending, Prompt
 from ..plugin import Ctx, Module, register
 from . import assassination
@@ -51,6 +51,11 @@ class RogueWon(TypedDict):
 class RoguePartialVictory(TypedDict):
     seat: Seat
     role: RoleId
+
+
+@prompt_info("watch")
+class WatchInfo(TypedDict):
+    quest: Quest
 
 
 ROGUE_SUCCESS = "rogue_success"
@@ -109,10 +114,11 @@ class RogueModule(Module):
         ctx.emit("WatchGiven", leader=action.seat, seat=seat, quest=s.quest)
 
     def adjust_cards(self, ctx: Ctx, seat: int, cards_: list[str]) -> list[str]:
-        card = ROGUE_CARD.get(ctx.state.roles[seat])
-        if card is None or ctx.mod(self.id).get("watch") == seat:
+        """A Rogue's own card (``Role.own_cards``), unless they hold the Watch token."""
+        own = [c for c in ctx.role(seat).own_cards if c in self.quest_cards]
+        if not own or ctx.mod(self.id).get("watch") == seat:
             return cards_
-        return [*cards_, card]
+        return [*cards_, *own]
 
     # -- tokens and victories -------------------------------------------------------------------
     def on_quest_resolved(self, ctx: Ctx) -> None:

@@ -41,12 +41,13 @@ class SorcererModule(Module):
         ]
 
     def adjust_cards(self, ctx: Ctx, seat: int, cards_: list[str]) -> list[str]:
-        role = ctx.state.roles[seat]
-        if role == "evil_sorcerer":
-            return [c for c in cards_ if c != cards.FAIL] + [MAGIC]
-        if role == "good_sorcerer":
-            return [*cards_, MAGIC]
-        return cards_
+        """A Sorcerer's Magic (``Role.own_cards``); the Evil Sorcerer plays it instead of Fail."""
+        own = [c for c in ctx.role(seat).own_cards if c in self.quest_cards]
+        if not own:
+            return cards_
+        if ctx.state.roles[seat] == "evil_sorcerer":
+            cards_ = [c for c in cards_ if c != cards.FAIL]
+        return [*cards_, *own]
 
     def adjust_tally(self, ctx: Ctx, tally: Tally) -> None:
         magic = sum(1 for c in tally.cards if cards.counts_as(c) == MAGIC)

@@ -48,6 +48,7 @@ register_step(
 
 
 class _Lancelot(Role):
+    dealt_as_set = LANCELOTS
     shows_in = frozenset({"lancelot"})
     looks_in = frozenset({"lancelot"})
 

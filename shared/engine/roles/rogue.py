@@ -12,12 +12,14 @@ from ..plugin import Role, register
 class GoodRogue(Role):
     id = "good_rogue"
     side = Side.GOOD
+    own_cards = ("rogue_success",)
 
 
 @register
 class EvilRogue(Role):
     id = "evil_rogue"
     side = Side.EVIL
+    own_cards = ("rogue_fail",)
     # "Minions of Mordred - not the Evil Rogue - open your eyes" / "... extend your thumb for Merlin".
     shows_in = frozenset()
     looks_in = frozenset()

@@ -14,12 +14,16 @@ from ..plugin import Role, register
 class GoodSorcerer(Role):
     id = "good_sorcerer"
     side = Side.GOOD
+    own_cards = ("magic",)
+    dealt_as_set = ("good_sorcerer", "evil_sorcerer")
 
 
 @register
 class EvilSorcerer(Role):
     id = "evil_sorcerer"
     side = Side.EVIL
+    own_cards = ("magic",)  # instead of Fail (``engine/modules/sorcerer.py``)
+    dealt_as_set = ("good_sorcerer", "evil_sorcerer")
     shows_in = frozenset({"evil", "merlin"})
     looks_in = frozenset({"evil"})
     can_assassinate = True

@@ -8,9 +8,10 @@ Everything is generic over the engine's plug-ins: names come from the text catal
 built from the id), prompts are drawn from the engine ``Prompt`` fields (pick / targets / choices /
 optional / quests) and unknown events are rendered from their data, so new roles and modules appear
 without changes here. Players never see raw data: a plug-in's public view entry gets its own short board
-line (``view_lines.BOARD_LINES``) and history lines (``view_lines.HISTORY_LINES``); an entry or event
-nobody wrote words for is shown through ``values.readable`` (scalars, seats and ids as names; nested data,
-None and empty things left out). An event's sentence may depend on its card or reason
+line (``view_lines.BOARD_LINES``) and history lines (``view_lines.HISTORY_LINES``); an event's data, a
+prompt's info or an entry nobody wrote words for is shown field by field by its declared types
+(``engine.event_types``: seats as names, quests as numbers, ids as names; ``values``), a plain value
+through ``values.readable`` (nested data, None and empty things left out). An event's sentence may depend on its card or reason
 (``ev.PlotCardPlayed.no_confidence``), and a sentence is only used when the event fills all its blanks.
 
 Rooms: ``table`` (the Table, buttons, escaping), ``values`` (data as words), ``events`` (event

@@ -9,7 +9,7 @@ from ..buttons import Op, PromptChoice, PromptConfirm, PromptPass, PromptQuest, 
 from ..callbacks import Codec
 from ..session import kind_tag
 from .table import Btn, Keyboard, Table, esc
-from .values import cap, params
+from .values import cap, prompt_params
 
 
 def prompt_mode(prompt: dict[str, Any]) -> str:
@@ -42,7 +42,7 @@ def private_prompt(
     """Any engine prompt as a private message with buttons, built from its fields."""
     kind = prompt["kind"]
     info = dict(prompt.get("info") or {})
-    p = params(table, info)
+    p = prompt_params(table, kind, info)
     if "quest" not in p and pv is not None and pv.get("quest") is not None:
         p["quest"] = pv["quest"] + 1
     if kind == "vote" and pv is not None:

@@ -1,7 +1,7 @@
-"""Values inside events and plug-in views as words for players: seats as names, quest slots as numbers,
-ids as names. An event's fields are shown by their declared types (``event_params``,
-``engine.event_types``); prompt info and plug-in view data, which declare nothing, by their keys
-(``params``, ``readable``).
+"""Values inside events, prompts and plug-in views as words for players: seats as names, quest slots as
+numbers, ids as names. Every field is shown by its declared type (``engine.event_types``: an event's data,
+``event_params``; a prompt's info, ``prompt_params``; a plug-in's view entry, ``view_params``); a value
+declared plain, or not declared, as it is (``readable``: numbers as numbers, ids by their names).
 """
 from __future__ import annotations
 
@@ -9,21 +9,14 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from engine.event_types import shown
+from engine.event_types import prompt_shown, shown, view_shown
 
 from .. import texts
 from .table import Table, esc
 
-# Keys of prompt info and plug-in view data that hold one seat / a list of seats (events declare theirs).
-SEAT_KEYS = {
-    "seat", "leader", "holder", "target", "assassin", "checker", "previous", "source", "by", "junior", "senior",
-    "receiver",
-}
-SEATS_KEYS = {"team", "approve", "reject", "winners", "seats", "targets", "holders", "players_seen"}
-CARDS_KEYS = {"cards", "drawn", "card_ids"}  # lists of card ids (quest cards, Plot cards, Allegiance cards)
 
-
-def _cards(table: Table, cards: dict[str, int]) -> str:
+def card_counts(table: Table, cards: dict[str, int]) -> str:
+    """Quest cards counted: ``2 × Success, Fail``; "nothing" when none."""
     parts = [table.t("cards_count", count=n, card=table.card(c)) for c, n in sorted(cards.items())]
     return ", ".join(parts) if parts else table.t("nothing")
 
@@ -52,73 +45,32 @@ def id_list(table: Table, idents: Iterable[str]) -> str:
     return esc(", ".join(parts))
 
 
-def readable(table: Table, value: Any, key: str = "") -> str:
-    """Any value from plug-in data as words for players (escaped HTML), or "" when there is nothing to
-    show: scalars, seats as names, ids as names, flat dicts as "field: value" pairs. Nested structures,
-    None, False and empty things are left out, so no Python repr ever reaches a chat."""
+def readable(table: Table, value: Any) -> str:
+    """A value with no declared type as words for players (escaped HTML), or "" when there is nothing to
+    show: scalars as they are, ids as names, flat dicts as "field: value" pairs. Nested structures, None,
+    False and empty things are left out, so no Python repr ever reaches a chat."""
     if value is None or value is False:
         return ""
     if value is True:
         return table.t("yes")
     if isinstance(value, int | float):
-        if key in SEAT_KEYS and isinstance(value, int):
-            return table.name(value)
-        return str(value + 1 if key == "quest" and isinstance(value, int) else value)
+        return str(value)
     if isinstance(value, str):
         return esc(id_name(table, value)) if IDENT.match(value) else esc(value)
     if isinstance(value, list | tuple):
-        if value and all(isinstance(x, int) and not isinstance(x, bool) for x in value):
-            if key in ("quests", "quest"):
-                return ", ".join(str(q + 1) for q in value)
-            return table.names_of(list(value))
+        if value and all(isinstance(x, int | float) and not isinstance(x, bool) for x in value):
+            return ", ".join(str(x) for x in value)
         if value and all(isinstance(x, str) for x in value):
             return id_list(table, value)
         return ""
     if isinstance(value, dict):
         parts = []
         for k, v in value.items():
-            text = readable(table, v, str(k)) if isinstance(k, str) and not isinstance(v, dict) else ""
+            text = readable(table, v) if isinstance(k, str) and not isinstance(v, dict) else ""
             if text:
                 parts.append(f"{esc(table.field(k))}: {text}")
         return table.t("board.line.sep").join(parts)
     return ""
-
-
-def params(table: Table, data: dict[str, Any]) -> dict[str, Any]:
-    """Event/view data made readable: seats -> names, quest slots -> numbers, ids -> names."""
-    out: dict[str, Any] = {}
-    for key, value in data.items():
-        if key in SEAT_KEYS and isinstance(value, int) and not isinstance(value, bool):
-            out[key] = table.name(value)
-        elif key in SEATS_KEYS and isinstance(value, list | tuple):
-            out[key] = table.names_of([v for v in value if isinstance(v, int)])
-        elif key == "quest" and isinstance(value, int):
-            out[key] = value + 1
-        elif key == "quests" and isinstance(value, list):
-            out[key] = ", ".join(str(q + 1) for q in value if isinstance(q, int))
-        elif key == "cards" and isinstance(value, dict):
-            out[key] = _cards(table, value)
-        elif key in CARDS_KEYS and isinstance(value, list) and all(isinstance(c, str) for c in value):
-            out[key] = esc(", ".join(table.card(c) for c in value))
-        elif key in ("card", "was", "taken") and isinstance(value, str):
-            out[key] = esc(table.card(value))
-        elif key == "role" and isinstance(value, str):
-            out[key] = esc(table.role(value))
-        elif key == "side" and isinstance(value, str):
-            out[key] = esc(table.side(value))
-        elif key == "source" and isinstance(value, str):
-            out[key] = esc(table.source(value))
-        elif key == "rank" and isinstance(value, str):
-            out[key] = esc(texts.name_of("rank", value, table.lang, table.theme))
-        elif key == "vote" and isinstance(value, str):
-            out[key] = esc(texts.name_of("vote", value, table.lang, table.theme))
-        elif key == "hands" and isinstance(value, dict):  # seat (as text) -> the Plot cards it holds
-            out[key] = hands_text(table, {int(k): v for k, v in value.items() if str(k).isdigit() and isinstance(v, list)})
-        elif isinstance(value, bool):
-            out[key] = table.t("yes") if value else table.t("no")
-        else:
-            out[key] = readable(table, value, key)
-    return out
 
 
 def hands_text(table: Table, hands: dict[int, list[str]]) -> str:
@@ -156,7 +108,7 @@ SHOWN: dict[str, tuple[Any, Any]] = {
     "seats": (lambda v: isinstance(v, list), lambda t, v: t.names_of([s for s in v if _seat_ok(s)])),
     "quest": (_seat_ok, lambda t, v: v + 1),
     "quests": (lambda v: isinstance(v, list), lambda t, v: ", ".join(str(q + 1) for q in v if _seat_ok(q))),
-    "card_counts": (lambda v: isinstance(v, dict), _cards),
+    "card_counts": (lambda v: isinstance(v, dict), card_counts),
     "cards": (_ids_ok, lambda t, v: esc(", ".join(t.card(c) for c in v))),
     "card": (lambda v: isinstance(v, str), lambda t, v: esc(t.card(v))),
     "role": (lambda v: isinstance(v, str), lambda t, v: esc(t.role(v))),
@@ -164,6 +116,8 @@ SHOWN: dict[str, tuple[Any, Any]] = {
     "source": (lambda v: isinstance(v, str), lambda t, v: esc(t.source(v))),
     "rank": (lambda v: isinstance(v, str), lambda t, v: esc(texts.name_of("rank", v, t.lang, t.theme))),
     "vote": (lambda v: isinstance(v, str), lambda t, v: esc(texts.name_of("vote", v, t.lang, t.theme))),
+    "hands": (lambda v: isinstance(v, dict), lambda t, v: hands_text(
+        t, {int(k): c for k, c in v.items() if str(k).isdigit() and isinstance(c, list)})),
 }
 
 
@@ -178,7 +132,21 @@ def show(table: Table, how: str, value: Any) -> Any:
     return readable(table, value)
 
 
+def shown_params(table: Table, how: dict[str, str], data: dict[str, Any]) -> dict[str, Any]:
+    """Data made readable field by field, as ``how`` (field -> declared type) says."""
+    return {key: show(table, how.get(key, ""), value) for key, value in data.items()}
+
+
 def event_params(table: Table, kind: str, data: dict[str, Any]) -> dict[str, Any]:
     """An event's data made readable by its declaration; an event nobody declared shows plain values."""
-    how = shown(kind) or {}
-    return {key: show(table, how.get(key, ""), value) for key, value in data.items()}
+    return shown_params(table, shown(kind) or {}, data)
+
+
+def prompt_params(table: Table, kind: str, info: dict[str, Any]) -> dict[str, Any]:
+    """A prompt's info made readable by its declaration (``engine.event_types.prompt_info``)."""
+    return shown_params(table, prompt_shown(kind) or {}, info)
+
+
+def view_params(table: Table, key: str, entry: dict[str, Any]) -> dict[str, Any]:
+    """A plug-in's view entry made readable by its declaration (``engine.event_types.view_entry``)."""
+    return shown_params(table, view_shown(key) or {}, entry)

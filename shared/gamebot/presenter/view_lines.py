@@ -1,15 +1,18 @@
 """Plug-ins' public view entries: one short board line each (``BOARD_LINES``), and their part of the end's
-history (``HISTORY_LINES``); an entry nobody wrote words for is shown through ``readable``.
+history (``HISTORY_LINES``); an entry nobody wrote words for is shown field by field, by its declared types
+(``engine.event_types.view_entry``), else through ``readable``.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
+from engine.event_types import view_shown
+
 from .. import texts, wording
 from .events import event_line
 from .table import Table, esc
-from .values import allegiance_name, allegiance_row, hands_text, id_list, params, readable
+from .values import allegiance_name, allegiance_row, hands_text, id_list, readable, shown_params, view_params
 
 BASE_VIEW_KEYS = {
     "players", "theme", "roles_in_play", "options", "stage", "round", "leader", "quest", "quest_choices",
@@ -66,15 +69,26 @@ def plugin_board_lines(table: Table, pv: dict[str, Any]) -> list[str]:
 
 
 def generic_board_lines(key: str) -> ViewLines:
-    """A view entry no renderer knows: its name and its readable values (``readable``), or nothing."""
+    """A view entry no renderer knows: its name and its values, by their declared types (``view_params``) or
+    as they are (``readable``), or nothing."""
 
     def lines(table: Table, pv: dict[str, Any], value: Any) -> list[str]:
-        text = readable(table, value, key)
+        text = declared_text(table, key, value) if view_shown(key) is not None else readable(table, value)
         if not text:
             return []
         return [table.t("board.extra", name=esc(texts.name_of("board", key, table.lang, table.theme)), value=text)]
 
     return lines
+
+
+def declared_text(table: Table, key: str, entry: Any) -> str:
+    """A declared view entry as "field: value" pairs (nested data, None, False and empty values left out)."""
+    if not isinstance(entry, dict):
+        return ""
+    shown = view_params(table, key, entry)
+    parts = [f"{esc(table.field(k))}: {v}" for k, v in shown.items()
+             if v not in ("", None) and entry[k] not in (None, False, [], {}) and not isinstance(entry[k], dict)]
+    return table.t("board.line.sep").join(parts)
 
 
 def _seat(value: Any) -> int | None:
@@ -199,7 +213,8 @@ def _rogue_history(table: Table, rogue: Any, rnd: int) -> list[str]:
 @history_lines("excalibur")
 def _excalibur_history(table: Table, excalibur: Any, rnd: int) -> list[str]:
     uses = _this_round(excalibur.get("uses") if isinstance(excalibur, dict) else None, rnd)
-    return [table.t("end.line.excalibur", **params(table, {"holder": u.get("holder"), "target": u.get("target")}))
+    return [table.t("end.line.excalibur", **shown_params(table, {"holder": "seat", "target": "seat"},
+                                                         {"holder": u.get("holder"), "target": u.get("target")}))
             for u in uses]
 
 

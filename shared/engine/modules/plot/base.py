@@ -10,9 +10,10 @@ list of card ids a seat holds, face up; ``discard`` the used cards.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypedDict
 
 from ...errors import InvalidChoice, InvalidTarget
+from ...event_types import CardId, Ident, prompt_info
 from ...models import Action, GameState, Pending, Prompt
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -32,6 +33,14 @@ BEFORE_CARDS = "before_cards"  # before any team member selects a quest card
 CARDS_PLAYED = "cards_played"  # after every quest card is played, before they are revealed
 
 
+class PlotPromptInfo(TypedDict):
+    """The info of a Plot card's prompt (``PlotCard.info``); a card that adds fields declares a subclass in
+    its ``prompt_fields``."""
+
+    card: CardId
+    kind: Ident  # immediate / held / permanent
+
+
 class PlotCard:
     id: ClassVar[str] = ""
     resistance: ClassVar[str] = ""  # name in The Resistance: The Plot Thickens
@@ -44,6 +53,7 @@ class PlotCard:
     may_decline: ClassVar[bool] = False  # an immediate card its receiver may choose not to use
     closes_window: ClassVar[bool] = False  # once one is played, nobody else plays one this opportunity
     repeat: ClassVar[bool] = False  # a holder with another copy may play it within the same chance
+    prompt_fields: ClassVar[type] = PlotPromptInfo  # the declaration of its prompt's info
 
     @property
     def pending_kind(self) -> str:
@@ -103,6 +113,7 @@ def register_plot_card(cls: type[PlotCard]) -> type[PlotCard]:
     if not card.id or card.id in CARDS:
         raise ValueError(f"bad or duplicate Plot card id {card.id!r}")
     CARDS[card.id] = card
+    prompt_info(card.pending_kind)(cls.prompt_fields)
     return cls
 
 

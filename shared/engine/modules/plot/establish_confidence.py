@@ -8,17 +8,23 @@ from __future__ import annotations
 from typing import Any
 
 from ... import loyalty
+from ...event_types import Seat
 from ...models import Action, Pending, Prompt
 from ...plugin import Ctx
-from .base import IMMEDIATE, PlotCard, one_target, register_plot_card
+from .base import IMMEDIATE, PlotCard, PlotPromptInfo, one_target, register_plot_card
 
 
 def others(ctx: Ctx, seat: int) -> list[int]:
     return [s for s in range(ctx.n) if s != seat]
 
 
+class EstablishConfidenceInfo(PlotPromptInfo):
+    receiver: Seat | None  # the player the card was passed to
+
+
 @register_plot_card
 class EstablishConfidence(PlotCard):
+    prompt_fields = EstablishConfidenceInfo
     id = "establish_confidence"
     resistance = "Establish Confidence"
     avalon = "Show Your Strength"

@@ -9,17 +9,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...event_types import Quest
 from ...models import Action, Pending, Prompt
 from ...plugin import Ctx
-from .base import BEFORE_CARDS, HELD, PlotCard, holds, one_target, plot, register_plot_card
+from .base import BEFORE_CARDS, HELD, PlotCard, PlotPromptInfo, holds, one_target, plot, register_plot_card
 
 
 def targets(ctx: Ctx) -> list[int]:
     return [t for t in ctx.state.team if t not in plot(ctx)["face_up"]]
 
 
+class InTheSpotlightInfo(PlotPromptInfo):
+    quest: Quest
+
+
 @register_plot_card
 class InTheSpotlight(PlotCard):
+    prompt_fields = InTheSpotlightInfo
     id = "in_the_spotlight"
     resistance = "In the Spotlight"
     avalon = "We Found You!"

@@ -13,7 +13,7 @@ from typing import Any, TypedDict
 from ...event_types import CardId, Quest, Seat, SourceId, event
 from ...models import Action, Pending, Prompt
 from ...plugin import Ctx
-from .base import CARDS_PLAYED, HELD, PlotCard, holds, one_target, plot, register_plot_card
+from .base import CARDS_PLAYED, HELD, PlotCard, PlotPromptInfo, holds, one_target, plot, register_plot_card
 
 # The events this file emits (``engine.event_types``)
 
@@ -32,8 +32,13 @@ def targets(ctx: Ctx, seat: int) -> list[int]:
     return [t for t in ctx.state.team if t in ctx.state.cards and t not in barred]
 
 
+class KeepingCloseEyeInfo(PlotPromptInfo):
+    quest: Quest
+
+
 @register_plot_card
 class KeepingCloseEye(PlotCard):
+    prompt_fields = KeepingCloseEyeInfo
     id = "keeping_close_eye"
     resistance = "Keeping a Close Eye on You"
     avalon = "Ambush"

@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 from ...errors import InvalidChoice
-from ...event_types import CardId, Seat, VoteId, event
+from ...event_types import CardId, Seat, Seats, VoteId, event
 from ...models import Action, Pending, Prompt
 from ...plugin import Ctx
-from .base import PERMANENT, TEAM_PROPOSED, PlotCard, holds, plot, register_plot_card
+from .base import PERMANENT, TEAM_PROPOSED, PlotCard, PlotPromptInfo, holds, plot, register_plot_card
 
 # The events this file emits (``engine.event_types``)
 
@@ -24,8 +24,14 @@ class VoteShown(TypedDict):
     card: CardId
 
 
+class OpinionMakerInfo(PlotPromptInfo):
+    team: Seats
+    public: bool
+
+
 @register_plot_card
 class OpinionMaker(PlotCard):
+    prompt_fields = OpinionMakerInfo
     id = "opinion_maker"
     resistance = "Opinion Maker"
     avalon = "Charge"

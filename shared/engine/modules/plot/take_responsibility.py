@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 from ...errors import InvalidChoice
-from ...event_types import CardId, Seat, event
+from ...event_types import CardId, Hands, Seat, event
 from ...models import Action, Pending, Prompt
 from ...plugin import Ctx
-from .base import IMMEDIATE, PlotCard, hand, one_target, register_plot_card
+from .base import IMMEDIATE, PlotCard, PlotPromptInfo, hand, one_target, register_plot_card
 
 # The events this file emits (``engine.event_types``)
 
@@ -28,8 +28,13 @@ def targets(ctx: Ctx, seat: int) -> list[int]:
     return [s for s in range(ctx.n) if s != seat and hand(ctx, s)]
 
 
+class TakeResponsibilityInfo(PlotPromptInfo):
+    hands: Hands  # whose Plot cards may be taken
+
+
 @register_plot_card
 class TakeResponsibility(PlotCard):
+    prompt_fields = TakeResponsibilityInfo
     id = "take_responsibility"
     resistance = "Take Responsibility"
     avalon = "Restore Your Honor"
