@@ -18,6 +18,7 @@ COMMAND_NAMES: list[str] = [
     "help",
     "stats",
     "history",
+    "votes",
     "language",
     "cancel",
     "leave",

@@ -267,6 +267,7 @@ class UserRecord(BaseModel):
     chat: int | None = None  # the group of the active game they are in
     game_id: str | None = None
     seen: list[int] = Field(default_factory=list)  # last private updates applied (a redelivery is ignored)
+    votes_at: int | None = None  # when they were last sent a vote history (epoch seconds: once a minute)
 
     @field_validator("seen", mode="before")
     @classmethod
