@@ -13,6 +13,7 @@ from . import texts
 
 COMMAND_NAMES: list[str] = [
     "newgame",
+    "nextgame",
     "status",
     "rules",
     "help",

@@ -8,7 +8,18 @@ from typing import Any
 from . import buttons, texts, timers
 from .callbacks import BadCallback
 from .context import GROUP_TYPES, Deps, lang_of
-from .handlers import commands, language, lobby, membership, play, prompts, settings, statistics, votes
+from .handlers import (
+    commands,
+    language,
+    lobby,
+    membership,
+    nextgame,
+    play,
+    prompts,
+    settings,
+    statistics,
+    votes,
+)
 from .handling import Job, finish
 from .steps import Plan
 
@@ -30,6 +41,7 @@ COMMANDS: dict[str, tuple[Handler, bool]] = {
     "history": (statistics.cmd_history, False),
     "language": (language.cmd_language, False),
     "votes": (votes.cmd_votes, False),
+    "nextgame": (nextgame.cmd_nextgame, True),
 }
 
 # button scope (``gamebot.callbacks``) -> handler(deps, job, pressed)

@@ -38,3 +38,48 @@ def test_votes_in_french_and_the_link_for_someone_the_bot_cannot_message(lambda_
     assert "l'historique des votes jusqu'ici" in photo["caption"]
     table.command(9, "/votes")  # never opened the bot's private chat
     assert f"t.me/{U.BOT_USERNAME}?start=r" in table.fake.texts(table.group)[-1]
+
+
+def _play_to_the_end(table, players=PLAYERS) -> None:
+    import random
+
+    from localdev.autoplay import Driver, Policy
+
+    driver = Driver(table, table.group, players, Policy(rng=random.Random(5)), words=table.words)
+    driver.play()
+    assert driver.over()
+
+
+def test_play_again_opens_a_lobby_with_the_same_settings_and_everyone_joins_with_one_tap(table):
+    table.open_lobby(PLAYERS, roles=["Percival", "Morgana"], options=["Lady"])
+    table.start_game(1)
+    _play_to_the_end(table)
+    table.press_label(2, table.group, "Play again")
+    lobby = table.fake.texts(table.group)[-1]
+    assert "Host: Carol" in lobby and "Invited back from the last game" in lobby
+    assert "Percival" in lobby and "Lady of the Lake" in lobby
+    for uid in (1, 3, 4, 5):
+        for m in reversed(table.fake.messages(table.group)):  # the game-over message's button
+            button = next((b for row in m.get("reply_markup", {}).get("inline_keyboard", []) for b in row
+                           if "Play again" in b["text"]), None)
+            if button is not None:
+                table.press(uid, table.group, m["message_id"], button["callback_data"])
+                break
+    lobby = table.fake.texts(table.group)[-1]
+    assert all(f"{i}. " in lobby for i in range(1, 6)) and "Invited back" not in lobby
+
+
+def test_nextgame_tells_once_in_private_when_the_next_lobby_opens(table):
+    table.fake.add_group(table.group, table.title)
+    table.start_private(7)
+    table.command(7, "/nextgame")
+    assert "I will tell you here when the next game opens" in table.fake.texts(7)[-1]
+    assert table.fake.texts(table.group) == []  # nothing in the group
+    table.open_lobby(PLAYERS)
+    notice = table.fake.messages(7)[-1]
+    assert "A new game is open in <b>Avalon Test Group</b>" in notice["text"]
+    table.press_label(7, 7, "Join")
+    assert "6. " in table.fake.texts(table.group)[0]
+    table.command(1, "/cancel")
+    table.command(1, "/newgame")
+    assert table.fake.messages(7)[-1] == notice  # told once: the subscription ended

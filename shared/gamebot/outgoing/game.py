@@ -10,7 +10,7 @@ from engine import GameState, prompts, public_view, view
 
 from .. import ending, memo, round_message
 from ..context import Deps, player_lang
-from ..presenter.board import board, board_keyboard
+from ..presenter.board import board, board_keyboard, play_again_keyboard
 from ..presenter.events import announcements, private_events
 from ..presenter.prompts import private_prompt
 from ..presenter.role_card import role_card
@@ -182,4 +182,5 @@ def game_outs(
         s.sel = {}
         for text in ending.game_over(table, pv):
             tail.append(Out("send", chat_id=chat, text=text, tag="end"))
+        tail[-1].keyboard = play_again_keyboard(table, deps.codec)
     return head + private + group + tail

@@ -18,7 +18,9 @@ def lobby(deps: Deps, s: Session) -> tuple[str, list]:
     table = deps.table(s)
     host = next((p.name for p in s.players if p.id == s.host), None)
     assassin = settings_panel.assassin_label(table, s.settings, min(max(len(s.players), 5), 10))
-    return lobby_text.lobby(table, host, list(s.settings.roles), dict(s.settings.options), deps.codec, assassin)
+    invited = [(p.id, p.name) for p in s.invited if s.seat_of(p.id) is None]
+    return lobby_text.lobby(table, host, list(s.settings.roles), dict(s.settings.options), deps.codec, assassin,
+                            invited)
 
 
 def settings_page(deps: Deps, s: Session, page: str, lang: str) -> tuple[str, list]:
