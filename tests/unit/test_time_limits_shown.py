@@ -9,10 +9,9 @@ import time
 import pytest
 
 from gamebot.store import Item
-from localdev.autoplay import Policy
+from localdev.autoplay import Driver, Policy
 from tests.reliability.support import RobustDriver, set_settings
 from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen
-from tests.unit.test_gamebot_timers import propose
 from tests.unit.timer_fakes import Timed
 
 PLAYERS = [1, 2, 3, 4, 5, 6, 7]
@@ -23,6 +22,13 @@ def h():
     harness = Timed()
     yield harness
     harness.close()
+
+
+def propose(h: Timed, players: list[int]) -> None:
+    """The Leader builds and proposes a team through the picker."""
+    driver = Driver(HarnessScreen(h), GROUP, players, Policy(rng=random.Random(1)))
+    while h.io.with_button(GROUP, "Approve") is None:
+        assert driver._picker()
 
 
 def _until(h: Timed) -> str:
