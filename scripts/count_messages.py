@@ -3,6 +3,7 @@
     .venv/bin/python scripts/count_messages.py            # 10 players, base roles + Lady, and every module
     .venv/bin/python scripts/count_messages.py base       # one set-up only (base | every)
     .venv/bin/python scripts/count_messages.py --seeds 1 2 3
+    .venv/bin/python scripts/count_messages.py --timers   # with the phase timers on (their limits shown)
 
 Whole 10-player games are played through ``Service`` with the fake repository and the recording Bot
 API (``tests.unit.gamebot_fakes.Harness``), by the reliability tests' driver (simulated players that
@@ -47,8 +48,13 @@ def category(out, group: int) -> tuple[str, str]:
     return ("group" if out.chat_id == group else "private"), f"{what} ({op})"
 
 
-def play(setup: str, seed: int) -> tuple[collections.Counter, bool, tuple[int, int]]:
-    h = Harness(seed=seed)
+def play(setup: str, seed: int, timers: bool = False) -> tuple[collections.Counter, bool, tuple[int, int]]:
+    if timers:  # a fake scheduler: the limits run (and are shown), none runs out at one action a second
+        from tests.unit.timer_fakes import Timed
+
+        h: Harness = Timed(seed=seed)
+    else:
+        h = Harness(seed=seed)
     try:
         h.service.uow.budget = Budget()
         players = list(range(100 * seed + 1, 100 * seed + 11))
@@ -67,11 +73,11 @@ def play(setup: str, seed: int) -> tuple[collections.Counter, bool, tuple[int, i
         h.close()
 
 
-def report(setup: str, seeds: list[int]) -> float:
+def report(setup: str, seeds: list[int], timers: bool = False) -> float:
     total: collections.Counter = collections.Counter()
     teams = quests = 0
     for seed in seeds:
-        counts, over, (proposals, played) = play(setup, seed)
+        counts, over, (proposals, played) = play(setup, seed, timers)
         total += counts
         teams, quests = teams + proposals, quests + played
         print(f"  seed {seed}: {sum(counts.values())} sends + edits, {proposals} teams proposed, {played} quests"
@@ -79,7 +85,7 @@ def report(setup: str, seeds: list[int]) -> float:
     n = len(seeds)
     per_game = sum(total.values()) / n
     group = sum(v for (chat, _), v in total.items() if chat == "group") / n
-    print(f"{TITLES[setup]}: {per_game:.1f} sends + edits per game (group {group:.1f} / private "
+    print(f"{TITLES[setup]}{' (timers on)' if timers else ''}: {per_game:.1f} sends + edits per game (group {group:.1f} / private "
           f"{per_game - group:.1f}), mean of {n}; games per bot token: {PER_SECOND * GAME_SECONDS / per_game:,.0f}; "
           f"{teams / n:.1f} teams proposed and {quests / n:.1f} quests per game")
     for (chat, what), v in sorted(total.items(), key=lambda kv: (-kv[1], kv[0])):
@@ -91,12 +97,13 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("setups", nargs="*", help="base, every (default: both)")
     parser.add_argument("--seeds", nargs="+", type=int, default=[1, 2])
+    parser.add_argument("--timers", action="store_true", help="phase timers on (a fake scheduler)")
     args = parser.parse_args(argv)
     unknown = [s for s in args.setups if s not in SETUPS]
     if unknown:
         parser.error(f"unknown set-up {', '.join(unknown)} (choose from {', '.join(SETUPS)})")
     for setup in args.setups or list(SETUPS):
-        report(setup, args.seeds)
+        report(setup, args.seeds, args.timers)
         print()
 
 

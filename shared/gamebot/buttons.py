@@ -68,7 +68,17 @@ class StartGame(Op):
         return "g"
 
 
-LOBBY_OPS: dict[str, Op] = {op.code(): op for op in (Join(), Leave(), OpenSettings(), StartGame())}
+@dataclass(frozen=True)
+class PlayAgain(Op):
+    """The game-over message's "Play again": a lobby with the same settings (or join the one it opened)."""
+
+    scope: ClassVar[str] = "L"
+
+    def code(self) -> str:
+        return "r"
+
+
+LOBBY_OPS: dict[str, Op] = {op.code(): op for op in (Join(), Leave(), OpenSettings(), StartGame(), PlayAgain())}
 
 
 # --- the settings panel (host, private) ----------------------------------------------------------------
@@ -220,6 +230,17 @@ class Language(Op):
         return "l" + self.lang
 
 
+# --- the vote history (the board's button) -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class VoteHistory(Op):
+    scope: ClassVar[str] = "H"
+
+    def code(self) -> str:
+        return "h"
+
+
 # --- decoding -------------------------------------------------------------------------------------------
 
 
@@ -269,6 +290,7 @@ PARSERS: dict[str, Callable[[str], Op | None]] = {
     "Q": _card,
     "P": _prompt,
     "G": _language,
+    "H": lambda code: VoteHistory() if code == "h" else None,
 }
 
 

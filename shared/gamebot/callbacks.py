@@ -4,7 +4,7 @@ A button carries ``scope:chat:game:serial:op:mac``:
 
 * ``scope``: what the button belongs to (``L`` lobby, ``S`` settings panel, ``T`` team picker,
   ``V`` vote, ``Q`` a quest card played from the group, ``P`` a private prompt, ``G`` a group setting
-  such as the language).
+  such as the language, ``H`` the vote history of the game in progress, sent in private).
 * ``chat``: the group's chat id (base 36, ``-`` kept), so a press in a private chat finds its game
   with one read.
 * ``game``: the short id of the game in that chat: a button from a previous game is refused.
@@ -22,7 +22,7 @@ import hmac
 from dataclasses import dataclass
 
 MAX_BYTES = 64
-SCOPES = frozenset("LSTVQPG")
+SCOPES = frozenset("LSTVQPGH")
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 

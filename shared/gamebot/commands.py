@@ -13,11 +13,13 @@ from . import texts
 
 COMMAND_NAMES: list[str] = [
     "newgame",
+    "nextgame",
     "status",
     "rules",
     "help",
     "stats",
     "history",
+    "votes",
     "language",
     "cancel",
     "leave",

@@ -14,6 +14,7 @@ from typing import Any
 from . import recovery, texts
 from .bot_name import BotName
 from .callbacks import Codec
+from .deadlines import running
 from .presenter.table import Table
 from .session import DamagedSession, Player, Session, UserRecord, chat_key, user_key
 from .store import Item, Repository, retrying
@@ -63,6 +64,7 @@ class Deps:
         theme = session.settings.theme
         if session.state:
             theme = session.game().config.theme.value
+        limit = running(session, self.clock()) if self.scheduler is not None else None
         return Table(
             chat_id=session.chat_id,
             game_id=session.game_id or "",
@@ -72,6 +74,8 @@ class Deps:
             names=session.names(),
             user_ids=[p.id for p in session.players],
             bot_username=self.bot_username,
+            limit=limit.limit if limit is not None else 0,
+            due=limit.due if limit is not None else None,
         )
 
     def load(self, chat_id: int) -> tuple[Session | None, int | None]:

@@ -11,6 +11,7 @@ from engine import ALL, GameConfig, GameState
 from engine.timeouts import DEFAULT_VOTE, VOTE_OPTION
 
 from . import texts
+from .presenter.limits import duration
 from .presenter.table import Table
 from .session import LOBBY, PLAYING, Deadline, Session, TimerSettings, serial
 
@@ -113,6 +114,14 @@ def desired_deadline(s: Session, now: float) -> Deadline | None:
     return new_deadline(*key, limit, int(math.ceil(now)) + limit) if limit else None
 
 
+def running(s: Session, now: float) -> Deadline | None:
+    """The time limit of the game's decision awaited now, as the next write will store it (what its
+    messages show); None outside a game."""
+    if s.status != PLAYING or not s.state:
+        return None
+    return desired_deadline(s, now)
+
+
 def same_deadline(a: Deadline | None, b: Deadline | None) -> bool:
     if a is None or b is None:
         return a is b
@@ -151,15 +160,6 @@ def carry_over(previous: Session | None) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------------
 # Texts
 # ---------------------------------------------------------------------------------------------------
-
-
-def duration(table: Table, seconds: float) -> str:
-    if seconds <= 0:
-        return table.t("timers.off")
-    minutes = max(1, math.ceil(seconds / 60))
-    if minutes >= 60 and minutes % 60 == 0:
-        return table.t("timers.hours", n=minutes // 60)
-    return table.t("timers.minutes", n=minutes)
 
 
 def time_left(table: Table, seconds: float) -> str:

@@ -8,7 +8,18 @@ from typing import Any
 from . import buttons, texts, timers
 from .callbacks import BadCallback
 from .context import GROUP_TYPES, Deps, lang_of
-from .handlers import commands, language, lobby, membership, play, prompts, settings, statistics
+from .handlers import (
+    commands,
+    language,
+    lobby,
+    membership,
+    nextgame,
+    play,
+    prompts,
+    settings,
+    statistics,
+    votes,
+)
 from .handling import Job, finish
 from .steps import Plan
 
@@ -29,6 +40,8 @@ COMMANDS: dict[str, tuple[Handler, bool]] = {
     "stats": (statistics.cmd_stats, False),
     "history": (statistics.cmd_history, False),
     "language": (language.cmd_language, False),
+    "votes": (votes.cmd_votes, False),
+    "nextgame": (nextgame.cmd_nextgame, True),
 }
 
 # button scope (``gamebot.callbacks``) -> handler(deps, job, pressed)
@@ -40,6 +53,7 @@ BUTTONS: dict[str, Handler] = {
     "Q": play.on_card,
     "P": prompts.on_prompt,
     "G": language.on_button,
+    "H": votes.on_button,
 }
 
 

@@ -73,6 +73,8 @@ def result(table: Table, pv: dict[str, Any], status: str = "ended") -> tuple[str
     winner = pv.get("winner")
     if status == "cancelled":
         return table.t("picture.result.cancelled"), None
+    if status == "playing":  # the vote history of a game in progress (``gamebot.vote_history``)
+        return table.t("votes.in_progress", round=pv.get("round") or 1), None
     rogue = rogue_seat(pv)
     if rogue is not None:
         return table.t("picture.result.rogue", name=table.name(rogue)), winner if winner in ("good", "evil") else None

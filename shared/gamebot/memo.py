@@ -89,7 +89,7 @@ def board(draw: Callable[[Table, dict[str, Any], str], str], table: Table, pv: d
     which uses this module), drawn once per view (``public``'s dict) and table."""
     bot = table.bot_username
     key = (id(pv), status, table.chat_id, table.game_id, table.title, table.lang, table.theme,
-           tuple(table.names), tuple(table.user_ids), bot if isinstance(bot, str) else id(bot))
+           tuple(table.names), tuple(table.user_ids), bot if isinstance(bot, str) else id(bot), table.limit, table.due)
     found = _boards.get(key)
     if found is not None and found[0] is pv and found[1] is bot:
         return found[2]

@@ -21,6 +21,7 @@ from engine import waiting_for
 from . import wording
 from .buttons import Card
 from .callbacks import Codec
+from .presenter.limits import prompt_lines
 from .presenter.table import Btn, Keyboard, Table
 from .presenter.vote import TOLD_BY_THE_VOTE, vote_message, vote_result
 from .session import Session, serial
@@ -40,9 +41,11 @@ def card_keyboard(table: Table, pv: dict[str, Any], codec: Codec, serial_: int) 
     return [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
 
 
-def quest_text(table: Table, pv: dict[str, Any], head: dict[str, Any] | None = None, count: int | None = None) -> str:
+def quest_text(table: Table, pv: dict[str, Any], head: dict[str, Any] | None = None, count: int | None = None,
+               timed: bool = True) -> str:
     """The vote's outcome with the quest under it: who may see a card played, then how many are in.
-    ``head``: the view the vote was made in; ``count``: the cards in (default: the view's)."""
+    ``head``: the view the vote was made in; ``count``: the cards in (default: the view's); ``timed``: the
+    cards are played now (the time limit is said)."""
     team = pv.get("team") or []
     played = len(pv.get("played") or []) if count is None else count
     quest = pv["quest"] if pv.get("quest") is not None else 0
@@ -50,7 +53,7 @@ def quest_text(table: Table, pv: dict[str, Any], head: dict[str, Any] | None = N
     notes = [line for line in wording.play_notes(table, pv, -1) if line != secret]
     lines = [vote_result(table, pv, head=head), *notes,
              table.t("quest.progress", quest=quest + 1, team=table.names_of(team), count=played, of=len(team))]
-    return "\n".join(lines)
+    return "\n".join(lines + (prompt_lines(table) if timed else []))
 
 
 def _vote_edit(s: Session, **fields: Any) -> Out:
@@ -87,7 +90,7 @@ def edits(s: Session, table: Table, codec: Codec, before: Any, after: Any, event
                            live=s_after)], []
     if "CardPlayed" in types and s.vote_msg and pv_before is not None and pv_before.get("stage") == "quest":
         # the last card: every card is in, the buttons go
-        text = quest_text(table, pv_before, count=len(pv_before.get("team") or []))
+        text = quest_text(table, pv_before, count=len(pv_before.get("team") or []), timed=False)
         return [_vote_edit(s, text=text, keyboard=None, tag="quest")], []
     return [], []
 

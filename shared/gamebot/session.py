@@ -187,6 +187,11 @@ class Session(BaseModel):
     idle_totals: dict[str, int] = Field(default_factory=dict)
     idle_hidden: dict[str, int] = Field(default_factory=dict)
     idle_names: dict[str, str] = Field(default_factory=dict)
+    # A lobby opened by "Play again": the game it follows, and that game's players, listed as invited
+    # until they join (one tap on Join, or on "Play again" again).
+    rematch_of: str | None = None
+    invited: list[Player] = Field(default_factory=list)
+    next_game: list[Player] = Field(default_factory=list)  # /nextgame: told in private when a lobby opens here
     _game: tuple[str, GameState] | None = PrivateAttr(default=None)
 
     @field_validator("seen", mode="before")
@@ -268,6 +273,7 @@ class UserRecord(BaseModel):
     chat: int | None = None  # the group of the active game they are in
     game_id: str | None = None
     seen: list[int] = Field(default_factory=list)  # last private updates applied (a redelivery is ignored)
+    votes_at: int | None = None  # when they were last sent a vote history (epoch seconds: once a minute)
 
     @field_validator("seen", mode="before")
     @classmethod

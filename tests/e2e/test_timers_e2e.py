@@ -194,3 +194,23 @@ def test_a_late_vote_racing_the_timer_function_counts_and_the_write_is_retried(t
     votes = s.game().proposals[-1].votes if s.state else s.last["view"]["proposals"][-1]["votes"]
     assert votes == "AARAA"  # Dave's late Reject counts; Erin and Frank timed out (missing votes approve)
     assert s.idle == {"4": 1, "5": 1} and set(table.statuses) == {200}
+
+
+def test_prompts_and_the_board_show_the_time_limit(table, timed):
+    """Time limits players can see, through the webhook: the Leader's team picker says how long, the
+    board until when (UTC), and the vote as well."""
+    import app
+
+    players = [1, 2, 3, 4, 5]
+    table.open_lobby(players)
+    table.start_game(1)
+    assert table.fake.messages(table.leader())[-1]["text"].endswith("⏳ Time limit: 3 min")
+    session = Session.from_body(app.service().repo.get(chat_key(table.group)).body)
+    until = time.strftime("%H:%M", time.gmtime(session.deadline.due))
+    assert f"⏱ 3 min to answer, until {until} UTC" in table.fake.texts(table.group)[0]
+    driver = Driver(table, table.group, players, Policy(rng=random.Random(2)))
+    while not any(m.get("reply_markup") and "Approve" in json.dumps(m["reply_markup"])
+                  for m in table.fake.messages(table.group)):
+        assert driver._picker()
+    vote = next(m for m in table.fake.messages(table.group) if "Approve" in json.dumps(m.get("reply_markup") or {}))
+    assert "⏳ Time limit: 2 min" in vote["text"]

@@ -12,7 +12,7 @@ from ..context import GROUP_TYPES, Deps, display_name, lang_of, player_lang
 from ..handling import Job, finish, reply_lang, transact, transient
 from ..outgoing import game as outgoing
 from ..outgoing import views
-from ..presenter.board import board
+from ..presenter.board import board, board_keyboard
 from ..presenter.lobby import rules_text
 from ..presenter.table import Table, esc
 from ..presenter.vote import vote_message
@@ -146,7 +146,7 @@ async def cmd_status(deps: Deps, job: Job, args: str) -> None:
         table = deps.table(s)
         pv = public_view(state)
         outs = [Out("send", chat_id=chat.id, text=board(table, pv, names=True), remember="board_msg",
-                    tag="board")]
+                    tag="board", keyboard=board_keyboard(table, deps.codec))]
         now = serial(state)
         if pv["stage"] == "vote" or any(p.kind == "vote" for seat in range(state.n) for p in prompts(state, seat)):
             text, kb = vote_message(table, pv, deps.codec, now)

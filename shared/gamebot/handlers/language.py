@@ -10,7 +10,7 @@ from ..buttons import Language, Pressed
 from ..context import Deps, lang_of
 from ..handling import Job, finish, reply_lang, transact
 from ..outgoing import views
-from ..presenter.board import board
+from ..presenter.board import board, board_keyboard
 from ..presenter.table import Btn, esc
 from ..session import LOBBY, PLAYING, Session
 from ..steps import Plan, Reply
@@ -95,7 +95,8 @@ async def set_language(deps: Deps, job: Job, chat: Any, user: Any, code: str, pi
                                  tag="lobby", view="lobby"))
         elif s.status == PLAYING and s.board_msg:
             plan.outs.append(Out("edit", chat_id=chat_id, message_id=s.board_msg, tag="board", view="board",
-                                 text=board(deps.table(s), public_view(s.game()))))
+                                 text=board(deps.table(s), public_view(s.game())),
+                                 keyboard=board_keyboard(deps.table(s), deps.codec)))
         return plan
 
     plan = transact(deps, job, chat_id, decide)

@@ -9,7 +9,7 @@ import engine
 from engine import new_game, validate_config
 
 from .. import settings_check, texts
-from ..buttons import Join, Leave, OpenSettings, Pressed, StartGame
+from ..buttons import Join, Leave, OpenSettings, PlayAgain, Pressed, StartGame
 from ..context import MAX_PLAYERS, Deps, display_name, lang_of
 from ..deadlines import carry_over, configure
 from ..handling import Job, check_game, finish, host_check, transact
@@ -20,6 +20,7 @@ from ..session import CANCELLED, LOBBY, PLAYING, Player, Session, new_game_id, u
 from ..steps import Plan, Reply
 from ..store import Item, Write
 from ..telegram_io import Out
+from . import nextgame
 from .settings import lobby_settings
 
 
@@ -27,49 +28,71 @@ async def cmd_newgame(deps: Deps, job: Job, args: str) -> None:
     msg = job.update.message
     user = msg.from_user
     chat = msg.chat
-    own = texts.lang_for(user.language_code, "")  # "" when we do not speak the user's language
 
     def decide(s: Session | None) -> Plan:
         if s is not None and s.active:
             raise Reply(texts.t("newgame.exists", s.lang))
-        # the group keeps its language (/language, settings); a new group speaks its first host's
-        lang = s.lang if s is not None and texts.supported(s.lang) else own or texts.DEFAULT_LANG
-        session = Session(
-            chat_id=chat.id,
-            title=chat.title or "",
-            lang=lang,
-            game_id=new_game_id(),
-            status=LOBBY,
-            host=user.id,
-            settings=lobby_settings(s.settings if s is not None else None, args),
-            seen=list(s.seen) if s is not None else [],
-            **carry_over(s),
-            last=s.last if s is not None else None,
-            pin_hint=s.pin_hint if s is not None else False,
-        )
-        plan = Plan(session=session)
-        if s is not None and s.pinned:  # the last game's board makes way for the lobby
-            plan.outs.append(Out("unpin", chat_id=chat.id, message_id=s.pinned, essential=False, tag="unpin"))
-        rec, version = deps.load_user(user.id)
-        table = deps.table(session)
-        elsewhere = deps.active_elsewhere(rec, chat.id) if rec.reachable else None
-        if rec.reachable and elsewhere is None:
-            session.players.append(Player(id=user.id, name=display_name(user), lang=own))
-            rec = rec.model_copy(update={"chat": chat.id, "game_id": session.game_id, "name": display_name(user)})
-            plan.writes.append(Write(Item(key=user_key(user.id), body=rec.body()), version))
-            table = deps.table(session)
-        text, kb = views.lobby(deps, session)
-        plan.outs.append(Out("send", chat_id=chat.id, text=text, keyboard=kb, remember="lobby_msg", tag="lobby"))
-        if elsewhere is not None:
-            plan.outs.append(Out("send", chat_id=chat.id, tag="notice", text=table.t(
-                "lobby.in_other_game", title=esc(elsewhere.title or "?"))))
-        elif not session.players:
-            plan.outs.append(Out("send", chat_id=chat.id, tag="notice", text=table.t(
-                "newgame.host_not_reachable", name=esc(display_name(user)), link=table.deep_link("j"))))
-        return plan
+        return open_lobby(deps, s, chat.id, chat.title or "", user, lobby_settings(s.settings if s else None, args))
 
     plan = transact(deps, job, chat.id, decide)
     await finish(deps, job, plan)
+
+
+def open_lobby(deps: Deps, s: Session | None, chat_id: int, title: str, user: Any, settings: Any,
+               rematch_of: str | None = None, invited: list[Player] | None = None) -> Plan:
+    """A new lobby in the group of ``s`` (None: a group new to the bot), hosted by ``user``, who joins it
+    if the bot can message them. ``rematch_of``: the game it replays, whose players are ``invited``."""
+    own = texts.lang_for(user.language_code, "")  # "" when we do not speak the user's language
+    # the group keeps its language (/language, settings); a new group speaks its first host's
+    lang = s.lang if s is not None and texts.supported(s.lang) else own or texts.DEFAULT_LANG
+    session = Session(
+        chat_id=chat_id,
+        title=title,
+        lang=lang,
+        game_id=new_game_id(),
+        status=LOBBY,
+        host=user.id,
+        settings=settings,
+        seen=list(s.seen) if s is not None else [],
+        **carry_over(s),
+        last=s.last if s is not None else None,
+        pin_hint=s.pin_hint if s is not None else False,
+        rematch_of=rematch_of,
+        invited=[p for p in invited or [] if p.id != user.id],
+    )
+    plan = Plan(session=session)
+    if s is not None and s.pinned:  # the last game's board makes way for the lobby
+        plan.outs.append(Out("unpin", chat_id=chat_id, message_id=s.pinned, essential=False, tag="unpin"))
+    rec, version = deps.load_user(user.id)
+    table = deps.table(session)
+    elsewhere = deps.active_elsewhere(rec, chat_id) if rec.reachable else None
+    if rec.reachable and elsewhere is None:
+        session.players.append(Player(id=user.id, name=display_name(user), lang=own))
+        rec = rec.model_copy(update={"chat": chat_id, "game_id": session.game_id, "name": display_name(user)})
+        plan.writes.append(Write(Item(key=user_key(user.id), body=rec.body()), version))
+        table = deps.table(session)
+    text, kb = views.lobby(deps, session)
+    plan.outs.append(Out("send", chat_id=chat_id, text=text, keyboard=kb, remember="lobby_msg", tag="lobby"))
+    if elsewhere is not None:
+        plan.outs.append(Out("send", chat_id=chat_id, tag="notice", text=table.t(
+            "lobby.in_other_game", title=esc(elsewhere.title or "?"))))
+    elif not session.players:
+        plan.outs.append(Out("send", chat_id=chat_id, tag="notice", text=table.t(
+            "newgame.host_not_reachable", name=esc(display_name(user)), link=table.deep_link("j"))))
+    plan.outs.extend(nextgame.lobby_opened(deps, s, session))
+    return plan
+
+
+def play_again(deps: Deps, s: Session | None, user: Any, pressed: Pressed) -> Plan:
+    """"Play again" on a game-over message: a lobby with the same settings, the game's players invited;
+    once it is open, the same button joins it."""
+    lang = lang_of(user, s)
+    if s is not None and s.status == LOBBY and s.rematch_of == pressed.game_id:
+        return join(deps, s, user, s.game_id)
+    if s is None or s.active or s.game_id != pressed.game_id:
+        raise Reply(texts.t("rematch.gone", lang), alert=True)
+    return open_lobby(deps, s, s.chat_id, s.title, user, lobby_settings(s.settings, ""), rematch_of=s.game_id,
+                      invited=list(s.players))
 
 
 def join(deps: Deps, s: Session | None, user: Any, game_id: str, via_start: bool = False) -> Plan:
@@ -200,6 +223,7 @@ def launch(deps: Deps, s: Session, cfg: engine.GameConfig, msg_id: int | None) -
     s.board_msg = msg_id or s.lobby_msg
     s.lobby_msg = None
     s.unreachable = []
+    s.invited, s.rematch_of = [], None
     plan = Plan(session=s)
     plan.outs = outgoing.game_outs(deps, s, None, state, events, trigger=("start", msg_id))
     if s.board_msg:
@@ -214,6 +238,7 @@ DECISIONS = {
     Leave: lambda deps, s, user, pressed, msg_id: leave(deps, s, user, pressed.game_id),
     OpenSettings: lambda deps, s, user, pressed, msg_id: open_settings(deps, s, user, pressed),
     StartGame: lambda deps, s, user, pressed, msg_id: start_game(deps, s, user, pressed, msg_id),
+    PlayAgain: lambda deps, s, user, pressed, msg_id: play_again(deps, s, user, pressed),
 }
 
 

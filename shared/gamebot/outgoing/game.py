@@ -10,7 +10,7 @@ from engine import GameState, prompts, public_view, view
 
 from .. import ending, memo, round_message
 from ..context import Deps, player_lang
-from ..presenter.board import board
+from ..presenter.board import board, board_keyboard, play_again_keyboard
 from ..presenter.events import announcements, private_events
 from ..presenter.prompts import private_prompt
 from ..presenter.role_card import role_card
@@ -161,16 +161,17 @@ def game_outs(
     # 6. The board, edited only when its text changes.
     status = "ended" if after.over else "playing"
     board_text = memo.board(board, table, pv, status)
+    buttons = None if after.over else board_keyboard(table, deps.codec)  # (every edit keeps the board's button)
     if kind == "start" and s.board_msg:
         # the lobby message becomes the board, opening with the start's announcements: one message
         if lines:
             board_text = "\n".join(lines) + "\n\n" + board_text
-        head.insert(0, Out("edit", chat_id=chat, message_id=s.board_msg, text=board_text, keyboard=None,
+        head.insert(0, Out("edit", chat_id=chat, message_id=s.board_msg, text=board_text, keyboard=buttons,
                            fallback_send=True, remember="board_msg", tag="board", view="board"))
         # (remembered only if the lobby message was gone and the board had to be sent anew)
     elif pv_before is None or memo.board(board, table, pv_before) != board_text or after.over:
         if s.board_msg:  # the board's latest state: progress, except the end's
-            head.append(Out("edit", chat_id=chat, message_id=s.board_msg, text=board_text, keyboard=None,
+            head.append(Out("edit", chat_id=chat, message_id=s.board_msg, text=board_text, keyboard=buttons,
                             fallback_send=True, remember="board_msg", tag="board", essential=after.over,
                             view="board"))
 
@@ -181,4 +182,5 @@ def game_outs(
         s.sel = {}
         for text in ending.game_over(table, pv):
             tail.append(Out("send", chat_id=chat, text=text, tag="end"))
+        tail[-1].keyboard = play_again_keyboard(table, deps.codec)
     return head + private + group + tail

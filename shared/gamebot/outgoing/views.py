@@ -7,7 +7,7 @@ from typing import Any
 from .. import memo, round_message, settings_panel, texts
 from ..context import Deps
 from ..presenter import lobby as lobby_text
-from ..presenter.board import board
+from ..presenter.board import board, board_keyboard
 from ..presenter.settings import issue_text
 from ..session import ENDED, LOBBY, PLAYING, Session
 from ..telegram_io import Out
@@ -18,7 +18,9 @@ def lobby(deps: Deps, s: Session) -> tuple[str, list]:
     table = deps.table(s)
     host = next((p.name for p in s.players if p.id == s.host), None)
     assassin = settings_panel.assassin_label(table, s.settings, min(max(len(s.players), 5), 10))
-    return lobby_text.lobby(table, host, list(s.settings.roles), dict(s.settings.options), deps.codec, assassin)
+    invited = [(p.id, p.name) for p in s.invited if s.seat_of(p.id) is None]
+    return lobby_text.lobby(table, host, list(s.settings.roles), dict(s.settings.options), deps.codec, assassin,
+                            invited)
 
 
 def settings_page(deps: Deps, s: Session, page: str, lang: str) -> tuple[str, list]:
@@ -42,7 +44,8 @@ def refresh(deps: Deps, s: Session, view: str) -> Out | None:
     table = deps.table(s)
     if view == "board" and s.board_msg and state is not None:
         return Out("edit", chat_id=s.chat_id, message_id=s.board_msg, essential=False, tag="board", view="board",
-                   text=memo.board(board, table, memo.public(state), "ended" if state.over else "playing"))
+                   text=memo.board(board, table, memo.public(state), "ended" if state.over else "playing"),
+                   keyboard=None if state.over else board_keyboard(table, deps.codec))
     if view == "vote" and state is not None:
         return round_message.refresh(s, table, deps.codec, state, memo.public(state))
     if view == "lobby" and s.lobby_msg and s.status == LOBBY:

@@ -5,7 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from .. import wording
-from .table import Table, esc
+from ..buttons import PlayAgain, VoteHistory
+from ..callbacks import Codec
+from .limits import board_lines
+from .table import Btn, Keyboard, Table, esc
 from .view_lines import plugin_board_lines
 
 
@@ -52,4 +55,16 @@ def board(table: Table, pv: dict[str, Any], status: str = "playing", names: bool
                 lines.append(table.t("board.waiting_hidden", what=what))
             else:
                 lines.append(table.t("board.waiting", who=table.names_of(waiting["seats"]), what=what))
+            lines.extend(board_lines(table))
     return "\n".join(lines)
+
+
+def board_keyboard(table: Table, codec: Codec) -> Keyboard:
+    """The board's one button while the game runs: its vote history, sent in private (``handlers.votes``).
+    The same on every edit of the board (no decision in it), so it costs no edit of its own."""
+    return [[Btn(table.t("votes.button"), VoteHistory().encode(codec, table.chat_id, table.game_id))]]
+
+
+def play_again_keyboard(table: Table, codec: Codec) -> Keyboard:
+    """The game-over message's button: a lobby with the same settings, the game's players invited."""
+    return [[Btn(table.t("rematch.button"), PlayAgain().encode(codec, table.chat_id, table.game_id))]]

@@ -21,8 +21,9 @@ def settings_summary(table: Table, roles: list[str], options: dict[str, Any]) ->
 
 
 def lobby(table: Table, host: str | None, roles: list[str], options: dict[str, Any], codec: Codec,
-          assassin: str | None = None) -> tuple[str, Keyboard]:
-    """The lobby message; ``assassin``: who assassinates when no Assassin card plays (a name)."""
+          assassin: str | None = None, invited: list[tuple[int, str]] | None = None) -> tuple[str, Keyboard]:
+    """The lobby message; ``assassin``: who assassinates when no Assassin card plays (a name);
+    ``invited``: (user id, name) of the last game's players not back yet ("Play again")."""
     role_names, option_names = settings_summary(table, roles, options)
     lines = [table.t("lobby.title"), table.t("lobby.host", host=esc(host or "—")), ""]
     lines.append(table.t("lobby.players", count=len(table.names)))
@@ -30,6 +31,10 @@ def lobby(table: Table, host: str | None, roles: list[str], options: dict[str, A
         lines.extend(table.t("lobby.player_line", n=i + 1, name=table.name(i)) for i in range(len(table.names)))
     else:
         lines.append(table.t("lobby.no_players"))
+    if invited:
+        names = texts.join_names([f'<a href="tg://user?id={uid}">{esc(name)}</a>' for uid, name in invited],
+                                 table.lang)
+        lines.append(table.t("rematch.invited", names=names))
     if len(table.names) < 5:
         lines.append(table.t("lobby.need_more"))
     lines += ["", table.t("lobby.settings", roles=role_names), table.t("lobby.options", options=option_names)]

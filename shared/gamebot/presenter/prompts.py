@@ -8,6 +8,7 @@ from .. import texts, wording
 from ..buttons import Op, PromptChoice, PromptConfirm, PromptPass, PromptQuest, PromptTarget
 from ..callbacks import Codec
 from ..session import kind_tag
+from .limits import prompt_lines
 from .table import Btn, Keyboard, Table, esc
 from .values import cap, prompt_params
 
@@ -104,6 +105,7 @@ def private_prompt(
         rows.append([Btn(table.t("prompt.button.pass"), data(PromptPass(tag)))])
     if chosen:
         lines.append(table.t("team.selected", names=table.names_of(chosen)))
+    lines.extend(prompt_lines(table))
     return "\n".join(lines), rows
 
 

@@ -37,6 +37,8 @@ class Table:
     names: list[str] = field(default_factory=list)
     user_ids: list[int] = field(default_factory=list)
     bot_username: str | BotName = ""  # a BotName is asked only when a link is rendered
+    limit: int = 0  # seconds the decision awaited now may take (0: no time limit; ``presenter.limits``)
+    due: int | None = None  # until when (epoch seconds)
 
     def t(self, key: str, /, **params: Any) -> str:
         return texts.t(key, self.lang, self.theme, **params)

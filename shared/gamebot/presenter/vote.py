@@ -8,6 +8,7 @@ from .. import texts, wording
 from ..buttons import Op, TeamConfirm, TeamQuest, TeamSeat, Vote
 from ..callbacks import Codec
 from .events import announcements
+from .limits import prompt_lines
 from .table import Btn, Keyboard, Table, esc
 
 
@@ -39,6 +40,7 @@ def team_picker(
     if quests and quest is not None:
         text += "\n" + table.t("team.quest_chosen", quest=quest + 1, size=sizes[quest])
     text += "\n" + (table.t("team.selected", names=table.names_of(chosen)) if chosen else table.t("team.selected_none"))
+    text += "".join("\n" + line for line in prompt_lines(table))
     rows: Keyboard = []
     if quests:
         row = []
@@ -80,6 +82,7 @@ def vote_message(table: Table, pv: dict[str, Any], codec: Codec, serial: int) ->
         lines.append(table.t("vote.progress", count=len(voted), of=pv["players"], names=table.names_of(voted)))
     waiting = [s for s in range(pv["players"]) if s not in voted]
     lines.append(table.t("vote.waiting", names=table.names_of(waiting)))
+    lines.extend(prompt_lines(table))
     kb = [[
         Btn(table.t("vote.button.approve"), Vote(True).encode(codec, table.chat_id, table.game_id, serial)),
         Btn(table.t("vote.button.reject"), Vote(False).encode(codec, table.chat_id, table.game_id, serial)),
