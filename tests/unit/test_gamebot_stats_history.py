@@ -346,3 +346,32 @@ def test_a_transaction_conflict_at_the_end_is_retried_without_double_counting(h,
     play(h, [1, 2, 3, 4, 5])
     assert failed and body(h, stats.chat_stats_key(GROUP))["games"] == 1
     assert len(h.io.photos(GROUP)) == 1
+
+
+def test_statistics_that_could_not_be_written_are_counted_later_by_the_alarm_even_after_a_new_lobby(h):
+    """The store fails while the end is counted: the ``stats`` effect stays in the outbox and is tried
+    again when the chat's alarm wakes it, also after someone opened the next lobby; counted once."""
+    real = h.service.uow.tally
+    failures = []
+
+    def tally(effect):
+        if len(failures) < 2:
+            failures.append(effect.stats["game_id"])
+            raise RuntimeError("DynamoDB unavailable")
+        real(effect)
+
+    h.service.uow.tally = tally
+    h.lobby([1, 2, 3, 4, 5])
+    h.press_label(1, GROUP, "Start")
+    driver = Driver(HarnessScreen(h), GROUP, [1, 2, 3, 4, 5], Policy(rng=random.Random(3)))
+    while session(h).status != "ended":
+        assert driver.step()
+    assert failures and not [k for k in h.repo.items if k.startswith("stats#")]
+    [waiting] = [e for e in session(h).outbox.effects if e.op == "stats"]
+    assert waiting.not_before is not None and waiting.attempts == 1
+    h.command(2, "/newgame")  # the next lobby keeps the game to count
+    assert session(h).status == "lobby" and [e.op for e in session(h).outbox.effects] == ["stats"]
+    while h.idle():
+        pass
+    assert len(failures) == 2 and body(h, stats.chat_stats_key(GROUP))["games"] == 1
+    assert not session(h).outbox.effects
