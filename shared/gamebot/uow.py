@@ -310,7 +310,9 @@ class UnitOfWork:
         try:
             await asyncio.to_thread(self.tally, e)
         except Exception:
-            log.exception("could not count game statistics in chat %s", e.chat)
+            game = e.stats or {}
+            log.exception("could not count game %s of chat %s (tried again later)", game.get("game_id"),
+                          game.get("chat_id"))
             return [Result(out, False, error="network")]
         return [Result(out, True)]
 
