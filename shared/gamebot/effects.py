@@ -17,6 +17,10 @@ A step's decision produces Bot API operations (``gamebot.telegram_io.Out``). The
   or quest card costs one read and one write. What Telegram refuses anyway (429) is held back, not
   lost: a group view is marked dirty, another edit waits in the outbox; and progress for a chat where
   something waits joins it there, so that it never overtakes an older edit.
+* **Statistics** (``op == "stats"``, chat 0: outside every chat's order and the group's budget): the
+  end of a game stores its outcome; the delivery counts it in the statistics and ratings items (one
+  read, one transaction, next to the Bot API calls) and the ack removes it like a sent message. Each
+  item remembers the games it counted, so a delivery repeated after a death counts nothing twice.
 * **Closing edits** in private chats (a prompt turned into "Done: ...", the Leader's picker turned
   into the proposed team, dead buttons taken away) are sent like progress, without an ack, and kept
   in ``replay`` (the last few steps): a redelivery of the update sends them again (an edit done twice
@@ -85,6 +89,8 @@ class Effect(BaseModel):
     fallback_send: bool = False
     tag: str = ""
     picture: str | None = None  # op "photo": the last game's picture in this language, drawn at delivery
+    stats: dict[str, Any] | None = None  # op "stats": a finished game's outcome, counted at delivery (no Bot API
+    # call: the statistics and ratings items are updated, idempotently by game id; ``handlers.statistics``)
     not_before: float | None = None  # epoch seconds: waiting for the budget or Telegram's flood control
     attempts: int = 0
 
@@ -131,6 +137,13 @@ class Outbox(BaseModel):
         if owner and effects:
             self.replay = [r for r in self.replay if r.owner != owner][-(REPLAY_STEPS - 1):]
             self.replay.append(Replay(owner=owner, effects=effects))
+
+    def adopt(self, old: Outbox) -> None:
+        """A new session (a new lobby) replaces ``old``: the games it has still to count go on here."""
+        mine = {(e.stats or {}).get("game_id") for e in self.effects if e.op == "stats"}
+        for e in old.effects:
+            if e.op == "stats" and (e.stats or {}).get("game_id") not in mine:
+                self.add(e.model_copy(update={"not_before": None}))
 
     def replayed(self, owner: int) -> list[Effect]:
         return next((r.effects for r in self.replay if r.owner == owner), [])

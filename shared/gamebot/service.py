@@ -27,6 +27,7 @@ from .callbacks import Codec
 from .context import ARCHIVE_DAYS, Deps, lang_of
 from .dispatch import dispatch
 from .effects import Budget
+from .handlers import statistics
 from .handling import Job, respond, transient
 from .outgoing import notices, views
 from .session import DamagedSession
@@ -73,7 +74,8 @@ class Service:
         self.uow = deps.uow = UnitOfWork(
             repo, io, clock, plan_timers=self.timers.plan, schedule=self.timers.dispatch, arm=self.timers.arm,
             follow_up=partial(notices.follow_up, deps), photo=notices.outbox_photo,
-            settle=notices.settle_keyboards, refresh=partial(views.refresh, deps), budget=budget)
+            settle=notices.settle_keyboards, refresh=partial(views.refresh, deps),
+            tally=partial(statistics.tally, deps), budget=budget)
 
     def set_clock(self, clock: Any) -> None:
         """Use ``clock`` for time everywhere (tests that move time)."""

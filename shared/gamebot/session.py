@@ -63,6 +63,7 @@ class Player(BaseModel):
     id: int
     name: str
     lang: str = ""  # their Telegram app's language if a catalog speaks it; "" follows the group's
+    bot: bool | None = None  # a bot account (Telegram's ``is_bot``): not a human, for the statistics
 
 
 class TimerSettings(BaseModel):

@@ -36,6 +36,7 @@ class Plan:
     schedule: list[Any] = field(default_factory=list)  # scheduler calls once committed (gamebot.alarm)
     fired: bool = False  # the chat's alarm fired and this attempt does what was due (gamebot.timers)
     picture: tuple[int, dict[str, Any], str] | None = None  # (chat, game summary, language): sent last
+    effects: list[Effect] = field(default_factory=list)  # outbox entries that are no Bot API call (statistics)
     version: int | None = None  # the chat item's version once this plan's session is written
     step: Step | None = None  # set by ``commit``
 

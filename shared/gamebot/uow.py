@@ -45,6 +45,7 @@ class UnitOfWork:
                  photo: Callable[[Session, Effect], Out | None] | None = None,
                  settle: Callable[[Plan], None] | None = None,
                  refresh: Callable[[Session, str], Out | None] | None = None,
+                 tally: Callable[[Effect], None] | None = None,
                  budget: Budget | None = None) -> None:
         self.repo = repo
         self.io = io
@@ -56,6 +57,7 @@ class UnitOfWork:
         self.photo = photo or (lambda s, e: None)
         self.settle = settle or (lambda plan: None)
         self.refresh = refresh or (lambda s, view: None)
+        self.tally = tally or (lambda e: None)  # a "stats" effect: count a finished game (blocking store calls)
         self.budget = budget or Budget()
 
     # --- commit ------------------------------------------------------------------------------------
@@ -82,8 +84,11 @@ class UnitOfWork:
                     return self._uncommitted(plan, session, version, chat_id, me)
                 plan.session = Session.from_body(stored.body)  # as read: decide may have changed its copy
             if plan.session is None and stored is not None and (
-                    any(o.essential and o.op in ("send", "photo") for o in plan.outs) or plan.picture is not None):
+                    any(o.essential and o.op in ("send", "photo") for o in plan.outs) or plan.picture is not None
+                    or plan.effects):
                 plan.session = Session.from_body(stored.body)  # new messages: record the update
+            if plan.session is not None and session is not None and plan.session is not session:
+                plan.session.outbox.adopt(session.outbox)  # (a new lobby: finished games still count)
             if plan.session is None:
                 if plan.writes:
                     self.repo.transact(plan.writes)
@@ -170,6 +175,9 @@ class UnitOfWork:
             chat, _, lang = plan.picture
             box.add(Effect(seq=0, op="photo", chat=chat, picture=lang, tag="picture"))
             plan.picture = None
+        for effect in plan.effects:
+            box.add(effect)
+        plan.effects = []
         stored: list[Effect] = []
         group_full = False
         for e in box.deliverable(now, owner):
@@ -267,9 +275,10 @@ class UnitOfWork:
     async def _send(self, step: Step) -> list[Result]:
         """Each chat's operations one after the other, the chats at the same time (at most ``IN_FLIGHT``
         calls at once): a chat never waits for another's calls."""
-        outs = [to_out(e, step.session, self.photo) for e in step.stored]
+        outs = [to_out(e, step.session, self.photo) for e in step.stored if e.op != "stats"]
         outs += list(step.direct)
         limit = asyncio.Semaphore(IN_FLIGHT)
+        tallies = [self._tally(e) for e in step.stored if e.op == "stats"]  # beside the chats' calls
 
         async def chain(ops: list[Out]) -> list[Result]:
             done: list[Result] = []
@@ -292,7 +301,20 @@ class UnitOfWork:
         for o in outs:
             if o is not None:
                 per_chat.setdefault(o.chat_id, []).append(o)
-        return [r for done in await asyncio.gather(*(chain(ops) for ops in per_chat.values())) for r in done]
+        return [r for done in await asyncio.gather(*tallies, *(chain(ops) for ops in per_chat.values()))
+                for r in done]
+
+    async def _tally(self, e: Effect) -> list[Result]:
+        """A "stats" effect, in a worker thread (store calls): a failure is tried again like a send."""
+        out = Out("stats", chat_id=e.chat, tag=e.tag, seq=e.seq)
+        try:
+            await asyncio.to_thread(self.tally, e)
+        except Exception:
+            game = e.stats or {}
+            log.exception("could not count game %s of chat %s (tried again later)", game.get("game_id"),
+                          game.get("chat_id"))
+            return [Result(out, False, error="network")]
+        return [Result(out, True)]
 
     def _receipt(self, step: Step, seq: int, message_id: int) -> None:
         if not step.lease:

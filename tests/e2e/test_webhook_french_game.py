@@ -58,7 +58,7 @@ def test_a_french_group_plays_to_the_end_and_gets_french_texts_and_the_picture(l
     table.command(2, "/stats")
     stats = html.unescape(table.fake.texts(table.group)[-1])
     assert stats.startswith("📊 <b>Statistiques · Avalon Test Group</b>")
-    assert "<b>Avalon</b> — parties : 1" in stats and "<b>Meilleurs joueurs</b>" in stats
+    assert "<b>Avalon</b> — parties : 1" in stats and "🏆 <b>Classement</b> (cote · parties)" in stats
     assert "les parties annulées ne sont pas comptées" in stats
     table.command(3, "/stats", chat=3)
     mine = html.unescape(table.fake.texts(3)[-1])

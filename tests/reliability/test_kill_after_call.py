@@ -163,8 +163,47 @@ def test_killed_after_any_bot_api_call_every_chat_ends_exactly_as_without_faults
     assert _sent(faulty) == _sent(clean)
     assert _screens(faulty) == _screens(clean)
     assert final_state(faulty.repo, GROUP).to_json() == final_state(clean.repo, GROUP).to_json()
+    assert _statistics(faulty) == _statistics(clean) and _statistics(clean)  # the game counted once
     clean.close()
     faulty.close()
+
+
+def _statistics(h: Harness) -> dict[str, Any]:
+    """The statistics and ratings items (the game's end counts in them through its outbox)."""
+    return {k: v.body for k, v in h.repo.items.items() if k.startswith("stats#")}
+
+
+def test_a_death_after_the_statistics_are_written_counts_the_game_once():
+    """The function dies once the end's statistics are written, before its ack: the redelivered update
+    delivers the rest of the end, and counts nothing twice."""
+    clean, _, script = _play("base", 6, kill=False)
+    U.reset()
+    h = Harness(seed=6)
+    h.service.uow.budget = UNLIMITED
+    counted = h.service.uow.tally
+    deaths = []
+
+    def tally(effect: Any) -> None:
+        counted(effect)
+        if not deaths:
+            deaths.append(effect.stats["game_id"])
+            raise Killed()
+
+    h.service.uow.tally = tally
+    theme, n, roles, options = SETUPS["base"]
+    h.lobby(list(range(1, n + 1)))
+    set_settings(h.repo, GROUP, theme, roles, options)
+    for update in script:
+        try:
+            status = h.send(_same_message(update, clean, h))
+        except Killed:  # a new container; Telegram delivers the update again
+            status = h.send(_same_message(update, clean, h))
+        assert status == 200
+    assert deaths == ["g00d1d"] and not h.idle()
+    assert _statistics(h) == _statistics(clean)
+    assert _sent(h) == _sent(clean) and _screens(h) == _screens(clean)
+    clean.close()
+    h.close()
 
 
 def test_a_death_before_the_receipt_sends_that_one_message_again():

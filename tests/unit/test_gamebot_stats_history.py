@@ -1,5 +1,6 @@
-"""Statistics (written in the game end's transaction), /stats, the game picture and /history, through
-the update service with the in-memory repository and the recording Bot API double."""
+"""Statistics and ratings (counted by the end's ``stats`` effect, after its commit), /stats, the game
+picture and /history, through the update service with the in-memory repository and the recording Bot
+API double."""
 from __future__ import annotations
 
 import html
@@ -8,8 +9,8 @@ import random
 import pytest
 
 from engine import GameState
-from gamebot import stats
-from gamebot.handlers.statistics import stats_writes
+from gamebot import ratings, stats
+from gamebot.handlers.statistics import stats_effect
 from gamebot.session import Session, archive_key, chat_key
 from gamebot.store import FakeRepository, VersionConflict
 from tests.e2e.driver import Driver, Policy
@@ -60,13 +61,14 @@ def body(h: Harness, key: str) -> dict:
     return h.repo.items[key].body
 
 
-def test_the_game_end_counts_the_game_for_the_group_and_each_player_in_one_transaction(h):
+def test_the_game_end_counts_the_game_for_the_group_and_each_player_after_its_commit(h):
     players = [1, 2, 3, 4, 5, 6, 7]
     state = play(h, players)
     winners = set(state.winners)
     chat = body(h, stats.chat_stats_key(GROUP))
     assert chat["games"] == 1 and chat["themes"]["avalon"]["games"] == 1
     assert chat["themes"]["avalon"][state.winner.value] == 1
+    assert chat["reasons"] == {state.win_reason: 1}
     assert sum(r["games"] for r in chat["roles"].values()) == 7
     assert sum(r["wins"] for r in chat["roles"].values()) == len(winners)
     for seat, uid in enumerate(players):
@@ -75,16 +77,25 @@ def test_the_game_end_counts_the_game_for_the_group_and_each_player_in_one_trans
         assert (mine["games"], mine["wins"]) == (1, won)
         assert mine["roles"] == {state.roles[seat]: {"games": 1, "wins": won}}
         assert mine["sides"] == {state.sides[seat].value: {"games": 1, "wins": won}}
-        assert chat["players"][str(uid)]["games"] == 1
+        row = chat["players"][str(uid)]
+        assert row["games"] == 1 and row["rated"] == 1
+        assert (row["mu"] > 25) == bool(won)  # the winners' ratings rose, the others' fell
+        assert mine["ratings"] == {str(GROUP): {"title": "Avalon Test Group", "mu": row["mu"],
+                                                "sigma": row["sigma"], "rated": 1}}
     assassin = [int(e.split("|")[0]) for e in state.log if e.split("|")[1] == "assassinate"]
     if assassin:
         hit = int(state.win_reason == "merlin_assassinated")
-        assert chat["assassinations"] == {"attempts": 1, "hits": hit}
+        assert chat["assassinations"] == {"attempts": 1, "hits": hit} and chat["targets"]["merlin"] == {
+            "attempts": 1, "hits": hit}
         assert body(h, stats.user_stats_key(players[assassin[0]]))["assassinations"] == {"attempts": 1, "hits": hit}
-    # one transaction recorded the end: the chat item, the archive and every statistics item
-    [end] = [t for t in h.repo.transactions if any(k.startswith("game#") for k in t)]
-    assert set(end) == {chat_key(GROUP), archive_key(GROUP, session(h).last["game_id"]),
-                        stats.chat_stats_key(GROUP), *(stats.user_stats_key(u) for u in players)}
+    # the end's transaction holds the chat item and the archive only; the statistics items are written in
+    # a transaction of their own, after it (the outbox's "stats" effect, delivered like a message)
+    end = next(i for i, t in enumerate(h.repo.transactions) if any(k.startswith("game#") for k in t))
+    assert set(h.repo.transactions[end]) == {chat_key(GROUP), archive_key(GROUP, session(h).last["game_id"])}
+    [counted] = [t for t in h.repo.transactions if any(k.startswith("stats#") for k in t)]
+    assert set(counted) == {stats.chat_stats_key(GROUP), *(stats.user_stats_key(u) for u in players)}
+    assert h.repo.transactions.index(counted) > end
+    assert not session(h).outbox.effects  # delivered and acknowledged
 
 
 def test_a_second_game_adds_up_and_a_redelivered_final_update_counts_once(h):
@@ -132,54 +143,92 @@ def test_statistics_items_are_read_then_written_with_their_versions(h, monkeypat
     assert body(h, stats.chat_stats_key(GROUP))["games"] == 1
 
 
+def finished_state(seed: int = 3) -> GameState:
+    import engine
+    from engine.bots import choose_action
+
+    config = engine.GameConfig(players=5, roles=("merlin", "assassin"))
+    state, _ = engine.new_game(config, seed)
+    rng = random.Random(seed)
+    while not state.over:
+        seat = rng.choice(engine.actors(state))
+        state, _ = engine.apply_action(state, choose_action(state, seat, rng))
+    return state
+
+
+def counted(s: Session, state: GameState) -> dict[str, dict]:
+    """The statistics items a ``stats`` effect of ``s``'s end writes into an empty table."""
+    import engine
+
+    effect = stats_effect(s, state, engine.public_view(state))
+    return {w.item.key: w.item.body for w in stats.writes(stats.Outcome.of(effect.stats), {})}
+
+
 def test_idle_timeouts_are_added_when_the_session_keeps_them():
     """``Session.idle`` (timeouts per user id, added by the phase timers) is read defensively."""
-    import engine
 
     class TimedSession(Session):
         idle: dict[str, int] = {}
 
-    config = engine.GameConfig(players=5, roles=("merlin", "assassin"))
-    state, _ = engine.new_game(config, 3)
-    rng = random.Random(3)
-    from engine.bots import choose_action
-
-    while not state.over:
-        seat = rng.choice(engine.actors(state))
-        state, _ = engine.apply_action(state, choose_action(state, seat, rng))
-    h = Harness()
-    try:
-        players = [{"id": 10 + i, "name": f"P{i}"} for i in range(5)]
-        plain = Session(chat_id=GROUP, game_id="g1", players=players)
-        timed = TimedSession(chat_id=GROUP, game_id="g2", players=players, idle={"10": 2, "13": 1, "99": 0})
-        pv = engine.public_view(state)
-        writes = {w.item.key: w.item.body for w in stats_writes(h.service.deps, timed, state, pv)}
-        assert writes[stats.chat_stats_key(GROUP)]["idle"] == 3
-        assert writes[stats.user_stats_key(10)]["idle"] == 2 and writes[stats.user_stats_key(11)]["idle"] == 0
-        writes = {w.item.key: w.item.body for w in stats_writes(h.service.deps, plain, state, pv)}
-        assert writes[stats.chat_stats_key(GROUP)]["idle"] == 0
-    finally:
-        h.close()
+    state = finished_state()
+    players = [{"id": 10 + i, "name": f"P{i}"} for i in range(5)]
+    plain = Session(chat_id=GROUP, game_id="g1", players=players, status="ended")
+    timed = TimedSession(chat_id=GROUP, game_id="g2", players=players, idle={"10": 2, "13": 1, "99": 0},
+                         status="ended")
+    writes = counted(timed, state)
+    assert writes[stats.chat_stats_key(GROUP)]["idle"] == 3
+    assert writes[stats.user_stats_key(10)]["idle"] == 2 and writes[stats.user_stats_key(11)]["idle"] == 0
+    assert counted(plain, state)[stats.chat_stats_key(GROUP)]["idle"] == 0
 
 
-def test_stats_in_the_group_and_in_private(h):
+def test_games_with_fewer_than_five_humans_or_cancelled_do_not_count():
+    import engine
+
+    state = finished_state()
+    pv = engine.public_view(state)
+    humans = [{"id": 10 + i, "name": f"P{i}"} for i in range(5)]
+    with_a_bot = [dict(p, bot=True) if i == 2 else p for i, p in enumerate(humans)]
+    assert stats_effect(Session(chat_id=GROUP, game_id="g", players=humans, status="ended"), state, pv) is not None
+    assert stats_effect(Session(chat_id=GROUP, game_id="g", players=with_a_bot, status="ended"), state, pv) is None
+    assert stats_effect(Session(chat_id=GROUP, game_id="g", players=humans, status="cancelled"), state, pv) is None
+
+
+def test_a_game_with_a_bot_account_at_the_table_is_not_counted(h):
+    """A player whose Telegram account is a bot is no human: five players, four humans, no statistics."""
+    plain = h.user
+    h.user = lambda uid: dict(plain(uid), is_bot=uid == 3)
+    play(h, [1, 2, 3, 4, 5])
+    assert [p.bot for p in session(h).players] == [None, None, True, None, None]
+    assert not [k for k in h.repo.items if k.startswith("stats#")]
+
+
+def test_stats_in_the_group_and_in_private(h, monkeypatch):
+    monkeypatch.setattr(ratings, "RANKED_AFTER", 2)
     players = [1, 2, 3, 4, 5, 6]
     play(h, players, seed=7)
     play(h, players, seed=8)
     h.command(2, "/stats")
     text = html.unescape(h.io.last(GROUP).text)
     assert text.startswith("📊 <b>Statistics of")
-    assert "<b>Avalon</b> — games: 2 · Good won: " in text and "<b>Top players</b>" in text and "1. " in text
-    assert "<b>Characters</b>" in text and "• Merlin: wins " in text
+    assert "<b>Avalon</b> — games: 2 · Good won: " in text
+    assert "🏆 <b>Leaderboard</b> (rating · games)\n1. " in text and " · 2\n2. " in text
+    rows = body(h, stats.chat_stats_key(GROUP))["players"]
+    best = max(rows.values(), key=ratings.ordinal)
+    assert f"1. {best['name']} — {ratings.ordinal(best):.1f} · 2" in text
+    assert "<b>Win rate by side</b>\n😇 Good / Resistance: " in text and "😈 How Evil won: three failed quests: " in text
+    assert "<b>Win rate by character</b>" in text and "• Merlin: " in text
     assert "cancelled games are not counted" in text
     h.command(2, "/stats", chat_id=2)
     mine = html.unescape(h.io.last(2).text)
     assert mine.startswith("📊 <b>Your statistics, Carol</b>") and "Games: 2 · wins:" in mine
+    assert "<b>Your rating</b> (games rated)\n⭐ Avalon Test Group: " in mine and "<b>Win rate by character</b>" in mine
     h.command(9, "/stats", chat_id=9)
     assert "You have not finished a game yet" in h.io.last(9).text
     h.command(1, "/language fr")
     h.command(2, "/stats")
-    assert html.unescape(h.io.last(GROUP).text).startswith("📊 <b>Statistiques · ")
+    fr = html.unescape(h.io.last(GROUP).text)
+    assert fr.startswith("📊 <b>Statistiques · ") and "🏆 <b>Classement</b> (cote · parties)\n1. " in fr
+    assert "😈 Victoires du Mal : trois Quêtes échouées : " in fr
 
 
 def test_stats_cost_one_read(h):
@@ -297,3 +346,32 @@ def test_a_transaction_conflict_at_the_end_is_retried_without_double_counting(h,
     play(h, [1, 2, 3, 4, 5])
     assert failed and body(h, stats.chat_stats_key(GROUP))["games"] == 1
     assert len(h.io.photos(GROUP)) == 1
+
+
+def test_statistics_that_could_not_be_written_are_counted_later_by_the_alarm_even_after_a_new_lobby(h):
+    """The store fails while the end is counted: the ``stats`` effect stays in the outbox and is tried
+    again when the chat's alarm wakes it, also after someone opened the next lobby; counted once."""
+    real = h.service.uow.tally
+    failures = []
+
+    def tally(effect):
+        if len(failures) < 2:
+            failures.append(effect.stats["game_id"])
+            raise RuntimeError("DynamoDB unavailable")
+        real(effect)
+
+    h.service.uow.tally = tally
+    h.lobby([1, 2, 3, 4, 5])
+    h.press_label(1, GROUP, "Start")
+    driver = Driver(HarnessScreen(h), GROUP, [1, 2, 3, 4, 5], Policy(rng=random.Random(3)))
+    while session(h).status != "ended":
+        assert driver.step()
+    assert failures and not [k for k in h.repo.items if k.startswith("stats#")]
+    [waiting] = [e for e in session(h).outbox.effects if e.op == "stats"]
+    assert waiting.not_before is not None and waiting.attempts == 1
+    h.command(2, "/newgame")  # the next lobby keeps the game to count
+    assert session(h).status == "lobby" and [e.op for e in session(h).outbox.effects] == ["stats"]
+    while h.idle():
+        pass
+    assert len(failures) == 2 and body(h, stats.chat_stats_key(GROUP))["games"] == 1
+    assert not session(h).outbox.effects

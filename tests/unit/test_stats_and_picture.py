@@ -12,7 +12,7 @@ from PIL import Image, ImageFont
 
 import engine
 from engine.bots import choose_action
-from gamebot import picture, stats, texts
+from gamebot import picture, ratings, stats, texts
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -81,11 +81,15 @@ def test_the_outcome_of_a_real_game():
     assert o.assassin_hit == (state.win_reason == "merlin_assassinated")
 
 
-def test_top_players_rank_by_wins_then_rate():
-    body = {"players": {"1": {"name": "A", "games": 10, "wins": 5}, "2": {"name": "B", "games": 6, "wins": 5},
-                        "3": {"name": "C", "games": 2, "wins": 2}, "4": {"name": "D", "games": 0}}}
-    assert [r["name"] for r in stats.top_players(body)] == ["B", "A", "C"]
-    assert stats.rate(1, 3) == 33 and stats.rate(0, 0) == 0
+def test_the_leaderboard_ranks_by_rating_once_enough_games_are_rated():
+    rows = {"1": {"name": "A", "games": 10, "wins": 5, "mu": 30.0, "sigma": 2.0, "rated": 10},
+            "2": {"name": "B", "games": 6, "wins": 3, "mu": 28.0, "sigma": 1.0, "rated": 6},
+            "3": {"name": "C", "games": 9, "wins": 9, "mu": 40.0, "sigma": 3.0, "rated": ratings.RANKED_AFTER - 1},
+            "4": {"name": "D", "games": 4, "wins": 0}}  # (a row from before ratings: not rated yet)
+    ranked, waiting = ratings.leaderboard(rows)
+    assert [r["name"] for r in ranked] == ["B", "A"]  # ordinals (mu - 3 sigma) 25 and 24; C is not ranked yet
+    assert waiting == 2
+    assert ratings.ordinal(rows["4"]) == 0.0 and ratings.ordinal(rows["2"]) == 25.0
 
 
 def test_a_groups_player_table_is_capped(monkeypatch):

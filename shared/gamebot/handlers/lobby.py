@@ -67,7 +67,7 @@ def open_lobby(deps: Deps, s: Session | None, chat_id: int, title: str, user: An
     table = deps.table(session)
     elsewhere = deps.active_elsewhere(rec, chat_id) if rec.reachable else None
     if rec.reachable and elsewhere is None:
-        session.players.append(Player(id=user.id, name=display_name(user), lang=own))
+        session.players.append(Player(id=user.id, name=display_name(user), lang=own, bot=user.is_bot or None))
         rec = rec.model_copy(update={"chat": chat_id, "game_id": session.game_id, "name": display_name(user)})
         plan.writes.append(Write(Item(key=user_key(user.id), body=rec.body()), version))
         table = deps.table(session)
@@ -121,7 +121,7 @@ def join(deps: Deps, s: Session | None, user: Any, game_id: str, via_start: bool
     name = display_name(user)
     if name in s.names():
         name = f"{name} @{user.username}" if user.username else f"{name} #{len(s.players) + 1}"
-    s.players.append(Player(id=user.id, name=name[:40], lang=own))
+    s.players.append(Player(id=user.id, name=name[:40], lang=own, bot=user.is_bot or None))
     if s.host is None:
         s.host = user.id
     rec = rec.model_copy(update={"chat": s.chat_id, "game_id": s.game_id, "name": name, "lang": lang})

@@ -73,7 +73,7 @@ def commit_game(deps: Deps, s: Session, state: GameState, new: GameState, events
     if new.over:
         final = public_view(new)
         plan.writes.append(archive(deps, s, new, final))
-        statistics.end_extras(deps, s, new, final, plan)  # statistics in this transaction; the picture after it
+        statistics.end_extras(deps, s, new, final, plan)  # statistics counted and the picture sent after it
     return plan
 
 

@@ -1,54 +1,77 @@
 """Statistics and history: the /stats and /history commands, and what the end of a game adds to its
-transaction (statistics) and to its messages (the picture)."""
+messages: the picture, and the effect that counts it in the statistics and ratings (``tally``)."""
 from __future__ import annotations
 
 from typing import Any
 
 from .. import ending, texts
 from ..context import Deps, lang_of
+from ..effects import Effect
 from ..handling import Job, finish, reply_lang
 from ..outgoing.notices import picture_out
 from ..presenter.table import Table, esc
 from ..session import ENDED, Session, chat_key
 from ..steps import Plan
-from ..store import Write
+from ..store import retrying
 from ..telegram_io import Out
 
 
-def stats_writes(deps: Deps, s: Session, state: Any, final_view: dict[str, Any]) -> list[Write]:
-    """Statistics of a game that just ended, to write in the transaction that records its end
-    (one batched read of the statistics items; version-checked writes)."""
+def stats_effect(s: Session, state: Any, final_view: dict[str, Any]) -> Effect | None:
+    """The outbox entry that counts a game that just ended in the statistics and ratings, delivered
+    after the commit (``tally``); None for a game that does not count (cancelled, too few humans)."""
     from .. import stats  # only when a game ends: not at cold start
 
+    if not stats.counts(s.status, sum(1 for p in s.players if not p.bot)):
+        return None
     idle = getattr(s, "idle", None) or {}  # timeouts per user id (str) this game, when sessions keep them
     o = stats.outcome(s.chat_id, s.game_id or "", [p.id for p in s.players], s.names(), state, final_view,
-                      idle if isinstance(idle, dict) else {})
-    return stats.writes(o, deps.repo.get_many(stats.keys(o)))
+                      idle if isinstance(idle, dict) else {}, title=s.title)
+    return Effect(seq=0, op="stats", chat=0, stats=o.data(), tag="stats")
+
+
+def tally(deps: Deps, effect: Effect) -> None:
+    """Deliver a ``stats`` effect: read the game's statistics items (one batched read) and write them
+    in one version-checked transaction (re-run from fresh reads on a conflict). Items that counted this
+    game already are left out, so delivering it again changes nothing."""
+    from .. import stats
+
+    o = stats.Outcome.of(effect.stats or {})
+
+    def attempt() -> None:
+        writes = stats.writes(o, deps.repo.get_many(stats.keys(o)))
+        if writes:
+            deps.repo.transact(writes)
+
+    retrying(attempt)
 
 
 def end_extras(deps: Deps, s: Session, state: Any, final_view: dict[str, Any], plan: Plan) -> None:
-    """A game has just ended (not cancelled): count it and send its picture after the text."""
+    """A game has just ended (not cancelled): count it after the commit, and send its picture after the
+    text."""
     if s.status != ENDED:
         return
-    plan.writes.extend(stats_writes(deps, s, state, final_view))
+    effect = stats_effect(s, state, final_view)
+    if effect is not None:
+        plan.effects.append(effect)
     plan.picture = (s.chat_id, dict(s.last or {}), s.lang)
 
 
 async def cmd_stats(deps: Deps, job: Job, args: str) -> None:
     from .. import stats  # (not at cold start)
+    from ..presenter import stats as shown
 
     chat = job.update.effective_chat
     user = job.update.effective_user
     if chat.type == "private":
         item = deps.repo.get(stats.user_stats_key(user.id))
         table = Table(chat_id=chat.id, game_id="", lang=lang_of(user))
-        text = stats.user_text(table, item.body if item else {}, esc(user.first_name or ""))
+        text = shown.user_text(table, item.body if item else {}, esc(user.first_name or ""))
     else:
         found = deps.repo.get_many([chat_key(chat.id), stats.chat_stats_key(chat.id)])
         session = Session.from_body(found[chat_key(chat.id)].body) if chat_key(chat.id) in found else None
         item = found.get(stats.chat_stats_key(chat.id))
         table = Table(chat_id=chat.id, game_id="", lang=reply_lang(job, session))
-        text = stats.group_text(table, item.body if item else {}, esc(chat.title or ""))
+        text = shown.group_text(table, item.body if item else {}, esc(chat.title or ""))
     await finish(deps, job, Plan(answer=text))
 
 

@@ -1,0 +1,64 @@
+"""Skill ratings per player and group: the Weng-Lin Bayesian rating of the ``openskill`` library
+(its Plackett-Luce model), for games between teams.
+
+Each side is a team: the winners (rank 1) against the other players grouped by their final side (tied
+behind them), so that a Rogue's solo win is a team of one ahead of both sides. A player's rating in a
+group is a belief (``mu``, ``sigma``): shown as its ordinal ``mu - 3 * sigma`` (0 for a new player,
+rising as the bot grows sure they are strong), and ranked once they played ``RANKED_AFTER`` rated games.
+
+``openskill`` is imported only here, and only when a game's statistics are counted: it costs nothing at
+a cold start.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+MU = 25.0  # openskill's defaults: a new player's belief
+SIGMA = MU / 3
+RANKED_AFTER = 3  # rated games before a player appears on the group's leaderboard
+
+
+def ordinal(row: dict[str, Any]) -> float:
+    """The rating shown: a cautious estimate of skill (``mu - 3 sigma``); 0 for a new player."""
+    return float(row.get("mu", MU)) - 3 * float(row.get("sigma", SIGMA))
+
+
+def teams(winners: list[int], sides: list[str]) -> list[list[int]]:
+    """The game's teams of seats: the winners first, then the other seats by their final side."""
+    won = set(winners)
+    out = [sorted(won)]
+    for side in dict.fromkeys(sides):
+        team = [seat for seat, s in enumerate(sides) if s == side and seat not in won]
+        if team:
+            out.append(team)
+    return out
+
+
+def update(rows: dict[str, dict[str, Any]], o: Any) -> None:
+    """Rate the game ``o`` (a ``stats.Outcome``): the rows of its players in the group's table (by user
+    id) get their new ``mu``, ``sigma`` and one more rated game. A game without a winner, or where
+    everyone won, changes no rating."""
+    sides = teams(o.winners, o.sides)
+    if not sides[0] or len(sides) < 2:
+        return
+    from openskill.models import PlackettLuce  # (at a game's end only: not at cold start)
+
+    model = PlackettLuce(mu=MU, sigma=SIGMA)
+    players = [[rows[str(o.user_ids[seat])] for seat in team] for team in sides]
+    before = [[model.rating(mu=float(r.get("mu", MU)), sigma=float(r.get("sigma", SIGMA))) for r in team]
+              for team in players]
+    # the winners rank first, every other team ties behind them; sigma never grows (a belief only sharpens)
+    after = model.rate(before, ranks=[0] + [1] * (len(sides) - 1), limit_sigma=True)
+    for team, rated in zip(players, after, strict=True):
+        for row, rating in zip(team, rated, strict=True):
+            row["mu"], row["sigma"] = float(rating.mu), float(rating.sigma)
+            row["rated"] = int(row.get("rated", 0)) + 1
+
+
+def leaderboard(rows: dict[str, dict[str, Any]], n: int = 10) -> tuple[list[dict[str, Any]], int]:
+    """The group's ranked players, best rating first (at most ``n``, each with its ``id``), and how many
+    players have not played enough rated games to be ranked."""
+    ranked = [dict(r, id=uid) for uid, r in rows.items() if int(r.get("rated", 0)) >= RANKED_AFTER]
+    ranked.sort(key=lambda r: (-ordinal(r), -int(r.get("games", 0)), str(r.get("name", ""))))
+    waiting = sum(1 for r in rows.values() if int(r.get("games", 0)) and int(r.get("rated", 0)) < RANKED_AFTER)
+    return ranked[:n], waiting
