@@ -893,7 +893,7 @@ class WebhookTable(FakeTelegramScreen):
             if not box.effects and not box.dirty:
                 return False
             svc.clock.now = max(svc.clock.now, box.next_due() or svc.clock.now) + 1
-            if app.run(svc.uow.deliver(svc.uow.resume(self.group))):
+            if app.run(svc.courier.deliver(svc.uow.resume(self.group))):
                 return True
         return False
 

@@ -58,6 +58,7 @@ class Deps:
     archive_days: float = ARCHIVE_DAYS
     scheduler: Any = None
     uow: Any = None
+    courier: Any = None  # the ``gamebot.courier.Courier`` that sends what the unit of work committed
 
     def table(self, session: Session, lang: str | None = None) -> Table:
         """The table messages about ``session`` are drawn for (``lang``: default the group's)."""

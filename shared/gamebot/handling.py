@@ -81,7 +81,7 @@ async def finish(deps: Deps, job: Job, plan: Plan) -> list[Result]:
         job.response = None  # a command already answered: Telegram redelivered it
         return []
     if plan.step is not None:
-        return await deps.uow.deliver(plan)
+        return await deps.courier.deliver(plan)
     outs = [o for o in plan.outs if o.op != "answer"]
     if plan.picture is not None:  # (no session to keep it in: drawn and sent now)
         photo = picture_out(*plan.picture)

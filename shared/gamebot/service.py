@@ -25,6 +25,7 @@ from . import inbound, texts
 from .bot_name import BotName
 from .callbacks import Codec
 from .context import ARCHIVE_DAYS, Deps, lang_of
+from .courier import Courier
 from .dispatch import dispatch
 from .effects import Budget
 from .handlers import statistics
@@ -72,10 +73,11 @@ class Service:
                                 archive_days=archive_days, scheduler=scheduler)
         self.timers = Timers(deps)
         self.uow = deps.uow = UnitOfWork(
-            repo, io, clock, plan_timers=self.timers.plan, schedule=self.timers.dispatch, arm=self.timers.arm,
-            follow_up=partial(notices.follow_up, deps), photo=notices.outbox_photo,
-            settle=notices.settle_keyboards, refresh=partial(views.refresh, deps),
-            tally=partial(statistics.tally, deps), budget=budget)
+            repo, clock, plan_timers=self.timers.plan, arm=self.timers.arm, photo=notices.outbox_photo,
+            settle=notices.settle_keyboards, refresh=partial(views.refresh, deps), budget=budget)
+        self.courier = deps.courier = Courier(
+            self.uow, io, schedule=self.timers.dispatch, follow_up=partial(notices.follow_up, deps),
+            tally=partial(statistics.tally, deps))
 
     def set_clock(self, clock: Any) -> None:
         """Use ``clock`` for time everywhere (tests that move time)."""

@@ -180,7 +180,7 @@ def test_a_death_after_the_statistics_are_written_counts_the_game_once():
     U.reset()
     h = Harness(seed=6)
     h.service.uow.budget = UNLIMITED
-    counted = h.service.uow.tally
+    counted = h.service.courier.tally
     deaths = []
 
     def tally(effect: Any) -> None:
@@ -189,7 +189,7 @@ def test_a_death_after_the_statistics_are_written_counts_the_game_once():
             deaths.append(effect.stats["game_id"])
             raise Killed()
 
-    h.service.uow.tally = tally
+    h.service.courier.tally = tally
     theme, n, roles, options = SETUPS["base"]
     h.lobby(list(range(1, n + 1)))
     set_settings(h.repo, GROUP, theme, roles, options)

@@ -17,9 +17,9 @@ import pytest
 from telegram.request import HTTPXRequest
 
 from engine import replay
+from gamebot.delivery import Facts
 from gamebot.outgoing.notices import follow_up
 from gamebot.session import ENDED, Session, chat_key
-from gamebot.uow import Facts
 from localdev import updates as U
 from localdev.autoplay import Policy
 from localdev.fake_telegram import NOT_MODIFIED

@@ -201,7 +201,7 @@ class Harness:
                 self.clock.now = max(self.clock.now, due)
             self.clock.now += self.pace
             plan = self.service.uow.resume(chat)
-            if self.loop.run_until_complete(self.service.uow.deliver(plan)):
+            if self.loop.run_until_complete(self.service.courier.deliver(plan)):
                 return True
         return False
 

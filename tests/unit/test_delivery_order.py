@@ -1,5 +1,5 @@
 """Delivery keeps each chat's order while different chats are sent to at the same time
-(``gamebot.uow.UnitOfWork.deliver``: each chat's calls in order, the chats in parallel).
+(``gamebot.courier.Courier.deliver``: each chat's calls in order, the chats in parallel).
 
 The Bot API here is a fake whose calls take a varied (seeded) number of turns of the event loop, so that
 calls to different chats interleave. Each chat must get its messages in the order they were decided,
@@ -13,11 +13,12 @@ from collections import Counter
 
 import pytest
 
+from gamebot.courier import IN_FLIGHT, Courier
 from gamebot.session import Session
 from gamebot.steps import Plan
 from gamebot.store import FakeRepository
 from gamebot.telegram_io import Out, Result
-from gamebot.uow import IN_FLIGHT, UnitOfWork
+from gamebot.uow import UnitOfWork
 from tests.reliability.support import SETUPS
 from tests.unit.flood_fakes import play
 from tests.unit.gamebot_fakes import GROUP, T0, Clock, RecordingIO
@@ -50,9 +51,9 @@ class SlowIO(RecordingIO):
         return results
 
 
-def _uow(io: RecordingIO) -> tuple[UnitOfWork, FakeRepository]:
-    repo = FakeRepository()
-    return UnitOfWork(repo, io, Clock(T0)), repo
+def _uow(io: RecordingIO) -> tuple[UnitOfWork, Courier]:
+    uow = UnitOfWork(FakeRepository(), Clock(T0))
+    return uow, Courier(uow, io)
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -61,7 +62,7 @@ def test_each_chat_gets_its_messages_in_the_order_decided_while_chats_go_in_para
     chats = [GROUP, *range(1, 11)]
     decided = [(rng.choice(chats), i) for i in range(80)]  # (chat, n): the n-th operation decided
     io = SlowIO(seed)
-    uow, _ = _uow(io)
+    uow, courier = _uow(io)
     loop = asyncio.new_event_loop()
     try:
         for part in (decided[:40], decided[40:]):  # two updates' decisions
@@ -71,7 +72,7 @@ def test_each_chat_gets_its_messages_in_the_order_decided_while_chats_go_in_para
                                                  tag="test") for c, n in part])
 
             plan = uow.commit(len(io.outs) + 1, GROUP, decide)
-            loop.run_until_complete(uow.deliver(plan))
+            loop.run_until_complete(courier.deliver(plan))
             uow.clock.now += 60  # (the group's budget: the second update's messages go at once too)
     finally:
         loop.close()
@@ -85,7 +86,7 @@ def test_each_chat_gets_its_messages_in_the_order_decided_while_chats_go_in_para
 def test_edits_and_sends_of_one_chat_keep_their_order():
     """Edits of earlier messages and new sends, mixed in one chat while other chats get theirs: in order."""
     io = SlowIO(3)
-    uow, _ = _uow(io)
+    uow, courier = _uow(io)
     loop = asyncio.new_event_loop()
     try:
         old = [r.message_id for r in loop.run_until_complete(io.run([Out("send", chat_id=7, text=f"m{i}")
@@ -95,7 +96,7 @@ def test_edits_and_sends_of_one_chat_keep_their_order():
             outs += [Out("edit", chat_id=7, message_id=mid, text=f"m{i}*"), Out("send", chat_id=7, text=f"s{i}"),
                      Out("send", chat_id=8 + i, text=f"t{i}"), Out("send", chat_id=GROUP, text=f"g{i}")]
         plan = uow.commit(1, GROUP, lambda s: Plan(session=Session(chat_id=GROUP), outs=outs))
-        loop.run_until_complete(uow.deliver(plan))
+        loop.run_until_complete(courier.deliver(plan))
     finally:
         loop.close()
     assert [(o.op, o.text) for o in io.outs if o.chat_id == 7][4:] == [

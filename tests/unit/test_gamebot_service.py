@@ -168,7 +168,7 @@ def test_the_team_plays_from_the_group_and_nobody_gets_a_private_quest_prompt(h)
 
 def _cost(h, press) -> tuple[int, int, bool]:
     """(reads, writes, whether new decision buttons were sent) of one press. The receipts (one note per
-    message sent from the outbox, ``gamebot.uow``) are counted apart: exactly one per new message."""
+    message sent from the outbox, ``gamebot.courier``) are counted apart: exactly one per new message."""
     before, sent = dict(h.repo.calls), len(h.io.outs)
     press()
     new = h.io.outs[sent:]

@@ -351,7 +351,7 @@ def test_a_transaction_conflict_at_the_end_is_retried_without_double_counting(h,
 def test_statistics_that_could_not_be_written_are_counted_later_by_the_alarm_even_after_a_new_lobby(h):
     """The store fails while the end is counted: the ``stats`` effect stays in the outbox and is tried
     again when the chat's alarm wakes it, also after someone opened the next lobby; counted once."""
-    real = h.service.uow.tally
+    real = h.service.courier.tally
     failures = []
 
     def tally(effect):
@@ -360,7 +360,7 @@ def test_statistics_that_could_not_be_written_are_counted_later_by_the_alarm_eve
             raise RuntimeError("DynamoDB unavailable")
         real(effect)
 
-    h.service.uow.tally = tally
+    h.service.courier.tally = tally
     h.lobby([1, 2, 3, 4, 5])
     h.press_label(1, GROUP, "Start")
     driver = Driver(HarnessScreen(h), GROUP, [1, 2, 3, 4, 5], Policy(rng=random.Random(3)))
