@@ -229,3 +229,36 @@ def test_bot_players_decide_from_their_own_seats_view_only_and_play_for_their_si
             harms.append((names[action.seat], harms_good(view, action)))
     assert harms == []
     assert "Out of time" not in "\n".join(pg.fake.texts(GROUP_ID))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_table_aids_and_the_ratings_work_on_the_playground_page(pg, lang):
+    """Issue 16 on the playground: during a bot game the board carries the vote history button and a
+    press sends the history in private; at the end the game-over message offers Play again, /stats
+    shows the leaderboard and /nextgame answers in private: in the group's language."""
+    from gamebot import texts
+    from localdev.playground import GROUP_ID
+
+    def t(key: str) -> str:
+        return texts.t(key, lang).split("<b>")[-1].split("</b>")[0]
+
+    seats = pg.seat([{"name": n, "bot": True} for n in ["Ann", "Ben", "Cid", "Dot", "Eve"]], open_lobby=False)
+    host = seats[0].user_id
+    pg.send(host, GROUP_ID, f"/language {lang}")
+    pg.send(host, GROUP_ID, "/newgame")
+    history = texts.t("votes.button", lang)
+    assert _wait_for(pg, lambda: any(b["text"] == history for b in pg.fake.buttons(GROUP_ID))), \
+        pg.fake.texts(GROUP_ID)[-3:]
+    end = texts.t("end.title.none", lang).split("<b>")[1].split(".")[0].split(":")[0].split(" :")[0]
+    assert _wait_for(pg, lambda: any(end in t for t in pg.fake.texts(GROUP_ID))), pg.fake.texts(GROUP_ID)[-3:]
+    again = texts.t("rematch.button", lang)
+    assert _wait_for(pg, lambda: any(b["text"] == again for b in pg.fake.buttons(GROUP_ID)))
+    pg.send(host, GROUP_ID, "/stats")
+    assert _wait_for(pg, lambda: any(t("ratings.board_title") in x for x in pg.fake.texts(GROUP_ID)))
+    before = len(pg.fake.texts(host))
+    pg.send(host, GROUP_ID, "/nextgame")
+    # (in private: the player's own language, which may differ from the group's)
+    subscribed = [texts.t("nextgame.subscribed", code, title="\x00").split("\x00")[0] for code in texts.languages()]
+    assert _wait_for(pg, lambda: any(s in x for x in pg.fake.texts(host)[before:] for s in subscribed)), \
+        pg.fake.texts(host)[-2:]
+    assert set(pg.worker.statuses) == {200}
