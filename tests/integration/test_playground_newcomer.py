@@ -234,7 +234,7 @@ def test_bot_players_decide_from_their_own_seats_view_only_and_play_for_their_si
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_table_aids_and_the_ratings_work_on_the_playground_page(pg, lang):
     """Issue 16 on the playground: during a bot game the board carries the vote history button and a
-    press sends the history in private; at the end the game-over message offers Play again, /stats
+    press sends the game so far, as a picture, in private; at the end the game-over message offers Play again, /stats
     shows the leaderboard and /nextgame answers in private: in the group's language."""
     from gamebot import texts
     from localdev.playground import GROUP_ID
@@ -249,6 +249,13 @@ def test_the_table_aids_and_the_ratings_work_on_the_playground_page(pg, lang):
     history = texts.t("votes.button", lang)
     assert _wait_for(pg, lambda: any(b["text"] == history for b in pg.fake.buttons(GROUP_ID))), \
         pg.fake.texts(GROUP_ID)[-3:]
+    button = next(b for b in pg.fake.buttons(GROUP_ID) if b["text"] == history)
+    watcher = seats[1].user_id
+    seen = len(pg.fake.messages(watcher))
+    pg.press(watcher, GROUP_ID, button["message_id"], button["callback_data"])
+    # the game so far, as a picture, in the presser's private chat
+    assert _wait_for(pg, lambda: any(m.get("photo") for m in pg.fake.messages(watcher)[seen:])), \
+        pg.fake.texts(watcher)[-2:]
     end = texts.t("end.title.none", lang).split("<b>")[1].split(".")[0].split(":")[0].split(" :")[0]
     assert _wait_for(pg, lambda: any(end in t for t in pg.fake.texts(GROUP_ID))), pg.fake.texts(GROUP_ID)[-3:]
     again = texts.t("rematch.button", lang)
