@@ -158,6 +158,13 @@ def test_bot_players_play_a_whole_game_in_each_catalog_language_without_timeouts
     pg.send(seats[0].user_id, GROUP_ID, f"/language {lang}")
     pg.send(seats[0].user_id, GROUP_ID, "/newgame")
     words = Words.of(lang)
+    # the playground runs the time limits: while a decision is awaited, the group is told how long it has
+    # (every text the group was sent or edited to: the limit lines go once the decision is made)
+    limit = texts.t("limits.prompt", lang, limit="\x00").split("\x00")[0]
+    until = texts.t("limits.board", lang, limit="\x00", until="\x00").split("\x00")[0]
+    sent = lambda: [str(c.params.get("text", "")) for c in pg.fake.calls  # noqa: E731
+                    if str(c.params.get("chat_id")) == str(GROUP_ID)]
+    assert _wait_for(pg, lambda: any(limit in x for x in sent()) and any(until in x for x in sent()))
     end = texts.t("end.title.none", lang).split("<b>")[1].split(".")[0].split(":")[0].split(" :")[0]
     assert _wait_for(pg, lambda: any(end in t for t in pg.fake.texts(GROUP_ID))), pg.fake.texts(GROUP_ID)[-3:]
     group = "\n".join(pg.fake.texts(GROUP_ID))
@@ -233,8 +240,8 @@ def test_bot_players_decide_from_their_own_seats_view_only_and_play_for_their_si
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_table_aids_and_the_ratings_work_on_the_playground_page(pg, lang):
-    """Issue 16 on the playground: during a bot game the board carries the vote history button and a
-    press sends the game so far, as a picture, in private; at the end the game-over message offers Play again, /stats
+    """Issue 16 on the playground: during a bot game the decisions say their time limit, the board carries
+    the vote history button and a press sends the game so far, as a picture, in private; at the end the game-over message offers Play again, /stats
     shows the leaderboard and /nextgame answers in private: in the group's language."""
     from gamebot import texts
     from localdev.playground import GROUP_ID
