@@ -1,17 +1,8 @@
 """/nextgame: told once, in private, when the next lobby opens in the group; then the subscription ends."""
 from __future__ import annotations
 
-import pytest
-
 from localdev import updates as U
 from tests.unit.gamebot_fakes import GROUP, Harness, session
-
-
-@pytest.fixture
-def h():
-    harness = Harness()
-    yield harness
-    harness.close()
 
 
 def _notices(h: Harness, uid: int) -> list[str]:

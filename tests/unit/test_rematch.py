@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from localdev.autoplay import FRENCH, Driver, Policy
 from tests.reliability.support import set_settings
 from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen, session
@@ -26,12 +24,6 @@ def _played(h: Harness, words=None) -> None:
         pass
     assert driver.over()
 
-
-@pytest.fixture
-def h():
-    harness = Harness()
-    yield harness
-    harness.close()
 
 
 def test_play_again_opens_a_lobby_with_the_same_settings_and_the_players_invited(h):

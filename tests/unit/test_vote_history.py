@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import random
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
@@ -80,12 +79,6 @@ def _game(h: Harness, players=(1, 2, 3, 4, 5), setup: str | None = None) -> None
         set_settings(h.repo, GROUP, theme, roles, options)
     h.press_label(players[0], GROUP, "Start")
 
-
-@pytest.fixture
-def h():
-    harness = Harness()
-    yield harness
-    harness.close()
 
 
 def test_the_board_carries_the_button_on_every_edit_while_the_game_runs(h):
