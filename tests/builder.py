@@ -48,3 +48,18 @@ def make_state(
     """A new game with ``roles[seat]`` dealt and ``leader`` leading first, at its first decision."""
     state, _ = new_game(config_for(roles, options, theme, assassin), seed, deal=roles, first_leader=leader)
     return state
+
+
+def played_out(config: GameConfig, seed: int = 0) -> GameState:
+    """A whole game of ``config`` played to its end by the engine's bots (moves drawn from ``seed``)."""
+    import random
+
+    from engine import actors, apply_action
+    from engine.bots import choose_action
+
+    state, _ = engine_new_game(config, seed)
+    rng = random.Random(seed)
+    while not state.over:
+        seat = rng.choice(actors(state))
+        state, _ = apply_action(state, choose_action(state, seat, rng))
+    return state

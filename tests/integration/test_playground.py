@@ -13,10 +13,10 @@ import pytest
 
 from localdev.playground import GROUP_ID, Playground
 from localdev.webhook import WebhookWorker
+from tests.integration.playground_wait import GIVE_UP, wait_for
 
 REPO = Path(__file__).resolve().parents[2]
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
-GIVE_UP = 120.0
 FIVE = ["Zoe", "Yan", "Xia", "Wes", "Vic"]
 
 
@@ -26,15 +26,6 @@ def story(pg: Playground) -> str:
     return f"statuses={pg.worker.statuses} seats={pg.seats} group={texts}"
 
 
-def wait_for(pg: Playground, predicate) -> bool:
-    """Wait for ``predicate`` after each change of the chats; gives up after GIVE_UP seconds (a bound
-    against hanging, generous: not a timing assertion)."""
-    deadline = time.monotonic() + GIVE_UP
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        pg.fake.wait_changed(pg.fake.version, 0.5)
-    return predicate()
 
 
 @pytest.fixture

@@ -9,10 +9,11 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+
+from tests.integration.playground_wait import wait_for
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -89,16 +90,6 @@ def test_the_first_run_says_what_it_installs(tmp_path):
     assert again.stdout + again.stderr == ""  # installed: nothing to say
 
 
-GIVE_UP = 120.0  # a bound against hanging (not a timing assertion)
-
-
-def _wait_for(pg, predicate) -> bool:
-    deadline = time.monotonic() + GIVE_UP
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        pg.fake.wait_changed(pg.fake.version, 0.5)
-    return predicate()
 
 
 def _lobbies(pg) -> list[dict]:
@@ -120,11 +111,11 @@ def test_seating_players_while_a_lobby_is_open_closes_it_and_opens_a_new_one_the
 
     five = [{"name": n, "bot": i > 0} for i, n in enumerate(["Zoe", "Yan", "Xia", "Wes", "Vic"])]
     pg.seat(five)
-    assert _wait_for(pg, lambda: _lobbies(pg) and "5/10" in _lobbies(pg)[-1]["text"]), pg.fake.texts(GROUP_ID)[-3:]
+    assert wait_for(pg, lambda: _lobbies(pg) and "5/10" in _lobbies(pg)[-1]["text"]), pg.fake.texts(GROUP_ID)[-3:]
     first = _lobbies(pg)[-1]["message_id"]
     six = [*five, {"name": "Uma", "bot": True}]
     pg.seat(six)
-    assert _wait_for(pg, lambda: _lobbies(pg)[-1]["message_id"] != first and "6/10" in _lobbies(pg)[-1]["text"]), \
+    assert wait_for(pg, lambda: _lobbies(pg)[-1]["message_id"] != first and "6/10" in _lobbies(pg)[-1]["text"]), \
         pg.fake.texts(GROUP_ID)[-4:]
     group = "\n".join(pg.fake.texts(GROUP_ID))
     assert "lobby was closed" in group
@@ -164,9 +155,9 @@ def test_bot_players_play_a_whole_game_in_each_catalog_language_without_timeouts
     until = texts.t("limits.board", lang, limit="\x00", until="\x00").split("\x00")[0]
     sent = lambda: [str(c.params.get("text", "")) for c in pg.fake.calls  # noqa: E731
                     if str(c.params.get("chat_id")) == str(GROUP_ID)]
-    assert _wait_for(pg, lambda: any(limit in x for x in sent()) and any(until in x for x in sent()))
+    assert wait_for(pg, lambda: any(limit in x for x in sent()) and any(until in x for x in sent()))
     end = texts.t("end.title.none", lang).split("<b>")[1].split(".")[0].split(":")[0].split(" :")[0]
-    assert _wait_for(pg, lambda: any(end in t for t in pg.fake.texts(GROUP_ID))), pg.fake.texts(GROUP_ID)[-3:]
+    assert wait_for(pg, lambda: any(end in t for t in pg.fake.texts(GROUP_ID))), pg.fake.texts(GROUP_ID)[-3:]
     group = "\n".join(pg.fake.texts(GROUP_ID))
     timeout = texts.t("end.line.timeout", lang, names="\x00", what="\x00").split("\x00")[0]
     assert timeout not in group  # nobody ran out of time: the bots read every message and pressed
@@ -220,12 +211,12 @@ def test_bot_players_decide_from_their_own_seats_view_only_and_play_for_their_si
     seats = pg.seat([{"name": n, "bot": True} for n in names], open_lobby=False)
     pg.bots.driver.start_at = None  # (the host bot starts once the settings are in)
     pg.send(seats[0].user_id, GROUP_ID, "/newgame")
-    assert _wait_for(pg, lambda: _lobbies(pg))
+    assert wait_for(pg, lambda: _lobbies(pg))
     theme, n, roles, options = SETUPS["base"]
     pg.worker.call(lambda: set_settings(__import__("app").service().repo, GROUP_ID, theme, roles, options))
     pg.bots.driver.start_at = len(seats)
     pg.fake.touch()
-    assert _wait_for(pg, lambda: any("Game over" in t for t in pg.fake.texts(GROUP_ID))), pg.fake.texts(GROUP_ID)[-2:]
+    assert wait_for(pg, lambda: any("Game over" in t for t in pg.fake.texts(GROUP_ID))), pg.fake.texts(GROUP_ID)[-2:]
     seat_of = {s.user_id: i for i, s in enumerate(seats)}
     assert decided and {a.kind for _, _, a in decided} >= {"propose", "vote", "play", "give_excalibur"}
     harms = []
@@ -254,25 +245,25 @@ def test_the_table_aids_and_the_ratings_work_on_the_playground_page(pg, lang):
     pg.send(host, GROUP_ID, f"/language {lang}")
     pg.send(host, GROUP_ID, "/newgame")
     history = texts.t("votes.button", lang)
-    assert _wait_for(pg, lambda: any(b["text"] == history for b in pg.fake.buttons(GROUP_ID))), \
+    assert wait_for(pg, lambda: any(b["text"] == history for b in pg.fake.buttons(GROUP_ID))), \
         pg.fake.texts(GROUP_ID)[-3:]
     button = next(b for b in pg.fake.buttons(GROUP_ID) if b["text"] == history)
     watcher = seats[1].user_id
     seen = len(pg.fake.messages(watcher))
     pg.press(watcher, GROUP_ID, button["message_id"], button["callback_data"])
     # the game so far, as a picture, in the presser's private chat
-    assert _wait_for(pg, lambda: any(m.get("photo") for m in pg.fake.messages(watcher)[seen:])), \
+    assert wait_for(pg, lambda: any(m.get("photo") for m in pg.fake.messages(watcher)[seen:])), \
         pg.fake.texts(watcher)[-2:]
     end = texts.t("end.title.none", lang).split("<b>")[1].split(".")[0].split(":")[0].split(" :")[0]
-    assert _wait_for(pg, lambda: any(end in t for t in pg.fake.texts(GROUP_ID))), pg.fake.texts(GROUP_ID)[-3:]
+    assert wait_for(pg, lambda: any(end in t for t in pg.fake.texts(GROUP_ID))), pg.fake.texts(GROUP_ID)[-3:]
     again = texts.t("rematch.button", lang)
-    assert _wait_for(pg, lambda: any(b["text"] == again for b in pg.fake.buttons(GROUP_ID)))
+    assert wait_for(pg, lambda: any(b["text"] == again for b in pg.fake.buttons(GROUP_ID)))
     pg.send(host, GROUP_ID, "/stats")
-    assert _wait_for(pg, lambda: any(t("ratings.board_title") in x for x in pg.fake.texts(GROUP_ID)))
+    assert wait_for(pg, lambda: any(t("ratings.board_title") in x for x in pg.fake.texts(GROUP_ID)))
     before = len(pg.fake.texts(host))
     pg.send(host, GROUP_ID, "/nextgame")
     # (in private: the player's own language, which may differ from the group's)
     subscribed = [texts.t("nextgame.subscribed", code, title="\x00").split("\x00")[0] for code in texts.languages()]
-    assert _wait_for(pg, lambda: any(s in x for x in pg.fake.texts(host)[before:] for s in subscribed)), \
+    assert wait_for(pg, lambda: any(s in x for x in pg.fake.texts(host)[before:] for s in subscribed)), \
         pg.fake.texts(host)[-2:]
     assert set(pg.worker.statuses) == {200}

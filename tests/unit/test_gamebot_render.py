@@ -23,6 +23,7 @@ from gamebot.presenter.vote import proposal_line, vote_message
 from gamebot.service import Service
 from gamebot.session import PLAYING, Player, Session
 from gamebot.store import FakeRepository
+from tests.builder import played_out
 from tests.helpers import scrambled
 from tests.unit.gamebot_fakes import RecordingIO
 
@@ -183,11 +184,7 @@ def test_board_shows_tracks_leader_and_lady_from_the_public_view():
 
 
 def test_game_over_lists_every_role_and_the_history_with_counts_only():
-    rng = random.Random(4)
-    state, _ = new_game(GameConfig(players=5), seed=4)
-    while not state.over:
-        seat = rng.choice(actors(state))
-        state, _ = apply_action(state, choose_action(state, seat, rng))
+    state = played_out(GameConfig(players=5), 4)
     msgs = ending.game_over(_table(5), public_view(state))
     text = "\n".join(msgs)
     for seat in range(5):

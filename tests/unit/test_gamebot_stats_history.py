@@ -8,11 +8,12 @@ import random
 
 import pytest
 
-from engine import GameState
+from engine import GameConfig, GameState
 from gamebot import ratings, stats
 from gamebot.handlers.statistics import stats_effect
 from gamebot.session import Session, archive_key, chat_key
 from gamebot.store import FakeRepository, VersionConflict
+from tests.builder import played_out
 from tests.e2e.driver import Driver, Policy
 from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen, session
 
@@ -144,16 +145,7 @@ def test_statistics_items_are_read_then_written_with_their_versions(h, monkeypat
 
 
 def finished_state(seed: int = 3) -> GameState:
-    import engine
-    from engine.bots import choose_action
-
-    config = engine.GameConfig(players=5, roles=("merlin", "assassin"))
-    state, _ = engine.new_game(config, seed)
-    rng = random.Random(seed)
-    while not state.over:
-        seat = rng.choice(engine.actors(state))
-        state, _ = engine.apply_action(state, choose_action(state, seat, rng))
-    return state
+    return played_out(GameConfig(players=5, roles=("merlin", "assassin")), seed)
 
 
 def counted(s: Session, state: GameState) -> dict[str, dict]:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import io
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -11,20 +10,15 @@ import pytest
 from PIL import Image, ImageFont
 
 import engine
-from engine.bots import choose_action
 from gamebot import picture, ratings, stats, texts
+from tests.builder import played_out
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def finished(players: int = 7, seed: int = 3, roles=("merlin", "assassin", "percival", "morgana"), theme="avalon"):
     config = engine.GameConfig(theme=theme, players=players, roles=roles if theme == "avalon" else ())
-    state, _ = engine.new_game(config, seed)
-    rng = random.Random(seed)
-    while not state.over:
-        seat = rng.choice(engine.actors(state))
-        state, _ = engine.apply_action(state, choose_action(state, seat, rng))
-    return state
+    return played_out(config, seed)
 
 
 def outcome(game_id="g1", winners=(0, 2), assassin=None, hit=False, idle=None):
