@@ -7,6 +7,7 @@ known but the operation is not (answered as out of date by the scope's handler).
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
@@ -21,13 +22,14 @@ def _number(text: str) -> int | None:
     return int(text) if text.isascii() and text.isdigit() else None
 
 
-class Op:
+class Op(ABC):
     """One button operation; ``scope`` names its handler (``gamebot.callbacks``)."""
 
     scope: ClassVar[str]
 
-    def code(self) -> str:  # pragma: no cover - every operation defines it
-        raise NotImplementedError
+    @abstractmethod
+    def code(self) -> str:
+        """The operation's part of ``callback_data``."""
 
     def encode(self, codec: Codec, chat_id: int, game_id: str = "", serial: int = 0) -> str:
         return codec.encode(self.scope, chat_id, game_id, serial, self.code())

@@ -16,7 +16,7 @@ from .bot_name import BotName
 from .callbacks import Codec
 from .deadlines import running
 from .presenter.table import Table
-from .session import DamagedSession, Player, Session, UserRecord, chat_key, user_key
+from .session import PLAYING, DamagedSession, Player, Session, UserRecord, chat_key, user_key
 from .store import Item, Repository, retrying
 
 GROUP_TYPES = ("group", "supergroup")
@@ -35,6 +35,11 @@ def lang_of(user: Any, s: Session | None = None) -> str:
     """A person's language: their Telegram app's if a catalog speaks it, else the group's."""
     fallback = s.lang if s is not None and texts.supported(s.lang) else texts.DEFAULT_LANG
     return texts.lang_for(getattr(user, "language_code", None), fallback)
+
+
+def seated(s: Session | None, user_id: int) -> bool:
+    """Does ``user_id`` have a seat in the game running in ``s``?"""
+    return s is not None and s.status == PLAYING and s.seat_of(user_id) is not None
 
 
 def player_lang(s: Session, seat: int) -> str:

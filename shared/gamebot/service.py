@@ -121,10 +121,6 @@ class Service:
     def seeds(self, value: Any) -> None:
         self.deps.seeds = value
 
-    @property
-    def archive_days(self) -> float:
-        return self.deps.archive_days
-
     # ------------------------------------------------------------------------------------------------
     # Entry point
     # ------------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from engine import prompts, public_view
 
 from .. import ending, recovery, round_message, texts
 from ..callbacks import parse_start_payload
-from ..context import GROUP_TYPES, Deps, display_name, lang_of, player_lang
+from ..context import GROUP_TYPES, Deps, display_name, lang_of, player_lang, seated
 from ..handling import Job, finish, reply_lang, transact, transient
 from ..outgoing import game as outgoing
 from ..outgoing import views
@@ -88,7 +88,7 @@ async def cmd_start(deps: Deps, job: Job, args: str) -> None:
         return  # a redelivered /start: it was answered the first time
     if rec.chat is not None:
         session, _ = deps.load(rec.chat)
-        if session is not None and session.status == PLAYING and session.seat_of(user.id) is not None:
+        if seated(session, user.id):
             await reconnect(deps, job, session, user.id)
             return
     await finish(deps, job, Plan(answer=texts.t("start.welcome", lang, name=esc(user.first_name))))
@@ -98,7 +98,7 @@ async def reconnect(deps: Deps, job: Job, session: Session, user_id: int) -> Non
     """A player who (re)opened the private chat gets their role and current prompts again."""
 
     def decide(s: Session | None) -> Plan:
-        if s is None or s.status != PLAYING or s.seat_of(user_id) is None:
+        if not seated(s, user_id):
             raise Reply(texts.t("status.private_none", reply_lang(job, s)))
         seat = s.seat_of(user_id)
         if user_id in s.unreachable:
@@ -118,12 +118,12 @@ async def cmd_status(deps: Deps, job: Job, args: str) -> None:
     user = job.update.effective_user
     if chat.type == "private":
         session = deps.group_of(user.id)
-        if session is None or session.status != PLAYING or session.seat_of(user.id) is None:
+        if not seated(session, user.id):
             await finish(deps, job, Plan(answer=texts.t("status.private_none", reply_lang(job, session))))
             return
 
         def private(s: Session | None) -> Plan:  # recorded: a redelivered /status is answered once
-            if s is None or s.status != PLAYING or s.seat_of(user.id) is None:
+            if not seated(s, user.id):
                 raise Reply(texts.t("status.private_none", reply_lang(job, s)))
             return Plan(outs=outgoing.private_status(deps, s, s.seat_of(user.id)))
 

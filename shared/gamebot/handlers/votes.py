@@ -8,7 +8,7 @@ from typing import Any
 
 from .. import texts, vote_history
 from ..buttons import Pressed
-from ..context import Deps, lang_of
+from ..context import Deps, lang_of, seated
 from ..handling import Job, finish, reply_lang
 from ..session import PLAYING, Session, user_key
 from ..steps import Plan
@@ -84,7 +84,7 @@ async def cmd_votes(deps: Deps, job: Job, args: str) -> None:
     user = job.update.effective_user
     if chat.type == "private":
         s = deps.group_of(user.id)
-        if s is None or s.status != PLAYING or s.seat_of(user.id) is None:
+        if not seated(s, user.id):
             await finish(deps, job, Plan(answer=texts.t("votes.private_none", lang_of(user, s))))
             return
         await send(deps, job, s, user, lang_of(user, s))
