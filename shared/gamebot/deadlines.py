@@ -148,13 +148,14 @@ def settle_idle(s: Session) -> None:
 
 
 def carry_over(previous: Session | None) -> dict[str, Any]:
-    """What a new lobby keeps from the group's previous session: the all-time idle record, and the
-    chat's pending alarm (so that the next write can move or cancel it)."""
+    """What a new lobby keeps from the group's previous session: the all-time idle record, the chat's
+    pending alarm (so that the next write can move or cancel it) and its outbox (what waits to be sent or
+    counted, the group's budget, a delivery's lease: nothing decided is lost to a new lobby)."""
     if previous is None:
         return {}
     settle_idle(previous)
     return {"idle_totals": dict(previous.idle_totals), "idle_names": dict(previous.idle_names),
-            "alarm": previous.alarm}
+            "alarm": previous.alarm, "outbox": previous.outbox}
 
 
 # ---------------------------------------------------------------------------------------------------

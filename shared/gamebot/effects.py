@@ -138,13 +138,6 @@ class Outbox(BaseModel):
             self.replay = [r for r in self.replay if r.owner != owner][-(REPLAY_STEPS - 1):]
             self.replay.append(Replay(owner=owner, effects=effects))
 
-    def adopt(self, old: Outbox) -> None:
-        """A new session (a new lobby) replaces ``old``: the games it has still to count go on here."""
-        mine = {(e.stats or {}).get("game_id") for e in self.effects if e.op == "stats"}
-        for e in old.effects:
-            if e.op == "stats" and (e.stats or {}).get("game_id") not in mine:
-                self.add(e.model_copy(update={"not_before": None}))
-
     def replayed(self, owner: int) -> list[Effect]:
         return next((r.effects for r in self.replay if r.owner == owner), [])
 

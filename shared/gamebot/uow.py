@@ -75,8 +75,6 @@ class UnitOfWork:
                     any(o.essential and o.op in ("send", "photo") for o in plan.outs) or plan.picture is not None
                     or plan.effects):
                 plan.session = Session.from_body(stored.body)  # new messages: record the update
-            if plan.session is not None and session is not None and plan.session is not session:
-                plan.session.outbox.adopt(session.outbox)  # (a new lobby: finished games still count)
             if plan.session is None:
                 if plan.writes:
                     self.repo.transact(plan.writes)

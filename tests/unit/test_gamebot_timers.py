@@ -395,6 +395,8 @@ def test_all_timers_off_schedule_nothing(h):
         assert h.session().deadline is None
     assert s.deadline is None
     h.command(1, "/newgame")
+    while h.idle():  # the lobby waits behind the end's messages for the group's budget
+        pass
     h.press_label(1, GROUP, "Settings")
     h.press_label(1, 1, "Time limits")
     h.press_label(1, 1, "Defaults")
