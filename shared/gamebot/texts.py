@@ -30,6 +30,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import plurals
+
 DEFAULT_LANG = "en"
 LOCALES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "locales")
 
@@ -45,6 +47,7 @@ class Catalog:
     vocab: dict[str, dict[str, str]]
     messages: dict[str, Any]  # key -> template or {theme: template}
     sections: dict[str, list[str]] = field(default_factory=dict)  # section -> its keys, in file order
+    same_as_english: tuple[str, ...] = ()  # keys whose text is English's on purpose ("Vote", "Assassin")
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -76,7 +79,8 @@ def parse(doc: dict[str, Any], code: str) -> Catalog:
             ):
                 raise CatalogError(f"{code}: {key!r} must be a string or a dict of strings per theme")
             messages[key] = entry
-    return Catalog(code=code, name=str(meta.get("name") or code), vocab=vocab, messages=messages, sections=order)
+    return Catalog(code=code, name=str(meta.get("name") or code), vocab=vocab, messages=messages, sections=order,
+                   same_as_english=tuple(meta.get("same_as_english") or ()))
 
 
 def load_file(path: str) -> Catalog:
@@ -191,6 +195,8 @@ def t(key: str, lang: str = DEFAULT_LANG, theme: str = "avalon", /, **params: An
         entry = entry.get(theme) or entry.get("*") or next(iter(entry.values()))
     values = _Defaulting(vocab(lang, theme))
     values.update(params)
+    if plurals.has_plural(entry):  # "{count, plural, one {# player} other {# players}}" (CLDR rules)
+        entry = plurals.expand(entry, lang if catalog(lang) else DEFAULT_LANG, values)
     return entry.format_map(values)
 
 
@@ -259,7 +265,9 @@ def join_names(names: list[str], lang: str = DEFAULT_LANG, or_: bool = False) ->
 
 
 def placeholders(template: str) -> set[str]:
-    """The ``{name}`` fields of a template (format specs and conversions ignored)."""
+    """The ``{name}`` fields of a template (format specs and conversions ignored; a plural block's
+    parameter and the fields of its branches included)."""
     import string
 
-    return {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(template) if name}
+    flat = plurals.flatten(template)
+    return {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(flat) if name}

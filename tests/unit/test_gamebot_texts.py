@@ -17,36 +17,14 @@ from gamebot import texts
 from gamebot.presenter.events import SILENT_PRIVATE, SILENT_PUBLIC
 from gamebot.presenter.settings import available_modules
 from gamebot.presenter.table import Table
+from tests.catalog_check import problems, templates, untranslated
 from tests.unit.i18n_inventory import inventory
 
 LANGS = texts.languages()
 
 
 def _templates(entry):
-    return list(entry.values()) if isinstance(entry, dict) else [entry]
-
-
-def _params(catalog: texts.Catalog, key: str) -> set[str]:
-    """The placeholders a caller must pass: the template's fields that are not this language's theme words."""
-    words = set().union(*(set(v) for v in catalog.vocab.values()))
-    found: set[str] = set()
-    for template in _templates(catalog.messages[key]):
-        found |= texts.placeholders(template)
-    return found - words
-
-
-def problems(reference: texts.Catalog, other: texts.Catalog) -> list[str]:
-    """Everything wrong with ``other`` compared with ``reference`` (missing or extra keys, placeholders
-    that differ, theme words missing in a theme)."""
-    out = [f"missing {k}" for k in reference.messages if k not in other.messages]
-    out += [f"extra {k}" for k in other.messages if k not in reference.messages]
-    for key in reference.messages.keys() & other.messages.keys():
-        if _params(reference, key) != _params(other, key):
-            out.append(f"placeholders of {key}: {sorted(_params(reference, key))} != {sorted(_params(other, key))}")
-    themes = [set(words) for words in other.vocab.values()]
-    if set(other.vocab) != set(reference.vocab) or any(t != themes[0] for t in themes):
-        out.append("theme words differ between themes")
-    return out
+    return templates(entry)
 
 
 def test_there_are_english_and_french_catalogs():
@@ -287,3 +265,50 @@ def test_join_names_reads_naturally():
     assert texts.join_names(["A", "B", "C"]) == "A, B and C"
     assert texts.join_names(["A", "B"], "fr") == "A et B"
     assert texts.join_names([]) == "none"
+
+
+# ---------------------------------------------------------------------------------------------------
+# Plurals (CLDR rules, through Babel) and untranslated entries
+# ---------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGS if lang != "en"])
+def test_no_catalog_keeps_english_text_it_does_not_list_as_the_same(lang):
+    assert untranslated(texts.catalog("en"), texts.catalog(lang)) == []
+
+
+def test_english_plurals_follow_the_number():
+    assert texts.t("prompt.pick", "en", count=1) == "Choose 1 player."
+    assert texts.t("prompt.pick", "en", count=3) == "Choose 3 players."
+    assert texts.t("timers.extend.limit", "en", max=1) == "The lobby was already extended once."
+    assert texts.t("timers.extend.limit", "en", max=2) == "The lobby was already extended 2 times."
+    assert texts.t("settings.check.joined", "en", count=1) == "Checked for the one player who joined."
+    assert texts.t("board.title", "en", game="Avalon", players=7) == "📜 <b>Avalon</b> · 7 players"
+
+
+def test_french_counts_zero_and_one_as_singular():
+    assert texts.t("prompt.pick", "fr", count=1) == "Choisissez 1 joueur."
+    assert texts.t("ratings.board_line", "fr", rank=1, name="A", rating="25.0", games=0).endswith("0 partie")
+    assert texts.t("ratings.board_line", "fr", rank=1, name="A", rating="25.0", games=2).endswith("2 parties")
+
+
+def test_plural_blocks_use_each_languages_cldr_categories():
+    from gamebot import plurals
+
+    russian = "{n, plural, one {# карта} few {# карты} many {# карт} other {# карты}}"
+    assert [plurals.expand(russian, "ru", {"n": n}) for n in (1, 2, 5, 11, 21, 22, 25)] == [
+        "1 карта", "2 карты", "5 карт", "11 карт", "21 карта", "22 карты", "25 карт"]
+    exact = "{n, plural, =0 {none} one {# card for {name}} other {# cards for {name}}}"
+    assert plurals.expand(exact, "en", {"n": 0}) == "none"
+    assert plurals.expand(exact, "en", {"n": 1}).format(name="A") == "1 card for A"
+    assert texts.placeholders(exact) == {"n", "name"}
+    assert plurals.expand(exact, "en", {"n": "many"}) == "many cards for {name}"  # not a number: other
+    with pytest.raises(plurals.PluralError, match="other"):
+        list(plurals.blocks("{n, plural, one {a}}"))
+
+
+def test_a_plural_block_missing_a_languages_form_is_reported():
+    ru = texts.Catalog("ru", "Русский", {"avalon": {}}, {"k": "{n, plural, one {# карта} other {# карт}}"})
+    from tests.catalog_check import plural_problems
+
+    assert plural_problems(ru) == ["plural of k (n): needs ['few', 'many']"]

@@ -1,7 +1,7 @@
 """The webhook and timer functions never import boto3 or botocore: not to import the handler, not to
 build the service and its AWS clients, not to answer an update (its DynamoDB requests go to a scripted
 server on 127.0.0.1). ``import boto3`` and a client cost about 300 ms of a cold start. Nor do they load
-Pillow or openskill before a picture is drawn or a game's end is counted."""
+Pillow, openskill or Babel before a picture is drawn, a game's end is counted or a plural is shown."""
 from __future__ import annotations
 
 import json
@@ -30,7 +30,7 @@ timer = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(timer)
 timer.service("arn:aws:lambda:us-east-1:1:function:t")
 loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("boto3", "botocore", "s3transfer"))
-lazy = sorted(m for m in sys.modules if m.split(".")[0] in ("openskill", "PIL"))
+lazy = sorted(m for m in sys.modules if m.split(".")[0] in ("openskill", "PIL", "babel"))
 print(json.dumps({"status": status, "loaded": loaded, "lazy": lazy}))
 """
 
