@@ -14,12 +14,13 @@ import re
 import pytest
 
 from gamebot import texts
+from tests.catalog_check import english_fragments
 from tests.reliability.support import SETUPS
 from tests.reliability.transcripts import Shown, play, shown
 from tests.unit.audit_helpers import random_setup
 from tests.unit.gamebot_fakes import GROUP
 
-LANGS = ("en", "fr")
+LANGS = tuple(texts.languages())
 RAW = {
     "None": re.compile(r"\bNone\b"),
     "True/False": re.compile(r"\b(True|False)\b"),
@@ -82,6 +83,35 @@ def test_no_message_shows_python_values_or_engine_ids_with_every_character_and_m
     seen = _game(setup, lang)
     assert len(seen) > 200
     assert _problems(seen) == []
+
+
+@functools.cache
+def _fragments(lang: str) -> list[str]:
+    return sorted(english_fragments(lang), key=len, reverse=True)
+
+
+def english_bits(text: str, lang: str) -> list[str]:
+    """The English catalog sentences (three words or more) that ``text`` of ``lang`` shows."""
+    visible = html.unescape(TAG.sub("", text))
+    return [piece for piece in _fragments(lang) if piece in visible]
+
+
+def test_the_english_finder_finds_english_sentences_only():
+    assert english_bits("🗳 Vote terminé. Still to vote: Alice", "fr") == ["Still to vote"]
+    assert english_bits(texts.t("lobby.joined", "fr"), "fr") == []
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGS if lang != "en"])
+@pytest.mark.parametrize("setup", sorted(SETUPS))
+def test_no_message_shows_english_or_a_raw_key_in_another_language(setup, lang):
+    """Every character and module: each text of a game in ``lang`` is free of English sentences and of
+    catalog keys ("lobby.joined")."""
+    keys = set(texts.catalog("en").messages)
+    found = set()
+    for s in _game(setup, lang):
+        found |= {f"English {bit!r} in [{s.tag}] {s.text[:200]!r}" for bit in english_bits(s.text, lang)}
+        found |= {f"raw key {w!r} in [{s.tag}]" for w in re.findall(r"[a-z_]+\.[a-z_.]+", s.text) if w in keys}
+    assert sorted(found) == []
 
 
 @pytest.mark.parametrize("seed", range(8))
