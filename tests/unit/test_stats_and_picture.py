@@ -168,3 +168,27 @@ def test_a_cancelled_game_draws_too(theme):
     state = finished(players=5, theme=theme)
     png = picture.render_png(summary(state, list("ABCDE"), status="cancelled"), "en")
     assert png.startswith(b"\x89PNG")
+
+
+@pytest.mark.parametrize("lang", texts.languages())
+@pytest.mark.parametrize("theme", ["avalon", "resistance"])
+def test_the_picture_draws_every_letter_of_every_language(monkeypatch, lang, theme):
+    """Every text the picture asks the catalog for, in each language (Cyrillic included), is drawn whole:
+    the bundled font has each of its letters."""
+    asked = []
+    real = texts.t
+
+    def spy(key, lang_="en", theme_="avalon", /, **params):
+        out = real(key, lang_, theme_, **params)
+        asked.append(out)
+        return out
+
+    monkeypatch.setattr(picture.texts, "t", spy)
+    roles = ("merlin", "assassin", "percival", "morgana") if theme == "avalon" else ()
+    png = picture.render_png(summary(finished(players=7, theme=theme, roles=roles), list("ABCDEFG")), lang)
+    assert Image.open(io.BytesIO(png)).format == "PNG"
+    fonts, glyphs = picture.load_fonts(ImageFont), picture.Glyphs()
+    letters = [ch for text in asked for ch in picture.plain(text) if ch.isalpha()]
+    assert letters
+    missing = sorted({ch for ch in letters if glyphs.clean(fonts.small, ch) != ch})
+    assert missing == []
