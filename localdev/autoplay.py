@@ -176,6 +176,14 @@ def plain(text: str) -> str:
     return html.unescape(TAG.sub("", text or ""))
 
 
+def proposed_team(text: str, w: Words) -> set[str]:
+    """The team a round message proposes: after the last ": " of the line under its 🗳 title (the news
+    that came with the vote may stand above the title)."""
+    lines = plain(text).split("\n")
+    title = next((i for i, line in enumerate(lines) if line.startswith("🗳")), 0)
+    return set(split_names(lines[title + 1].rpartition(": ")[2], w.and_)) if len(lines) > title + 1 else set()
+
+
 def split_names(text: str, and_: str = " and ") -> list[str]:
     """``"Bob, Carol and Dave"`` -> ``["Bob", "Carol", "Dave"]``."""
     parts = re.split(f", |{re.escape(and_)}", text.strip())
@@ -643,8 +651,7 @@ class Driver:
             return decided[0].choice == "approve"
         text = plain(msg["text"])
         w = self._w(self.group)
-        lines = text.split("\n")  # the vote's second line names the proposed team after its last ": "
-        team = set(split_names(lines[1].rpartition(": ")[2], w.and_)) if len(lines) > 1 else set()
+        team = proposed_team(text, w)
         attempt = re.search(w.attempt, text)
         last_chance = bool(attempt) and int(attempt.group(1)) >= 5
         mind = self.mind(user)
@@ -695,8 +702,7 @@ class Driver:
                 break
         else:
             return False
-        lines = plain(msg["text"]).split("\n")  # the proposed team after the second line's last ": "
-        team = set(split_names(lines[1].rpartition(": ")[2], w.and_)) if len(lines) > 1 else set()
+        team = proposed_team(msg["text"], w)
         look = _look(msg)
         waiting = [u for u in self.players if (u, msg["message_id"]) in self._hands]
         for user in waiting + [u for u in self.players if u not in waiting]:

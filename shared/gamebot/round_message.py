@@ -56,8 +56,10 @@ def quest_text(table: Table, pv: dict[str, Any], head: dict[str, Any] | None = N
     return "\n".join(lines + (prompt_lines(table) if timed else []))
 
 
-def _vote_edit(s: Session, **fields: Any) -> Out:
-    return Out("edit", chat_id=s.chat_id, message_id=s.vote_msg, view="vote", **fields)
+def _vote_edit(s: Session, text: str, **fields: Any) -> Out:
+    if s.vote_intro:  # the news that came with the vote message stays atop it
+        text = f"{s.vote_intro}\n\n{text}"
+    return Out("edit", chat_id=s.chat_id, message_id=s.vote_msg, view="vote", text=text, **fields)
 
 
 def edits(s: Session, table: Table, codec: Codec, before: Any, after: Any, events: list[Any],

@@ -74,7 +74,7 @@ class Service:
         self.timers = Timers(deps)
         self.uow = deps.uow = UnitOfWork(
             repo, clock, plan_timers=self.timers.plan, arm=self.timers.arm, photo=notices.outbox_photo,
-            settle=notices.settle_keyboards, refresh=partial(views.refresh, deps), budget=budget)
+            settle=notices.settle, refresh=partial(views.refresh, deps), budget=budget)
         self.courier = deps.courier = Courier(
             self.uow, io, schedule=self.timers.dispatch, follow_up=partial(notices.follow_up, deps),
             tally=partial(statistics.tally, deps))

@@ -168,6 +168,7 @@ class Session(BaseModel):
     board_msg: int | None = None
     vote_msg: int | None = None  # vote progress, then quest progress
     vote_serial: int | None = None  # the decision point vote_msg belongs to
+    vote_intro: str | None = None  # the news that came with the vote message, kept atop its every edit
     settings_msg: int | None = None  # the host's private settings panel
     sel: dict[str, Selection] = Field(default_factory=dict)  # "g": group picker; str(seat): private
     unreachable: list[int] = Field(default_factory=list)  # user ids we could not message

@@ -263,6 +263,21 @@ def test_a_status_copy_of_the_vote_loses_its_buttons_when_the_vote_ends(h):
     assert all(m.keyboard is None for m in h.io.chat(GROUP) if "Still to vote" in m.text)
 
 
+def test_a_board_replaced_by_status_loses_its_button_and_the_last_one_loses_it_at_the_end(h):
+    players = [1, 2, 3, 4, 5]
+    h.lobby(players)
+    h.press_label(1, GROUP, "Start")
+    first = session(h).board_msg
+    h.command(2, "/status")
+    boards = [m for m in h.io.chat(GROUP) if m.text.startswith("📜") or "\n📜 " in m.text]
+    assert len(boards) == 2 and session(h).board_msg == boards[-1].message_id != first
+    assert boards[0].keyboard is None and boards[-1].keyboard  # the history button: on the latest board only
+    Driver(HarnessScreen(h), GROUP, players, Policy(rng=random.Random(1))).play()
+    while h.idle():
+        pass
+    assert all(m.keyboard is None for m in boards)
+
+
 def test_quest_buttons_that_ran_out_of_time_are_taken_away():
     """The quest's card buttons (the round message, and a /status copy of it) go once the time limit
     played the missing cards."""

@@ -147,6 +147,8 @@ async def cmd_status(deps: Deps, job: Job, args: str) -> None:
         pv = public_view(state)
         outs = [Out("send", chat_id=chat.id, text=board(table, pv, names=True), remember="board_msg",
                     tag="board", keyboard=board_keyboard(table, deps.codec))]
+        if s.board_msg:  # the board this one replaces: without its button (only the latest is kept current)
+            outs.insert(0, Out("markup", chat_id=chat.id, message_id=s.board_msg, keyboard=None, tag="stale"))
         now = serial(state)
         if pv["stage"] == "vote" or any(p.kind == "vote" for seat in range(state.n) for p in prompts(state, seat)):
             text, kb = vote_message(table, pv, deps.codec, now)

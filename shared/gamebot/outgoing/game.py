@@ -19,6 +19,9 @@ from ..presenter.vote import proposal_line, team_picker, vote_message
 from ..session import ENDED, Selection, Session, serial
 from ..telegram_io import Out
 
+INTRO_LIMIT = 1000  # characters of news kept atop the vote message
+MESSAGE_LIMIT = 3800  # Telegram's limit is 4096 characters
+
 
 def prompt_outs(deps: Deps, s: Session, state: GameState, seat: int) -> list[Out]:
     """Private prompt messages for ``seat`` (group decisions — team, vote, quest cards — are not sent here)."""
@@ -121,10 +124,9 @@ def game_outs(
         if lines:
             private.append(Out("send", chat_id=player.id, user_id=player.id, text="\n".join(lines), tag="private_event"))
 
-    # 4. Public announcements, one message per update (at the start: with the board, one message).
+    # 4. Public announcements, one message per update (at the start: with the board, one message; with a
+    # new vote message or the end: atop it, one message).
     lines = announcements(table, [e for e in events if e not in folded])
-    if lines and not (kind == "start" and s.board_msg):
-        group.append(Out("send", chat_id=chat, text="\n".join(lines), tag="announce"))
 
     # 5. New decisions: the team picker and the vote in the group, everything else in private.
     for seat in range(after.n):
@@ -143,7 +145,11 @@ def game_outs(
                     continue
                 s.vote_serial = s_after
                 s.vote_msg = None
+                s.vote_intro = "\n".join(lines) if lines and len("\n".join(lines)) < INTRO_LIMIT else None
                 text, kb = vote_message(table, pv, deps.codec, s_after)
+                if s.vote_intro:
+                    text = f"{s.vote_intro}\n\n{text}"
+                    lines = []
                 group.append(Out("send", chat_id=chat, text=text, keyboard=kb, remember="vote_msg", tag="vote",
                                  live=s_after))
             elif p.kind == "play":
@@ -183,4 +189,10 @@ def game_outs(
         for text in ending.game_over(table, pv):
             tail.append(Out("send", chat_id=chat, text=text, tag="end"))
         tail[-1].keyboard = play_again_keyboard(table, deps.codec)
+        news = "\n".join(lines)
+        if lines and len(news) + len(tail[0].text or "") < MESSAGE_LIMIT:
+            tail[0].text = f"{news}\n\n{tail[0].text}"
+            lines = []
+    if lines and not (kind == "start" and s.board_msg):
+        group.insert(0, Out("send", chat_id=chat, text="\n".join(lines), tag="announce"))
     return head + private + group + tail

@@ -49,6 +49,38 @@ def follow_up(deps: Deps, session: Session, facts: Facts) -> list[Out]:
     return notices
 
 
+FOLD_LIMIT = 3800  # characters (Telegram's limit is 4096)
+
+
+def fold_into_pressed(outs: list[Out]) -> list[Out]:
+    """A player answered a decision in private and their next decision comes in the same step: the
+    message they pressed becomes the next prompt (one edit, where an edit and a new message were). They
+    are looking at it; nothing else of this step comes before it in that chat."""
+    result = list(outs)
+    for closing in outs:
+        if not (closing.op == "edit" and not closing.essential and closing.keyboard is None
+                and (closing.chat_id or 0) > 0 and closing.message_id and closing.text):
+            continue
+        first = next((o for o in result if o.chat_id == closing.chat_id and o.op in ("send", "photo")), None)
+        if (first is None or first.op != "send" or first.keyboard is None or not first.text
+                or not (first.tag or "").startswith(("prompt", "picker"))
+                or len(closing.text) + len(first.text) > FOLD_LIMIT):
+            continue
+        result[result.index(closing)] = Out(
+            "edit", chat_id=closing.chat_id, message_id=closing.message_id, text=f"{closing.text}\n\n{first.text}",
+            keyboard=first.keyboard, user_id=first.user_id, tag=first.tag, live=first.live, remember=first.remember,
+            fallback_send=True)
+        result.remove(first)
+    return result
+
+
+def settle(plan: Plan) -> None:
+    """What a step decided, before it is sorted: private prompts folded into the pressed message
+    (:func:`fold_into_pressed`), then the decision buttons on screen brought up to date."""
+    plan.outs = fold_into_pressed(plan.outs)
+    settle_keyboards(plan)
+
+
 def settle_keyboards(plan: Plan) -> None:
     """Keep the session's list of decision buttons on screen current with this plan's edits, and take
     away the buttons of every decision that has ended (a timeout, a resolved vote, a /status copy)."""
