@@ -138,7 +138,7 @@ def test_renaming_a_seat_seats_a_new_person_with_a_fresh_private_chat(pg):
     assert back[0].user_id == ann  # the same name again: the same person, their chat as they left it
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("lang", ["en", "fr", "es", "de", "ru", "pt", "it"])
 def test_bot_players_play_a_whole_game_in_each_catalog_language_without_timeouts(pg, lang):
     from gamebot import texts
     from localdev.autoplay import Words

@@ -16,7 +16,7 @@ from typing import Any
 from gamebot.session import Session, chat_key
 from gamebot.store import Item
 from localdev import updates as U
-from localdev.autoplay import ENGLISH, FRENCH, Driver, Policy
+from localdev.autoplay import Driver, Policy, Words
 from tests.reliability.support import RobustDriver, set_settings
 from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen
 
@@ -40,7 +40,7 @@ def play(setup: Setup, seed: int = 1, lang: str = "en", absent: int | None = Non
     players = list(range(1, n + 1))
     for uid in players:
         h.langs[uid] = lang
-    words = FRENCH if lang == "fr" else ENGLISH
+    words = Words.of(lang)
     h.lobby(players, join=words.join)
     item = h.repo.get(chat_key(GROUP))
     session = Session.from_body(item.body)

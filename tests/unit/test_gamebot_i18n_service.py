@@ -75,7 +75,8 @@ def test_the_language_command(h):
     h.command(2, "/language")  # a picker with one button per catalog
     picker = h.io.last(GROUP)
     assert "Language of this group" in picker.text
-    assert [b.text for row in picker.keyboard for b in row] == ["✅ English", "Français"]
+    assert [b.text for row in picker.keyboard for b in row] == [
+        "✅ English", "Deutsch", "Español", "Français", "Italiano", "Português (Brasil)", "Русский"]
     h.press_label(2, GROUP, "Français")
     assert session(h).lang == "fr"
     assert h.io.msgs[(GROUP, picker.message_id)].text == "🌐 Désormais, je parle Français dans ce groupe."
