@@ -45,8 +45,11 @@ def home_side(role_id: str) -> str | None:
 def name_says_side(table: Any, role_id: str, side: str) -> bool:
     """Does the character's name already tell ``side`` ("Spy", "Lancelot (Evil)", "a Good Messenger")?"""
     name = table.role(role_id)
-    member = texts.vocab(table.lang, table.theme).get("servant" if side == "good" else "minion", "")
-    return _says(name, table.side(side)) or _says(name, member)
+    words = texts.vocab(table.lang, table.theme)
+    member = words.get("servant" if side == "good" else "minion", "")
+    stem = "Good" if side == "good" else "Evil"  # the language's own forms of the side too ("Гонец Добра")
+    forms = [w for key, w in words.items() if key == stem or key.startswith(f"{stem}_")]
+    return any(_says(name, word) for word in (table.side(side), member, *forms))
 
 
 def side_note(table: Any, role_id: str, side: str) -> str:

@@ -352,3 +352,16 @@ def test_bots_still_play_games_through():
             private_prompt(table("fr", n=8), p, CODEC, serial=1, pv=public_view(state))
         state, _ = apply_action(state, choose_action(state, seat, rng))
     assert ending.game_over(table("en", n=8), public_view(state))
+
+
+def test_a_side_the_name_says_in_another_grammatical_form_is_not_said_again():
+    """Russian says "Гонец Добра" (of Good, genitive): the language's theme words for the side (``Good``,
+    ``Good_gen``...) count as the side's name, so the role card does not add "Сторона: Добро"."""
+    from gamebot import wording
+    from gamebot.presenter.table import Table
+
+    for lang in ("ru", "en", "fr"):
+        table = Table(chat_id=-1, game_id="g", lang=lang)
+        assert wording.side_note(table, "good_messenger", "good") == ""
+        assert wording.side_note(table, "evil_messenger", "evil") == ""
+    assert wording.side_note(Table(chat_id=-1, game_id="g", lang="ru"), "merlin", "good") != ""
