@@ -39,7 +39,7 @@ def test_the_group_language_is_a_host_setting_in_the_settings_panel(h):
 
 
 def test_private_messages_follow_each_players_telegram_language(h):
-    h.langs.update({2: "fr", 3: "de", 4: None, 5: "fr-CA"})
+    h.langs.update({2: "fr", 3: "ja", 4: None, 5: "fr-CA"})
     h.command(1, "/language fr")  # no game yet: anyone in the group may choose
     assert session(h).lang == "fr"
     h.lobby([1, 2, 3, 4, 5], join="Rejoindre")
@@ -139,8 +139,8 @@ def test_rules_show_translated_role_reminders_for_the_roles_in_play(h):
 def test_callback_answers_speak_the_pressers_language_else_the_groups(h):
     h.command(1, "/language fr")
     h.lobby([1, 2, 3, 4], join="Rejoindre")
-    h.langs[2] = "de"
-    h.press_label(2, GROUP, "Commencer")  # not the host: told in the group's French (no German catalog)
+    h.langs[2] = "ja"
+    h.press_label(2, GROUP, "Commencer")  # not the host: told in the group's French (no Japanese catalog)
     assert h.last_answer().text.startswith("Seul l'hôte")
     h.langs[3] = "en"
     h.press_label(3, GROUP, "Commencer")
@@ -166,7 +166,7 @@ def test_settings_problems_are_explained_in_the_hosts_language(h):
 
 
 def test_unknown_user_language_records_nothing_but_follows_the_group(h):
-    h.langs[1] = "de"
+    h.langs[1] = "ja"
     h.command(1, "/language fr")
     h.lobby([1, 2, 3], join="Rejoindre")
     assert session(h).players[0].lang == ""  # follows the group
