@@ -78,7 +78,8 @@ def test_the_command_menu_help_and_language_picker_in_french(lambda_env):
     table.command(1, "/language")
     picker = table.messages(table.group)[-1]
     # no language chosen yet: the picker shows the asker's (French) as current
-    assert [b["text"] for row in picker["buttons"] for b in row] == ["English", "✅ Français"]
+    assert [b["text"] for row in picker["buttons"] for b in row] == [
+        "English", "Deutsch", "Español", "✅ Français", "Italiano", "Português (Brasil)", "Русский"]
     table.press(1, table.group, picker["message_id"], picker["buttons"][0][0]["data"])
     assert table.fake.messages(table.group)[-1]["text"] == "🌐 From now on I speak English in this group."
     table.start_private(2)

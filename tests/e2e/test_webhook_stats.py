@@ -75,8 +75,8 @@ def test_a_game_counts_once_in_the_ratings_and_stats_shows_them_in_english_and_f
     assert "<b>Avalon</b> — games: 3 · Good won: " in text
     rows = chat["players"]
     first, second = sorted((rows["1"], rows["2"]), key=ratings.ordinal, reverse=True)
-    assert (f"🏆 <b>Leaderboard</b> (rating · games)\n1. {first['name']} — {ratings.ordinal(first):.1f} · 3\n"
-            f"2. {second['name']} — {ratings.ordinal(second):.1f} · 3\n"
+    assert (f"🏆 <b>Leaderboard</b> (rating · games)\n1. {first['name']} — {ratings.ordinal(first):.1f} · 3 games\n"
+            f"2. {second['name']} — {ratings.ordinal(second):.1f} · 3 games\n"
             f"<i>A player is ranked after {ratings.RANKED_AFTER} games; not ranked yet: 3.</i>") in text
     assert "<b>Win rate by side</b>\n😇 Good / Resistance: " in text and "😈 How Evil won: " in text
     assert "🗡 The Assassin found Merlin: " in text and "<b>Win rate by character</b>\n• " in text
