@@ -365,3 +365,22 @@ def test_a_side_the_name_says_in_another_grammatical_form_is_not_said_again():
         assert wording.side_note(table, "good_messenger", "good") == ""
         assert wording.side_note(table, "evil_messenger", "evil") == ""
     assert wording.side_note(Table(chat_id=-1, game_id="g", lang="ru"), "merlin", "good") != ""
+
+
+def test_the_reveal_names_several_plain_minions_in_the_plural():
+    """Plain Servants or Minions that fill several seats are named with the language's plural theme word
+    ("Minions of Mordred", "Sbires de Mordred", "Приспешники Мордреда"), one of them in the singular."""
+    from engine import GameConfig
+    from gamebot.presenter.table import Table
+    from gamebot.reveal_text import reveal_text
+
+    def evil_line(players: int, lang: str) -> str:
+        text = reveal_text(Table(chat_id=-1, game_id="g", lang=lang), GameConfig(players=players, roles=["merlin", "assassin"]))
+        return text.split("\n")[1]
+
+    assert evil_line(10, "en") == "• Evil: the Assassin and Minions of Mordred open their eyes and see each other."
+    assert evil_line(5, "en") == "• Evil: the Assassin and Minion of Mordred open their eyes and see each other."
+    assert "Sbires de Mordred" in evil_line(7, "fr") and "Приспешники Мордреда" in evil_line(7, "ru")
+    spies = reveal_text(Table(chat_id=-1, game_id="g", lang="en", theme="resistance"),
+                        GameConfig(players=10, roles=[], theme="resistance"))
+    assert "• Spies: Spies open their eyes and see each other." in spies
