@@ -112,7 +112,7 @@ def expand(template: str, lang: str, values: Mapping[str, Any]) -> str:
         else:
             branch = branches.get(f"={number}") or branches.get(category(lang, number)) or branches["other"]
         out.append(template[last:start])
-        out.append(expand(branch.replace("#", str(value)), lang, values))
+        out.append(expand(branch, lang, values).replace("#", str(value)))  # (inner blocks took their own #)
         last = end
     out.append(template[last:])
     return "".join(out)

@@ -325,6 +325,14 @@ def test_plural_blocks_use_each_languages_cldr_categories():
         list(plurals.blocks("{n, plural, one {a}}"))
 
 
+def test_in_a_nested_plural_block_the_number_sign_is_its_own_blocks_number():
+    from gamebot import plurals
+
+    nested = "{n, plural, one {# team} other {# teams, {k, plural, one {# card} other {# cards}} each}}"
+    assert plurals.expand(nested, "en", {"n": 3, "k": 1}) == "3 teams, 1 card each"
+    assert plurals.expand(nested, "en", {"n": 2, "k": 5}) == "2 teams, 5 cards each"
+
+
 def test_a_plural_block_missing_a_languages_form_is_reported():
     ru = texts.Catalog("ru", "Русский", {"avalon": {}}, {"k": "{n, plural, one {# карта} other {# карт}}"})
     from tests.catalog_check import plural_problems
