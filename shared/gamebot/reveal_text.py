@@ -6,32 +6,23 @@ seats: it is the rulebook script for this set-up, the same for everyone.
 """
 from __future__ import annotations
 
-from engine import ROLES, GameConfig, Side, reveal_script
-from engine.basics import SIDES_BY_PLAYERS
+from engine import GameConfig, reveal_script
+from engine.validation import dealt_deck
 
 from . import texts
 from .presenter.table import Table, esc
 
 
+def fillers(config: GameConfig) -> dict[str, int]:
+    """How many plain Servants and Minions are dealt (the engine's deck: the fillers of the seats the
+    characters leave)."""
+    deck = dealt_deck(config)
+    return {"servant": deck.count("servant"), "minion": deck.count("minion")}
+
+
 def dealt_roles(config: GameConfig) -> list[str]:
     """The characters of this game, with the plain Servants / Minions that fill the other seats."""
-    roles = list(config.roles)
-    good_seats, evil_seats = SIDES_BY_PLAYERS.get(config.players, (0, 0))
-    good = sum(1 for r in roles if r in ROLES and ROLES[r].side is Side.GOOD)
-    evil = sum(1 for r in roles if r in ROLES and ROLES[r].side is Side.EVIL)
-    if good < good_seats:
-        roles.append("servant")
-    if evil < evil_seats:
-        roles.append("minion")
-    return roles
-
-
-def fillers(config: GameConfig) -> dict[str, int]:
-    """How many plain Servants and Minions fill the seats the characters leave."""
-    good_seats, evil_seats = SIDES_BY_PLAYERS.get(config.players, (0, 0))
-    sides = [ROLES[r].side for r in config.roles if r in ROLES]
-    return {"servant": max(good_seats - sides.count(Side.GOOD), 0),
-            "minion": max(evil_seats - sides.count(Side.EVIL), 0)}
+    return list(config.roles) + [plain for plain, count in fillers(config).items() if count > config.roles.count(plain)]
 
 
 def _names(table: Table, role_ids: list[str], plain: dict[str, int]) -> str:
