@@ -126,7 +126,7 @@ def game_outs(
 
     # 4. Public announcements, one message per update (at the start: with the board, one message; with a
     # new vote message or the end: atop it, one message).
-    lines = announcements(table, [e for e in events if e not in folded])
+    news = "\n".join(announcements(table, [e for e in events if e not in folded]))
 
     # 5. New decisions: the team picker and the vote in the group, everything else in private.
     for seat in range(after.n):
@@ -145,11 +145,10 @@ def game_outs(
                     continue
                 s.vote_serial = s_after
                 s.vote_msg = None
-                s.vote_intro = "\n".join(lines) if lines and len("\n".join(lines)) < INTRO_LIMIT else None
+                s.vote_intro = news if news and len(news) < INTRO_LIMIT else None
                 text, kb = vote_message(table, pv, deps.codec, s_after)
                 if s.vote_intro:
-                    text = f"{s.vote_intro}\n\n{text}"
-                    lines = []
+                    text, news = f"{news}\n\n{text}", ""
                 group.append(Out("send", chat_id=chat, text=text, keyboard=kb, remember="vote_msg", tag="vote",
                                  live=s_after))
             elif p.kind == "play":
@@ -170,8 +169,8 @@ def game_outs(
     buttons = None if after.over else board_keyboard(table, deps.codec)  # (every edit keeps the board's button)
     if kind == "start" and s.board_msg:
         # the lobby message becomes the board, opening with the start's announcements: one message
-        if lines:
-            board_text = "\n".join(lines) + "\n\n" + board_text
+        if news:
+            board_text = news + "\n\n" + board_text
         head.insert(0, Out("edit", chat_id=chat, message_id=s.board_msg, text=board_text, keyboard=buttons,
                            fallback_send=True, remember="board_msg", tag="board", view="board"))
         # (remembered only if the lobby message was gone and the board had to be sent anew)
@@ -189,10 +188,8 @@ def game_outs(
         for text in ending.game_over(table, pv):
             tail.append(Out("send", chat_id=chat, text=text, tag="end"))
         tail[-1].keyboard = play_again_keyboard(table, deps.codec)
-        news = "\n".join(lines)
-        if lines and len(news) + len(tail[0].text or "") < MESSAGE_LIMIT:
-            tail[0].text = f"{news}\n\n{tail[0].text}"
-            lines = []
-    if lines and not (kind == "start" and s.board_msg):
-        group.insert(0, Out("send", chat_id=chat, text="\n".join(lines), tag="announce"))
+        if news and len(news) + len(tail[0].text or "") < MESSAGE_LIMIT:
+            tail[0].text, news = f"{news}\n\n{tail[0].text}", ""
+    if news and not (kind == "start" and s.board_msg):
+        group.insert(0, Out("send", chat_id=chat, text=news, tag="announce"))
     return head + private + group + tail
