@@ -17,8 +17,10 @@ reads the chats and presses buttons like a person). Delays make the run look lik
 * every DynamoDB request takes ``--dynamo-ms`` (default 5 ms) from the moment it goes on the wire to
   the moment its answer can be read, as over the network: hooks on the service's client
   (``gamebot.aws``: ``before_send``, ``before_receive``) wait before the answer is read until that
-  long after the request went out. moto works meanwhile; what it takes beyond the delay is its own
-  local cost (``-moto`` leaves it out). Work the handler does between writing a request and reading
+  long after the request went out (a sleep, its last 0.3 ms waited awake: a sleep alone wakes about
+  0.1 ms late, which the floor would count against us). moto works meanwhile; what it takes beyond
+  the delay is its own local cost (``-moto`` leaves it out). The request units are counted once the
+  update's time is taken (the bench's own work). Work the handler does between writing a request and reading
   its answer (``DynamoDB.start``: a button's session is read while the update is parsed) overlaps
   the delay, as it would in AWS;
 * timers are on, as the stack deploys them: a scheduler is installed (``gamebot.scheduler.install``)
@@ -76,6 +78,7 @@ SECRET = "bench-webhook-secret-0123456789abcdef"
 TABLE = "bench-game"
 MEMORY_GB = 0.5  # template.yaml MemorySize: 512 (the webhook and the timer function)
 PACE = 1.0  # simulated seconds between two actions
+SPIN = 0.0003  # seconds of a simulated delay waited awake at its end (a sleep overshoots by ~0.1 ms)
 GAME_SECONDS = 2700  # a 45-minute game, for the capacity
 BOT_PER_SECOND = 30  # Telegram: about 30 messages per second per bot, in all
 SAME_MODEL = (80.0, 6.0)  # the previous script's cost model: every call one after the other, 80 ms / 6 ms
@@ -133,6 +136,8 @@ class DynamoRecorder:
         self.rru = self.wru = 0
         self._lock = threading.Lock()
         self._call = threading.local()  # .delayed, .wire, .sent: the current call of this thread
+        self._uncounted: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
+        self.spun_s = 0.0  # CPU time spent waiting awake
         client.before_send.append(self._send)
         client.before_receive.append(self._wait)
         client.after_receive.append(self._received)
@@ -144,9 +149,16 @@ class DynamoRecorder:
 
     def _wait(self, op: str) -> None:
         call = self._call
-        left = call.sent + self.delay - time.perf_counter()
-        if left > 0:
-            time.sleep(left)
+        due = call.sent + self.delay
+        left = due - time.perf_counter()
+        if left > SPIN:  # (a sleep wakes up ~0.1 ms late: the last moments are waited awake)
+            time.sleep(left - SPIN)
+        spin = time.thread_time()
+        while time.perf_counter() < due:
+            pass
+        spun = time.thread_time() - spin
+        with self._lock:
+            self.spun_s += spun  # (not the handler's CPU)
         call.delayed = getattr(call, "delayed", 0.0) + max(left, 0.0)
 
     def _received(self, op: str) -> None:
@@ -163,10 +175,18 @@ class DynamoRecorder:
         with self._lock:
             self.local_s += seconds - delayed
             self.wire_s += wire
+            self.ops.append(name)
+            self._uncounted.append((name, params, parsed))  # (units: counted by ``settle``, off the clock)
+
+    def settle(self) -> None:
+        """Count the request units of the requests made since the last call (the bench's own work, done
+        once the update's time is taken)."""
+        with self._lock:
+            done, self._uncounted = self._uncounted, []
+        for name, params, parsed in done:
             self._count(name, params, parsed)
 
     def _count(self, name: str, params: dict[str, Any], parsed: dict[str, Any]) -> None:
-        self.ops.append(name)
         if name == "GetItem":
             self.rru += max(1, math.ceil(item_size(parsed.get("Item") or {}) / 4096))
         elif name == "TransactGetItems":  # twice a strongly consistent read, for every item asked for
@@ -378,9 +398,12 @@ class Bench:
     def measure(self, run: Any, group: int) -> tuple[dict[str, Any], Any]:
         ops0, calls0, schedules0 = len(self.recorder.ops), len(self.fake.arrivals), self.scheduler.calls
         rru, wru, local, wire = self.recorder.rru, self.recorder.wru, self.recorder.local_s, self.recorder.wire_s
+        spun = self.recorder.spun_s
         started, cpu = time.perf_counter(), time.thread_time()
         value, reply = run()
         wall, cpu = time.perf_counter() - started, time.thread_time() - cpu
+        cpu -= self.recorder.spun_s - spun
+        self.recorder.settle()
         calls = self.fake.arrivals[calls0:]
         if reply:
             self.fake.perform(reply)

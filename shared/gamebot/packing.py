@@ -24,6 +24,7 @@ COMPRESS_ABOVE = 1024  # bytes of JSON; smaller bodies stay readable text (they 
 FOLDER = Path(__file__).resolve().parent / "zdict"
 CURRENT = 0x0C080593  # the dictionary new bodies are compressed with (its Adler-32): zdict/0c080593.bin
 _loaded: dict[int, bytes] = {}
+_primed: Any = None  # a compressor with the current dictionary loaded, never used itself
 
 
 class UnknownDictionary(ValueError):
@@ -45,13 +46,22 @@ def dictionary(dict_id: int) -> bytes:
     return found
 
 
+def _packer() -> Any:
+    """A compressor primed with the current dictionary, copied for each body: loading the dictionary
+    into a new compressor took half of the compression's time (the copy's output is the same)."""
+    global _primed
+    if _primed is None:
+        _primed = zlib.compressobj(6, zdict=dictionary(CURRENT))
+    return _primed.copy()
+
+
 def pack(body: dict[str, Any]) -> dict[str, Any]:
     """The DynamoDB attribute value that stores ``body``: ``{"S": json}`` or ``{"B": compressed}``."""
     text = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
     raw = text.encode()
     if len(raw) <= COMPRESS_ABOVE:
         return {"S": text}
-    packer = zlib.compressobj(6, zdict=dictionary(CURRENT))
+    packer = _packer()
     return {"B": packer.compress(raw) + packer.flush()}
 
 

@@ -25,7 +25,7 @@ from .presenter.limits import prompt_lines
 from .presenter.table import Btn, Keyboard, Table
 from .presenter.vote import TOLD_BY_THE_VOTE, vote_message, vote_result
 from .session import Session, serial
-from .telegram_io import Out
+from .telegram_io import Drawing, DrawnLater, Out
 
 
 def quest_open(state: Any) -> bool:
@@ -62,6 +62,25 @@ def _vote_edit(s: Session, text: str, **fields: Any) -> Out:
     return Out("edit", chat_id=s.chat_id, message_id=s.vote_msg, view="vote", text=text, **fields)
 
 
+def _vote_progress(s: Session, draw: Drawing, buttons: bool, tag: str, live: int) -> Out:
+    """Progress of the round message (who has voted, the cards in), drawn only if it goes out now."""
+    intro = s.vote_intro  # (as it stands now)
+
+    def drawn() -> tuple[str, Keyboard | None]:
+        text, keyboard = draw()
+        return (f"{intro}\n\n{text}" if intro else text), keyboard
+
+    return DrawnLater(drawn, buttons, chat_id=s.chat_id, message_id=s.vote_msg, view="vote", tag=tag, live=live)
+
+
+def _cards(table: Table, pv: dict[str, Any], codec: Codec, serial_: int) -> Drawing:
+    return lambda: (quest_text(table, pv), card_keyboard(table, pv, codec, serial_))
+
+
+def _voters(table: Table, pv: dict[str, Any], codec: Codec, serial_: int) -> Drawing:
+    return lambda: vote_message(table, pv, codec, serial_)
+
+
 def edits(s: Session, table: Table, codec: Codec, before: Any, after: Any, events: list[Any],
           pv: dict[str, Any], pv_before: dict[str, Any] | None) -> tuple[list[Out], list[Any]]:
     """The round message's operations for one state change, and the public events it tells (folded
@@ -69,27 +88,27 @@ def edits(s: Session, table: Table, codec: Codec, before: Any, after: Any, event
     s_after = serial(after)
     types = {e.type for e in events}
     now = quest_open(after)
-    keyboard = card_keyboard(table, pv, codec, s_after) if now else None
+    cards = bool(pv.get("table_cards"))
     if "VotesRevealed" in types and s.vote_msg and pv_before is not None:
         # the votes and what they decided (and, if its quest begins now, the cards): one essential edit
         folded = [e for e in events if e.to is None and e.type in TOLD_BY_THE_VOTE]
+        keyboard = card_keyboard(table, pv, codec, s_after) if now else None
         text = quest_text(table, pv, head=pv_before) if now else vote_result(table, pv, head=pv_before)
         return [_vote_edit(s, text=text, keyboard=keyboard, tag="vote", live=s_after if now else None,
                            fallback_send=now, remember="vote_msg" if now else None)], folded
     if "VoteCast" in types and s.vote_msg and s.vote_serial == s_after:  # who has voted: progress
-        text, kb = vote_message(table, pv, codec, s_after)
-        return [_vote_edit(s, text=text, keyboard=kb, essential=False, tag="vote", live=s_after)], []
+        return [_vote_progress(s, _voters(table, pv, codec, s_after), True, "vote", s_after)], []
     was_open = before is not None and quest_open(before) and serial(before) == s_after
     if now and not was_open:
         # the quest begins after decisions that came between the vote and the cards (the Watch token...)
+        keyboard = card_keyboard(table, pv, codec, s_after)
         if s.vote_msg:
             return [_vote_edit(s, text=quest_text(table, pv), keyboard=keyboard, tag="quest", live=s_after,
                                fallback_send=True, remember="vote_msg")], []
         return [Out("send", chat_id=s.chat_id, text=quest_text(table, pv), keyboard=keyboard, tag="quest",
                     live=s_after, remember="vote_msg", view="vote")], []
     if "CardPlayed" in types and s.vote_msg and now:  # cards played so far: progress
-        return [_vote_edit(s, text=quest_text(table, pv), keyboard=keyboard, essential=False, tag="quest",
-                           live=s_after)], []
+        return [_vote_progress(s, _cards(table, pv, codec, s_after), cards, "quest", s_after)], []
     if "CardPlayed" in types and s.vote_msg and pv_before is not None and pv_before.get("stage") == "quest":
         # the last card: every card is in, the buttons go
         text = quest_text(table, pv_before, count=len(pv_before.get("team") or []), timed=False)
@@ -103,11 +122,9 @@ def refresh(s: Session, table: Table, codec: Codec, state: Any, pv: dict[str, An
         return None
     now = serial(state)
     if s.vote_serial == now and pv["stage"] == "vote":
-        text, kb = vote_message(table, pv, codec, now)
-        return _vote_edit(s, text=text, keyboard=kb, essential=False, tag="vote", live=now)
+        return _vote_progress(s, _voters(table, pv, codec, now), True, "vote", now)
     if quest_open(state):
-        return _vote_edit(s, text=quest_text(table, pv), keyboard=card_keyboard(table, pv, codec, now),
-                          essential=False, tag="quest", live=now)
+        return _vote_progress(s, _cards(table, pv, codec, now), bool(pv.get("table_cards")), "quest", now)
     return None
 
 

@@ -24,6 +24,7 @@ import json
 import logging
 import time
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -94,6 +95,53 @@ class Out:
     picture: str | None = None  # op "photo" from the outbox: the last game's picture in this language
     seq: int | None = None  # the outbox entry this operation delivers (None: progress, never stored)
     view: str | None = None  # the group message this edit keeps current ("board", "vote"): progress coalesces
+
+    def has_buttons(self) -> bool:
+        """Whether the message will carry buttons."""
+        return bool(self.keyboard)
+
+
+Drawing = Callable[[], tuple[str, "list[list[Btn]] | None"]]
+
+
+class DrawnLater(Out):
+    """A progress edit of a group message kept current (``view``) whose text and buttons are drawn
+    when first read: the group's budget holds most progress back, and what is held back is drawn again,
+    as it then stands, by the edit that carries it later. ``buttons``: whether it carries any (known
+    without drawing it). A value set replaces what the drawing gives; the constructor's None does not."""
+
+    def __init__(self, draw: Drawing, buttons: bool, **fields: Any) -> None:
+        self._draw: Drawing | None = draw
+        self._drawn: tuple[str, list[list[Btn]] | None] | None = None
+        self.buttons = buttons
+        super().__init__("edit", essential=False, **fields)
+
+    def _content(self) -> tuple[str, list[list[Btn]] | None]:
+        if self._drawn is None:
+            assert self._draw is not None
+            self._drawn, self._draw = self._draw(), None
+        return self._drawn
+
+    @property  # type: ignore[override]
+    def text(self) -> str:
+        return self._content()[0]
+
+    @text.setter
+    def text(self, value: str | None) -> None:
+        if value is not None:
+            self._drawn = (value, self._content()[1])
+
+    @property  # type: ignore[override]
+    def keyboard(self) -> list[list[Btn]] | None:
+        return self._content()[1]
+
+    @keyboard.setter
+    def keyboard(self, value: list[list[Btn]] | None) -> None:
+        if value is not None:
+            self._drawn = (self._content()[0], value)
+
+    def has_buttons(self) -> bool:
+        return self.buttons
 
 
 @dataclass

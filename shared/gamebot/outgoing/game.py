@@ -16,7 +16,7 @@ from ..presenter.prompts import private_prompt
 from ..presenter.role_card import role_card
 from ..presenter.table import Table, esc
 from ..presenter.vote import proposal_line, team_picker, vote_message
-from ..session import ENDED, Selection, Session, serial
+from ..session import ENDED, Selection, Session, collecting, serial
 from ..telegram_io import Out
 
 INTRO_LIMIT = 1000  # characters of news kept atop the vote message
@@ -100,6 +100,7 @@ def game_outs(
     pv = memo.public(after)  # (shared: read, never changed)
     pv_before = memo.public(before) if before is not None else None
     s_after = serial(after)
+    same_point = collecting(before, after)  # a vote or a card that was not the last: no new decision, same board
     kind, trig_msg = trigger
     head: list[Out] = []  # edits of existing messages
     group: list[Out] = []  # new group messages
@@ -129,14 +130,8 @@ def game_outs(
     news = "\n".join(announcements(table, [e for e in events if e not in folded]))
 
     # 5. New decisions: the team picker and the vote in the group, everything else in private.
-    for seat in range(after.n):
+    for seat in () if same_point else range(after.n):
         now = prompts(after, seat)
-        if not now:
-            continue
-        if before is not None:
-            old = prompts(before, seat)
-            if old and serial(before) == s_after and [p.kind for p in old] == [p.kind for p in now]:
-                continue  # same decision as before: its message is already out
         for p in now:
             if p.kind == "propose":
                 private.append(picker_out(deps, s, after, p, None))
@@ -165,20 +160,22 @@ def game_outs(
 
     # 6. The board, edited only when its text changes.
     status = "ended" if after.over else "playing"
-    board_text = memo.board(board, table, pv, status)
-    buttons = None if after.over else board_keyboard(table, deps.codec)  # (every edit keeps the board's button)
     if kind == "start" and s.board_msg:
         # the lobby message becomes the board, opening with the start's announcements: one message
+        board_text = memo.board(board, table, pv, status)
         if news:
             board_text = news + "\n\n" + board_text
-        head.insert(0, Out("edit", chat_id=chat, message_id=s.board_msg, text=board_text, keyboard=buttons,
-                           fallback_send=True, remember="board_msg", tag="board", view="board"))
+        head.insert(0, Out("edit", chat_id=chat, message_id=s.board_msg, text=board_text,
+                           keyboard=board_keyboard(table, deps.codec), fallback_send=True, remember="board_msg",
+                           tag="board", view="board"))
         # (remembered only if the lobby message was gone and the board had to be sent anew)
-    elif pv_before is None or memo.board(board, table, pv_before) != board_text or after.over:
-        if s.board_msg:  # the board's latest state: progress, except the end's
-            head.append(Out("edit", chat_id=chat, message_id=s.board_msg, text=board_text, keyboard=buttons,
-                            fallback_send=True, remember="board_msg", tag="board", essential=after.over,
-                            view="board"))
+    elif not same_point and s.board_msg:
+        board_text = memo.board(board, table, pv, status)
+        if pv_before is None or memo.board(board, table, pv_before) != board_text or after.over:
+            # the board's latest state: progress, except the end's (every edit keeps the board's button)
+            head.append(Out("edit", chat_id=chat, message_id=s.board_msg, text=board_text,
+                            keyboard=None if after.over else board_keyboard(table, deps.codec), fallback_send=True,
+                            remember="board_msg", tag="board", essential=after.over, view="board"))
 
     # 7. The end: every role, the winner, the history.
     tail: list[Out] = []

@@ -58,8 +58,8 @@ def fold_into_pressed(outs: list[Out]) -> list[Out]:
     are looking at it; nothing else of this step comes before it in that chat."""
     result = list(outs)
     for closing in outs:
-        if not (closing.op == "edit" and not closing.essential and closing.keyboard is None
-                and (closing.chat_id or 0) > 0 and closing.message_id and closing.text):
+        if not (closing.op == "edit" and not closing.essential and (closing.chat_id or 0) > 0
+                and closing.keyboard is None and closing.message_id and closing.text):
             continue
         first = next((o for o in result if o.chat_id == closing.chat_id and o.op in ("send", "photo")), None)
         if (first is None or first.op != "send" or first.keyboard is None or not first.text
@@ -88,7 +88,7 @@ def settle_keyboards(plan: Plan) -> None:
     edited = set()
     for out in plan.outs:
         if out.op in ("edit", "markup") and out.message_id and out.chat_id is not None:
-            s.track_keyboard(out.chat_id, out.message_id, out.live if out.keyboard else None)
+            s.track_keyboard(out.chat_id, out.message_id, out.live if out.has_buttons() else None)
             edited.add((out.chat_id, out.message_id))
     state = s.game() if s.status == PLAYING else None
     current = serial(state) if state is not None else None
