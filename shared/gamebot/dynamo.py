@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -45,6 +46,7 @@ DEFAULT_REGION = "us-east-1"  # (gamebot.aws.DEFAULT_REGION)
 _client_lock = threading.Lock()
 _shared_client: Any = None
 
+KNOWN = 32  # items remembered as this container last read or wrote them (``guess``): a few chats
 NOTE_PREFIX = "n_"  # a notes item keeps each note in its own attribute: n_<name> (N)
 
 
@@ -88,8 +90,12 @@ class DynamoRepository(Repository):
         self._client = client
         self.clock = clock
         self.calls = {"read": 0, "write": 0, "note": 0}  # (a note is a write of a receipt: counted apart)
-        self._prefetched = threading.local()  # .entry: (key, aws.Pending) read ahead by ``prefetching``
-        self.read_ahead = {"started": 0, "used": 0}  # reads started by ``prefetching``, and those a get took
+        self._prefetched = threading.local()  # .entry: (key, aws.Pending) read ahead by ``prefetching``;
+        # .guess: (Item, stored body attribute) given by ``guess`` for that read
+        self._known: OrderedDict[str, tuple[int, dict[str, Any], int | None]] = OrderedDict()  # ``_remember``
+        self._known_lock = threading.Lock()
+        # reads started by ``prefetching``, those a get took, guesses given and guesses the read confirmed
+        self.read_ahead = {"started": 0, "used": 0, "guessed": 0, "confirmed": 0}
 
     @property
     def client(self) -> Any:
@@ -150,24 +156,57 @@ class DynamoRepository(Repository):
         try:
             yield
         finally:
-            self._prefetched.entry = None
+            self._prefetched.entry = self._prefetched.guess = None
 
     def _get_params(self, key: str) -> dict[str, Any]:
         return {"TableName": self.table_name, "Key": {"pk": {"S": key}}, "ConsistentRead": True}
 
+    # -- what this container last read or wrote, for decisions made while a read is on the wire --
+
+    def _remember(self, key: str, record: dict[str, Any] | None) -> None:
+        """``record`` is the item ``key`` as stored now (None: absent, or not known any more)."""
+        with self._known_lock:
+            self._known.pop(key, None)
+            if record is not None and "version" in record and "body" in record:
+                expires = record.get("expires_at")
+                self._known[key] = (int(record["version"]["N"]), record["body"],
+                                    int(float(expires["N"])) if expires else None)
+                while len(self._known) > KNOWN:
+                    self._known.popitem(last=False)
+
+    def guess(self, key: str) -> Item | None:
+        entry = getattr(self._prefetched, "entry", None)
+        known = self._known.get(key)
+        if entry is None or entry[0] != key or known is None:
+            return None
+        version, body, expires = known
+        if expires is not None and expires <= self.clock():
+            return None
+        item = Item(key=key, body=unpack(body), version=version, expires_at=expires)
+        self._prefetched.guess = (item, body)
+        self.read_ahead["guessed"] += 1
+        return item
+
     def get(self, key: str) -> Item | None:
         entry = getattr(self._prefetched, "entry", None)
+        guessed = None
         if entry is not None and entry[0] == key:
-            self._prefetched.entry = None
+            guessed, self._prefetched.entry, self._prefetched.guess = getattr(self._prefetched, "guess", None), None, None
             self.read_ahead["used"] += 1
             response = entry[1].result()
         else:
             self.calls["read"] += 1
             response = self.client.get_item(**self._get_params(key))
         record = response.get("Item")
+        self._remember(key, record)
         if record is None:
             return None
-        item = self._decode(record)
+        known = self._known.get(key)
+        if guessed is not None and known is not None and known[:2] == (guessed[0].version, guessed[1]):
+            item = guessed[0]  # the guess was right: the very object a decision was made on (not decoded again)
+            self.read_ahead["confirmed"] += 1
+        else:
+            item = self._decode(record)
         if item.expires_at is not None and item.expires_at <= self.clock():
             return None  # expired: TTL has not deleted it yet
         return item
@@ -205,18 +244,25 @@ class DynamoRepository(Repository):
         return found
 
     def put(self, item: Item, expect: int | None) -> Item:
+        return self.put_later(item, expect)()
+
+    def put_later(self, item: Item, expect: int | None) -> Callable[[], Item]:
         version = (expect or 0) + 1
-        self.calls["write"] += 1
-        try:
-            self.client.put_item(
-                TableName=self.table_name, Item=self.encode_item(item, version), **self._condition(expect)
-            )
-        except Exception as exc:
-            if _error_code(exc) == "ConditionalCheckFailedException":
-                raise VersionConflict(item.key) from exc
-            raise
-        return Item(key=item.key, body=item.body, version=version,
-                    expires_at=item.expires_at)
+        record, condition = self.encode_item(item, version), self._condition(expect)
+
+        def put() -> Item:
+            self.calls["write"] += 1
+            try:
+                self.client.put_item(TableName=self.table_name, Item=record, **condition)
+            except Exception as exc:
+                self._remember(item.key, None)
+                if _error_code(exc) == "ConditionalCheckFailedException":
+                    raise VersionConflict(item.key) from exc
+                raise
+            self._remember(item.key, record)
+            return Item(key=item.key, body=item.body, version=version, expires_at=item.expires_at)
+
+        return put
 
     def note(self, key: str, name: str, value: int, expires_at: int) -> None:
         self.calls["note"] += 1
@@ -243,6 +289,7 @@ class DynamoRepository(Repository):
         kwargs: dict[str, Any] = {"TableName": self.table_name, "Key": {"pk": {"S": key}}}
         if expect is not None:
             kwargs.update(self._condition(expect))
+        self._remember(key, None)
         try:
             self.client.delete_item(**kwargs)
         except Exception as exc:
@@ -274,6 +321,8 @@ class DynamoRepository(Repository):
                 op.update(self._condition(d.expect))
             ops.append({"Delete": op})
         self.calls["write"] += 1
+        for key in [w.item.key for w in writes] + [d.key for d in deletes]:
+            self._remember(key, None)
         try:
             self.client.transact_write_items(TransactItems=ops)
         except Exception as exc:
@@ -287,5 +336,8 @@ class DynamoRepository(Repository):
             elif code == "TransactionConflictException":
                 raise VersionConflict("transaction conflict") from exc
             raise
+        for op in ops:
+            if "Put" in op:
+                self._remember(op["Put"]["Item"]["pk"]["S"], op["Put"]["Item"])
         return out
 

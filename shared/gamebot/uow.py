@@ -28,6 +28,38 @@ log = logging.getLogger("gamebot.uow")
 
 
 
+class Unsure(Exception):
+    """A decision made ahead needed a read: it is made again once the chat's item is read."""
+
+
+class Kept:
+    """The repository a decision made ahead sees (``UnitOfWork.commit``): its writes are prepared now and
+    kept, to be made once the read confirms the guess (``make``); nothing can be read ahead."""
+
+    def __init__(self, repo: Repository) -> None:
+        self.repo = repo
+        self.writes: list[Callable[[], Any]] = []
+
+    def get(self, key: str) -> Item | None:
+        raise Unsure(key)
+
+    def notes(self, key: str) -> dict[str, int]:
+        raise Unsure(key)
+
+    def put(self, item: Item, expect: int | None) -> Item:
+        self.writes.append(self.repo.put_later(item, expect))
+        return Item(key=item.key, body=item.body, version=(expect or 0) + 1, expires_at=item.expires_at)
+
+    def transact(self, writes: list[Write], deletes: list[Any] | None = None) -> list[Item]:
+        self.writes.append(lambda: self.repo.transact(writes, deletes))
+        return [Item(key=w.item.key, body=w.item.body, version=(w.expect or 0) + 1, expires_at=w.item.expires_at)
+                for w in writes]
+
+    def make(self) -> None:
+        for write in self.writes:
+            write()
+
+
 class UnitOfWork:
     """Load a chat, let a decision change it, write it back under a version check (with the update id and
     the outbox), retry on a conflict. What the commit decided is sent afterwards by ``courier.Courier``."""
@@ -51,18 +83,18 @@ class UnitOfWork:
     # --- commit ------------------------------------------------------------------------------------
 
     def commit(self, owner: int | None, chat_id: int, decide: Callable[[Session | None], Plan],
-               user_id: int | None = None) -> Plan:
+               user_id: int | None = None, ahead: bool = False) -> Plan:
         """Run ``decide`` under the version-checked write. ``owner``: the update id (None: a timer);
         ``user_id``: who pressed or wrote (a refused move of a player is recorded too, so that its
-        redelivery gets the same refusal)."""
+        redelivery gets the same refusal). ``ahead``: ``decide`` reads and writes nothing itself, so it
+        may be made while the chat's read is on the wire (see ``attempt``)."""
         me = owner or 0
 
-        def attempt() -> Plan:
-            stored = self.repo.get(chat_key(chat_id))
+        def decided(stored: Item | None, repo: Any) -> Plan:
             session = Session.from_body(stored.body) if stored is not None else None
             version = stored.version if stored is not None else None
             if session is not None and owner is not None and owner in session.seen:
-                return self._resume(Plan(), session, version, chat_id, me)  # a redelivery: applied once
+                return self._resume(Plan(), session, version, chat_id, me, repo)  # a redelivery: applied once
             deadline = session.deadline if session is not None else None
             try:
                 plan = decide(session)
@@ -77,16 +109,37 @@ class UnitOfWork:
                 plan.session = Session.from_body(stored.body)  # new messages: record the update
             if plan.session is None:
                 if plan.writes:
-                    self.repo.transact(plan.writes)
+                    repo.transact(plan.writes)
                 return self._uncommitted(plan, session, version, chat_id, me, written=bool(plan.writes))
             s = plan.session
             self.settle(plan)
             self.plan_timers(s, deadline)
-            step = self.sort(s, plan, chat_id, me)
+            step = self.sort(s, plan, chat_id, me, repo)
             s.mark_seen(owner)
-            self._write(plan, s, version, chat_id)
+            self._write(plan, s, version, chat_id, repo)
             step.version, step.committed = plan.version, True
             plan.step = step
+            return plan
+
+        def attempt() -> Plan:
+            # While the chat's read is on the wire (the webhook starts it as the update arrives), decide on
+            # the item as this container last saw it; its writes wait, prepared, for the read to confirm
+            # the guess, else the decision is made again from what was read. (A guess never decides what
+            # is written unchecked: the answer of the read says whether it was right, and the write is
+            # still version-checked.)
+            key = chat_key(chat_id)
+            guess = self.repo.guess(key) if ahead else None
+            if guess is None:
+                return decided(self.repo.get(key), self.repo)
+            kept = Kept(self.repo)
+            try:
+                plan: Plan | None = decided(guess, kept)
+            except Exception:  # (Unsure: it needed a read; anything else the read's item will tell again)
+                plan = None
+            stored = self.repo.get(key)
+            if plan is None or stored is not guess:
+                return decided(stored, self.repo)
+            kept.make()
             return plan
 
         return retrying(attempt)
@@ -102,7 +155,7 @@ class UnitOfWork:
 
         return retrying(attempt)
 
-    def _take_over(self, s: Session, chat_id: int, owner: int) -> bool:
+    def _take_over(self, s: Session, chat_id: int, owner: int, repo: Any) -> bool:
         """A delivery that did not finish (its function died, or this is its update again): what its
         receipts say was sent is done, so that only the rest goes out again."""
         box = s.outbox
@@ -110,7 +163,7 @@ class UnitOfWork:
         if lease is None or (lease.owner != owner and lease.until > self.clock()):
             return False  # nothing to take over, or a delivery still running (its ack records what it sent)
         if lease.id and box.effects:
-            for name, message_id in self.repo.notes(receipts_key(chat_id, lease.id)).items():
+            for name, message_id in repo.notes(receipts_key(chat_id, lease.id)).items():
                 effect = next((e for e in box.effects if str(e.seq) == name), None)
                 if effect is not None:
                     box.done([effect.seq])
@@ -119,11 +172,13 @@ class UnitOfWork:
         box.lease = None
         return True
 
-    def _resume(self, plan: Plan, session: Session, version: int | None, chat_id: int, owner: int) -> Plan:
+    def _resume(self, plan: Plan, session: Session, version: int | None, chat_id: int, owner: int,
+                repo: Any = None) -> Plan:
+        repo = repo or self.repo
         plan.session = session
-        step = self.sort(session, plan, chat_id, owner)
+        step = self.sort(session, plan, chat_id, owner, repo)
         if step.stored or step.direct or step.took_over or plan.schedule:  # lease, budget, views, alarm: one write
-            self._write(plan, session, version, chat_id)
+            self._write(plan, session, version, chat_id, repo)
             step.version, step.committed = plan.version, True
         else:
             step.version = version
@@ -139,18 +194,19 @@ class UnitOfWork:
                          committed=written)
         return plan
 
-    def _write(self, plan: Plan, s: Session, version: int | None, chat_id: int) -> None:
+    def _write(self, plan: Plan, s: Session, version: int | None, chat_id: int, repo: Any) -> None:
         item = Item(key=chat_key(chat_id), body=s.body())
         if plan.writes:
-            self.repo.transact([Write(item, version), *plan.writes])
+            repo.transact([Write(item, version), *plan.writes])
         else:
-            self.repo.put(item, version)
+            repo.put(item, version)
         plan.version = (version or 0) + 1
 
-    def sort(self, s: Session, plan: Plan, chat_id: int, owner: int) -> Step:
+    def sort(self, s: Session, plan: Plan, chat_id: int, owner: int, repo: Any = None) -> Step:
         """Essential operations into the outbox; the outbox entries that go out now (the group's within
-        its budget, under this delivery's lease); progress within what the budget leaves."""
-        took_over = self._take_over(s, chat_id, owner)
+        its budget, under this delivery's lease); progress within what the budget leaves. ``repo``: where
+        a delivery's receipts are read (default: the unit of work's repository)."""
+        took_over = self._take_over(s, chat_id, owner, repo or self.repo)
         now = self.clock()
         box = s.outbox
         group = s.chat_id

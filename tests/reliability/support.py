@@ -153,7 +153,12 @@ class Container:
         self.service.seeds = seeds
 
     def handle(self, update: dict[str, Any]) -> int:
-        return self.loop.run_until_complete(self.service.handle(update))
+        """As the webhook does: a button of the running game has its group's session read ahead (and
+        decided on meanwhile, from what this container saw last: ``UnitOfWork.commit``)."""
+        from gamebot.inbound import read_ahead
+
+        with self.service.repo.prefetching(read_ahead(update, self.service.codec)):
+            return self.loop.run_until_complete(self.service.handle(update))
 
     def close(self) -> None:
         self.loop.run_until_complete(self.service.io.bot.request.shutdown())

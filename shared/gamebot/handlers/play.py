@@ -35,7 +35,7 @@ async def game_button(deps: Deps, job: Job, pressed: Pressed, press: Press) -> N
         s = check_game(s, pressed.game_id, PLAYING, lang)
         return press(deps, s, s.game(), s.seat_of(user.id), user, lang, msg_id, pressed)
 
-    plan = transact(deps, job, pressed.chat_id, decide)
+    plan = transact(deps, job, pressed.chat_id, decide, ahead=True)  # (a press decides from the session alone)
     await finish(deps, job, plan)
 
 
