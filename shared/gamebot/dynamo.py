@@ -182,7 +182,10 @@ class DynamoRepository(Repository):
         version, body, expires = known
         if expires is not None and expires <= self.clock():
             return None
-        item = Item(key=key, body=unpack(body), version=version, expires_at=expires)
+        try:
+            item = Item(key=key, body=unpack(body), version=version, expires_at=expires)
+        except Exception:  # (a body this version cannot read: the read's answer will say what to do)
+            return None
         self._prefetched.guess = (item, body)
         self.read_ahead["guessed"] += 1
         return item
