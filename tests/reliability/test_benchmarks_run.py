@@ -71,3 +71,17 @@ def test_the_state_size_benchmark_runs_and_reports_sizes(tmp_path):
     r = _run("bench_state_size.py", tmp_path)
     assert r["games"] >= 6 and _positive(r["max_bytes"], r["json_bytes"])
     assert r["breakdown"] and set(r["setups"]) >= {"base", "resistance"}
+
+
+@pytest.mark.slow
+def test_the_timeline_shows_a_press_decided_while_its_chat_is_read(tmp_path):
+    """(The order of the marks, not their times: the engine's move and the messages of a vote are made,
+    and its write prepared, before the read's simulated delay has been waited out.)"""
+    r = _run("bench_timeline.py", tmp_path)
+    for kind in ("vote", "quest card"):
+        marks = r[kind]["marks"]
+        waited = marks.index("DynamoDB delay (GetItem):out")
+        for step in ("guess:out", "engine move:out", "messages of the move:out", "write prepared:out"):
+            assert marks.index(step) < waited, (kind, step)
+        assert marks.index("request written (PutItem):in") > waited  # the write goes out once the read confirms
+        assert all(s["ms"] >= 0 for s in r[kind]["steps"])
