@@ -204,8 +204,8 @@ class DynamoRepository(Repository):
         self._remember(key, record)
         if record is None:
             return None
-        known = self._known.get(key)
-        if guessed is not None and known is not None and known[:2] == (guessed[0].version, guessed[1]):
+        stored_as = (int(record["version"]["N"]) if "version" in record else 0, record.get("body"))
+        if guessed is not None and stored_as == (guessed[0].version, guessed[1]):
             item = guessed[0]  # the guess was right: the very object a decision was made on (not decoded again)
             self.read_ahead["confirmed"] += 1
         else:

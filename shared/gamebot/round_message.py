@@ -88,7 +88,6 @@ def edits(s: Session, table: Table, codec: Codec, before: Any, after: Any, event
     s_after = serial(after)
     types = {e.type for e in events}
     now = quest_open(after)
-    cards = bool(pv.get("table_cards"))
     if "VotesRevealed" in types and s.vote_msg and pv_before is not None:
         # the votes and what they decided (and, if its quest begins now, the cards): one essential edit
         folded = [e for e in events if e.to is None and e.type in TOLD_BY_THE_VOTE]
@@ -108,7 +107,7 @@ def edits(s: Session, table: Table, codec: Codec, before: Any, after: Any, event
         return [Out("send", chat_id=s.chat_id, text=quest_text(table, pv), keyboard=keyboard, tag="quest",
                     live=s_after, remember="vote_msg", view="vote")], []
     if "CardPlayed" in types and s.vote_msg and now:  # cards played so far: progress
-        return [_vote_progress(s, _cards(table, pv, codec, s_after), cards, "quest", s_after)], []
+        return [_vote_progress(s, _cards(table, pv, codec, s_after), bool(pv.get("table_cards")), "quest", s_after)], []
     if "CardPlayed" in types and s.vote_msg and pv_before is not None and pv_before.get("stage") == "quest":
         # the last card: every card is in, the buttons go
         text = quest_text(table, pv_before, count=len(pv_before.get("team") or []), timed=False)
