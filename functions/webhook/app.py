@@ -22,7 +22,7 @@ import os
 import time
 from typing import Any
 
-from gamebot.inbound import MAX_BODY, read_ahead, refusal
+from gamebot.inbound import MAX_BODY, refusal
 from gamebot.runtime import Container, environment, lambda_logging
 
 log = lambda_logging("gamebot.webhook")
@@ -86,7 +86,7 @@ def lambda_handler(event: dict[str, Any], context: Any = None) -> dict[str, Any]
     if remaining is not None:  # waiting out flood control must never outlast the Lambda timeout
         svc.io.wait_budget = max(0.0, min(WAIT_BUDGET, remaining() / 1000 - SAFETY_MARGIN))
     # a button of the running game: its group's session is read while the update is parsed
-    with svc.repo.prefetching(read_ahead(data, svc.codec)):
+    with svc.reading_ahead(data):
         answer = _CONTAINER.run(svc.handle_update(data, checked=True))  # (refusal: above)
     log.info("update %s -> %s in %.1f ms", data.get("update_id"), answer.status, (time.perf_counter() - started) * 1000)
     if answer.status == 200 and answer.method is not None:

@@ -68,6 +68,15 @@ def reset_default_client() -> None:
         _shared_client = None
 
 
+def _version(record: dict[str, Any]) -> int:
+    return int(record["version"]["N"]) if "version" in record else 0
+
+
+def _expiry(record: dict[str, Any]) -> int | None:
+    expires = record.get("expires_at")
+    return int(float(expires["N"])) if expires else None
+
+
 def _error_code(exc: Exception) -> str:
     response = getattr(exc, "response", None) or {}
     return str(response.get("Error", {}).get("Code", ""))
@@ -117,13 +126,8 @@ class DynamoRepository(Repository):
 
     @staticmethod
     def _decode(record: dict[str, Any]) -> Item:
-        expires = record.get("expires_at")
-        return Item(
-            key=record["pk"]["S"],
-            body=unpack(record["body"]) if "body" in record else {},
-            version=int(record["version"]["N"]) if "version" in record else 0,
-            expires_at=int(float(expires["N"])) if expires else None,
-        )
+        return Item(key=record["pk"]["S"], body=unpack(record["body"]) if "body" in record else {},
+                    version=_version(record), expires_at=_expiry(record))
 
     def _condition(self, expect: int | None) -> dict[str, Any]:
         """Condition that the stored item is at version ``expect`` (None: absent or expired)."""
@@ -168,9 +172,7 @@ class DynamoRepository(Repository):
         with self._known_lock:
             self._known.pop(key, None)
             if record is not None and "version" in record and "body" in record:
-                expires = record.get("expires_at")
-                self._known[key] = (int(record["version"]["N"]), record["body"],
-                                    int(float(expires["N"])) if expires else None)
+                self._known[key] = (_version(record), record["body"], _expiry(record))
                 while len(self._known) > KNOWN:
                     self._known.popitem(last=False)
 
@@ -194,7 +196,8 @@ class DynamoRepository(Repository):
         entry = getattr(self._prefetched, "entry", None)
         guessed = None
         if entry is not None and entry[0] == key:
-            guessed, self._prefetched.entry, self._prefetched.guess = getattr(self._prefetched, "guess", None), None, None
+            guessed = getattr(self._prefetched, "guess", None)
+            self._prefetched.entry = self._prefetched.guess = None
             self.read_ahead["used"] += 1
             response = entry[1].result()
         else:
@@ -204,8 +207,7 @@ class DynamoRepository(Repository):
         self._remember(key, record)
         if record is None:
             return None
-        stored_as = (int(record["version"]["N"]) if "version" in record else 0, record.get("body"))
-        if guessed is not None and stored_as == (guessed[0].version, guessed[1]):
+        if guessed is not None and (_version(record), record.get("body")) == (guessed[0].version, guessed[1]):
             item = guessed[0]  # the guess was right: the very object a decision was made on (not decoded again)
             self.read_ahead["confirmed"] += 1
         else:

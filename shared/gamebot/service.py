@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import time
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -124,6 +125,12 @@ class Service:
     # ------------------------------------------------------------------------------------------------
     # Entry point
     # ------------------------------------------------------------------------------------------------
+
+    def reading_ahead(self, data: dict[str, Any]) -> AbstractContextManager[None]:
+        """Around the handling of ``data``: a button of the running game has its group's session read
+        while the update is parsed, and decided on meanwhile (``inbound.read_ahead``,
+        ``Repository.prefetching``, ``UnitOfWork.commit``)."""
+        return self.repo.prefetching(inbound.read_ahead(data, self.codec))
 
     async def handle(self, data: dict[str, Any]) -> int:
         """Process one update; the HTTP status for Telegram (see ``handle_update`` for the answer)."""

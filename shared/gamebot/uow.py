@@ -27,21 +27,18 @@ from .telegram_io import Out, Result
 log = logging.getLogger("gamebot.uow")
 
 
-
 class Unsure(Exception):
     """A decision made ahead needed a read: it is made again once the chat's item is read."""
 
 
 class Kept:
     """The repository a decision made ahead sees (``UnitOfWork.commit``): its writes are prepared now and
-    kept, to be made once the read confirms the guess (``make``); nothing can be read ahead."""
+    kept, to be made once the read confirms the guess (``make``); a read (a delivery's receipts) cannot
+    be answered ahead."""
 
     def __init__(self, repo: Repository) -> None:
         self.repo = repo
         self.writes: list[Callable[[], Any]] = []
-
-    def get(self, key: str) -> Item | None:
-        raise Unsure(key)
 
     def notes(self, key: str) -> dict[str, int]:
         raise Unsure(key)

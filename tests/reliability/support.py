@@ -155,9 +155,7 @@ class Container:
     def handle(self, update: dict[str, Any]) -> int:
         """As the webhook does: a button of the running game has its group's session read ahead (and
         decided on meanwhile, from what this container saw last: ``UnitOfWork.commit``)."""
-        from gamebot.inbound import read_ahead
-
-        with self.service.repo.prefetching(read_ahead(update, self.service.codec)):
+        with self.service.reading_ahead(update):
             return self.loop.run_until_complete(self.service.handle(update))
 
     def close(self) -> None:
