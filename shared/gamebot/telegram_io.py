@@ -100,6 +100,9 @@ class Out:
         """Whether the message will carry buttons."""
         return bool(self.keyboard)
 
+    def draw(self) -> None:
+        """Draw now what is drawn when first read (``DrawnLater``); an operation built drawn has nothing to do."""
+
 
 Drawing = Callable[[], tuple[str, "list[list[Btn]] | None"]]
 
@@ -142,6 +145,9 @@ class DrawnLater(Out):
 
     def has_buttons(self) -> bool:
         return self.buttons
+
+    def draw(self) -> None:
+        self._content()
 
 
 @dataclass

@@ -260,6 +260,8 @@ class UnitOfWork:
             if box.admit_progress(now, out.view, box.group_waiting(group), self.budget) is None:
                 progress.append(out)
             # else held back: the view's latest state goes out with a later edit (or when the alarm wakes)
+        for out in progress:  # what goes out now is drawn before the write (during the read, when decided
+            out.draw()        # ahead), so that nothing is left to do between the commit and its send
         closing = [o for o in progress if o.op in ("edit", "markup") and (o.chat_id or 0) > 0 and o.keyboard is None]
         if closing:
             box.keep_for_replay(owner, [to_effect(o) for o in closing])
