@@ -82,8 +82,9 @@ class Courier:
     @staticmethod
     def _worth_recording(results: list[Result]) -> bool:
         """Did progress teach something the session must keep (an id, a blocked user, the board pinned or
-        no right to pin, an edit Telegram's flood control held back)?"""
+        no right to pin, an edit Telegram's flood control held back, a reminder to delete later)?"""
         return any((r.ok and r.out.remember and r.message_id and r.message_id != r.out.message_id)
+                   or (r.ok and r.out.expires_with and r.message_id)
                    or r.error == "forbidden" or r.out.op == "pin" or held_back(r) for r in results)
 
     async def _send(self, step: Step) -> list[Result]:

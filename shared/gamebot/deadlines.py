@@ -14,6 +14,7 @@ from . import texts
 from .presenter.limits import duration
 from .presenter.table import Table
 from .session import LOBBY, PLAYING, Deadline, Session, TimerSettings, serial
+from .telegram_io import Out
 
 # Phase -> default limit in seconds (0 = off). A plug-in's decisions are in the phase it declares
 # (``Plugin.timer_phase``); "other": any decision of a plug-in that declares none.
@@ -120,6 +121,23 @@ def running(s: Session, now: float) -> Deadline | None:
     if s.status != PLAYING or not s.state:
         return None
     return desired_deadline(s, now)
+
+
+def key(d: Deadline | None) -> str | None:
+    """Names the decision a time limit is about (its reminders are about it too): phase, serial, step."""
+    return None if d is None else f"{d.phase}:{d.serial}:{d.step}"
+
+
+def closing_reminders(s: Session) -> list[Out]:
+    """The reminders on screen whose decision is over (its time limit is no longer the running one): they
+    are deleted (and forgotten); a reminder never stays below newer messages once its decision is over."""
+    running_key = key(s.deadline) if s.active else None
+    over = [r for r in s.reminders if r.key != running_key]
+    if not over:
+        return []
+    s.reminders = [r for r in s.reminders if r.key == running_key]
+    return [Out("delete", chat_id=r.chat, message_id=r.msg, user_id=r.chat if r.chat > 0 else None,
+                tag="reminder_over") for r in over]
 
 
 def same_deadline(a: Deadline | None, b: Deadline | None) -> bool:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from .effects import Effect, keyboard_data
 from .presenter.table import Btn
-from .session import PLAYING, Session, serial
+from .session import MAX_REMINDERS, PLAYING, Reminder, Session, serial
 from .telegram_io import Out, Result
 
 
@@ -43,6 +43,9 @@ def learn(session: Session, r: Result) -> None:
         session.pinned = out.message_id
     if out.remember and r.message_id and r.message_id != out.message_id:
         setattr(session, out.remember, r.message_id)
+    if out.expires_with and r.message_id and out.op == "send":  # a reminder: deleted once its decision is over
+        session.reminders = [*session.reminders, Reminder(chat=out.chat_id or 0, msg=r.message_id,
+                                                          key=out.expires_with)][-MAX_REMINDERS:]
     if out.live is not None and r.message_id and out.op == "send":
         state = session.game() if session.status == PLAYING else None
         if state is not None and serial(state) == out.live:
@@ -61,10 +64,12 @@ def held_back(r: Result) -> bool:
             and (bool(out.view) or (out.op in ("edit", "markup") and out.message_id is not None)))
 
 
-def to_effect(out: Out) -> Effect:
+def to_effect(out: Out, step: int | None = None) -> Effect:
+    """``out`` as an outbox entry; ``step``: the step it belongs to (None: an entry on its own)."""
     return Effect(seq=0, op=out.op, chat=out.chat_id or 0, text=out.text, keyboard=keyboard_data(out.keyboard),
                   message_id=out.message_id, user_id=out.user_id, remember=out.remember, live=out.live,
-                  fallback_send=out.fallback_send, tag=out.tag or "", picture=out.picture)
+                  fallback_send=out.fallback_send, tag=out.tag or "", picture=out.picture, step=step,
+                  expires_with=out.expires_with)
 
 
 def to_out(e: Effect, session: Session | None, photo: Callable[[Session, Effect], Out | None]) -> Out | None:
@@ -76,4 +81,5 @@ def to_out(e: Effect, session: Session | None, photo: Callable[[Session, Effect]
     keyboard = None if e.keyboard is None else [
         [Btn(b["text"], b.get("data"), b.get("url")) for b in row] for row in e.keyboard]
     return Out(e.op, chat_id=e.chat, text=e.text, keyboard=keyboard, message_id=e.message_id, user_id=e.user_id,
-               remember=e.remember, live=e.live, fallback_send=e.fallback_send, tag=e.tag, seq=e.seq)
+               remember=e.remember, live=e.live, fallback_send=e.fallback_send, tag=e.tag, seq=e.seq,
+               expires_with=e.expires_with)

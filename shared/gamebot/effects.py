@@ -78,7 +78,7 @@ class Effect(BaseModel):
     """One stored Bot API operation (an essential ``Out``), waiting to be delivered."""
 
     seq: int
-    op: str  # "send" | "edit" | "markup" | "pin" | "photo"
+    op: str  # "send" | "edit" | "markup" | "pin" | "photo" | "delete" | "stats"
     chat: int
     text: str | None = None
     keyboard: list[list[dict[str, str]]] | None = None  # rows of {"text", "data"} or {"text", "url"}
@@ -93,6 +93,8 @@ class Effect(BaseModel):
     # call: the statistics and ratings items are updated, idempotently by game id; ``handlers.statistics``)
     not_before: float | None = None  # epoch seconds: waiting for the budget or Telegram's flood control
     attempts: int = 0
+    step: int | None = None  # the entries of one step share it: the group gets them together (None: alone)
+    expires_with: str | None = None  # a reminder: the time limit it is about (``Out.expires_with``)
 
 
 class Lease(BaseModel):
@@ -146,9 +148,11 @@ class Outbox(BaseModel):
         """Append ``effect`` with the next sequence number. An edit of a message that already waits for
         an edit replaces that one (the latest text is what counts): coalescing under the budget."""
         if effect.op == "send" and effect.tag == "announce" and effect.keyboard is None:
-            last = next((e for e in reversed(self.effects) if e.chat == effect.chat), None)
+            # (past the waiting edits of messages above, the board's: a later edit replaces them anyway)
+            last = next((e for e in reversed(self.effects) if e.chat == effect.chat
+                         and not (e.op in ("edit", "markup") and self.waiting(e))), None)
             if (last is not None and last.op == "send" and last.tag == "announce" and last.keyboard is None
-                    and last.not_before is not None and len(last.text or "") + len(effect.text or "") < 3500):
+                    and self.waiting(last) and len(last.text or "") + len(effect.text or "") < 3500):
                 # waiting for the group's budget: the news goes out together, as one message
                 last.text = f"{last.text}\n{effect.text}"
                 return last
@@ -168,19 +172,26 @@ class Outbox(BaseModel):
             del self.effects[0]
         return effect
 
+    def waiting(self, effect: Effect) -> bool:
+        """Is ``effect`` held back (the budget, flood control), itself or behind an earlier entry of its
+        chat? Then no delivery is sending it."""
+        return any(e.chat == effect.chat and e.seq <= effect.seq and e.not_before is not None for e in self.effects)
+
     # --- the budget ----------------------------------------------------------------------------------
     def recent_ops(self, now: float) -> list[float]:
         self.group_ops = [t for t in self.group_ops if t > now - WINDOW]
         return self.group_ops
 
-    def admit(self, now: float, essential: bool, budget: Budget) -> float | None:
-        """Take a slot of the group's budget now: None if taken, else when one frees."""
+    def admit(self, now: float, essential: bool, budget: Budget, count: int = 1) -> float | None:
+        """Take ``count`` slots of the group's budget now (all or none): None if taken, else when that
+        many are free."""
         ops = self.recent_ops(now)
         limit = budget.limit if essential else budget.progress
-        if not budget.limit or len(ops) < limit:
-            ops.append(float(int(now)))  # (whole seconds: what Telegram's limit needs, and a smaller item)
+        count = max(1, min(count, limit)) if budget.limit else count
+        if not budget.limit or len(ops) + count <= limit:
+            ops.extend([float(int(now))] * count)  # (whole seconds: what Telegram's limit needs, and a smaller item)
             return None
-        return sorted(ops)[len(ops) - limit] + WINDOW
+        return sorted(ops)[len(ops) + count - 1 - limit] + WINDOW
 
     def admit_progress(self, now: float, view: str | None, group_busy: bool, budget: Budget) -> float | None:
         """May a progress edit of ``view`` go now? None if it may (its slot taken), else when to try

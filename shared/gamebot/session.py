@@ -144,6 +144,18 @@ class LiveKeyboard(BaseModel):
 MAX_LIVE_KEYBOARDS = 40
 
 
+class Reminder(BaseModel):
+    """A reminder the bot sent (``gamebot.timers``) of the time limit ``key`` (``deadlines.key``): it is
+    deleted once that decision is over, so that no reminder is left below newer messages."""
+
+    chat: int
+    msg: int
+    key: str
+
+
+MAX_REMINDERS = 30
+
+
 class Selection(BaseModel):
     """What a player has toggled so far on a multi-step prompt (team picker, pick-N prompts)."""
 
@@ -173,6 +185,7 @@ class Session(BaseModel):
     sel: dict[str, Selection] = Field(default_factory=dict)  # "g": group picker; str(seat): private
     unreachable: list[int] = Field(default_factory=list)  # user ids we could not message
     keyboards: list[LiveKeyboard] = Field(default_factory=list)  # decision buttons still on screen
+    reminders: list[Reminder] = Field(default_factory=list)  # reminders on screen (deleted once their decision is over)
     pin_hint: bool = False  # the group was told how to let the bot pin the board (it could not)
     pinned: int | None = None  # the board the bot pinned (unpinned when the group's next lobby opens)
     outbox: Outbox = Field(default_factory=Outbox)  # what was decided and is not delivered yet (effects)

@@ -77,7 +77,8 @@ class LazyRequest(BaseRequest):
 class Out:
     """One Bot API call the service wants made."""
 
-    op: str  # "send" | "edit" | "answer" | "pin" | "unpin" | "markup" | "photo" (``photo`` bytes, ``text`` the caption)
+    op: str  # "send" | "edit" | "answer" | "pin" | "unpin" | "markup" | "photo" (``photo`` bytes, ``text`` the
+    # caption) | "delete"
     chat_id: int | None = None
     text: str | None = None
     keyboard: list[list[Btn]] | None = None
@@ -95,6 +96,7 @@ class Out:
     picture: str | None = None  # op "photo" from the outbox: the last game's picture in this language
     seq: int | None = None  # the outbox entry this operation delivers (None: progress, never stored)
     view: str | None = None  # the group message this edit keeps current ("board", "vote"): progress coalesces
+    expires_with: str | None = None  # a reminder of this time limit (``deadlines.key``): deleted once it is over
 
     def has_buttons(self) -> bool:
         """Whether the message will carry buttons."""
@@ -277,6 +279,9 @@ class TelegramIO:
         if out.op == "pin":
             await self.bot.pin_chat_message(chat_id=out.chat_id, message_id=out.message_id, disable_notification=True)
             return out.message_id
+        if out.op == "delete":
+            await self.bot.delete_message(chat_id=out.chat_id, message_id=out.message_id)
+            return out.message_id
         if out.op == "unpin":
             await self.bot.unpin_chat_message(chat_id=out.chat_id, message_id=out.message_id)
             return out.message_id
@@ -304,6 +309,8 @@ class TelegramIO:
                 text = exc.message.lower()
                 if "not modified" in text:
                     return Result(out, True, out.message_id, error="not_modified")
+                if out.op == "delete" and ("not found" in text or "can't be deleted" in text):
+                    return Result(out, True, out.message_id, error="gone")  # deleted already (or too old): done
                 if out.op == "edit" and out.fallback_send and ("not found" in text or "can't be edited" in text):
                     out = Out(**{**out.__dict__, "op": "send", "message_id": None})
                     continue

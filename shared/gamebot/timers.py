@@ -41,10 +41,12 @@ from .deadlines import (  # noqa: F401 (the policy's names, also read from here)
     PHASES,
     REMIND_MIN_LIMIT,
     carry_over,
+    closing_reminders,
     configure,
     default_text,
     desired_deadline,
     duration,
+    key,
     limit_for,
     new_deadline,
     phase_name,
@@ -83,13 +85,14 @@ class Timers:
 
     # --- planning ------------------------------------------------------------------------------------
 
-    def plan(self, s: Session, old: Deadline | None) -> None:
-        """Bring ``s.deadline`` up to date before ``s`` is written (its alarm follows: :meth:`arm`)."""
+    def plan(self, s: Session, old: Deadline | None) -> list[Out]:
+        """Bring ``s.deadline`` up to date before ``s`` is written (its alarm follows: :meth:`arm`); the
+        reminders of a decision that is over are deleted (the operations returned)."""
         if s.status not in ACTIVE:
             settle_idle(s)
-        if self.deps.scheduler is None:
-            return
-        s.deadline = desired_deadline(s, self.deps.clock())
+        if self.deps.scheduler is not None:
+            s.deadline = desired_deadline(s, self.deps.clock())
+        return closing_reminders(s)
 
     def arm(self, s: Session, now: float, in_flight: set[int], consumed: bool = False) -> list[Schedule]:
         """Move the chat's alarm to the next moment something is due (in ``s``, written next); the
@@ -158,12 +161,15 @@ def due(deps: Deps, s: Session, outcome: list[str]) -> Plan | None:
 
 
 def reminder(deps: Deps, s: Session) -> list[Out]:
+    """The reminders of the running time limit: in the group and to each player it waits for. Each is
+    deleted once its decision is over (``deadlines.closing_reminders``)."""
     d = s.deadline
     table = deps.table(s)
     left = time_left(table, d.due - deps.clock())
+    about = key(d)
     if d.phase == "join":
         text = table.t("timers.remind_join", left=left, count=len(s.players), max=MAX_EXTENSIONS)
-        return [Out("send", chat_id=s.chat_id, text=text, essential=False, tag="remind")]
+        return [Out("send", chat_id=s.chat_id, text=text, essential=False, tag="remind", expires_with=about)]
     state = s.game()
     waiting = waiting_for(state)
     default = default_text(table, d.phase, s.settings.timers)
@@ -173,11 +179,11 @@ def reminder(deps: Deps, s: Session) -> list[Out]:
         who = texts.join_names([table.mention(x) for x in waiting["seats"]], table.lang)
         text = table.t("timers.remind", left=left, who=who, what=esc(table.kind(waiting["kind"])),
                        default=default)
-    outs = [Out("send", chat_id=s.chat_id, text=text, essential=False, tag="remind")]
+    outs = [Out("send", chat_id=s.chat_id, text=text, essential=False, tag="remind", expires_with=about)]
     for seat in actors(state):  # a private nudge, hidden decisions included: only they see it
         player = s.players[seat]
         t = deps.table(s, player.lang)
-        outs.append(Out("send", chat_id=player.id, user_id=player.id, essential=False, tag="remind",
+        outs.append(Out("send", chat_id=player.id, user_id=player.id, essential=False, tag="remind", expires_with=about,
                         text=t.t("timers.remind_private", left=time_left(t, d.due - deps.clock()),
                                  title=esc(s.title), default=default_text(t, d.phase, s.settings.timers))))
     return outs

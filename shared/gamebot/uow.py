@@ -62,7 +62,7 @@ class UnitOfWork:
     the outbox), retry on a conflict. What the commit decided is sent afterwards by ``courier.Courier``."""
 
     def __init__(self, repo: Repository, clock: Callable[[], float] = time.time,
-                 plan_timers: Callable[[Session, Any], None] | None = None,
+                 plan_timers: Callable[[Session, Any], list[Out]] | None = None,
                  arm: Callable[[Session, float, set[int], bool], list[Any]] | None = None,
                  photo: Callable[[Session, Effect], Out | None] | None = None,
                  settle: Callable[[Plan], None] | None = None,
@@ -70,7 +70,7 @@ class UnitOfWork:
                  budget: Budget | None = None) -> None:
         self.repo = repo
         self.clock = clock
-        self.plan_timers = plan_timers or (lambda s, old: None)
+        self.plan_timers = plan_timers or (lambda s, old: [])
         self.arm = arm or (lambda s, now, in_flight, fired: [])
         self.photo = photo or (lambda s, e: None)
         self.settle = settle or (lambda plan: None)
@@ -110,7 +110,7 @@ class UnitOfWork:
                 return self._uncommitted(plan, session, version, chat_id, me, written=bool(plan.writes))
             s = plan.session
             self.settle(plan)
-            self.plan_timers(s, deadline)
+            plan.outs += self.plan_timers(s, deadline)  # (and the reminders of a decision that is over go)
             step = self.sort(s, plan, chat_id, me, repo)
             s.mark_seen(owner)
             self._write(plan, s, version, chat_id, repo)
@@ -207,10 +207,11 @@ class UnitOfWork:
         now = self.clock()
         box = s.outbox
         group = s.chat_id
+        step = box.next_seq  # this step's group messages reach the group together (the board with the news)
         for out in plan.outs:
             if out.essential and out.op != "answer":
-                box.add(to_effect(out))
-        if plan.picture is not None:  # drawn at delivery, after the text of the end
+                box.add(to_effect(out, step))
+        if plan.picture is not None:  # drawn at delivery, after the text of the end (never holding it back)
             chat, _, lang = plan.picture
             box.add(Effect(seq=0, op="photo", chat=chat, picture=lang, tag="picture"))
             plan.picture = None
@@ -219,15 +220,22 @@ class UnitOfWork:
         plan.effects = []
         stored: list[Effect] = []
         group_full = False
-        for e in box.deliverable(now, owner):
+        deliverable = box.deliverable(now, owner)
+        for i, e in enumerate(deliverable):
             if e.chat == group:
                 if group_full:
                     continue
-                slot = box.admit(now, True, self.budget)
-                if slot is not None:  # over the group's budget: this and what follows it wait
-                    box.wait(e.seq, slot)
-                    group_full = True
-                    continue
+                first = i == 0 or deliverable[i - 1].chat != group or not e.step or deliverable[i - 1].step != e.step
+                if first:  # the budget takes the whole step's group messages, or none of them yet
+                    run = 1
+                    while (i + run < len(deliverable) and e.step and deliverable[i + run].chat == group
+                           and deliverable[i + run].step == e.step):
+                        run += 1
+                    slot = box.admit(now, True, self.budget, run)
+                    if slot is not None:  # over the group's budget: this step and what follows it wait
+                        box.wait(e.seq, slot)
+                        group_full = True
+                        continue
             stored.append(e)
         for e in stored:
             e.not_before = None

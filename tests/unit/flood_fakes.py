@@ -33,7 +33,7 @@ from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen, RecordingIO
 
 # The operation TelegramIO is making: its labels (tag, essential, recipient) go with what the Bot gets.
 CURRENT: contextvars.ContextVar[Out | None] = contextvars.ContextVar("flood_current", default=None)
-GROUP_OPS = ("send", "edit", "markup", "photo", "pin")
+GROUP_OPS = ("send", "edit", "markup", "photo", "pin", "delete")
 
 
 @dataclass(frozen=True)
@@ -93,6 +93,9 @@ class ChatBot:
 
     async def pin_chat_message(self, chat_id: int, message_id: int, disable_notification: bool = False) -> Any:
         return await self._do("pinChatMessage", "pin", chat_id, message_id=message_id)
+
+    async def delete_message(self, chat_id: int, message_id: int) -> Any:
+        return await self._do("deleteMessage", "delete", chat_id, message_id=message_id)
 
     async def answer_callback_query(self, callback_query_id: str, text: str | None = None, show_alert: bool = False,
                                     url: str | None = None) -> Any:

@@ -50,6 +50,7 @@ class RecordingIO:
         self.admins: set[int] = set()
         self.photo_error: str | None = None  # e.g. "bad_request": every sendPhoto fails so
         self.cannot_pin = False  # the bot is not an admin of the group: pinChatMessage fails
+        self.deleted: list[tuple[int, int]] = []  # (chat, message id) of every message the bot deleted
         self._next = 500
 
     async def run(self, outs: list[Out]) -> list[Result]:
@@ -73,6 +74,12 @@ class RecordingIO:
             self.msgs[(out.chat_id, self._next)] = m
             self.order.append((out.chat_id, self._next))
             return Result(out, True, self._next)
+        if out.op == "delete":
+            if self.msgs.pop((out.chat_id, out.message_id), None) is None:
+                return Result(out, True, out.message_id, error="gone")  # (Telegram: not found, taken as done)
+            self.order.remove((out.chat_id, out.message_id))
+            self.deleted.append((out.chat_id, out.message_id))
+            return Result(out, True, out.message_id)
         if out.op in ("edit", "markup"):
             m = self.msgs.get((out.chat_id, out.message_id))
             if m is None:

@@ -475,3 +475,40 @@ def test_a_local_scheduler_fires_the_service_timers_in_process():
     finally:
         local.stop()
         h.close()
+
+
+def test_a_reminder_is_deleted_once_its_decision_is_over(h):
+    """The vote's reminder (in the group and to each voter still missing) goes once the vote is decided,
+    by the last voters or by the time limit: no reminder stays below newer messages."""
+    players = [1, 2, 3, 4, 5]
+    started(h, players)
+    h.sched.timers.clear()
+    propose(h, players)
+    for uid in (1, 2, 3):
+        h.press_label(uid, GROUP, "Approve")
+    remind, _ = h.fire_next("remind")
+    shown = [(m.chat_id, m.message_id) for chat in (GROUP, 4, 5) for m in h.io.chat(chat) if "⏰" in m.text]
+    assert len(shown) == 3 and {c for c, _ in shown} == {GROUP, 4, 5}
+    assert {(r.chat, r.msg) for r in h.session().reminders} == set(shown)
+    h.press_label(4, GROUP, "Approve")
+    assert all(key in h.io.msgs for key in shown)  # the vote is still open: the reminders stay
+    h.press_label(5, GROUP, "Reject")
+    h.settle()
+    assert not any(key in h.io.msgs for key in shown) and set(h.io.deleted) >= set(shown)
+    assert h.session().reminders == []
+
+
+def test_a_reminder_goes_when_the_time_limit_applies_the_default(h):
+    players = [1, 2, 3, 4, 5]
+    started(h, players)
+    h.sched.timers.clear()
+    propose(h, players)
+    h.fire_next("remind")
+    shown = [(m.chat_id, m.message_id) for m in h.io.chat(GROUP) if "left: waiting for" in m.text]
+    assert len(shown) == 1
+    _, outcome = h.fire_next()
+    assert outcome == "expired"
+    h.settle()
+    assert shown[0] not in h.io.msgs and shown[0] in h.io.deleted
+    assert not any("left" in m.text for chat in [GROUP, *players] for m in h.io.chat(chat) if "⏰" in m.text)
+    assert h.session().reminders == []

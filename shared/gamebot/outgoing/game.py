@@ -158,7 +158,10 @@ def game_outs(
                               user_id=leader.id, tag="picker",
                               text=proposal_line(table_of(before.leader), pv)))
 
-    # 6. The board, edited only when its text changes.
+    # 6. The board, edited only when its text changes. It tells what the step's group messages tell,
+    # so it comes after them (the game is "over" on the board only once the result is on screen), and
+    # it is essential: it always names the decision actually pending (its edits coalesce while they wait).
+    board_outs: list[Out] = []
     status = "ended" if after.over else "playing"
     if kind == "start" and s.board_msg:
         # the lobby message becomes the board, opening with the start's announcements: one message
@@ -172,10 +175,10 @@ def game_outs(
     elif not same_point and s.board_msg:
         board_text = memo.board(board, table, pv, status)
         if pv_before is None or memo.board(board, table, pv_before) != board_text or after.over:
-            # the board's latest state: progress, except the end's (every edit keeps the board's button)
-            head.append(Out("edit", chat_id=chat, message_id=s.board_msg, text=board_text,
-                            keyboard=None if after.over else board_keyboard(table, deps.codec), fallback_send=True,
-                            remember="board_msg", tag="board", essential=after.over, view="board"))
+            # (every edit keeps the board's button while the game runs)
+            board_outs.append(Out("edit", chat_id=chat, message_id=s.board_msg, text=board_text,
+                                  keyboard=None if after.over else board_keyboard(table, deps.codec),
+                                  fallback_send=True, remember="board_msg", tag="board", view="board"))
 
     # 7. The end: every role, the winner, the history.
     tail: list[Out] = []
@@ -189,4 +192,4 @@ def game_outs(
             tail[0].text, news = f"{news}\n\n{tail[0].text}", ""
     if news and not (kind == "start" and s.board_msg):
         group.insert(0, Out("send", chat_id=chat, text=news, tag="announce"))
-    return head + private + group + tail
+    return head + private + group + tail + board_outs

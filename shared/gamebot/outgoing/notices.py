@@ -8,6 +8,7 @@ from typing import Any
 
 from .. import ending, texts
 from ..context import Deps
+from ..deadlines import closing_reminders
 from ..delivery import Facts
 from ..presenter.table import Table
 from ..session import PLAYING, Session, serial
@@ -38,6 +39,7 @@ def follow_up(deps: Deps, session: Session, facts: Facts) -> list[Out]:
             session.unreachable.append(uid)
             notices.append(Out("send", chat_id=chat_id, tag="unreachable",
                                text=table.t("unreachable", name=table.mention(seat), link=table.deep_link("r"))))
+    notices += closing_reminders(session)  # a reminder that arrived once its decision was over
     if session.status == PLAYING and facts.lost:
         hidden = {p.kind for p in session.game().pending if p.hidden}
         for uid, kinds in sorted(facts.lost.items()):
