@@ -207,6 +207,10 @@ class Session(BaseModel):
     rematch_of: str | None = None
     invited: list[Player] = Field(default_factory=list)
     next_game: list[Player] = Field(default_factory=list)  # /nextgame: told in private when a lobby opens here
+    # The game-over message carrying "Play again" (its id, learned once sent) and the game it ended: its
+    # button stays while it can do something (open the rematch, join a lobby), and goes once a game runs.
+    again_msg: int | None = None
+    again_game: str | None = None
     _game: tuple[str, GameState] | None = PrivateAttr(default=None)
 
     @field_validator("seen", mode="before")

@@ -67,8 +67,8 @@ def test_each_invited_player_joins_with_one_tap(h):
     assert "Invited back" not in h.io.last(GROUP).text  # everyone is back
     h.press_label(2, GROUP, "Start")
     assert session(h).status == "playing" and not session(h).invited
-    h.press(1, over, button.data)  # a game of the rematch runs: the old button is out of date
-    assert "Another game has begun" in h.last_answer().text and h.last_answer().alert
+    h.press(1, over, button.data)  # a game of the rematch runs: the old button can do nothing (not /newgame)
+    assert "A game is being played here now" in h.last_answer().text and h.last_answer().alert
 
 
 def test_a_game_cancelled_in_between_makes_the_button_out_of_date(h):
@@ -88,3 +88,38 @@ def test_in_french(h):
     while h.idle():
         pass
     assert "Invités de la dernière partie" in h.io.last(GROUP).text
+
+
+def test_play_again_joins_a_lobby_that_newgame_opened_instead_of_pointing_at_newgame(h):
+    _played(h)
+    over, button = h.io.with_button(GROUP, "Play again")
+    h.command(1, "/newgame")  # someone opens the next lobby the usual way
+    h.press(2, over, button.data)
+    assert h.last_answer().text == "You joined the game."
+    assert [p.id for p in session(h).players] == [1, 2]
+
+
+def test_the_play_again_button_goes_once_the_next_game_starts(h):
+    _played(h)
+    over, button = h.io.with_button(GROUP, "Play again")
+    h.command(1, "/newgame")
+    for uid in (2, 3, 4, 5):
+        h.press(uid, over, button.data)  # the button joins the open lobby: it stays meanwhile
+    assert h.io.msgs[(GROUP, over.message_id)].keyboard
+    h.press_label(1, GROUP, "Start")
+    while h.idle():
+        pass
+    assert session(h).status == "playing"
+    assert not h.io.msgs[(GROUP, over.message_id)].keyboard  # taken away: it could do nothing now
+    h.press(1, over, button.data)  # (pressed anyway, before the edit arrived)
+    assert "A game is being played here now" in h.last_answer().text
+
+
+def test_the_play_again_button_goes_when_a_lobby_of_another_game_closes(h):
+    _played(h)
+    over, button = h.io.with_button(GROUP, "Play again")
+    h.command(1, "/newgame")
+    h.command(1, "/cancel")
+    while h.idle():
+        pass
+    assert not h.io.msgs[(GROUP, over.message_id)].keyboard

@@ -57,6 +57,8 @@ def open_lobby(deps: Deps, s: Session | None, chat_id: int, title: str, user: An
         **carry_over(s),
         last=s.last if s is not None else None,
         pin_hint=s.pin_hint if s is not None else False,
+        again_msg=s.again_msg if s is not None else None,
+        again_game=s.again_game if s is not None else None,
         rematch_of=rematch_of,
         invited=[p for p in invited or [] if p.id != user.id],
     )
@@ -83,14 +85,19 @@ def open_lobby(deps: Deps, s: Session | None, chat_id: int, title: str, user: An
     return plan
 
 
-def play_again(deps: Deps, s: Session | None, user: Any, pressed: Pressed) -> Plan:
+def play_again(deps: Deps, s: Session | None, user: Any, pressed: Pressed, msg_id: int | None = None) -> Plan:
     """"Play again" on a game-over message: a lobby with the same settings, the game's players invited;
-    once it is open, the same button joins it."""
+    while a lobby is open (that one, or one /newgame opened), the same button joins it. Once a game runs
+    it can do nothing: the answer says why, and the button goes (``notices.settle_again`` takes it away
+    from the group's screen as the game starts)."""
     lang = lang_of(user, s)
-    if s is not None and s.status == LOBBY and s.rematch_of == pressed.game_id:
+    if s is not None and s.status == LOBBY:
         return join(deps, s, user, s.game_id)
     if s is None or s.active or s.game_id != pressed.game_id:
-        raise Reply(texts.t("rematch.gone", lang), alert=True)
+        key = "rematch.running" if s is not None and s.active else "rematch.gone"
+        gone = [Out("markup", chat_id=pressed.chat_id, message_id=msg_id, keyboard=None, essential=False,
+                    tag="stale")] if msg_id else []
+        return Plan(answer=texts.t(key, lang), alert=True, outs=gone)
     return open_lobby(deps, s, s.chat_id, s.title, user, lobby_settings(s.settings, ""), rematch_of=s.game_id,
                       invited=list(s.players))
 
@@ -238,7 +245,7 @@ DECISIONS = {
     Leave: lambda deps, s, user, pressed, msg_id: leave(deps, s, user, pressed.game_id),
     OpenSettings: lambda deps, s, user, pressed, msg_id: open_settings(deps, s, user, pressed),
     StartGame: lambda deps, s, user, pressed, msg_id: start_game(deps, s, user, pressed, msg_id),
-    PlayAgain: lambda deps, s, user, pressed, msg_id: play_again(deps, s, user, pressed),
+    PlayAgain: lambda deps, s, user, pressed, msg_id: play_again(deps, s, user, pressed, msg_id),
 }
 
 

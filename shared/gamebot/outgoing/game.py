@@ -188,6 +188,8 @@ def game_outs(
         for text in ending.game_over(table, pv):
             tail.append(Out("send", chat_id=chat, text=text, tag="end"))
         tail[-1].keyboard = play_again_keyboard(table, deps.codec)
+        tail[-1].remember = "again_msg"  # (its button goes once it can do nothing: ``notices.settle_again``)
+        s.again_msg, s.again_game = None, s.game_id
         if news and len(news) + len(tail[0].text or "") < MESSAGE_LIMIT:
             tail[0].text, news = f"{news}\n\n{tail[0].text}", ""
     if news and not (kind == "start" and s.board_msg):

@@ -11,7 +11,7 @@ from ..context import Deps
 from ..deadlines import closing_reminders
 from ..delivery import Facts
 from ..presenter.table import Table
-from ..session import PLAYING, Session, serial
+from ..session import LOBBY, PLAYING, Session, serial
 from ..steps import Plan
 from ..telegram_io import Out
 
@@ -81,6 +81,17 @@ def settle(plan: Plan) -> None:
     (:func:`fold_into_pressed`), then the decision buttons on screen brought up to date."""
     plan.outs = fold_into_pressed(plan.outs)
     settle_keyboards(plan)
+    settle_again(plan)
+
+
+def settle_again(plan: Plan) -> None:
+    """The last game's "Play again" opens its rematch or joins the lobby open now; once a game runs (or a
+    lobby of another game was closed), it can do nothing any more: its button is taken away."""
+    s = plan.session
+    if s.again_msg is None or s.status == LOBBY or (s.status != PLAYING and s.game_id == s.again_game):
+        return
+    plan.outs.append(Out("markup", chat_id=s.chat_id, message_id=s.again_msg, keyboard=None, tag="stale"))
+    s.again_msg = s.again_game = None
 
 
 def settle_keyboards(plan: Plan) -> None:
