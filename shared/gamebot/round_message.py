@@ -45,7 +45,7 @@ def quest_text(table: Table, pv: dict[str, Any], head: dict[str, Any] | None = N
                timed: bool = True) -> str:
     """The vote's outcome with the quest under it: who may see a card played, then how many are in.
     ``head``: the view the vote was made in; ``count``: the cards in (default: the view's); ``timed``: the
-    cards are played now (the time limit is said)."""
+    cards are played now, with the buttons under this message (how to play them and the time limit are said)."""
     team = pv.get("team") or []
     played = len(pv.get("played") or []) if count is None else count
     quest = pv["quest"] if pv.get("quest") is not None else 0
@@ -53,7 +53,9 @@ def quest_text(table: Table, pv: dict[str, Any], head: dict[str, Any] | None = N
     notes = [line for line in wording.play_notes(table, pv, -1) if line != secret]
     lines = [vote_result(table, pv, head=head), *notes,
              table.t("quest.progress", quest=quest + 1, team=table.names_of(team), count=played, of=len(team))]
-    return "\n".join(lines + (prompt_lines(table) if timed else []))
+    if timed:  # the card buttons are under this message now (and only then does a text point at them)
+        lines += [table.t("quest.play_below"), *prompt_lines(table)]
+    return "\n".join(lines)
 
 
 def _vote_edit(s: Session, text: str, **fields: Any) -> Out:
