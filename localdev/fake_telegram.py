@@ -150,7 +150,7 @@ NOT_MODIFIED = (
 
 _HTML_TAGS = {
     "b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "span", "tg-spoiler", "a", "code", "pre",
-    "blockquote", "tg-emoji",
+    "blockquote", "tg-emoji", "tg-time",
 }
 _BUTTON_ACTIONS = {
     "url", "callback_data", "web_app", "login_url", "switch_inline_query",

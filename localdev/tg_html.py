@@ -1,7 +1,9 @@
 """Render the bot's Telegram HTML (parse_mode=HTML) as safe HTML for the playground's page.
 
 Telegram's subset is kept: ``b``/``strong``, ``i``/``em``, ``u``/``ins``, ``s``/``strike``/``del``,
-``code``, ``pre``, ``blockquote``, spoilers (``tg-spoiler``, ``span class="tg-spoiler"``) and links.
+``code``, ``pre``, ``blockquote``, spoilers (``tg-spoiler``, ``span class="tg-spoiler"``), links and
+date-times (``tg-time``: ``<time class="tg-time" data-unix=...>`` around the text Telegram would show an
+older app; the page writes the reader's own local time into it, as Telegram's apps do).
 Everything else is escaped text: unknown tags are dropped (their text stays), attributes other than a
 link's ``href`` are dropped, so nothing the bot sends can run script in the page.
 
@@ -65,6 +67,9 @@ class _Renderer(HTMLParser):
         elif tag == "a":
             self.out.append(self._link(values.get("href", "").strip()))
             close = "a" if self.out[-1] else None
+        elif tag == "tg-time" and values.get("unix", "").isdigit():  # the page shows it in the reader's zone
+            self.out.append(f'<time class="tg-time" data-unix="{values["unix"]}" data-format="{_attr(values.get("format", ""))}">')
+            close = "time"
         self.open.append(close)
 
     def _link(self, href: str) -> str:

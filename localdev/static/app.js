@@ -142,6 +142,7 @@ function messageNode(chatId, m, isGroup) {
   if (m.html) {
     const text = el("div", "text");
     text.innerHTML = m.html;  // sanitised by the server
+    localTimes(text);
     bubble.append(text);
   }
   bubble.append(el("div", "meta", (m.edited ? "edited " : "") + m.time));
@@ -479,3 +480,13 @@ function setup() {
 }
 
 setup();
+
+// Telegram's date-time entities (<tg-time format="t">) in the reader's own time zone and clock, as the
+// apps show them; the server leaves the UTC text for an app that cannot.
+function localTimes(root) {
+  for (const t of root.querySelectorAll("time.tg-time")) {
+    const when = new Date(Number(t.dataset.unix) * 1000);
+    t.title = when.toISOString();
+    t.textContent = when.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
+  }
+}

@@ -44,3 +44,15 @@ def test_deep_link_payloads_only_for_this_bot():
     assert deep_link_payload("https://t.me/AvalonTestBot", BOT) == ""
     assert deep_link_payload("https://t.me/OtherBot?start=x", BOT) is None
     assert deep_link_payload("https://example.org/AvalonTestBot?start=x", BOT) is None
+
+
+def test_a_date_time_is_marked_for_the_page_to_show_in_the_readers_zone():
+    shown = render('until <tg-time unix="1800000000" format="t">08:00 UTC</tg-time>')
+    assert shown == 'until <time class="tg-time" data-unix="1800000000" data-format="t">08:00 UTC</time>'
+    assert render('<tg-time unix="x" onclick="a()">08:00 UTC</tg-time>') == "08:00 UTC"  # (no attribute leaks)
+
+
+def test_the_fake_bot_api_accepts_a_date_time_like_telegram():
+    from localdev.fake_telegram import html_to_plain
+
+    assert html_to_plain('⏱ until <tg-time unix="1800000000" format="t">08:00 UTC</tg-time>') == "⏱ until 08:00 UTC"

@@ -1,6 +1,7 @@
-"""Time limits players can see: every decision's message says how long the player has ("2 min"), the
-board says until when the decision awaited now runs, and the group's messages and edits per game do not
-grow for it."""
+"""Time limits players can see: every decision's message says how long the player has ("2 min") and
+until when, the board says until when the decision awaited now runs, and the group's messages and edits
+per game do not grow for it. The moment is Telegram's date-time entity (``<tg-time format="t">``): each
+reader's app shows it in their own time zone; an older app shows the time in UTC."""
 from __future__ import annotations
 
 import random
@@ -31,8 +32,9 @@ def propose(h: Timed, players: list[int]) -> None:
         assert driver._picker()
 
 
-def _until(h: Timed) -> str:
-    return time.strftime("%H:%M", time.gmtime(h.session().deadline.due))
+def _until(h: Timed, utc: str = "{} UTC") -> str:
+    due = h.session().deadline.due
+    return f'<tg-time unix="{due}" format="t">{utc.format(time.strftime("%H:%M", time.gmtime(due)))}</tg-time>'
 
 
 def _leader(h: Timed) -> int:
@@ -44,9 +46,9 @@ def test_the_team_picker_and_the_board_say_how_long_and_until_when(h):
     h.lobby(PLAYERS)
     h.press_label(1, GROUP, "Start")
     picker = h.io.last(_leader(h))
-    assert picker.text.endswith("⏳ Time limit: 3 min")  # the Leader's team: 180 s by default
+    assert picker.text.endswith(f"⏳ Time limit: 3 min, until {_until(h)}")  # the Leader's team: 180 s by default
     board = h.io.chat(GROUP)[0]
-    assert f"⏱ 3 min to answer, until {_until(h)} UTC" in board.text
+    assert f"⏱ 3 min to answer, until {_until(h)}" in board.text
     assert board.text.index("Waiting for") < board.text.index("⏱")
 
 
@@ -56,14 +58,14 @@ def test_the_vote_the_quest_cards_and_private_prompts_say_their_limit(h):
     h.press_label(1, GROUP, "Start")
     propose(h, PLAYERS)
     vote, _ = h.io.with_button(GROUP, "Approve")
-    assert "⏳ Time limit: 2 min" in vote.text
-    while h.idle():  # (the board's edits are progress, within the group's budget)
+    assert f"⏳ Time limit: 2 min, until {_until(h)}" in vote.text
+    while h.idle():  # (within the group's budget)
         pass
-    assert f"until {_until(h)} UTC" in h.io.chat(GROUP)[0].text
+    assert f"until {_until(h)}" in h.io.chat(GROUP)[0].text
     for uid in PLAYERS:
         h.press_label(uid, GROUP, "Approve")
     quest, _ = h.io.with_button(GROUP, "Success")
-    assert quest.text.endswith("⏳ Time limit: 2 min")
+    assert quest.text.endswith(f"⏳ Time limit: 2 min, until {_until(h)}")
     team = h.session().game().team
     for seat in team:
         h.press(h.session().players[seat].id, quest, h.io.with_button(GROUP, "Success")[1].data)
@@ -77,7 +79,7 @@ def test_a_limit_set_by_the_group_is_the_one_shown(h):
     s.settings.timers.limits["propose"] = 600  # (what the settings panel's timers page does)
     h.repo.put(Item(key=item.key, body=s.body()), item.version)
     h.press_label(1, GROUP, "Start")
-    assert h.io.last(_leader(h)).text.endswith("⏳ Time limit: 10 min")
+    assert h.io.last(_leader(h)).text.endswith(f"⏳ Time limit: 10 min, until {_until(h)}")
 
 
 def test_in_french(h):
@@ -85,8 +87,8 @@ def test_in_french(h):
         h.langs[uid] = "fr"
     h.lobby(PLAYERS, join="Rejoindre")
     h.press_label(1, GROUP, "Commencer")
-    assert h.io.last(_leader(h)).text.endswith("⏳ Temps imparti : 3 min")
-    assert f"pour répondre, jusqu'à {_until(h)} UTC" in h.io.chat(GROUP)[0].text
+    assert h.io.last(_leader(h)).text.endswith(f"⏳ Temps imparti : 3 min, jusqu'à {_until(h)}")
+    assert f"pour répondre, jusqu'à {_until(h)}" in h.io.chat(GROUP)[0].text
 
 
 def test_without_time_limits_nothing_is_said():
@@ -94,7 +96,7 @@ def test_without_time_limits_nothing_is_said():
     try:
         h.lobby(PLAYERS)
         h.press_label(1, GROUP, "Start")
-        assert not any("Time limit" in t or " UTC" in t for chat in [GROUP, *PLAYERS] for t in h.io.texts(chat))
+        assert not any("Time limit" in t or "tg-time" in t for chat in [GROUP, *PLAYERS] for t in h.io.texts(chat))
     finally:
         h.close()
 

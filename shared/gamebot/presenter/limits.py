@@ -1,5 +1,6 @@
-"""Time limits as words: a duration ("2 min"), the line a prompt shows ("⏳ Time limit: 2 min") and the
-board's ("until 14:32 UTC"). The limit and its deadline come with the table (``Table.limit``,
+"""Time limits as words: a duration ("2 min"), the line a prompt shows ("⏳ Time limit: 2 min, until
+14:32") and the board's ("until 14:32"); the moment is shown in each reader's own time zone (Telegram's
+date-time entity, ``clock``). The limit and its deadline come with the table (``Table.limit``,
 ``Table.due``: the decision awaited now, ``gamebot.deadlines``), so every message of that decision says
 the same, and a message redrawn later says it again.
 """
@@ -20,14 +21,25 @@ def duration(table: Table, seconds: float) -> str:
     return table.t("timers.minutes", n=minutes)
 
 
+def clock(table: Table, at: float) -> str:
+    """A moment as Telegram shows it to each reader: in their own time zone and clock format (a
+    ``date_time`` entity, ``<tg-time format="t">``); an app too old for it shows the text inside, the
+    time in UTC."""
+    utc = table.t("limits.utc", time=time.strftime("%H:%M", time.gmtime(at)))
+    return f'<tg-time unix="{int(at)}" format="t">{utc}</tg-time>'
+
+
 def prompt_lines(table: Table) -> list[str]:
-    """Under a decision's message: how long the player has (nothing without a time limit)."""
-    return [table.t("limits.prompt", limit=duration(table, table.limit))] if table.limit else []
+    """Under a decision's message: how long the player has and until when (nothing without a time limit)."""
+    if not table.limit:
+        return []
+    if table.due is None:
+        return [table.t("limits.prompt", limit=duration(table, table.limit))]
+    return [table.t("limits.prompt_until", limit=duration(table, table.limit), until=clock(table, table.due))]
 
 
 def board_lines(table: Table) -> list[str]:
-    """Under the board's "waiting for": until when (UTC: the bot knows nobody's time zone)."""
+    """Under the board's "waiting for": until when, in each reader's own time zone (``clock``)."""
     if not table.limit or table.due is None:
         return []
-    until = time.strftime("%H:%M", time.gmtime(table.due))
-    return [table.t("limits.board", limit=duration(table, table.limit), until=until)]
+    return [table.t("limits.board", limit=duration(table, table.limit), until=clock(table, table.due))]
