@@ -148,9 +148,10 @@ class Outbox(BaseModel):
         """Append ``effect`` with the next sequence number. An edit of a message that already waits for
         an edit replaces that one (the latest text is what counts): coalescing under the budget."""
         if effect.op == "send" and effect.tag == "announce" and effect.keyboard is None:
-            # (past the waiting edits of messages above, the board's: a later edit replaces them anyway)
+            # (past a waiting edit of the board: the step's own board edit replaces it, or the board is the
+            # same after that step, so the board still never says more than the news above it)
             last = next((e for e in reversed(self.effects) if e.chat == effect.chat
-                         and not (e.op in ("edit", "markup") and self.waiting(e))), None)
+                         and not (e.op == "edit" and e.tag == "board" and self.waiting(e))), None)
             if (last is not None and last.op == "send" and last.tag == "announce" and last.keyboard is None
                     and self.waiting(last) and len(last.text or "") + len(effect.text or "") < 3500):
                 # waiting for the group's budget: the news goes out together, as one message

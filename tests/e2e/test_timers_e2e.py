@@ -134,9 +134,12 @@ def test_a_game_where_one_player_never_acts_finishes_through_the_timer_function(
     assert s.status == "ended" and s.idle.get(str(absent), 0) > 0 and set(s.idle) == {str(absent)}
     group = "\n".join(m["text"] for m in table.messages(table.group))
     assert "⏰ Erin ran out of time." in group and "Game over" in group
-    # the absent player was reminded privately and told when the default applied
+    # the absent player was reminded privately and told when the default applied; each reminder was
+    # deleted once its decision was over (none is left below newer messages)
     private = "\n".join(m["text"] for m in table.messages(absent))
-    assert "left for your decision" in private and "⏰ Your time ran out" in private
+    sent = [c["text"] for c in table.fake.calls_to("sendMessage") if str(c["chat_id"]) == str(absent)]
+    assert any("left for your decision" in t for t in sent) and "⏰ Your time ran out" in private
+    assert "left for your decision" not in private and any(chat == absent for chat, _ in table.fake.deleted)
 
 
 def test_the_timer_function_ignores_stale_and_malformed_events(table, timed):
@@ -197,17 +200,20 @@ def test_a_late_vote_racing_the_timer_function_counts_and_the_write_is_retried(t
 
 
 def test_prompts_and_the_board_show_the_time_limit(table, timed):
-    """Time limits players can see, through the webhook: the Leader's team picker says how long, the
-    board until when (UTC), and the vote as well."""
+    """Time limits players can see, through the webhook: the Leader's team picker says how long and until
+    when, the board until when (Telegram's date-time entity: each reader's own time zone), and the vote
+    as well."""
     import app
 
     players = [1, 2, 3, 4, 5]
     table.open_lobby(players)
     table.start_game(1)
-    assert table.fake.messages(table.leader())[-1]["text"].endswith("⏳ Time limit: 3 min")
     session = Session.from_body(app.service().repo.get(chat_key(table.group)).body)
-    until = time.strftime("%H:%M", time.gmtime(session.deadline.due))
-    assert f"⏱ 3 min to answer, until {until} UTC" in table.fake.texts(table.group)[0]
+    due = session.deadline.due
+    until = f'<tg-time unix="{due}" format="t">{time.strftime("%H:%M", time.gmtime(due))} UTC</tg-time>'
+    assert table.fake.messages(table.leader())[-1]["text"].endswith(f"⏳ Time limit: 3 min, until {until}")
+    assert any(f"⏱ 3 min to answer, until {until}" in c["text"] for c in table.fake.calls_to("editMessageText")
+               if str(c["chat_id"]) == str(table.group))  # the board (the lobby message turned into it)
     driver = Driver(table, table.group, players, Policy(rng=random.Random(2)))
     while not any(m.get("reply_markup") and "Approve" in json.dumps(m["reply_markup"])
                   for m in table.fake.messages(table.group)):

@@ -97,10 +97,13 @@ def group_news(h: FloodHarness) -> list[str]:
 
 
 def group_story(h: FloodHarness) -> list[str]:
-    """The group's essential texts in arrival order: each line sent, and each text an essential edit showed."""
+    """The group's essential texts in arrival order: each line sent, and each text an essential edit showed.
+    (The board's edits are left out: news waiting for the budget merges past a waiting board edit, which
+    then lands after news that did not change the board; how the board ends: ``last_essential``.)"""
     story = []
     for a in h.io.log:
-        if a.out.chat_id != GROUP or not a.out.essential or a.out.tag == "reply" or not a.out.text:
+        if (a.out.chat_id != GROUP or not a.out.essential or a.out.tag in ("reply", "board")
+                or not a.out.text):
             continue
         story += a.out.text.split("\n") if a.out.op in ("send", "photo") else [f"✎ {a.out.text}"]
     return story
