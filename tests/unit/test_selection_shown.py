@@ -15,6 +15,7 @@ from gamebot import selection, texts
 from gamebot.session import Selection
 from localdev import updates as U
 from tests.reliability.support import set_settings
+from tests.unit.flood_fakes import FloodHarness
 from tests.unit.gamebot_fakes import GROUP, Harness, Msg, session
 
 PLAYERS = [1, 2, 3, 4, 5]
@@ -174,3 +175,49 @@ def test_a_second_quest_card_press_is_told_the_card_already_played(h):
     h.press_label(player, GROUP, "Fail")
     assert h.last_answer().text == "You already played ✅ Success."
     assert session(h).game().cards == {state.team[0]: "success"}
+
+
+# --- fast taps under Telegram's flood control ---------------------------------------------------------
+
+
+def _shown(text: str) -> set[str]:
+    """The names a picker's text says are selected."""
+    line = next(ln for ln in text.split("\n") if ln.startswith("Selected: "))
+    said = line.removeprefix("Selected: ")
+    return set() if said == "nobody yet" else set(said.replace(" and ", ", ").split(", "))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_fast_taps_end_with_the_latest_selection_and_never_show_an_older_one_after_a_newer(seed):
+    """Taps four a second while Telegram refuses edits in that private chat now and then (1 to 8 s): the
+    short waits are waited out, the longer ones held back in the outbox, where the next tap's edit replaces
+    the older one. What the Leader sees goes only forward through their taps and ends with the last."""
+    h = FloodHarness(seed=3, flood={"per_minute": 20, "max_retry_after": 8, "seed": seed})
+    try:
+        leader, picker = _picker(h)
+        h.drain()
+        h.flood.spurious_rate = 0.5  # (from now on: the setup's messages are all in)
+        h.pace = 0.25
+        others = [name(uid) for uid in PLAYERS if uid != leader][:3]
+        taps = [others[0], others[1], others[0], others[2], others[2], others[0], others[1], others[2], others[2], others[0]]
+        chosen: set[str] = set()
+        after: list[set[str]] = []  # the selection after each tap
+        shown_before = len(picker.history)
+        for who in taps:
+            h.press_label(leader, leader, who)
+            if who in chosen or len(chosen) < 2:  # (a third player is refused: the team has 2)
+                chosen ^= {who}
+            after.append(set(chosen))
+        h.flood.spurious_rate = 0.0
+        h.drain()  # time passes: what was held back goes out
+        assert _shown(picker.text) == after[-1] == set()  # the latest selection is on screen (the last tap
+        assert labels(picker)[-1] == "✔️ Propose team (0/2)"  # took the only name out: nobody, 0 of 2)
+        seen = [_shown(text) for text in picker.history[shown_before:]]
+        step = 0  # each state shown is one the taps went through, in their order
+        for state in seen:
+            while step < len(after) and after[step] != state:
+                step += 1
+            assert step < len(after), (seen, after)
+        assert any(r.chat_id == leader for r in h.flood.refusals)  # (Telegram did refuse some)
+    finally:
+        h.close()
