@@ -33,9 +33,9 @@ How a :class:`Driver` reads the table, like a person:
 * anything with buttons in a player's private chat is a decision for that player (Lady of the Lake,
   assassination, the Plot cards, any prompt a plug-in adds): targets are chosen among people it does
   not already know about;
-* a keyboard of toggles (the team picker, a prompt with Confirm) is redrawn only when the selection
-  becomes complete or stops being complete: a player remembers what they tapped since the message
-  last changed (``Taps``), as a person does;
+* a keyboard of toggles (the team picker, a prompt with Confirm) is drawn again at every tap, so the
+  marks on screen are the selection; a player still remembers what they tapped since the message last
+  changed (``Taps``), in case an edit is late (Telegram's flood control holds it back);
 * with ``lobby=True`` it also presses Join on an open lobby for each of its players who is not
   listed yet, and, when one of its players is the host, Start once ``start_at`` players have joined.
 
@@ -746,9 +746,9 @@ class Driver:
 
     # --- the Leader's team picker ------------------------------------------------------------------
     def _picker(self) -> bool:
-        """The team picker is in the Leader's private chat: its newest "Propose team" keyboard there. Its
-        toggles are answered by a toast: the Leader remembers whom they tapped (``Taps``) until the
-        keyboard changes (the team whole, or no longer whole)."""
+        """The team picker is in the Leader's private chat: its newest "Propose team" keyboard there. Each
+        toggle draws it again (the marks are the team so far); the Leader also remembers whom they tapped
+        (``Taps``) until the keyboard changes, in case an edit is late."""
         for leader in self.players:
             w = self._w(leader)
             found = self._newest(w.propose, chat=leader)

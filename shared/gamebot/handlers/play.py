@@ -1,6 +1,7 @@
-"""Play: the buttons of a running game pressed by its players (the Leader's team picker, the vote, the
-quest cards pressed in the group) and how an engine move becomes the session's new state, its messages
-and, at the end, its archive and statistics."""
+"""Play: the buttons of a running game pressed by its players (the Leader's team picker, drawn again at
+each toggle; the vote and the quest cards pressed in the group, a second press told what the presser
+already did) and how an engine move becomes the session's new state, its messages and, at the end, its
+archive and statistics."""
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -1,5 +1,7 @@
 """Private decisions: a player presses a button of a prompt the bot sent them (a target, a choice, a
-quest, pass, confirm). Selections toggle until confirmed; an immediate prompt acts on the first press."""
+quest, pass, confirm). An immediate prompt acts on the first press. In select mode each toggle draws the
+prompt again with the selection so far, and Confirm before it is whole says what is still to choose
+(``gamebot.selection``)."""
 from __future__ import annotations
 
 from typing import Any
