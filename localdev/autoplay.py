@@ -576,6 +576,12 @@ class Driver:
             if button is not None:
                 self._press(user, user, msg, button["data"])
                 return True
+        choice, choices = action.choice, list(prompt.get("choices") or [])
+        if choice is None and len(choices) > 1 and action.targets:
+            # the engine's default card (the first drawn, or the first the chosen player holds), chosen on
+            # screen: Confirm asks for every choice the prompt offers
+            held = ((prompt.get("info") or {}).get("hands") or {}).get(str(action.targets[0])) or choices
+            choice = next((c for c in held if c in choices), choices[0])
         if action.targets:
             toggles = [b for b in buttons if _op(b)[2:].startswith("t")]
             marked = {_label_name(b["text"]) for b in toggles if b["text"].startswith("✅")}
@@ -588,8 +594,8 @@ class Driver:
             if todo:
                 self._tap(user, msg, taps, todo[0])
                 return True
-        elif action.choice is not None and action.choice in (prompt.get("choices") or []):
-            button = by_op.get(f"x{prompt['choices'].index(action.choice)}")
+        if choice is not None and choice in choices:
+            button = by_op.get(f"x{choices.index(choice)}")
             if button is None:
                 return False
             picked = button["text"].startswith("🔘") or button["text"].removeprefix("🔘 ") in taps.choices[-1:]
