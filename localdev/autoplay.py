@@ -33,9 +33,9 @@ How a :class:`Driver` reads the table, like a person:
 * anything with buttons in a player's private chat is a decision for that player (Lady of the Lake,
   assassination, the Plot cards, any prompt a plug-in adds): targets are chosen among people it does
   not already know about;
-* a keyboard of toggles (the team picker, a prompt with Confirm) is redrawn only when the selection
-  becomes complete or stops being complete: a player remembers what they tapped since the message
-  last changed (``Taps``), as a person does;
+* a keyboard of toggles (the team picker, a prompt with Confirm) is drawn again at every tap, so the
+  marks on screen are the selection; a player still remembers what they tapped since the message last
+  changed (``Taps``), in case an edit is late (Telegram's flood control holds it back);
 * with ``lobby=True`` it also presses Join on an open lobby for each of its players who is not
   listed yet, and, when one of its players is the host, Start once ``start_at`` players have joined.
 
@@ -576,6 +576,12 @@ class Driver:
             if button is not None:
                 self._press(user, user, msg, button["data"])
                 return True
+        choice, choices = action.choice, list(prompt.get("choices") or [])
+        if choice is None and len(choices) > 1 and action.targets:
+            # the engine's default card (the first drawn, or the first the chosen player holds), chosen on
+            # screen: Confirm asks for every choice the prompt offers
+            held = ((prompt.get("info") or {}).get("hands") or {}).get(str(action.targets[0])) or choices
+            choice = next((c for c in held if c in choices), choices[0])
         if action.targets:
             toggles = [b for b in buttons if _op(b)[2:].startswith("t")]
             marked = {_label_name(b["text"]) for b in toggles if b["text"].startswith("✅")}
@@ -588,8 +594,8 @@ class Driver:
             if todo:
                 self._tap(user, msg, taps, todo[0])
                 return True
-        elif action.choice is not None and action.choice in (prompt.get("choices") or []):
-            button = by_op.get(f"x{prompt['choices'].index(action.choice)}")
+        if choice is not None and choice in choices:
+            button = by_op.get(f"x{choices.index(choice)}")
             if button is None:
                 return False
             picked = button["text"].startswith("🔘") or button["text"].removeprefix("🔘 ") in taps.choices[-1:]
@@ -746,9 +752,9 @@ class Driver:
 
     # --- the Leader's team picker ------------------------------------------------------------------
     def _picker(self) -> bool:
-        """The team picker is in the Leader's private chat: its newest "Propose team" keyboard there. Its
-        toggles are answered by a toast: the Leader remembers whom they tapped (``Taps``) until the
-        keyboard changes (the team whole, or no longer whole)."""
+        """The team picker is in the Leader's private chat: its newest "Propose team" keyboard there. Each
+        toggle draws it again (the marks are the team so far); the Leader also remembers whom they tapped
+        (``Taps``) until the keyboard changes, in case an edit is late."""
         for leader in self.players:
             w = self._w(leader)
             found = self._newest(w.propose, chat=leader)

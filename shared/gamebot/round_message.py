@@ -148,14 +148,15 @@ def cards_or(table: Table, cards: list[str]) -> str:
     return wording.join_or(table, [table.card(c) for c in cards])
 
 
-def refusal(table: Table, exc: Any) -> str | None:
-    """Why the engine refused a quest card (``IllegalAction``), naming the cards the presser may play;
-    None for a refusal that is not about the cards (the service's generic answer)."""
+def refusal(table: Table, exc: Any, played: str | None = None) -> str | None:
+    """Why the engine refused a quest card (``IllegalAction``), naming the cards the presser may play, or
+    the card they already played (``played``, theirs: the answer reaches them alone); None for a
+    refusal that is not about the cards (the service's generic answer)."""
     code, params = exc.code, dict(exc.params or {})
     if code == "not_on_team":
         return table.t("quest.not_on_team")
-    if code == "already_acted":
-        return table.t("quest.already_played")
+    if code == "already_acted" and played:
+        return table.t("quest.already_played", card=table.card(played))
     if code != "card_not_allowed":
         return None
     allowed = [c for c in params.get("allowed") or [] if isinstance(c, str)]

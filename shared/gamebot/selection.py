@@ -1,44 +1,23 @@
 """Selections built with toggle buttons (the Leader's team picker, a private prompt in select mode such
-as the Plot card deal): each toggle is answered by a toast naming the selection so far, and the message
-is edited only when it must change: when the selection becomes complete (the chosen players marked, the
-confirm button ready) or stops being complete. A player remembers what they tapped in between."""
+as the Plot card deal).
+
+Every toggle draws the message again at once, so that the screen is the selection the next tap changes:
+✅ on each chosen player, 🔘 on the chosen card or option, 🎯 on the chosen quest, "Selected: ..." in
+the text and the count on the confirm button (``presenter.vote.team_picker``,
+``presenter.prompts.private_prompt``); the toast that answers the tap (:func:`toast`) repeats it. The
+redraw is an edit of a message in the player's private chat: it costs the group's budget nothing. It is
+progress (never stored): what Telegram's flood control refuses for longer than is worth waiting is held
+back in the outbox and goes out once allowed, and the next toggle's edit joins it there and replaces it,
+so that fast taps end with the latest selection on screen (``gamebot.uow``, ``gamebot.effects``).
+
+A confirm pressed before the selection is whole is answered with what is missing (:func:`team_missing`,
+:func:`prompt_missing`) before the engine is asked.
+"""
 from __future__ import annotations
 
 from typing import Any
 
 from . import texts
-
-
-def team_complete(prompt: dict[str, Any], sel: Any) -> bool:
-    """The Leader's selection is a whole team (for the chosen quest, with Targeting)."""
-    if sel is None:
-        return False
-    if prompt.get("quests"):
-        sizes = {int(q): int(n) for q, n in (prompt.get("info") or {}).get("sizes", {}).items()}
-        return sel.quest is not None and len(sel.targets) == sizes.get(sel.quest, prompt.get("pick") or 0)
-    return len(sel.targets) == int(prompt.get("pick") or 0)
-
-
-def prompt_complete(prompt: dict[str, Any], sel: Any) -> bool:
-    """A select-mode prompt's selection may be confirmed: its players picked, a choice made (when there is
-    more than one), a quest chosen."""
-    if sel is None:
-        return False
-    pick = int(prompt.get("pick") or 0)
-    if pick and len(sel.targets) != pick:
-        return False
-    if len(prompt.get("choices") or []) > 1 and sel.choice is None:
-        return False
-    return not (prompt.get("quests") and sel.quest is None)
-
-
-def must_redraw(complete: Any, before: Any, after: Any) -> bool:
-    """Edit the message for this toggle? Only when completeness changes, or while complete the selection
-    changed (then the marks on screen must show it)."""
-    was, now = complete(before), complete(after)
-    if was != now:
-        return True
-    return now and (before.targets, before.choice, before.quest) != (after.targets, after.choice, after.quest)
 
 
 def toast(names: list[str], extra: list[str], lang: str, theme: str) -> str:
@@ -48,3 +27,47 @@ def toast(names: list[str], extra: list[str], lang: str, theme: str) -> str:
     if not parts:
         return texts.t("team.selected_none", lang, theme)
     return texts.t("team.selected", lang, theme, names=" · ".join(parts))
+
+
+def _players(wanted: int, chosen: int, lang: str, theme: str) -> str | None:
+    """What is missing among the players: none, one to choose, or how many of how many."""
+    if chosen == wanted:
+        return None
+    if wanted == 1 and chosen == 0:
+        return texts.t("select.need_player", lang, theme)
+    return texts.t("select.need_players", lang, theme, size=wanted, count=chosen)
+
+
+def team_missing(prompt: dict[str, Any], sel: Any, lang: str, theme: str) -> str | None:
+    """Why the Leader's selection cannot be proposed yet (None: it is a whole team): the quest to choose
+    first (Targeting), else how many players the team needs and how many are chosen."""
+    quest = sel.quest if sel is not None else None
+    chosen = len(sel.targets) if sel is not None else 0
+    if prompt.get("quests"):
+        if quest is None:
+            return texts.t("team.choose_quest_first", lang, theme)
+        sizes = {int(q): int(n) for q, n in (prompt.get("info") or {}).get("sizes", {}).items()}
+        return _players(sizes.get(quest, int(prompt.get("pick") or 0)), chosen, lang, theme)
+    return _players(int(prompt.get("pick") or 0), chosen, lang, theme)
+
+
+def _cards(choices: list[str], lang: str) -> bool:
+    """The choices are cards (quest cards, Plot cards): "choose a card"."""
+    return all(texts.has(f"card.{c}", lang) or texts.has(f"plot.{c.removeprefix('plot_')}", lang) for c in choices)
+
+
+def prompt_missing(prompt: dict[str, Any], sel: Any, lang: str, theme: str) -> str | None:
+    """Why a select-mode prompt's selection cannot be confirmed yet (None: it can): each thing still to
+    choose, one a line (the card or option when there is more than one, the quest, the players)."""
+    choices = list(prompt.get("choices") or [])
+    lines = []
+    if len(choices) > 1 and (sel is None or sel.choice is None):
+        lines.append(texts.t("select.need_card" if _cards(choices, lang) else "select.need_choice", lang, theme))
+    if prompt.get("quests") and (sel is None or sel.quest is None):
+        lines.append(texts.t("team.choose_quest_first", lang, theme))
+    pick = int(prompt.get("pick") or 0)
+    if pick:
+        players = _players(pick, len(sel.targets) if sel is not None else 0, lang, theme)
+        if players:
+            lines.append(players)
+    return "\n".join(lines) or None

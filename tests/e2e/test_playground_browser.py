@@ -3,7 +3,9 @@
 The test opens the page, seats six players through the seating panel (one person, five bots), and
 plays the person's seat by clicking the page's buttons until the game ends; the bots play through the
 same webhook handler. The person's decisions come from ``localdev.autoplay.Driver`` reading the page
-(:class:`PageScreen`), so every press is a real click. Screenshots go to ``artifacts/``.
+(:class:`PageScreen`), so every press is a real click. The person leads the first team: their first tap
+on the team picker must show at once on the page (the ✅ mark, "Selected: ...", the count on Propose).
+Screenshots go to ``artifacts/`` (``picker_after_one_tap.png``: the person's chat after that tap).
 
 Chromium missing is a failure (CI installs it in .ci/run); set ``PLAYGROUND_BROWSER=skip`` to skip
 this test on a machine without it.
@@ -59,15 +61,28 @@ AT_BOTTOM = """(box) => box.scrollHeight - box.scrollTop - box.clientHeight < 4"
 NEXT_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 
+# The picker message on the page once a tap shows: the name marked ✅, named as selected, counted on Propose.
+PICKER_SHOWS = """([selector, name]) => {
+  const m = document.querySelector(selector);
+  if (!m) return false;
+  const labels = [...m.querySelectorAll('.kb-btn')].map((b) => b.textContent);
+  const text = m.querySelector('.text');
+  return labels.includes(`✅ ${name}`) && labels.some((l) => l.includes('Propose team (1/'))
+    && !!text && text.innerText.includes(`Selected: ${name}`);
+}"""
+
+
 class PageScreen:
     """``localdev.autoplay.Screen`` over the page: reads the rendered chats, presses by clicking. Every toast
-    a press shows is checked against the chats' headers (``covered``)."""
+    a press shows is checked against the chats' headers (``covered``). The first tap on a team picker is
+    followed until the page shows it (``picker``: the message then, its screenshot saved)."""
 
     def __init__(self, page: Any) -> None:
         self.page = page
         self.clicks = 0
         self.toasts = 0
         self.covered: list[Any] = []
+        self.picker: dict[str, Any] | None = None
 
     def messages(self, chat_id: int) -> list[dict[str, Any]]:
         return self.page.evaluate(READ_COLUMN, chat_id)
@@ -75,7 +90,9 @@ class PageScreen:
     def press(self, user_id: int, chat_id: int, message_id: int, data: str) -> None:
         from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-        selector = f'section[data-chat="{chat_id}"] .msg[data-id="{message_id}"] button[data-cb={json.dumps(data)}]'
+        message = f'section[data-chat="{chat_id}"] .msg[data-id="{message_id}"]'
+        selector = f'{message} button[data-cb={json.dumps(data)}]'
+        tapped = self._first_picker_tap(chat_id, message_id, data)
         try:  # the bots play on meanwhile: the button may be gone already, as for a person
             # Generous: a click dropped because a loaded CI machine was slow would leave the person's
             # vote uncast, and the game would stall (the bound on a missing button, not a timing check).
@@ -91,6 +108,22 @@ class PageScreen:
                 self.covered.append(covers)
         if self.page.is_visible("#alert"):
             self.page.click("#alert-ok")
+        if tapped is not None:  # the picker shows the tap (a bound on the wait, not a timing check)
+            self.page.wait_for_function(PICKER_SHOWS, arg=[message, tapped], timeout=CLICK_TIMEOUT_MS)
+            self.picker = next(m for m in self.messages(chat_id) if m["message_id"] == message_id)
+            self.picker["tapped"] = tapped
+            self.page.locator(f'section[data-chat="{chat_id}"]').screenshot(path=str(ARTIFACTS / "picker_after_one_tap.png"))
+
+    def _first_picker_tap(self, chat_id: int, message_id: int, data: str) -> str | None:
+        """The name about to be tapped, if this is the first tap on a team picker with nobody selected."""
+        if self.picker is not None or chat_id <= 0:
+            return None
+        msg = next((m for m in self.messages(chat_id) if m["message_id"] == message_id), None)
+        labels = [b for row in (msg or {}).get("buttons", []) for b in row]
+        if not any("Propose team (0/" in b["text"] for b in labels):
+            return None
+        button = next((b for b in labels if b["data"] == data), None)
+        return button["text"].removeprefix("▫️ ") if button and button["text"].startswith("▫️ ") else None
 
 
 @pytest.fixture(scope="module")
@@ -157,9 +190,16 @@ def _follows_the_group_as_telegram_does(page: Any) -> None:
     page.wait_for_selector(f'section[data-chat="{GROUP_ID}"] .new-below', state="hidden")
 
 
-def test_a_person_plays_a_whole_game_with_bots_in_the_browser(chromium, playground):
+def test_a_person_plays_a_whole_game_with_bots_in_the_browser(chromium, playground, monkeypatch):
     pg, url = playground
     ARTIFACTS.mkdir(exist_ok=True)
+    # The person opens the game (seat 0) and leads the first team, through the engine's own choice of the
+    # first Leader (recorded in the game's state): the picker is checked in every run, not only when the
+    # draw makes the person a Leader before the game ends.
+    from engine import new_game
+    from gamebot.handlers import lobby
+
+    monkeypatch.setattr(lobby, "new_game", lambda config, seed: new_game(config, seed, first_leader=0))
     page = chromium.new_page(viewport={"width": 1600, "height": 960})
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -207,6 +247,14 @@ def test_a_person_plays_a_whole_game_with_bots_in_the_browser(chromium, playgrou
     assert "Your secret role" in _column_text(page, person.user_id)
     assert set(pg.worker.statuses) == {200}  # every update went through lambda_handler and its secret check
     assert screen.toasts and screen.covered == []  # toasts never cover a chat's header
+    # the person's first tap as Leader showed at once: the name marked, named as selected, counted
+    assert screen.picker is not None, "the person never tapped a team picker"
+    tapped = screen.picker["tapped"]
+    labels = [b["text"] for row in screen.picker["buttons"] for b in row]
+    assert f"✅ {tapped}" in labels and f"Selected: {tapped}" in screen.picker["text"]
+    assert sum(label.startswith("✅ ") for label in labels) == 1
+    assert any(label.startswith("✔️ Propose team (1/") for label in labels)
+    assert (ARTIFACTS / "picker_after_one_tap.png").stat().st_size > 0
     _follows_the_group_as_telegram_does(page)
     assert errors == []
 

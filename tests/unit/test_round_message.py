@@ -1,9 +1,8 @@
-"""Quest cards played from the group's round message, and toggles answered by a toast.
+"""Quest cards played from the group's round message.
 
 A card pressed under the round message is seen by the bot alone: the presser alone is answered (a toast),
 the engine refuses every card a player may not play, and a refused press changes nothing anyone sees.
-A toggle of the Leader's team picker is answered by a toast too; the picker is drawn again only when
-the team becomes whole or stops being whole.
+(The Leader's team picker, drawn again at every toggle: tests/unit/test_selection_shown.py.)
 """
 from __future__ import annotations
 
@@ -79,20 +78,3 @@ def test_the_last_card_takes_the_buttons_away_and_the_counts_alone_are_told(h):
         pass
     assert msg.keyboard is None and "Cards played: 2/2" in msg.text
     assert any("Quest 1 succeeded" in t for t in h.io.texts(GROUP))
-
-
-def test_a_toggle_is_answered_by_a_toast_and_redraws_the_picker_only_when_the_team_becomes_whole(h):
-    h.lobby(PLAYERS)
-    h.press_label(PLAYERS[0], GROUP, "Start")
-    leader = PLAYERS[session(h).game().leader]
-    picker, _ = h.io.with_button(leader, "Propose team")
-    drawn = len(picker.history)
-    h.press_label(leader, leader, name(0))
-    assert h.last_answer().text == f"Selected: {name(0)}" and len(picker.history) == drawn  # a toast only
-    h.press_label(leader, leader, name(1))  # the team is whole: the picker shows it, ready to propose
-    assert len(picker.history) == drawn + 1 and f"{name(0)} and {name(1)}" in picker.text
-    h.press_label(leader, leader, name(1))  # no longer whole: drawn again
-    assert len(picker.history) == drawn + 2 and h.last_answer().text == f"Selected: {name(0)}"
-    h.press_label(leader, leader, name(2))
-    h.press_label(leader, leader, "Propose team")
-    assert session(h).game().team == [0, 2]

@@ -1,6 +1,7 @@
-"""Play: the buttons of a running game pressed by its players (the Leader's team picker, the vote, the
-quest cards pressed in the group) and how an engine move becomes the session's new state, its messages
-and, at the end, its archive and statistics."""
+"""Play: the buttons of a running game pressed by its players (the Leader's team picker, drawn again at
+each toggle; the vote and the quest cards pressed in the group, a second press told what the presser
+already did) and how an engine move becomes the session's new state, its messages and, at the end, its
+archive and statistics."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -55,7 +56,11 @@ def apply_move(deps: Deps, s: Session, state: GameState, action: Action, lang: s
 
 
 def refusal(s: Session, state: GameState, action: Action, lang: str, exc: IllegalAction) -> Reply:
-    """The answer to a move the engine refused: its reason in the presser's language (an alert)."""
+    """The answer to a move the engine refused: its reason in the presser's language (an alert). A second
+    vote is answered with the vote already cast (a toast: the answer reaches the presser alone)."""
+    if exc.code == "already_acted" and action.kind == "vote" and action.seat in state.votes:
+        mine, theme = ("approve" if state.votes[action.seat] else "reject"), state.config.theme.value
+        return Reply(texts.t("vote.already", lang, theme, vote=texts.t(f"vote.button.{mine}", lang, theme)))
     key = f"illegal.{exc.code}"
     text = texts.t(key, lang, **exc.params) if texts.has(key, lang) else exc.reason
     if exc.code == "not_your_turn":  # say whose turn it is, when the table may know
@@ -117,7 +122,6 @@ def team_press(deps: Deps, s: Session, state: GameState, seat: int | None, user:
     sel = s.sel.get("g")
     if sel is None or sel.serial != pressed.serial:
         sel = Selection(serial=pressed.serial, kind="propose")
-    before = sel.model_copy(deep=True)
     op = pressed.op
     if isinstance(op, TeamSeat):
         if op.seat not in prompt.targets:
@@ -131,8 +135,9 @@ def team_press(deps: Deps, s: Session, state: GameState, seat: int | None, user:
             raise Reply(texts.t("error.stale", lang))
         sel.quest = op.quest
     elif isinstance(op, TeamConfirm):
-        if prompt.quests and sel.quest is None:
-            raise Reply(texts.t("team.choose_quest_first", lang), alert=True)
+        missing = selection.team_missing(prompt.model_dump(), sel, lang, state.config.theme.value)
+        if missing:  # said before the engine is asked: what the team still needs
+            raise Reply(missing, alert=True)
         action = Action(seat=seat, kind="propose", targets=tuple(sel.targets),
                         quest=sel.quest if prompt.quests else None)
         plan = apply_move(deps, s, state, action, lang, trigger=("picker", msg_id))
@@ -142,11 +147,8 @@ def team_press(deps: Deps, s: Session, state: GameState, seat: int | None, user:
         raise Reply(texts.t("error.stale", lang))
     s.sel["g"] = sel
     names = deps.table(s, lang).names
-    # a toggle is answered by a toast; the picker is drawn again only when the team becomes whole (or
-    # stops being whole), or with another quest chosen (Targeting: other sizes)
-    complete = lambda x: selection.team_complete(prompt.model_dump(), x)  # noqa: E731
-    redraw = isinstance(op, TeamQuest) or selection.must_redraw(complete, before, sel)
-    return Plan(session=s, outs=[outgoing.picker_out(deps, s, state, prompt, sel, msg_id)] if redraw else [],
+    # every toggle draws the picker again: the team so far marked, named and counted (gamebot.selection)
+    return Plan(session=s, outs=[outgoing.picker_out(deps, s, state, prompt, sel, msg_id)] if msg_id else [],
                 answer=selection.toast([names[t] for t in sel.targets], [], lang, state.config.theme.value))
 
 
@@ -185,7 +187,7 @@ def card_press(deps: Deps, s: Session, state: GameState, seat: int | None, user:
     try:
         new, events = apply_action(state, action)
     except IllegalAction as exc:
-        text = round_message.refusal(table, exc)  # about the cards: a toast, to the presser alone
+        text = round_message.refusal(table, exc, state.cards.get(seat))  # about the cards: a toast, to the presser alone
         raise (Reply(text) if text is not None else refusal(s, state, action, lang, exc)) from None
     plan = commit_game(deps, s, state, new, events, trigger=("card", msg_id))
     plan.answer = round_message.played(table, action.choice)

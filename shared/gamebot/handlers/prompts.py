@@ -1,5 +1,7 @@
 """Private decisions: a player presses a button of a prompt the bot sent them (a target, a choice, a
-quest, pass, confirm). Selections toggle until confirmed; an immediate prompt acts on the first press."""
+quest, pass, confirm). An immediate prompt acts on the first press. In select mode each toggle draws the
+prompt again with the selection so far, and Confirm before it is whole says what is still to choose
+(``gamebot.selection``)."""
 from __future__ import annotations
 
 from typing import Any
@@ -73,26 +75,29 @@ def prompt_press(deps: Deps, s: Session, state: GameState, seat: int | None, use
     sel = s.sel.get(key)
     if sel is None or sel.serial != s_now or sel.kind != prompt.kind:
         sel = Selection(serial=s_now, kind=prompt.kind)
-    before = sel.model_copy(deep=True)
     try:
         action = _action(op, prompt, mode, seat, sel)
     except _Stale:
         raise Reply(texts.t("error.stale", lang)) from None
     table = deps.table(s, player_lang(s, seat))
+    theme = state.config.theme.value
     if action is None:
         s.sel[key] = sel
-        # a toggle is answered by a toast; the prompt is drawn again only when the selection becomes
-        # complete or stops being complete (a quest chosen: always)
+        # every toggle draws the prompt again: the selection so far marked and counted (gamebot.selection)
         plan = Plan(session=s, answer=selection.toast(
             [table.names[t] for t in sel.targets],
             [choice_label(table, sel.choice, prompt.kind) if sel.choice else "",
              table.t("team.button.quest", quest=sel.quest + 1, size="·") if sel.quest is not None else ""],
-            lang, state.config.theme.value))
-        if isinstance(op, PromptQuest) or selection.must_redraw(lambda x: selection.prompt_complete(pd, x), before, sel):
+            lang, theme))
+        if msg_id:
             text, kb = private_prompt(table, pd, deps.codec, s_now, sel.model_dump(), public_view(state))
             plan.outs.append(Out("edit", chat_id=user.id, message_id=msg_id, text=text, keyboard=kb,
                                  essential=False, user_id=user.id, tag="prompt", live=s_now))
         return plan
+    if isinstance(op, PromptConfirm):
+        missing = selection.prompt_missing(pd, sel, lang, theme)
+        if missing:  # said before the engine is asked: what is still to choose
+            raise Reply(missing, alert=True)
     prompt_text, _ = private_prompt(table, pd, deps.codec, s_now, None, public_view(state))
     plan = apply_move(deps, s, state, action, lang, trigger=("prompt", msg_id))
     s.sel.pop(key, None)

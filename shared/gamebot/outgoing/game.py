@@ -40,8 +40,9 @@ def prompt_outs(deps: Deps, s: Session, state: GameState, seat: int) -> list[Out
 
 def picker_out(deps: Deps, s: Session, state: GameState, prompt: Any, sel: Selection | None,
                message_id: int | None = None) -> Out:
-    """The team picker, in the Leader's hands: a keyboard in their private chat (its toggles cost the
-    group nothing; the group sees the proposal, with the vote)."""
+    """The team picker, in the Leader's hands: a keyboard in their private chat, drawn with ``sel`` (an
+    edit of ``message_id``, at each toggle: it costs the group nothing; the group sees the proposal, with
+    the vote)."""
     leader = s.players[state.leader]
     table = deps.table(s, player_lang(s, state.leader))
     pv = public_view(state)

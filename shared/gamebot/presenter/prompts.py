@@ -40,7 +40,9 @@ def private_prompt(
     sel: dict[str, Any] | None = None,
     pv: dict[str, Any] | None = None,
 ) -> tuple[str, Keyboard]:
-    """Any engine prompt as a private message with buttons, built from its fields."""
+    """Any engine prompt as a private message with buttons, built from its fields. In select mode, ``sel``
+    (the selection so far) is marked on the buttons (✅ a player, 🔘 the card or option, 🎯 the quest),
+    said in the text ("Selected: ...") and counted on Confirm."""
     kind = prompt["kind"]
     info = dict(prompt.get("info") or {})
     p = prompt_params(table, kind, info)
@@ -103,8 +105,14 @@ def private_prompt(
         rows.append([Btn(table.t("prompt.button.confirm", count=len(chosen), size=pick or 1), data(PromptConfirm(tag)))])
     if prompt.get("optional"):
         rows.append([Btn(table.t("prompt.button.pass"), data(PromptPass(tag)))])
-    if chosen:
-        lines.append(table.t("team.selected", names=table.names_of(chosen)))
+    if mode == "select":  # what is selected so far, in words (the marks say it on the buttons)
+        parts = [table.names_of(chosen)] if chosen else []
+        if sel.get("choice"):
+            parts.append(esc(choice_label(table, sel["choice"], kind)))
+        if sel.get("quest") is not None:
+            parts.append(table.t("team.button.quest", quest=sel["quest"] + 1, size="·"))
+        if parts:
+            lines.append(table.t("team.selected", names=" · ".join(parts)))
     lines.extend(prompt_lines(table))
     return "\n".join(lines), rows
 

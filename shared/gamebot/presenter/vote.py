@@ -1,4 +1,4 @@
-"""The group's team picker (the Leader's keyboard), the vote message and what the vote decided.
+"""The Leader's team picker (a keyboard in their private chat), the vote message and what the vote decided.
 """
 from __future__ import annotations
 
@@ -23,7 +23,9 @@ def team_picker(
     codec: Codec,
     serial: int,
 ) -> tuple[str, Keyboard]:
-    """The Leader's keyboard in the group: player names to toggle, quest choice (Targeting), Confirm."""
+    """The Leader's keyboard in their private chat: player names to toggle, quest choice (Targeting), Propose.
+    Drawn again at every toggle (``gamebot.selection``): ✅ on each name in ``selected``, "Selected: ..." in
+    the text, the count on Propose."""
     leader = pv["leader"]
     def data(op: Op) -> str:
         return op.encode(codec, table.chat_id, table.game_id, serial)
