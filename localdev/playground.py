@@ -2,8 +2,8 @@
 
 ``scripts/run`` (``python -m localdev.playground``) starts, in this one process:
 
-* DynamoDB: a moto server on 127.0.0.1 (free port) with the bot's table created from
-  template.yaml's own definition (``localdev.tables.create_table_from_template``);
+* DynamoDB: a moto server on 127.0.0.1 (free port; one request at a time, ``localdev.serial_moto``) with
+  the bot's table created from template.yaml's own definition (``localdev.tables.create_table_from_template``);
 * the Bot API: ``localdev.fake_telegram.FakeTelegram`` on 127.0.0.1, where the bot sends its messages
   (``TELEGRAM_API_BASE_URL``);
 * the bot: ``functions/webhook/app.py``'s ``lambda_handler``, fed webhook updates (with the secret
@@ -160,10 +160,10 @@ class Playground:
     # ------------------------------------------------------------------------------------------------
 
     def start(self) -> Playground:
-        from moto.moto_server.threaded_moto_server import ThreadedMotoServer
+        from localdev.serial_moto import SerialMotoServer
 
-        self.moto = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-        self.moto.start()
+        # one request at a time: moto's backend breaks when two threads use it (localdev.serial_moto)
+        self.moto = SerialMotoServer().start()
         host, port = self.moto.get_host_and_port()
         if self.mode == "playground":
             from localdev.fake_telegram import FakeTelegram

@@ -5,7 +5,8 @@ moto's own server (werkzeug's development server) closes the connection after ev
 request of a benchmark would pay a new TCP connection that a Lambda talking to DynamoDB does not (its
 connections stay open between requests). This serves the same moto application over HTTP/1.1 with
 ``http.server``: one thread per connection, requests answered with their ``Content-Length``, the
-connection left open for the next one.
+connection left open for the next one. moto itself answers one request at a time
+(``localdev.serial_moto``: its backend is not safe for two threads).
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import io
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "content-length"}
@@ -70,10 +72,10 @@ def make_handler(app: Any) -> type[BaseHTTPRequestHandler]:
 
 
 def main() -> None:
-    from moto.server import DomainDispatcherApplication, create_backend_app
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from localdev.serial_moto import moto_app
 
-    app = DomainDispatcherApplication(create_backend_app)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(app))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(moto_app()))
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
     print(server.server_address[1], flush=True)

@@ -4,14 +4,14 @@ intercepts botocore), and clients for it: boto3's and ours.
 
 DynamoDB executes each request atomically; moto does not isolate concurrent requests (its
 TransactWriteItems snapshots whole tables and, when cancelled, restores the snapshot, undoing writes
-that other requests made meanwhile). The server therefore runs one request at a time. Clients stay
+that other requests made meanwhile). The server therefore runs one request at a time
+(``localdev.serial_moto``, which the playground runs too). Clients stay
 fully concurrent: every read-modify-write is at least two requests, and other writers' requests land
 between them, so conditional writes really conflict and ``retrying`` really retries.
 """
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -19,23 +19,13 @@ from typing import Any
 
 @contextmanager
 def serialised_moto_server() -> Iterator[str]:
-    """Start the server; yields its endpoint URL."""
-    from moto.server import ThreadedMotoServer
+    """Start the server (``localdev.serial_moto``: the playground's); yields its endpoint URL."""
+    from localdev.serial_moto import SerialMotoServer
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)  # one access-log line per request otherwise
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    wsgi = server._server  # werkzeug server: wrap its app so that each request runs alone
-    inner, lock = wsgi.app, threading.Lock()
-
-    def one_at_a_time(environ, start_response):
-        with lock:
-            return list(inner(environ, start_response))
-
-    wsgi.app = one_at_a_time
-    host, port = server.get_host_and_port()
+    server = SerialMotoServer().start()
     try:
-        yield f"http://{host}:{port}"
+        yield server.endpoint
     finally:
         server.stop()
 

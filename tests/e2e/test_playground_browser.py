@@ -7,8 +7,9 @@ same webhook handler. The person's decisions come from ``localdev.autoplay.Drive
 on the team picker must show at once on the page (the ✅ mark, "Selected: ...", the count on Propose).
 Screenshots go to ``artifacts/`` (``picker_after_one_tap.png``: the person's chat after that tap).
 
-Chromium missing is a failure (CI installs it in .ci/run); set ``PLAYGROUND_BROWSER=skip`` to skip
-this test on a machine without it.
+Chromium (``PLAYGROUND_CHROMIUM``, default /usr/bin/chromium) missing is a failure (``scripts/test`` installs
+it as root, else refuses to start: scripts/preflight); set ``PLAYGROUND_BROWSER=skip`` to skip this test on
+a machine without it.
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from localdev.playground import GROUP_ID, Playground, serve
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = os.environ.get("PLAYGROUND_CHROMIUM") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -131,7 +132,7 @@ def chromium():
     if os.environ.get("PLAYGROUND_BROWSER") == "skip":
         pytest.skip("PLAYGROUND_BROWSER=skip")
     if not os.path.exists(CHROMIUM):
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (.ci/run installs it)")
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (scripts/test installs it as root)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:

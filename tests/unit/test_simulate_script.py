@@ -1,13 +1,19 @@
-"""``scripts/run simulate``: what players would read (the bot's catalogs), bad arguments refused in one line."""
+"""``scripts/run simulate``: what players would read (the bot's catalogs), its own lines in the chosen language,
+every module offered and playable by typed numbers, bad arguments refused in one line."""
 from __future__ import annotations
 
+import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from gamebot import texts
+
 REPO = Path(__file__).resolve().parents[2]
+FIVE = "1. Walter, 2. Thomas, 3. Laura, 4. Evie, 5. Justin"
 ENGINE_WORDS = ("three_failures", "(good)", "(evil)", "{'", "[{", "merlin", "'seat'", "None")
 
 
@@ -36,7 +42,7 @@ def test_your_seat_gets_its_role_card_and_prompts_in_words():
 
 @pytest.mark.parametrize(("args", "reason"), [
     (["--players", "4"], "--players must be 5 to 10"),
-    (["--roles", "merlin,nobody"], "unknown character 'nobody'"),
+    (["--roles", "merlin,nobody"], "unknown character “nobody”"),
     (["--seat", "9"], "--seat must be 1 to 5"),
     (["--players", "5", "--lady", "--roles", "merlin,assassin,mordred,morgana,oberon"], "Evil"),
 ])
@@ -57,3 +63,104 @@ def test_help_lists_the_option_values():
     out = " ".join(simulate("--help").stdout.split())
     for value in ("5-10", "avalon", "resistance", "en", "fr", "merlin (Merlin)", "morgana (Morgana)", "percival"):
         assert value in out, value
+
+
+def load_simulate():
+    spec = importlib.util.spec_from_file_location("simulate_script", REPO / "scripts" / "simulate.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("name", ["pt-BR", "pt", "PT-br", "pt_BR"])
+def test_the_readmes_language_names_are_accepted_in_any_case(name):
+    run = simulate("--seed", "3", "--lang", name)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith(texts.t("simulate.seed", "pt", seed=3, players=FIVE)), run.stdout[:200]
+    titles = [re.sub(r"<[^>]+>", "", texts.t(f"end.title.{side}", "pt")) for side in ("good", "evil")]
+    assert any(title in run.stdout for title in titles), run.stdout[-300:]
+
+
+def test_an_unknown_language_is_refused_naming_the_languages():
+    run = simulate("--lang", "xx")
+    assert run.returncode == 2
+    assert "pt-BR" in run.stderr and "'xx'" in run.stderr
+
+
+@pytest.mark.parametrize("lang", texts.languages())
+def test_its_own_lines_speak_the_chosen_language(lang):
+    """Seat 1's first decision in this game is a vote: one number (a refused answer, then Ctrl-D)."""
+    run = simulate("--seed", "3", "--seat", "1", "--lang", lang, stdin="0\n")
+    number = texts.t("simulate.answer.number", lang)
+    assert run.stdout.startswith(texts.t("simulate.seed", lang, seed=3, players=FIVE))
+    assert f"[{number}]> " in run.stdout
+    assert texts.t("simulate.retry", lang, answer=number) in run.stdout
+    assert run.returncode == 1 and run.stderr.strip() == texts.t("simulate.abandoned", lang)
+    if lang != "en":
+        for english in ("Players:", "a number", "Type ", "Game abandoned", "(private)"):
+            assert english not in run.stdout + run.stderr, english
+
+
+def test_help_offers_every_module_and_the_lancelot_variants():
+    out = " ".join(simulate("--help").stdout.split())
+    for flag in ("--excalibur", "--plot-cards", "--trapper", "--lady", "--targeting", "--blind-spies",
+                 "--senior-junior-messengers", "--sorcerer-hidden"):
+        assert flag in out, flag
+    for variant in ("bigbox_switch", "classic_switch", "bigbox_predealt", "french_predealt"):
+        assert variant in out, variant
+
+
+MODULES = ["--players", "8", "--roles", "merlin,assassin,good_lancelot,evil_lancelot", "--lancelot", "french_predealt",
+           "--excalibur", "--plot-cards", "--trapper", "--targeting", "--lady"]
+
+
+def test_a_bot_game_with_excalibur_plot_cards_trapper_and_lancelot_runs_to_its_end():
+    run = simulate("--seed", "4", *MODULES)
+    assert run.returncode == 0, run.stderr
+    for word in ("Excalibur", "Plot", "Allegiance", "Lady of the Lake", "Game over"):
+        assert word in run.stdout, word
+    for word in ENGINE_WORDS:
+        assert word not in run.stdout, word
+
+
+def test_a_person_answers_every_kind_of_decision_with_numbers(monkeypatch, capsys):
+    """Seat 1 played by typed numbers (first a wrong answer each time, then what a person would type from
+    the numbered list) through whole games with every module: quest and team together (Targeting),
+    a card and a player together (dealing Plot cards), passing, Excalibur, the Trapper..."""
+    sim = load_simulate()
+    shown: dict = {}
+    real_numbered = sim.numbered
+
+    def numbered(table, p):
+        shown["prompt"], shown["items"] = p, real_numbered(table, p)
+        shown["wrong"] = True
+        return shown["items"]
+
+    def typed(_prompt: str) -> str:
+        shown["answers"] = shown.get("answers", 0) + 1
+        if shown["answers"] > 2000:
+            raise EOFError  # (an answer the script never takes: the game is abandoned and the test fails)
+        if shown.pop("wrong", False):
+            return "0"
+        p, items = shown["prompt"], shown["items"]
+        index = {what: [i + 1 for i, item in enumerate(items) if item[0] == what] for what in ("quest", "target", "choice", "pass")}
+        if index["pass"] and shown["answers"] % 3 == 0:
+            return str(index["pass"][0])
+        picks = index["quest"][-1:]
+        size = int((p.info.get("sizes") or {}).get(str(items[picks[0] - 1][1]), p.pick)) if picks else p.pick
+        picks += index["target"][:size] + index["choice"][:1]
+        kinds.add((p.kind, bool(p.quests), bool(p.pick and p.choices), bool(p.optional)))
+        return " ".join(str(n) for n in picks)
+
+    kinds: set = set()
+    monkeypatch.setattr(sim, "numbered", numbered)
+    monkeypatch.setattr("builtins.input", typed)
+    for seed in range(6):
+        shown.clear()
+        assert sim.main(["--seed", str(seed), "--seat", "1", *MODULES]) == 0
+        out = capsys.readouterr().out
+        assert "Game over" in out and texts.t("simulate.retry", "en", answer=texts.t("simulate.answer.number")) in out
+    answered = {kind for kind, *_ in kinds}
+    assert {"propose", "vote", "plot_deal", "give_excalibur", "trap", "lady"} <= answered, kinds
+    assert ("propose", True, False, False) in kinds  # a quest and its team
+    assert ("plot_deal", False, True, False) in kinds  # a card and the player who receives it
