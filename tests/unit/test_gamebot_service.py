@@ -161,7 +161,8 @@ def test_the_team_plays_from_the_group_and_nobody_gets_a_private_quest_prompt(h)
         h.press_label(uid, GROUP, "Approve")
     quest_msg = h.io.with_button(GROUP, "Success")[0]
     assert [b.text for row in quest_msg.keyboard for b in row] == ["✅ Success", "❌ Fail"]  # the game's cards
-    assert "Quest 1: Bob and Carol, play your card with the buttons below" in quest_msg.text
+    assert "Quest 1 sets out: Bob and Carol." in quest_msg.text
+    assert quest_msg.text.endswith("Team members, play your card with the buttons below. Only I see who presses what.")
     assert not any("choose your card" in m.text or (m.keyboard and "Success" in str(m.keyboard))
                    for uid in players for m in h.io.chat(uid))
 
