@@ -49,7 +49,7 @@ def test_teams_are_numbered_in_their_round_and_a_team_not_proposed_in_time_count
         "  ⏰ Out of time: Dave (Quest cards)",
         "  ⚔️ Carol and Dave: success (2 × ✅ Success)",
         "<b>Round 2</b> · Quest 2",
-        "  Team 1 · Dave: Alice, Bob and Carol → ✅ ? | ❌ ? → rejected",
+        "  Team 1 · Dave: Alice, Bob and Carol → 🗳 vote open, no votes yet",  # (being voted on: no result)
     ]
 
 
