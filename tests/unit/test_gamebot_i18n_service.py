@@ -133,7 +133,7 @@ def test_rules_show_translated_role_reminders_for_the_roles_in_play(h):
     rules = html.unescape(h.io.last(GROUP).text)
     assert "<b>Personnages de cette partie</b>" in rules
     assert "• <b>Merlin</b> (Bien) : Vous connaissez les suppôts du Mal" in rules
-    assert "• <b>l'Assassin</b> (Mal)" in rules
+    assert "• <b>Assassin</b> (Mal)" in rules
 
 
 def test_callback_answers_speak_the_pressers_language_else_the_groups(h):
