@@ -213,7 +213,7 @@ def test_the_quest_prompt_says_who_may_see_a_card_in_this_game():
 
 
 @pytest.mark.parametrize("lang,says", [("en", "you will see the card they had played"),
-                                       ("fr", "vous verrez la carte qu'il avait jouée")])
+                                       ("fr", "vous verrez la carte jouée à l'origine")])
 def test_excalibur_prompts_say_what_excalibur_does(lang, says):
     use = Prompt(kind="excalibur", seat=0, pick=1, targets=[1, 2], optional=True).model_dump()
     text, _ = private_prompt(table(lang), use, CODEC, serial=1)
