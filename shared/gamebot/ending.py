@@ -42,7 +42,7 @@ def assassin_name(table: Table, pv: dict[str, Any]) -> str:
     """Who assassinated (a recruited Servant too), else the Assassin's title (an older summary)."""
     attempt = pv.get("assassination")
     seat = _seat(attempt.get("assassin")) if isinstance(attempt, dict) else None
-    return table.name(seat) if seat is not None else esc(_cap(table.role("assassin")))
+    return table.name(seat) if seat is not None else esc(_cap(wording.role_a(table, "assassin")))
 
 
 def title(table: Table, pv: dict[str, Any]) -> str:
