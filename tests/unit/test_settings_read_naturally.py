@@ -51,10 +51,10 @@ def test_the_lobby_and_the_rules_name_the_characters_in_the_same_order():
     table = Table(chat_id=-1, game_id="g", lang="en", names=list("ABCDE"))
     roles = ["evil_lancelot", "assassin", "merlin", "good_lancelot", "morgana", "percival"]
     names, _ = settings_summary(table, roles, {})
-    assert names == "Merlin, Percival, the Assassin, Morgana, Lancelot (Good), Lancelot (Evil)"
+    assert names == "Merlin, Percival, Assassin, Morgana, Lancelot (Good), Lancelot (Evil)"
     rules = rules_text(table, roles, {})
     listed = re.findall(r"^• <b>(.+?)</b>", rules, re.M)
-    assert listed == ["Merlin", "Percival", "the Assassin", "Morgana", "Lancelot (Good)", "Lancelot (Evil)"]
+    assert listed == ["Merlin", "Percival", "Assassin", "Morgana", "Lancelot (Good)", "Lancelot (Evil)"]
 
 
 LANCELOT = Settings(roles=["merlin", "assassin", "good_lancelot", "evil_lancelot"], options={"lancelot": "bigbox_switch"})
