@@ -25,7 +25,7 @@ def test_a_french_group_plays_to_the_end_and_gets_french_texts_and_the_picture(l
     players = [1, 2, 3, 4, 5, 6, 7]
     table.fake.add_group(table.group, table.title)
     assert table.command(1, "/language fr") == 200
-    assert "Désormais, je parle Français" in table.fake.texts(table.group)[-1]
+    assert "Langue de ce groupe désormais : Français" in table.fake.texts(table.group)[-1]
     table.open_lobby(players, roles=["Perceval", "Morgane"], options=["Dame du Lac"])
     assert table.start_game(1) == 200
     driver = Driver(table, table.group, players, Policy(rng=random.Random(7)), words=FRENCH)
@@ -59,7 +59,7 @@ def test_a_french_group_plays_to_the_end_and_gets_french_texts_and_the_picture(l
     stats = html.unescape(table.fake.texts(table.group)[-1])
     assert stats.startswith("📊 <b>Statistiques · Avalon Test Group</b>")
     assert "<b>Avalon</b> — parties : 1" in stats and "🏆 <b>Classement</b> (cote · parties)" in stats
-    assert "les parties annulées ne sont pas comptées" in stats
+    assert "les parties annulées sont exclues" in stats
     table.command(3, "/stats", chat=3)
     mine = html.unescape(table.fake.texts(3)[-1])
     assert mine.startswith("📊 <b>Vos statistiques") and "Parties : 1" in mine

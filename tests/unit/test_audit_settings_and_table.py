@@ -366,7 +366,7 @@ def test_the_panel_and_the_table_speak_french(h):
     h.command(1, "/language fr")
     open_panel(h, [1, 2, 3], lang="fr")
     text = h.io.last(1).text
-    assert "3 inscrits pour l'instant : ces réglages se jouent à 5–10 joueurs." in text
+    assert "3 joueurs pour l'instant : ces réglages se jouent à 5–10 joueurs." in text
     assert "🎭 Jeu : Avalon" in buttons(h, 1) and "🌐 Langue : Français" in buttons(h, 1)
     h.press_label(1, 1, "Personnages")
     for role in ("Perceval", "Morgane", "Mordred"):

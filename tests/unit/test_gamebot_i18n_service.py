@@ -79,7 +79,7 @@ def test_the_language_command(h):
         "✅ English", "Deutsch", "Español", "Français", "Italiano", "Português (Brasil)", "Русский"]
     h.press_label(2, GROUP, "Français")
     assert session(h).lang == "fr"
-    assert h.io.msgs[(GROUP, picker.message_id)].text == "🌐 Désormais, je parle Français dans ce groupe."
+    assert h.io.msgs[(GROUP, picker.message_id)].text == "🌐 Langue de ce groupe désormais : Français."
     h.command(3, "/language klingon")
     assert "Je ne parle pas « klingon »" in h.io.last(GROUP).text and "English (en)" in h.io.last(GROUP).text
     h.command(3, "/language English")  # a language's own name works too

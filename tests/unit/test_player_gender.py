@@ -58,7 +58,6 @@ PLAYERISH = {
 NOT_A_PLAYER = {
     ("en", "config.morgana_needs_percival"): "the characters Morgana and Percival, in the rules of the set-up",
     ("fr", "config.morgana_needs_percival"): "the character Morgana",
-    ("fr", "ev.PlotCardDiscarded.declined"): "the Plot card (elle est défaussée)",
     ("fr", "priv.CardSwitched"): "your card",
     ("fr", "leave.in_game"): "the game (la partie)",
     ("fr", "lobby.closed"): "impersonal: il ne reste aucun joueur",

@@ -87,7 +87,7 @@ def test_in_french(h):
     h.press_label(2, GROUP, "Rejouer")
     while h.idle():
         pass
-    assert "Invités de la dernière partie" in h.io.last(GROUP).text
+    assert "Les joueurs de la dernière partie" in h.io.last(GROUP).text
 
 
 def test_play_again_joins_a_lobby_that_newgame_opened_instead_of_pointing_at_newgame(h):

@@ -26,7 +26,7 @@ def test_french_announcements():
         "✅ <b>Mission 1 réussie</b> (2 × ✅ Succès).")
     assert line("LeaderChanged", leader=3, previous=2) == "👑 Dalia devient le Roi."
     assert line("LeaderChanged", theme="resistance", leader=3) == "👑 Dalia devient le Chef."
-    assert line("VoteShown", seat=1, vote="approve") == "📣 Bérénice vote <b>pour</b> à découvert."
+    assert line("VoteShown", seat=1, vote="approve") == "📣 Bérénice vote à découvert : <b>pour</b>."
 
 
 def test_assassination_and_recruitment_name_their_outcome():
@@ -37,9 +37,9 @@ def test_assassination_and_recruitment_name_their_outcome():
     assert line("RecruitmentAttempted", assassin=1, target=3, recruited=True) == (
         "🤝 Bérénice désigne Dalia... qui <b>est</b> le Vassal Peu Fiable et rejoint le Mal !")
     assert line("PlotCardPlayed", seat=2, card="keeping_close_eye", target=5) == (
-        "🃏 Clément joue <b>Embuscade</b> et regarde la carte jouée par Fanny.")
+        "🃏 Clément joue la carte « Embuscade » et regarde la carte jouée par Fanny.")
     assert line("PlotCardPlayed", theme="resistance", seat=2, card="strong_leader") == (
-        "🃏 Clément joue <b>Chef charismatique</b>.")
+        "🃏 Carte « Chef charismatique » jouée par Clément.")
 
 
 def test_private_knowledge_and_events():
@@ -47,7 +47,7 @@ def test_private_knowledge_and_events():
     lines = knowledge_lines(table, [{"seat": 1, "label": "evil", "source": "lady"},
                                            {"seat": 3, "label": "fail", "source": "keeping_close_eye", "quest": 1},
                                            {"seat": 4, "label": "merlin_or_morgana", "source": "reveal"}])
-    assert lines == ["• Bérénice : Mal (vu avec la Dame du Lac)", "• Dalia : a joué ❌ Échec (vu grâce à Embuscade, Quête 2)",
+    assert lines == ["• Bérénice : Mal (vu avec la Dame du Lac)", "• Dalia : a joué ❌ Échec (vu grâce à la carte « Embuscade », Quête 2)",
                      "• Émile : Merlin ou Morgane"]
     assert line("MessengerRankDealt", private=True, rank="junior") == "📜 Vous êtes le Messager <b>cadet</b>."
     assert line("CardSwitched", private=True, by=0, card="fail", was="success") == (
@@ -98,8 +98,8 @@ def test_the_board_in_french_names_players_and_cards():
 
 def test_plot_cards_in_french_say_what_happened():
     assert line("PlotCardPlayed", seat=2, card="strong_leader", previous=0) == (
-        "🃏 Clément joue <b>Mener à la victoire</b> et remplace Arthur comme Roi.")
+        "🃏 Clément joue la carte « Mener à la victoire » et remplace Arthur comme Roi.")
     assert line("PlotCardPlayed", theme="resistance", seat=4, card="in_the_spotlight", target=1) == (
-        "🃏 Émile joue <b>Sous les projecteurs</b> : Bérénice doit jouer sa carte face visible.")
+        "🃏 Émile joue la carte « Sous les projecteurs » et oblige Bérénice à jouer sa carte face visible.")
     assert line("CardSeen", private=True, seat=0, card="fail", source="trapper") == (
         "🔍 Vous avez vu la carte jouée par Arthur : <b>❌ Échec</b>.")

@@ -44,7 +44,7 @@ def table(lang: str = "en", theme: str = "avalon", n: int = 7) -> Table:
 def test_plurals_of_servants_and_minions_come_from_the_catalog():
     assert "Plain Loyal Servants of Arthur and Minions of Mordred fill" in texts.t("settings.page.roles", "en", "avalon")
     assert "Plain Resistance Operatives and Spies fill" in texts.t("settings.page.roles", "en", "resistance")
-    assert "De simples Résistants et Espions" in texts.t("settings.page.roles", "fr", "resistance")
+    assert "occupées par les Résistants et les Espions" in texts.t("settings.page.roles", "fr", "resistance")
     for lang in texts.languages():  # no plural is made by gluing an "s" to a theme word
         for key, entry in texts.catalog(lang).messages.items():
             for template in entry.values() if isinstance(entry, dict) else [entry]:
@@ -242,7 +242,7 @@ def _first_vote_state():
 
 
 @pytest.mark.parametrize("lang,says", [("en", "{name} (Charge) votes in the open, before the others."),
-                                       ("fr", "{name} (Charge) vote à découvert, avant les autres.")])
+                                       ("fr", "📣 Vote à découvert avant les autres (carte « Charge ») : {name}.")])
 def test_the_vote_message_says_who_votes_first_in_the_open(lang, says):
     state, holder = _first_vote_state()
     text, _ = vote_message(table(lang), public_view(state), CODEC, serial=1)
@@ -253,7 +253,7 @@ def test_the_vote_message_says_who_votes_first_in_the_open(lang, says):
 
 
 @pytest.mark.parametrize("lang,says", [("en", "Not yet: {name} votes in the open, before the others."),
-                                       ("fr", "Pas encore : {name} vote à découvert, avant les autres.")])
+                                       ("fr", "Pas encore : on attend d'abord un vote à découvert, avant les autres ({name}).")])
 def test_an_early_voter_is_told_who_votes_first(lang, says):
     state, holder = _first_vote_state()
     session = Session(chat_id=GROUP, title="T", game_id="g", status=PLAYING, state=state.to_json(),
