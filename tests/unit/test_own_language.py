@@ -86,7 +86,7 @@ def test_a_choice_made_during_a_game_reaches_the_seat_from_its_next_private_mess
     picker = next(m for m in reversed(h.io.chat(leader.id)) if m.keyboard)
     assert picker.text.startswith("👑") and "elige <b>2</b> jugadores" in picker.text
     h.press(leader.id, picker, picker.keyboard[0][0].data)
-    assert h.last_answer().text.startswith("Elegidos: ")  # the toast names who is on the team so far
+    assert h.last_answer().text.startswith("Tu elección: ")  # the toast names who is on the team so far
     board = h.io.msgs[(GROUP, session(h).board_msg)].text
     assert "Quests:" in board  # the group's board stays English
 
