@@ -124,7 +124,7 @@ def test_the_board_and_the_announcements_as_rendered():
     assert "🃏 Intrigenkarten: Bob hält <b>Erwischt!</b> · Dave hält <b>Bist du es?</b> · 5 im Stapel" in lines
     assert "🎴 Gesinnungskarten: 1️⃣ Seitenwechsel · 2️⃣ Kein Wechsel" in lines
     assert event_line(table, "PlotCardsDrawn", {"leader": 0, "cards": ["strong_leader", "in_the_spotlight"], "left": 3}) == (
-        "🃏 Alice zieht Intrigenkarten: Zum Sieg führen, Erwischt!")
+        "🃏 Alice zieht Intrigenkarten: „Zum Sieg führen“, „Erwischt!“")  # (quoted in a list: card.listed)
     assert event_line(table, "PlotCardPlayed", {"seat": 2, "card": "in_the_spotlight", "target": 4}) == (
         "🃏 Carol spielt die Karte „Erwischt!“ aus: Erin muss offen spielen.")
     assert event_line(table, "PlotCardDealt", {"leader": 0, "seat": 3, "card": "no_confidence"}) == (

@@ -53,12 +53,23 @@ def id_name(table: Table, ident: str) -> str:
     return texts.name_of("card", ident, table.lang, table.theme)
 
 
+def listed(table: Table, ident: str, among: int = 2) -> str:
+    """An id's name as it stands in a list of ``among`` names: a Plot card's name quoted as the language
+    quotes a card in running text (``card.listed``: « Embuscade », „Erwischt!“), so that a name ending in
+    "!" or "?" never runs into the list's comma; other names, and a name alone, as they are."""
+    name = id_name(table, ident)
+    plot = ident.removeprefix("plot_")
+    if among > 1 and texts.has(f"plot.{plot}", table.lang) and texts.has("card.listed", table.lang):
+        return table.t("card.listed", card=name)
+    return name
+
+
 def id_list(table: Table, idents: Iterable[str]) -> str:
     """Ids as names, repeated ones counted (``Charge, 2 × The King Returns``); escaped HTML."""
     counts: dict[str, int] = {}
     for ident in idents:
         counts[ident] = counts.get(ident, 0) + 1
-    parts = [id_name(table, i) if n == 1 else table.t("cards_count", count=n, card=id_name(table, i))
+    parts = [listed(table, i, len(counts)) if n == 1 else table.t("cards_count", count=n, card=listed(table, i, 2))
              for i, n in counts.items()]
     return esc(", ".join(parts))
 
@@ -127,7 +138,7 @@ SHOWN: dict[str, tuple[Any, Any]] = {
     "quest": (_seat_ok, lambda t, v: v + 1),
     "quests": (lambda v: isinstance(v, list), lambda t, v: ", ".join(str(q + 1) for q in v if _seat_ok(q))),
     "card_counts": (lambda v: isinstance(v, dict), card_counts),
-    "cards": (_ids_ok, lambda t, v: esc(", ".join(t.card(c) for c in v))),
+    "cards": (_ids_ok, lambda t, v: esc(", ".join(listed(t, c, len(v)) for c in v))),
     "card": (lambda v: isinstance(v, str), lambda t, v: esc(t.card(v))),
     "role": (lambda v: isinstance(v, str), lambda t, v: esc(t.role(v))),
     "side": (lambda v: isinstance(v, str), lambda t, v: esc(t.side(v))),
