@@ -279,7 +279,7 @@ function columnFor(chat) {
 
 function fillColumn(chat) {
   const column = columnFor(chat);
-  const shape = JSON.stringify([chat.title, chat.name, chat.bot, chat.started, state.players.map((p) => [p.id, p.name, p.bot]), chat.pinned]);
+  const shape = JSON.stringify([chat.title, chat.name, chat.bot, chat.started, state.players.map((p) => [p.id, p.name, p.bot]), chat.pinned, chat.pinnedText]);
   const content = JSON.stringify(chat.messages);
   const before = rendered.get(chat.id) || {};
   if (before.shape !== shape) {
