@@ -261,7 +261,7 @@ class UnitOfWork:
                 continue
             if out.chat_id != group:
                 if out.chat_id in queued:  # behind what waits there (Telegram said wait): the chat keeps its order
-                    box.add(to_effect(out))
+                    box.add(to_effect(out, progress=True))
                 else:
                     progress.append(out)
                 continue
