@@ -48,7 +48,6 @@ from __future__ import annotations
 
 import logging
 import math
-
 from collections.abc import Iterable
 from typing import Any
 
