@@ -74,6 +74,7 @@ class Seat:
     user_id: int
     name: str
     bot: bool
+    lang: str = ""  # the seat's Telegram app language; "": none sent, so its private chat speaks the group's
 
 
 class BotPlayers:
@@ -436,8 +437,9 @@ class Playground:
         return self.worker.call(read)
 
     def seat(self, players: list[JSON], open_lobby: bool = True) -> list[Seat]:
-        """Seat ``players`` (``{"name", "bot"}``, at most 10): each opens the bot's private chat;
-        bots are played by :class:`BotPlayers`. ``open_lobby``: the host (the first person, or the
+        """Seat ``players`` (``{"name", "bot", "lang"}``, at most 10): each opens the bot's private chat;
+        bots are played by :class:`BotPlayers`. ``lang``: the language of the seat's Telegram app (a
+        catalog code); none (the default) sends none, so the bot writes to the seat in the group's language. ``open_lobby``: the host (the first person, or the
         first seat if all are bots) then sends /newgame in the group (closing with /cancel the lobby
         or game still open), and bots join by pressing Join."""
         if not 1 <= len(players) <= MAX_SEATS:
@@ -448,15 +450,18 @@ class Playground:
                 names[i] = U.NAMES[i % len(U.NAMES)]
         if len({n.lower() for n in names}) != len(names):
             raise ValueError("each player needs a different name")
+        langs = [str(p.get("lang") or "").strip().lower()[:8] for p in players]
+        if any(lang and lang not in self.languages() for lang in langs):
+            raise ValueError("a seat's language must be one of " + ", ".join(self.languages()))
         with self._seat_lock:
             seats = []
-            for p, name in zip(players, names, strict=True):
+            for p, name, lang in zip(players, names, langs, strict=True):
                 uid = self.user_id_of(name)
                 slug = re.sub(r"[^a-z0-9]", "", name.lower()) or "player"
-                who = U.user(uid, name, username=f"{slug}{uid}")
+                who = U.user(uid, name, username=f"{slug}{uid}", language_code=lang or None)
                 fresh = self.users.get(uid) != who or not self.fake.started(uid)
                 self.users[uid] = who
-                seats.append(Seat(uid, name, bool(p.get("bot"))))
+                seats.append(Seat(uid, name, bool(p.get("bot")), lang))
                 if fresh:
                     self.open_private(uid)
             self.seats = seats
@@ -470,6 +475,13 @@ class Playground:
                 self.send(host.user_id, GROUP_ID, "/cancel")
             self.send(host.user_id, GROUP_ID, "/newgame")
         return seats
+
+    @staticmethod
+    def languages() -> list[str]:
+        """The languages a seat's app may speak: the bot's catalogs."""
+        from gamebot import texts
+
+        return list(texts.languages())
 
     def default_seats(self, players: int = 5, humans: int = 1) -> list[JSON]:
         return [{"name": U.NAMES[i % len(U.NAMES)], "bot": i >= humans} for i in range(players)]
@@ -505,11 +517,14 @@ class Playground:
 
     def snapshot(self, viewer: int | None = None) -> JSON:
         """The page's data. ``viewer`` set: only that player's private chat is included."""
+        from gamebot.texts import language_name
+
         version = self.fake.version
         pinned = self.fake.pinned.get(GROUP_ID)
         players = []
         for s in self.seats:
-            entry: JSON = {"id": s.user_id, "name": s.name, "bot": s.bot, "started": self.fake.started(s.user_id)}
+            entry: JSON = {"id": s.user_id, "name": s.name, "bot": s.bot, "lang": s.lang,
+                           "started": self.fake.started(s.user_id)}
             if viewer is None or viewer == s.user_id:
                 entry["messages"] = [self._message(m) for m in self.fake.messages(s.user_id)]
             players.append(entry)
@@ -527,6 +542,7 @@ class Playground:
             "host": host,
             "viewer": viewer,
             "bot_delay": self.bot_delay,
+            "languages": [{"code": code, "name": language_name(code)} for code in self.languages()],
         }
 
     def file(self, file_id: str) -> bytes | None:

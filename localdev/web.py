@@ -9,7 +9,8 @@ API (JSON bodies; ``as`` is the acting player's user id):
     ``POST /api/press {as, chat, message, data}``  press an inline button -> ``{status, text, alert}``
     ``POST /api/send  {as, chat, text}``           type a message or command in a chat
     ``POST /api/start {as, payload}``              open the bot's private chat (t.me deep link / Start)
-    ``POST /api/seat  {players: [{name, bot}], open_lobby}``  seat the table (5-10 players)
+    ``POST /api/seat  {players: [{name, bot, lang}], open_lobby}``  seat the table (5-10 players; ``lang``:
+         the seat's app language, "" for none: the group's)
     ``POST /api/speed {bot_delay}``                seconds between bot moves
     ``GET  /api/file/<file_id>``                   a photo the bot sent (sendPhoto bytes)
 
@@ -128,7 +129,7 @@ def create_app(pg: Any) -> Flask:
             seats = pg.seat([p for p in players if isinstance(p, dict)], open_lobby=bool(data.get("open_lobby", True)))
         except ValueError as exc:
             return refused(exc)
-        return jsonify({"seats": [{"id": s.user_id, "name": s.name, "bot": s.bot} for s in seats]})
+        return jsonify({"seats": [{"id": s.user_id, "name": s.name, "bot": s.bot, "lang": s.lang} for s in seats]})
 
     @app.post("/api/speed")
     def speed() -> Response:

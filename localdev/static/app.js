@@ -390,7 +390,7 @@ function render(data) {
     who.textContent = `${people.length} ${people.length === 1 ? "person" : "people"}, ${bots.length} bots`;
   }
   if (!$("#seating").hidden) return;
-  fillSeatForm(data.players.map((p) => ({ name: p.name, bot: p.bot })));
+  fillSeatForm(data.players.map((p) => ({ name: p.name, bot: p.bot, lang: p.lang })));
 }
 
 // The bots' private chats show their secret roles: hidden while a person plays (unless the switch says
@@ -419,13 +419,26 @@ function seatRow(i, seat) {
     kind.textContent = bot ? "🤖 Bot" : "🙂 Person";
     kind.classList.toggle("person", !bot);
   });
-  row.append(el("span", "n", String(i + 1)), input, kind);
+  // the seat's Telegram app language: none (the bot writes to it in the group's language) or a catalog's
+  const lang = el("select", "seat-lang");
+  lang.title = "Language of this seat's Telegram app";
+  const none = el("option", "", "🌐 group's");
+  none.value = "";
+  lang.append(none);
+  for (const l of (state && state.languages) || []) {
+    const o = el("option", "", l.name);
+    o.value = l.code;
+    lang.append(o);
+  }
+  lang.value = seat.lang || "";
+  row.append(el("span", "n", String(i + 1)), input, lang, kind);
   return row;
 }
 
 function currentSeats() {
   return [...document.querySelectorAll(".seat-row")].map((row) => ({
     name: $("input", row).value.trim(), bot: Boolean($(".seat-kind", row).dataset.bot),
+    lang: $(".seat-lang", row).value,
   }));
 }
 
@@ -448,7 +461,7 @@ function setupSeating() {
   $("#seats-toggle").addEventListener("click", () => {
     const panel = $("#seating");
     panel.hidden = !panel.hidden;
-    if (!panel.hidden && state) fillSeatForm(state.players.map((p) => ({ name: p.name, bot: p.bot })));
+    if (!panel.hidden && state) fillSeatForm(state.players.map((p) => ({ name: p.name, bot: p.bot, lang: p.lang })));
   });
   $("#seat-cancel").addEventListener("click", () => { $("#seating").hidden = true; });
   $("#seat-form").addEventListener("submit", async (event) => {

@@ -26,6 +26,7 @@ class Turn:
     proposal: dict[str, Any] | None  # None: no team was proposed in time
     before: list[dict[str, Any]] = field(default_factory=list)  # timed out earlier in this turn (Plot cards...)
     timeouts: list[dict[str, Any]] = field(default_factory=list)  # timed out about this team (votes...)
+    voted: list[int] = field(default_factory=list)  # an open vote: who has voted so far (never how)
 
     @property
     def skipped(self) -> bool:
@@ -43,6 +44,11 @@ class Turn:
     def approved(self) -> bool:
         return bool((self.proposal or {}).get("approved"))
 
+    @property
+    def open(self) -> bool:
+        """The vote on this team is still going on: it has no result yet (only the game's last team can)."""
+        return self.proposal is not None and self.proposal.get("approved") is None
+
 
 @dataclass
 class Round:
@@ -52,6 +58,13 @@ class Round:
     quest: dict[str, Any] | None = None  # the quest record, if the team went
     quest_timeouts: list[dict[str, Any]] = field(default_factory=list)  # while the team was on its quest
     after: list[dict[str, Any]] = field(default_factory=list)  # after the quest (the Lady of the Lake...)
+    underway: bool = False  # its approved team is on its quest now: no result yet
+    played: int | None = None  # while the cards are being played: how many are in (never which)
+
+    @property
+    def team(self) -> list[int]:
+        """The team on its quest now (``underway``), else the one that went."""
+        return list((self.quest or {}).get("team") or (self.turns[-1].team if self.turns else []))
 
 
 def _int(value: Any, default: int = -1) -> int:
@@ -91,7 +104,23 @@ def rounds(pv: dict[str, Any]) -> list[Round]:
         r.after = [t for t in mine if t.get("when") not in ("turn", "proposal", "quest")]
         if r.turns or r.quest is not None or mine:
             out.append(r)
+    _mark_current(pv, out)
     return out
+
+
+def _mark_current(pv: dict[str, Any], rounds_: list[Round]) -> None:
+    """What is still going on in the last round: an open vote (who has voted so far: ``voted`` in the
+    public view), or a quest under way (how many cards are in: ``played``)."""
+    if not rounds_ or not rounds_[-1].turns or pv.get("winner") or pv.get("stage") in ("game_end", "ended"):
+        return
+    last = rounds_[-1]
+    turn = last.turns[-1]
+    if turn.open:
+        turn.voted = sorted(s for s in pv.get("voted") or [] if _int(s) >= 0)
+    elif turn.approved and last.quest is None:
+        last.underway = True
+        if pv.get("stage") == "quest":
+            last.played = len(pv.get("played") or [])
 
 
 def _turns(indexed: list[tuple[int, dict[str, Any]]], timed: list[dict[str, Any]]) -> tuple[list[Turn], list[dict]]:

@@ -31,8 +31,20 @@ def display_name(user: Any) -> str:
     return name[:32]
 
 
+def own_lang(user: Any, rec: UserRecord | None = None) -> str:
+    """The language a person reads in private wherever they play: the one they chose with ``/language``
+    in the bot's private chat (``UserRecord.chosen_lang``), else their Telegram app's if a catalog speaks
+    it; "" when neither (then each group's)."""
+    chosen = rec.chosen_lang if rec is not None else ""
+    return chosen if texts.supported(chosen) else texts.lang_for(getattr(user, "language_code", None), "")
+
+
 def lang_of(user: Any, s: Session | None = None) -> str:
-    """A person's language: their Telegram app's if a catalog speaks it, else the group's."""
+    """A person's language: their seat's in ``s`` when they have one (what they chose, else their app's:
+    ``Player.lang``), else their Telegram app's if a catalog speaks it, else the group's."""
+    seat = s.seat_of(user.id) if s is not None and getattr(user, "id", None) is not None else None
+    if seat is not None and texts.supported(s.players[seat].lang):
+        return s.players[seat].lang
     fallback = s.lang if s is not None and texts.supported(s.lang) else texts.DEFAULT_LANG
     return texts.lang_for(getattr(user, "language_code", None), fallback)
 
@@ -43,7 +55,8 @@ def seated(s: Session | None, user_id: int) -> bool:
 
 
 def player_lang(s: Session, seat: int) -> str:
-    """Private messages follow the player's Telegram language when we speak it, else the group's."""
+    """Private messages follow the player's own language (chosen in private, else their Telegram app's)
+    when we speak it, else the group's."""
     lang = s.players[seat].lang
     return lang if texts.supported(lang) else s.lang
 
@@ -111,6 +124,13 @@ class Deps:
             return rec
 
         return retrying(attempt)
+
+    def private_lang(self, user: Any, s: Session | None = None) -> str:
+        """The language of a reply to ``user`` in the bot's private chat: their seat's in ``s``, else the
+        one they chose there (their record: one read), else their app's, else ``s``'s group's."""
+        if s is not None and s.seat_of(user.id) is not None:
+            return lang_of(user, s)
+        return own_lang(user, self.load_user(user.id)[0]) or lang_of(user, s)
 
     def split_reachable(self, s: Session) -> tuple[list[Player], list[Player]]:
         """The lobby's players the bot can message privately, and the others (every record in one read)."""

@@ -75,7 +75,7 @@ async def on_message(deps: Deps, job: Job) -> None:
     handler, group_only = entry
     private = msg.chat.type == "private"
     if private and group_only:
-        await finish(deps, job, Plan(answer=texts.t("error.group_only", lang_of(msg.from_user))))
+        await finish(deps, job, Plan(answer=texts.t("error.group_only", deps.private_lang(msg.from_user))))
         return
     if not private and msg.chat.type not in GROUP_TYPES:
         return

@@ -16,7 +16,7 @@ from typing import Any
 from . import chronicle, texts, wording
 from .presenter.events import event_line
 from .presenter.table import Table, esc, split
-from .presenter.values import card_counts
+from .presenter.values import card_counts, quest_outcome
 from .presenter.view_lines import plugin_history
 
 # What a line of a round tells: its heading, a Leader's turn, the quest, a vote that ran out of time
@@ -42,7 +42,7 @@ def assassin_name(table: Table, pv: dict[str, Any]) -> str:
     """Who assassinated (a recruited Servant too), else the Assassin's title (an older summary)."""
     attempt = pv.get("assassination")
     seat = _seat(attempt.get("assassin")) if isinstance(attempt, dict) else None
-    return table.name(seat) if seat is not None else esc(_cap(table.role("assassin")))
+    return table.name(seat) if seat is not None else esc(_cap(wording.role_a(table, "assassin")))
 
 
 def title(table: Table, pv: dict[str, Any]) -> str:
@@ -120,6 +120,11 @@ def timeout_lines(table: Table, entries: Iterable[dict[str, Any]]) -> list[str]:
 def turn_line(table: Table, turn: chronicle.Turn) -> str:
     if turn.skipped:
         return table.t("end.skipped", number=turn.number, leader=table.name(turn.leader))
+    if turn.open:  # the vote is going on: who has voted so far, never a result
+        voted = (table.t("end.voted_so_far", count=len(turn.voted), names=table.names_of(turn.voted)) if turn.voted
+                 else table.t("end.voted_none"))
+        return table.t("end.proposal_open", number=turn.number, leader=table.name(turn.leader),
+                       team=table.names_of(turn.team), voted=voted)
     p = turn.proposal or {}
     votes = turn.votes
     approve = [i for i, v in enumerate(votes) if v == "A"]
@@ -154,9 +159,13 @@ def round_lines(table: Table, pv: dict[str, Any], r: chronicle.Round) -> list[tu
     out += [(NOTE, line) for line in timeout_lines(table, r.quest_timeouts)]
     q = r.quest
     if q:
-        key = "end.quest_result.success" if q.get("success") else "end.quest_result.fail"
         cards = card_counts(table, dict(q.get("cards") or {}))
-        out.append((QUEST, table.t(key, team=table.names_of(q.get("team") or []), cards=cards)))
+        out.append((QUEST, table.t(f"end.quest_result.{quest_outcome(q)}", team=table.names_of(q.get("team") or []),
+                                   cards=cards, fails=q.get("fails", 0), fails_needed=q.get("fails_needed", 1))))
+    elif r.underway:  # the team is on its quest now: no result yet
+        team = table.names_of(r.team)
+        out.append((NOTE, table.t("end.quest_underway", team=team) if r.played is None
+                    else table.t("end.quest_cards_in", team=team, count=r.played, size=len(r.team))))
     out += [(NOTE, line) for line in _lady_lines(table, pv, r.number)]
     out += [(NOTE, line) for line in timeout_lines(table, r.after)]
     return out

@@ -36,11 +36,14 @@ class Job:
     response: dict[str, Any] | None = None  # the Bot API method returned in the webhook's answer
 
 
-def reply_lang(job: Job, s: Session | None = None) -> str:
-    """Replies in a group speak the group's language; in private, the user's (else their group's)."""
+def reply_lang(job: Job, s: Session | None = None, deps: Deps | None = None) -> str:
+    """Replies in a group speak the group's language; in private, the user's (else their group's).
+    ``deps`` given: a private reply also follows the language the user chose there (their record)."""
     chat = job.update.effective_chat
     if chat is not None and chat.type in GROUP_TYPES and s is not None and texts.supported(s.lang):
         return s.lang
+    if deps is not None and chat is not None and chat.type == "private":
+        return deps.private_lang(job.update.effective_user, s)
     return lang_of(job.update.effective_user, s)
 
 

@@ -9,7 +9,8 @@ Each round's columns sit under the circle of the quest it went for (``picture_la
 shows how many cards of each kind were played: counts only, never who played which card (the public
 view has no such thing). Under the grid, the notes of each round tell the rest as the text history
 does (``ending.round_lines``: Plot cards, the Lady of the Lake, Excalibur, timed-out turns...), then
-the Recruitment and the assassination.
+the Recruitment and the assassination. Drawn during the game (``gamebot.vote_history``), a vote still
+open has no result: a ring with three dots, and a grey dot for each player who has voted so far.
 
 Pillow is imported inside :func:`render_png` only, so updates that draw nothing pay nothing for it at
 a cold start. Text uses the bundled Liberation Sans (SIL OFL 1.1, ``fonts/``: Latin, Greek and
@@ -29,6 +30,7 @@ from . import picture_draw as pd
 from . import picture_layout as pl
 from .picture_draw import Fonts, Glyphs, plain
 from .presenter.table import Table
+from .presenter.values import quest_outcome
 
 FONT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fonts")
 CELL = pl.CELL
@@ -73,13 +75,15 @@ class Note:
 
 def notes(table: Table, pv: dict[str, Any], rounds: list[chronicle.Round]) -> list[list[Note]]:
     """What the grid and the track do not show, one block per round (then one for the end): the
-    round's heading and the text history's notes; a quest's line too when it had cards other than
-    Success and Fail (Rogue, Message, Magic cards: the track only counts them)."""
+    round's heading and the text history's notes (a quest under way among them); a quest's line too
+    when it had cards other than Success and Fail (Rogue, Message, Magic cards: the track only counts
+    them) or when its Fails alone do not say its result (a success with a Fail: two were needed)."""
     blocks = []
     for r in rounds:
         lines = []
         for kind, line in ending.round_lines(table, pv, r):
-            special = kind == ending.QUEST and set((r.quest or {}).get("cards") or {}) - {"success", "fail"}
+            special = kind == ending.QUEST and (set((r.quest or {}).get("cards") or {}) - {"success", "fail"}
+                                                 or quest_outcome(r.quest or {}) not in ("success", "fail"))
             if kind == ending.NOTE or special:
                 lines.append(Note(plain(line).strip()))
         if lines:
@@ -100,6 +104,7 @@ class Canvas:
     lay: pl.Layout
     theme: str
     magic: bool = False  # a quest had Magic cards: the legend says what the purple card is
+    open_vote: bool = False  # a vote is going on: the legend says what its marks are
 
     def t(self, key: str, **params: Any) -> str:
         return plain(self.table.t(key, **params))
@@ -164,7 +169,8 @@ def render_png(last: dict[str, Any], lang: str, status: str | None = None) -> by
     count = 2 if (width - 2 * M - 40) / 2 >= MIN_NOTE_COLUMN else 1
     col_w = (width - 2 * M - 40 * (count - 1)) / count
     magic = any(_counts(q.get("cards") or {})[2] for q in pv.get("quests") or [] if isinstance(q, dict))
-    probe = Canvas(None, fonts, glyphs, table, lay, theme, magic)
+    open_vote = any(col.turn.open for col in lay.columns)
+    probe = Canvas(None, fonts, glyphs, table, lay, theme, magic, open_vote)
     note_cols = _columns(_wrapped(probe, notes(table, pv, rounds), col_w), count)
     notes_top = lay.grid_bottom + 30
     notes_h = max([sum(_height(b) for b in col) for col in note_cols] + [0])
@@ -172,7 +178,7 @@ def render_png(last: dict[str, Any], lang: str, status: str | None = None) -> by
     height = int(legend_top + _legend(probe, legend_top, draw=False))
 
     img = Image.new("RGB", (width, height), pd.BACKGROUND.get(theme, pd.BACKGROUND["avalon"]))
-    c = Canvas(ImageDraw.Draw(img), fonts, glyphs, table, lay, theme, magic)
+    c = Canvas(ImageDraw.Draw(img), fonts, glyphs, table, lay, theme, magic, open_vote)
     _title(c, pv, status, n)
     _track(c, pv)
     _grid(c, pv, n, names, role_names)
@@ -267,6 +273,9 @@ def _grid(c: Canvas, pv: dict[str, Any], n: int, names: list[str], role_names: l
         if col.turn.skipped:
             pd.clock(draw, cx, cy, 15, pd.CLOCK)
             continue
+        if col.turn.open:  # no result yet
+            pd.pending(draw, cx, cy, 15)
+            continue
         approved = col.turn.approved
         draw.ellipse([cx - 15, cy - 15, cx + 15, cy + 15], fill=pd.APPROVE if approved else pd.REJECT)
         (pd.check if approved else pd.cross)(draw, cx, cy, 8, pd.WHITE, 3)
@@ -285,7 +294,9 @@ def _cell(c: Canvas, col: pl.Column, seat: int, y: float) -> None:
             pd.clock(draw, x0 + CELL / 2 + 3, y + CELL / 2 + 4, 10, pd.CLOCK)
     votes = turn.votes
     vote = votes[seat] if seat < len(votes) else ""
-    if vote == "A":
+    if turn.open and seat in turn.voted:  # has voted; how stays secret until every vote is in
+        pd.voted(draw, x0 + CELL / 2 + 3, y + CELL / 2 + 4, 7)
+    elif vote == "A":
         pd.check(draw, x0 + CELL / 2 + 3, y + CELL / 2 + 4, 9, pd.APPROVE)
     elif vote == "R":
         pd.cross(draw, x0 + CELL / 2 + 3, y + CELL / 2 + 4, 9, pd.REJECT)
@@ -308,12 +319,15 @@ def _legend_items(c: Canvas) -> list[tuple[str, Any]]:
     """The legend: (label, how to draw its mark at (x, y))."""
     draw = c.draw
     magic = [(c.t("picture.legend.magic_card"), lambda x, y: pd.card(draw, x + 5, y - 8, pd.MAGIC))] if c.magic else []
+    open_vote = [(c.t("picture.legend.voted"), lambda x, y: pd.voted(draw, x + 11, y, 7)),
+                 (c.t("picture.legend.vote_open"), lambda x, y: pd.pending(draw, x + 11, y, 11))] if c.open_vote else []
     return [
         (c.t("picture.legend.leader"), lambda x, y: pd.crown(draw, x, y - 6, 18, pd.LEADER)),
         (c.t("picture.legend.team"), lambda x, y: draw.rounded_rectangle([x, y - 11, x + 22, y + 11], radius=5,
                                                                          fill=pd.TEAM)),
         (c.t("picture.legend.approve"), lambda x, y: pd.check(draw, x + 11, y, 9, pd.APPROVE)),
         (c.t("picture.legend.reject"), lambda x, y: pd.cross(draw, x + 11, y, 9, pd.REJECT)),
+        *open_vote,
         (c.t("picture.legend.timeout"), lambda x, y: pd.clock(draw, x + 11, y, 10, pd.CLOCK)),
         (c.t("picture.legend.success"), lambda x, y: draw.ellipse([x + 1, y - 10, x + 21, y + 10], fill=pd.GOOD)),
         (c.t("picture.legend.fail"), lambda x, y: draw.ellipse([x + 1, y - 10, x + 21, y + 10], fill=pd.EVIL)),

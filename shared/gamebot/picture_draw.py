@@ -184,6 +184,19 @@ def card(draw: Any, x: float, y: float, fill: Colour) -> None:
     draw.rounded_rectangle([x, y, x + 12, y + 17], radius=2, fill=fill)
 
 
+def voted(draw: Any, cx: float, cy: float, r: float) -> None:
+    """Has voted, in a vote still open: a grey dot (how they voted is not known yet)."""
+    draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=MUTED)
+
+
+def pending(draw: Any, cx: float, cy: float, r: float) -> None:
+    """A vote still open: a ring with three dots, no result."""
+    draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=WHITE, outline=MUTED, width=2)
+    dot = max(1.5, r / 7)
+    for dx in (-r / 2.4, 0, r / 2.4):
+        draw.ellipse([cx + dx - dot, cy - dot, cx + dx + dot, cy + dot], fill=MUTED)
+
+
 def clock(draw: Any, cx: float, cy: float, r: float, fill: Colour, hands: Colour = WHITE) -> None:
     """A clock face: a turn that ran out of time."""
     draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=fill)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine import GameConfig, reveal_script
 from engine.validation import dealt_deck
 
-from . import texts
+from . import texts, wording
 from .presenter.table import Table, esc
 
 
@@ -26,11 +26,12 @@ def dealt_roles(config: GameConfig) -> list[str]:
 
 
 def _names(table: Table, role_ids: list[str], plain: dict[str, int]) -> str:
-    """The characters' names; plain Servants or Minions in the plural when there are several
-    (the language's theme word: "Minions of Mordred", "Spies"), never a name with an "s" glued on."""
+    """The characters' names as a sentence says them ("the Assassin", "a Minion of Mordred":
+    ``wording.role_a``); plain Servants or Minions in the plural when there are several (the language's
+    theme word: "Minions of Mordred", "Spies"), never a name with an "s" glued on."""
     words = texts.vocab(table.lang, table.theme)
     plural = {"servant": words.get("servants"), "minion": words.get("minions")}
-    return esc(texts.join_names([plural[r] if plain.get(r, 0) > 1 and plural.get(r) else table.role(r)
+    return esc(texts.join_names([plural[r] if plain.get(r, 0) > 1 and plural.get(r) else wording.role_a(table, r)
                                  for r in role_ids], table.lang))
 
 

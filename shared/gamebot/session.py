@@ -62,7 +62,7 @@ def new_game_id() -> str:
 class Player(BaseModel):
     id: int
     name: str
-    lang: str = ""  # their Telegram app's language if a catalog speaks it; "" follows the group's
+    lang: str = ""  # their own language (chosen in private, else their app's) if a catalog speaks it; "": the group's
     bot: bool | None = None  # a bot account (Telegram's ``is_bot``): not a human, for the statistics
 
 
@@ -287,6 +287,7 @@ class UserRecord(BaseModel):
     id: int
     name: str = ""
     lang: str = "en"
+    chosen_lang: str = ""  # chosen with /language in private: all they are sent in private ("": app, else group)
     started: bool = False  # the user opened a private chat with the bot
     blocked: bool = False  # the user blocked the bot (403)
     chat: int | None = None  # the group of the active game they are in

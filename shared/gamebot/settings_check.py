@@ -72,6 +72,41 @@ def check(settings: Settings, joined: int) -> Check:
     return Check(joined, sizes, shown, per[shown] if shown is not None else [])
 
 
+def phases_in_play(settings: Settings) -> list[str]:
+    """The time-limit phases (``deadlines.PHASES``, in their order) a game with these settings can have
+    a decision in, at any table size from 5 to 10: joining, team proposals, votes and quest cards always;
+    a plug-in's phase (``Plugin.timer_phase``) when it is in play and makes decisions (the Lady of the
+    Lake, the Assassination or the Recruitment, Excalibur, Plot cards, the Trapper, the Rogues' Watch...);
+    Loyalty cards only when something checks loyalty and someone may choose which card to hand over (a
+    Trickster). Settings no table can play list every phase."""
+    from engine import new_game
+    from engine.loyalty import someone_may_choose
+    from engine.plugin import Ctx, Plugin, active_plugins
+    from engine.validation import checks_loyalty
+
+    from .deadlines import PHASES, owner_phase
+
+    used = {"join", "propose", "vote", "quest"}
+    playable = False
+    for n in SIZES:
+        try:
+            config = config_for(settings, n)
+            if any(i.level == "error" for i in validate_config(config)):
+                continue
+            state, _ = new_game(config, 0)
+        except Exception:  # noqa: BLE001 - settings this size cannot play
+            continue
+        playable = True
+        active = active_plugins(config)
+        for plugin in active:
+            if type(plugin).handle is Plugin.handle:
+                continue  # (makes no decision of its own)
+            if plugin.id == "loyalty" and not (checks_loyalty(config, active) and someone_may_choose(Ctx(state))):
+                continue
+            used.add(owner_phase(plugin.id))
+    return [phase for phase, _ in PHASES if phase in used or not playable]
+
+
 def sizes_text(table: Table, sizes: list[int]) -> str:
     """``7–10`` for a run of sizes, else ``5, 7 or 9``."""
     if len(sizes) > 2 and sizes == list(range(sizes[0], sizes[-1] + 1)):

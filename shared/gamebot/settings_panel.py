@@ -34,10 +34,11 @@ from .presenter.settings import (
     available_roles,
     preset_help,
     preset_name,
+    role_group,
 )
 from .presenter.table import Btn, Keyboard, Table, esc
 from .session import Settings
-from .settings_check import check, check_lines, config_for
+from .settings_check import check, check_lines, config_for, phases_in_play
 
 HALF_ROW = 20  # characters a button may have to share its row with another on a phone screen
 
@@ -148,14 +149,19 @@ class Pages:
         return "\n".join(self.head()), rows
 
     def roles(self) -> tuple[str, Keyboard]:
+        """Good, then Evil, then those who may change sides: each group on rows of its own."""
         t, st = self.table, self.settings
-        buttons = []
+        groups: dict[str, list[Btn]] = {}
         for i, rid in enumerate(available_roles(st.theme)):
             count = st.roles.count(rid)
             label = texts.name_of("rolebutton", rid, t.lang, t.theme)
-            buttons.append(self.btn(("✅ " if count else "▫️ ") + label + (f" ×{count}" if count > 1 else ""), f"r{i}"))
+            groups.setdefault(role_group(rid), []).append(
+                self.btn(("✅ " if count else "▫️ ") + label + (f" ×{count}" if count > 1 else ""), f"r{i}"))
         lines = [*self.head(), "", t.t("settings.page.roles")]
-        return "\n".join(lines), [*_rows(buttons), self.back()]
+        if groups:
+            lines.append(t.t("settings.page.roles_order"))
+        rows = [row for buttons in groups.values() for row in _rows(buttons)]
+        return "\n".join(lines), [*rows, self.back()]
 
     def options(self) -> tuple[str, Keyboard]:
         t, st = self.table, self.settings
@@ -181,8 +187,9 @@ class Pages:
         rows: Keyboard = [[self.btn(("🔘 " if not current else "▫️ ") + t.t("settings.off"), f"v{index}.0")]]
         for j, value in enumerate(values, start=1):
             label = texts.name_of("valuebutton", value, t.lang, t.theme)
+            explained = t.t(f"varianthelp.{value}") if texts.has(f"varianthelp.{value}", t.lang) else ""
             lines.append(t.t("settings.value_line", name=esc(label),
-                             help=esc(option_value_name(t, key, value))))
+                             help=explained or esc(option_value_name(t, key, value))))
             rows.append([self.btn(("🔘 " if current == value else "▫️ ") + label, f"v{index}.{j}")])
         return "\n".join(lines), [*rows, self.back("pb")]
 
@@ -220,9 +227,12 @@ class Pages:
 
     def timers(self) -> tuple[str, Keyboard]:
         t, limits = self.table, self.settings.timers
-        lines = [t.t("timers.page.title", title=esc(t.title)), t.t("timers.page.help"), ""]
+        lines = [t.t("timers.page.title", title=esc(t.title)), t.t("timers.page.help"), t.t("timers.page.in_play"), ""]
         buttons = []
-        for i, (phase, _) in enumerate(deadlines.PHASES):
+        in_play = phases_in_play(self.settings)
+        for i, (phase, _) in enumerate(deadlines.PHASES):  # (each phase keeps its index: ``k<i>``)
+            if phase not in in_play:
+                continue
             limit = deadlines.limit_for(limits, phase)
             name = deadlines.phase_name(t, phase)
             lines.append(t.t("timers.page.line", phase=esc(name), limit=deadlines.duration(t, limit),

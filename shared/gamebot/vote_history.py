@@ -1,7 +1,9 @@
 """The vote history of the game in progress (the board's button, ``/votes``): every proposal with its
 Leader, team and votes, every quest's result, and what the plug-ins record in public (the Lady of the
 Lake's checks, Excalibur, Plot cards), drawn like the end's picture (``gamebot.picture``) or told like
-the end's text history (``gamebot.ending``).
+the end's text history (``gamebot.ending``). What is still going on is told as going on, never as a
+result: an open vote shows who has voted so far (never how), a quest under way how many cards are in
+(``chronicle.Turn.open``, ``chronicle.Round.underway``).
 
 Everything comes from ``engine.public_view`` of the state: :func:`story` is the only input of both the
 picture and the text, so nothing secret can reach them (tests: a state whose secrets are scrambled gives

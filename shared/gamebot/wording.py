@@ -3,7 +3,9 @@ from the catalogs (``texts``).
 
 * A character's side is said only when the character's name does not already say it ("Spy", "Lancelot
   (Evil)", "a Good Messenger"), and as "now Good" when the character changed sides (``side_note``).
-* "You are ..." and "... is ..." take the name with its article (``role_a.<id>``, else ``role.<id>``).
+* A character's name (``role.<id>``) is the bare name, as lists and labels show it ("Carol: Assassin",
+  "Bob: Minion of Mordred"); a sentence ("You are ...", "... is ...", "Merlin sees ...") takes it with the
+  article its language puts there (``role_a.<id>``: "the Assassin", "a Minion of Mordred"; else the name).
 * A role's reminder follows the options in play (``rolehelp.<id>.<option>`` before ``rolehelp.<id>``).
 * What a player learned says how they learned it (``learned.<source>``), never as if the player named
   were the Cleric or the Trapper.
@@ -64,7 +66,8 @@ def side_note(table: Any, role_id: str, side: str) -> str:
 
 
 def role_a(table: Any, role_id: str) -> str:
-    """The character's name as it follows "You are" / "is": with its article ("a Spy")."""
+    """The character's name as a sentence says it ("You are ...", "... is ..."): with its article ("a Spy",
+    "the Assassin"), where the language puts one; else the bare name (Merlin)."""
     key = f"role_a.{role_id}"
     return table.t(key) if texts.has(key, table.lang) else table.role(role_id)
 

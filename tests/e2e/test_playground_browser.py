@@ -215,10 +215,14 @@ def test_a_person_plays_a_whole_game_with_bots_in_the_browser(chromium, playgrou
     rows.nth(0).locator("input").fill("Morgan")
     rows.nth(0).locator(".seat-kind").click()
     assert rows.nth(0).locator(".seat-kind").inner_text().endswith("Person")
+    assert rows.nth(1).locator(".seat-lang").input_value() == ""  # by default a seat reads the group's language
+    rows.nth(1).locator(".seat-lang").select_option("de")  # this bot's Telegram app speaks German
+    page.screenshot(path=str(ARTIFACTS / "playground-seating.png"))
     page.click("#seat-go")
     page.wait_for_selector("text=New game of Avalon")
     person = next(s for s in pg.seats if not s.bot)
     assert person.name == "Morgan" and sum(s.bot for s in pg.seats) == 5
+    assert [s.lang for s in pg.seats] == ["", "de", "", "", "", ""]
     page.wait_for_selector(f'section[data-chat="{person.user_id}"]')
     # a person is seated: the bots' private chats (their secret roles) are hidden, and the switch says so
     columns = page.eval_on_selector_all("section.chat", "(els) => els.map((e) => Number(e.dataset.chat))")

@@ -71,7 +71,7 @@ def test_full_game_through_the_webhook(table, n, roles, options):
     for uid in players:
         name = U.user(uid)["first_name"]
         card = _role_card(table, uid)
-        told = re.search(r"You are <b>(?:an? )?(.+?)</b>", card)  # "a Loyal Servant of Arthur": with its article
+        told = re.search(r"You are <b>(?:an? |the )?(.+?)</b>", card)  # "the Assassin": with its article
         assert told and told.group(1) == revealed[name]  # each player was told exactly their role
         for role in roles:
             assert role in revealed.values()

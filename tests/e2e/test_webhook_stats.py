@@ -75,9 +75,10 @@ def test_a_game_counts_once_in_the_ratings_and_stats_shows_them_in_english_and_f
     assert "<b>Avalon</b> — games: 3 · Good won: " in text
     rows = chat["players"]
     first, second = sorted((rows["1"], rows["2"]), key=ratings.ordinal, reverse=True)
-    assert (f"🏆 <b>Leaderboard</b> (rating · games)\n1. {first['name']} — {ratings.ordinal(first):.1f} · 3 games\n"
-            f"2. {second['name']} — {ratings.ordinal(second):.1f} · 3 games\n"
-            f"<i>A player is ranked after {ratings.RANKED_AFTER} games; not ranked yet: 3.</i>") in text
+    assert (f"🏆 <b>Leaderboard</b> (rating · games)\n1. {first['name']} — {ratings.shown(first)} · 3 games\n"
+            f"2. {second['name']} — {ratings.shown(second)} · 3 games\n"
+            f"<i>A player is ranked after {ratings.RANKED_AFTER} games; not ranked yet: 3.</i>\n"
+            "<i>Rating: 1000 + 10 × a cautious estimate of skill (openskill); a win never lowers it.</i>") in text
     assert "<b>Win rate by side</b>\n😇 Good / Resistance: " in text and "😈 How Evil won: " in text
     assert "🗡 The Assassin found Merlin: " in text and "<b>Win rate by character</b>\n• " in text
     table.command(1, "/stats", chat=1)
@@ -97,3 +98,29 @@ def test_a_game_counts_once_in_the_ratings_and_stats_shows_them_in_english_and_f
     table.command(2, "/stats", chat=2)
     mine = html.unescape(table.fake.texts(2)[-1])
     assert mine.startswith("📊 <b>Vos statistiques, ") and "<b>Votre cote</b> (parties comptées)\n⭐ " in mine
+
+
+def test_a_newcomer_after_a_win_and_a_loss_reads_unranked_not_a_negative_rating(table):
+    """Two rated games, one won and one lost: the ordinal is about -1; /stats in private says how far the
+    player is from being ranked, and shows no number."""
+    import app
+
+    from gamebot import ratings, stats
+    from gamebot.store import Item
+
+    rows = {str(u): {"name": f"P{u}"} for u in range(1, 6)}
+    for game, won in (("g1", "good"), ("g2", "evil")):
+        sides = ["good", "good", "good", "evil", "evil"]
+        ratings.update(rows, stats.Outcome(chat_id=table.group, game_id=game, theme="avalon", winner=won,
+                                           user_ids=[1, 2, 3, 4, 5], names=[f"P{u}" for u in range(1, 6)],
+                                           roles=["servant"] * 3 + ["minion"] * 2, sides=sides,
+                                           winners=[i for i, s in enumerate(sides) if s == won]))
+    assert ratings.ordinal(rows["1"]) < 0
+    app.service().repo.put(Item(stats.user_stats_key(1), {
+        "games": 2, "wins": 1, "recent": ["g1", "g2"], "name": "P1", "sides": {"good": {"games": 2, "wins": 1}},
+        "ratings": {str(table.group): {"title": "Avalon Test Group", **rows["1"]}}}), None)
+    table.start_private(1)
+    table.command(1, "/stats", chat=1)
+    mine = html.unescape(table.fake.texts(1)[-1])
+    assert "<b>Your rating</b> (games rated)\n⭐ Avalon Test Group: unranked, 2 of 3 games" in mine
+    assert "-1" not in mine and "-0" not in mine

@@ -40,6 +40,50 @@ def test_votes_in_french_and_the_link_for_someone_the_bot_cannot_message(lambda_
     assert f"t.me/{U.BOT_USERNAME}?start=r" in table.fake.texts(table.group)[-1]
 
 
+def _to_the_first_vote(table) -> None:
+    """The Leader proposes a team (through their private picker); nobody has voted yet."""
+    import random
+
+    from localdev.autoplay import Driver, Policy
+
+    driver = Driver(table, table.group, PLAYERS, Policy(rng=random.Random(2)), words=table.words)
+    for _ in range(40):  # (a bound on the loop; the picker needs a few taps)
+        if any(table.words.approve in b["text"] for m in table.messages(table.group) for row in m["buttons"]
+               for b in row):
+            return
+        assert driver.step()
+    raise AssertionError("no vote came")
+
+
+def test_votes_while_a_vote_is_open_shows_it_open_in_the_picture_and_in_the_text(table):
+    import io
+
+    from PIL import Image
+
+    from gamebot import picture_draw, picture_layout
+
+    table.open_lobby(PLAYERS)
+    table.start_game(1)
+    _to_the_first_vote(table)
+    voters = [u for u in PLAYERS if u != 5][:2]
+    for uid in voters:
+        table.press_label(uid, table.group, table.words.approve)
+    table.command(5, "/votes")
+    (photo,) = _photos(table, 5)
+    png = table.fake.files[photo["photo"][-1]["file_id"]]
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    y = int(picture_layout.plan(5, [], 184).outcome_top + picture_layout.CELL / 2)  # the "Vote" row
+    row = [img.getpixel((x, y)) for x in range(img.width)]
+    assert picture_draw.REJECT not in row and picture_draw.APPROVE not in row  # no result drawn
+    assert row.count(picture_draw.MUTED) > 10  # the open vote's mark
+    table.fake.inject("sendPhoto", 400, "Bad Request: the picture could not be sent")
+    table.command(4, "/votes")  # the text instead
+    text = table.fake.texts(4)[-1]
+    names = " and ".join(U.user(u)["first_name"] for u in voters)  # (seated in the order they joined)
+    assert f"🗳 vote open, 2 voted so far: {names}" in text
+    assert "rejected" not in text and "approved" not in text
+
+
 def _play_to_the_end(table, players=PLAYERS) -> None:
     import random
 

@@ -196,7 +196,7 @@ SEEDS = [1, 2, 3]
 END_PHASE = ("one last chance", "tries to recruit the Untrustworthy Servant", "Game over")
 # Public by the rules: the Revealer turns their loyalty face up after the second failed quest.
 RULED_PUBLIC = [re.compile(r"reveals themself: <b>" + re.escape(name_of("role", "revealer")) + "</b>"),
-                re.compile(r"^🎭 .+ is " + re.escape(name_of("role", "revealer")) + r" \(", re.M)]  # the board
+                re.compile(r"^🎭 .+ is " + re.escape(name_of("role_a", "revealer")) + r" \(", re.M)]  # the board
 
 
 def _role_patterns() -> dict[str, re.Pattern[str]]:

@@ -178,11 +178,11 @@ def test_an_option_with_variants_offers_each_variant_at_once(h):
     h.press_label(1, 1, "Lancelot: Off")
     page = h.io.last(1)
     assert [b.text for row in page.keyboard for b in row] == [
-        "🔘 Off", "▫️ Variant 1, Big Box", "▫️ Variant 1, classic", "▫️ Variant 2, Big Box", "▫️ Variant 2, French",
-        "⬅️ Back"]
-    h.press_label(1, 1, "Variant 2, French")
+        "🔘 Off", "▫️ Drawn every Quest (Big Box)", "▫️ Drawn from Quest 3 (French)", "▫️ Dealt face up (Big Box)",
+        "▫️ Dealt face up (French)", "⬅️ Back"]
+    h.press_label(1, 1, "Dealt face up (French)")
     assert session(h).settings.options == {"lancelot": "french_predealt"}
-    assert "✅ Lancelot: Variant 2, French" in buttons(h, 1)
+    assert "✅ Lancelot: Dealt face up (French)" in buttons(h, 1)
 
 
 # --- who assassinates without an Assassin card ------------------------------------------------------------------

@@ -49,7 +49,7 @@ def test_teams_are_numbered_in_their_round_and_a_team_not_proposed_in_time_count
         "  ⏰ Out of time: Dave (Quest cards)",
         "  ⚔️ Carol and Dave: success (2 × ✅ Success)",
         "<b>Round 2</b> · Quest 2",
-        "  Team 1 · Dave: Alice, Bob and Carol → ✅ ? | ❌ ? → rejected",
+        "  Team 1 · Dave: Alice, Bob and Carol → 🗳 vote open, no votes yet",  # (being voted on: no result)
     ]
 
 
@@ -149,12 +149,12 @@ def test_a_rogue_who_wins_alone_is_named_in_the_head_the_picture_and_its_caption
              roles=["merlin", "assassin", "servant", "minion", "good_rogue"],
              rogue={"watch": None, "watches": [], "tokens": [], "solo": 4, "partial": []})
     head, _ = ending.game_over(table(), pv)
-    assert head.splitlines()[:2] == ["🏁 <b>Game over: Erin, the Good Rogue, wins alone!</b>",
+    assert head.splitlines()[:2] == ["🏁 <b>Game over: Erin (Good Rogue) wins alone!</b>",
                                      "The Good Rogue completed their plan."]
     assert "Winners" not in head  # the title already says who won
     assert ending.result(table(), pv) == ("Erin wins alone", "good")
     fr_head, _ = ending.game_over(table(lang="fr"), pv)
-    assert fr_head.startswith("🏁 <b>Fin de la partie : Erin, le Brigand du Bien, gagne seul !</b>")
+    assert fr_head.startswith("🏁 <b>Fin de la partie : Erin (Brigand du Bien) l'emporte en solitaire !</b>")
     last = {"game_id": "g", "status": "ended", "names": NAMES[:5], "user_ids": list(range(5)), "view": pv}
     out = picture_out(-1, last, "en")
     assert out is not None and out.text == "🖼 <b>Avalon</b> · 5 players · Erin wins alone"

@@ -95,9 +95,9 @@ def test_the_language_command(h):
     assert lobby.text.startswith("🎲 <b>Nouvelle partie d'Avalon</b>")  # the lobby is edited into French
     h.command(1, "/language en")
     assert session(h).lang == "en"
-    # in private it explains where languages come from
+    # in private it chooses the person's own language (tests/unit/test_own_language.py), not the group's
     h.command(4, "/language", chat_id=4)
-    assert "your Telegram app's language" in h.io.last(4).text
+    assert h.io.last(4).text.startswith("🌐 <b>Your language</b>") and session(h).lang == "en"
 
 
 def test_a_new_lobby_keeps_the_groups_language_and_the_last_game(h):
@@ -133,13 +133,13 @@ def test_rules_show_translated_role_reminders_for_the_roles_in_play(h):
     rules = html.unescape(h.io.last(GROUP).text)
     assert "<b>Personnages de cette partie</b>" in rules
     assert "• <b>Merlin</b> (Bien) : Vous connaissez les suppôts du Mal" in rules
-    assert "• <b>l'Assassin</b> (Mal)" in rules
+    assert "• <b>Assassin</b> (Mal)" in rules
 
 
 def test_callback_answers_speak_the_pressers_language_else_the_groups(h):
     h.command(1, "/language fr")
+    h.langs[2] = "ja"  # (a seat keeps the language its player joined with, or chose in private)
     h.lobby([1, 2, 3, 4], join="Rejoindre")
-    h.langs[2] = "ja"
     h.press_label(2, GROUP, "Commencer")  # not the host: told in the group's French (no Japanese catalog)
     assert h.last_answer().text.startswith("Seul l'hôte")
     h.langs[3] = "en"

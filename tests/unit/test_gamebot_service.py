@@ -530,7 +530,7 @@ def test_the_settings_offer_to_designate_an_assassin_whenever_the_engine_needs_o
     s.settings.roles = ["good_messenger", "good_messenger", "evil_messenger"]
     h.repo.items[chat_key(GROUP)] = Item(key=item.key, body=s.body(), version=item.version)
     h.press_label(1, GROUP, "Settings")
-    choices = [(None, "Minion of Mordred (by default)"), ("evil_messenger", "the Evil Messenger"),
+    choices = [(None, "Minion of Mordred (by default)"), ("evil_messenger", "Evil Messenger"),
                ("minion", "Minion of Mordred")]
     seen = []
     for pick in (1, 2, 0):

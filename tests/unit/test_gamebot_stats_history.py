@@ -206,7 +206,7 @@ def test_stats_in_the_group_and_in_private(h, monkeypatch):
     assert "🏆 <b>Leaderboard</b> (rating · games)\n1. " in text and " · 2 games\n2. " in text
     rows = body(h, stats.chat_stats_key(GROUP))["players"]
     best = max(rows.values(), key=ratings.ordinal)
-    assert f"1. {best['name']} — {ratings.ordinal(best):.1f} · 2 games" in text
+    assert f"1. {best['name']} — {ratings.shown(best)} · 2 games" in text
     assert "<b>Win rate by side</b>\n😇 Good / Resistance: " in text and "😈 How Evil won: three failed quests: " in text
     assert "<b>Win rate by character</b>" in text and "• Merlin: " in text
     assert "cancelled games are not counted" in text

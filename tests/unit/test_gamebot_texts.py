@@ -176,7 +176,7 @@ def test_french_uses_the_french_rulebook_words():
     assert (fr["avalon"]["success"], fr["avalon"]["fail"]) == ("Succès", "Échec")
     names = {r: texts.name_of("role", r, "fr") for r in ("merlin", "percival", "assassin", "morgana", "mordred",
                                                          "oberon", "good_lancelot", "evil_lancelot")}
-    assert names == {"merlin": "Merlin", "percival": "Perceval", "assassin": "l'Assassin", "morgana": "Morgane",
+    assert names == {"merlin": "Merlin", "percival": "Perceval", "assassin": "Assassin", "morgana": "Morgane",
                      "mordred": "Mordred", "oberon": "Oberon", "good_lancelot": "Lancelot du Bien",
                      "evil_lancelot": "Lancelot du Mal"}
     assert texts.name_of("module", "lady_of_the_lake", "fr") == "Dame du Lac"

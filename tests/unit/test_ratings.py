@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -125,3 +126,86 @@ def test_an_outcome_survives_the_outbox():
 
     effect = Effect.model_validate_json(Effect(seq=1, op="stats", chat=0, stats=o.data()).model_dump_json())
     assert stats.Outcome.of(effect.stats) == o
+
+
+# --- the scale players read ------------------------------------------------------------------------
+
+
+def _outcome(ids: list[int], sides: list[str], won: str, game_id: str = "g") -> stats.Outcome:
+    return stats.Outcome(chat_id=GROUP, game_id=game_id, theme="avalon", winner=won, user_ids=ids,
+                         names=[f"P{u}" for u in ids], roles=["servant" if s == "good" else "minion" for s in sides],
+                         sides=sides, winners=[i for i, s in enumerate(sides) if s == won], title="Group")
+
+
+def _one_win_and_one_loss() -> dict[str, dict]:
+    """Player 1's row in the group after winning a first game and losing a second (five players each)."""
+    rows = {str(u): {"name": f"P{u}"} for u in range(1, 6)}
+    sides = ["good", "good", "good", "evil", "evil"]
+    ratings.update(rows, _outcome([1, 2, 3, 4, 5], sides, "good", "g1"))
+    ratings.update(rows, _outcome([1, 2, 3, 4, 5], sides, "evil", "g2"))
+    return rows
+
+
+def test_a_newcomer_after_a_win_and_a_loss_is_unranked_and_shown_no_negative_number():
+    from gamebot.presenter import stats as shown
+    from gamebot.presenter.table import Table
+
+    row = _one_win_and_one_loss()["1"]
+    assert ratings.ordinal(row) < 0 and row["rated"] == 2  # (the ordinal itself: about -1)
+    body = {"games": 2, "wins": 1, "name": "P1", "ratings": {str(GROUP): dict(row, title="Group")}}
+    for lang in ("en", "fr", "ru"):
+        text = shown.user_text(Table(chat_id=1, game_id="", lang=lang), body, "P1")
+        rating = text.split("⭐", 1)[1].split("\n", 1)[0]  # the line of the group's rating
+        assert not re.search(r"-\d|\d\.\d", rating), rating
+    text = shown.user_text(Table(chat_id=1, game_id="", lang="en"), body, "P1")
+    assert "⭐ Group: unranked, 2 of 3 games" in text and "Rating: 1000 + 10 ×" not in text
+
+
+def test_a_ranked_player_reads_a_whole_number_near_1000():
+    from gamebot.presenter import stats as shown
+    from gamebot.presenter.table import Table
+
+    rows = _one_win_and_one_loss()
+    sides = ["evil", "good", "good", "good", "evil"]
+    ratings.update(rows, _outcome([1, 2, 3, 4, 5], sides, "evil", "g3"))  # a third game, won
+    row = rows["1"]
+    assert ratings.ranked(row) and ratings.shown(row) == round(1000 + 10 * ratings.ordinal(row))
+    assert 950 < ratings.shown(row) < 1150
+    body = {"games": 3, "wins": 2, "name": "P1", "ratings": {str(GROUP): dict(row, title="Group")}}
+    text = shown.user_text(Table(chat_id=1, game_id="", lang="en"), body, "P1")
+    assert f"⭐ Group: {ratings.shown(row)} (3 games)" in text and "<i>Rating: 1000 + 10 × " in text
+    for r in rows.values():
+        r["games"] = 3
+    group = shown.group_text(Table(chat_id=GROUP, game_id="", lang="en"),
+                             {"games": 3, "players": rows, "themes": {"avalon": {"games": 3}}}, "Group")
+    assert f". P1 — {ratings.shown(row)} · 3 games" in group
+
+
+def test_the_scale_stays_positive_in_practice():
+    """Random groups (12 people, 400 games of 5 to 10, either side winning) keep every ranked player
+    between 700 and 1300; someone who loses every one of 300 games is still above 0. ``shown`` is never
+    below 0 anyway, and orders players as the ordinal does."""
+    import random
+
+    rng = random.Random(4)
+    rows: dict[str, dict] = {str(u): {"name": f"P{u}"} for u in range(12)}
+    seen = []
+    for g in range(400):
+        n = rng.randint(5, 10)
+        ids = rng.sample(range(12), n)
+        evil = {5: 2, 6: 2, 7: 3, 8: 3, 9: 3, 10: 4}[n]
+        sides = rng.sample(["good"] * (n - evil) + ["evil"] * evil, n)
+        ratings.update(rows, _outcome(ids, sides, rng.choice(["good", "evil"]), f"g{g}"))
+        seen += [ratings.shown(r) for r in rows.values() if ratings.ranked(r)]
+    assert 700 <= min(seen) and max(seen) <= 1300
+    loser: dict[str, dict] = {str(u): {} for u in range(10)}
+    for g in range(300):
+        n = rng.randint(5, 10)
+        ids = [0, *rng.sample(range(1, 10), n - 1)]
+        evil = {5: 2, 6: 2, 7: 3, 8: 3, 9: 3, 10: 4}[n]
+        sides = rng.sample(["good"] * (n - evil) + ["evil"] * evil, n)
+        ratings.update(loser, _outcome(ids, sides, "good" if sides[0] == "evil" else "evil", f"l{g}"))
+    assert 0 < ratings.shown(loser["0"]) < 500
+    assert ratings.shown({"mu": -500.0, "sigma": 1.0}) == 0
+    ordered = sorted(rows.values(), key=ratings.ordinal)
+    assert [ratings.shown(r) for r in ordered] == sorted(ratings.shown(r) for r in ordered)

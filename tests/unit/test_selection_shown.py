@@ -157,7 +157,7 @@ def test_a_second_vote_press_is_told_the_vote_already_cast(h):
     h.press_label(PLAYERS[2], GROUP, "Reject")
     answer = h.last_answer()
     assert (answer.text, answer.alert) == ("You already voted ✅ Approve.", False)  # to the presser alone
-    h.langs[PLAYERS[3]] = "fr"
+    h.command(PLAYERS[3], "/language fr", chat_id=PLAYERS[3])  # their own language, chosen in private
     h.press_label(PLAYERS[3], GROUP, "Reject")
     h.press_label(PLAYERS[3], GROUP, "Reject")
     assert h.last_answer().text == "Vous avez déjà voté : ❌ Rejeter."

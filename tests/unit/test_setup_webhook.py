@@ -198,7 +198,7 @@ def test_create_sets_one_translated_menu_per_other_language(server):
     assert set(localized) == set(texts.languages()) - {"en"}
     french = {c["command"]: c["description"] for c in localized["fr"]}
     assert list(french) == [name for name, _ in commands()]
-    assert french["stats"].startswith("Statistiques") and french["language"] == "Choisir la langue de ce groupe"
+    assert french["stats"].startswith("Statistiques") and french["language"] == "Choisir la langue de ce groupe (en privé : la vôtre)"
 
 
 def test_create_reports_success_to_response_url(server):

@@ -68,7 +68,7 @@ def test_the_text_tells_every_proposal_vote_and_quest_so_far():
     text = "\n".join(vote_history.text(table, vote_history.story(state, NAMES, "g")))
     assert "Vote history" in text and f"round {state.round} in progress" in text
     assert text.count(" → ✅ ") == len(state.proposals)  # each team: who approved, who rejected
-    assert sum(1 for line in text.split("\n") if ": failed (" in line or ": success (" in line) == len(state.quests)
+    assert sum(1 for line in text.split("\n") if ": failed" in line or ": success" in line) == len(state.quests)
     assert "Lady of the Lake" in text and "Excalibur" in text and "🃏" in text
 
 
@@ -156,3 +156,89 @@ def test_in_french(h):
     h.press_label(2, GROUP, "Historique des votes")
     assert h.last_answer().text == "Je vous ai envoyé l'historique des votes en privé."
     assert "l'historique des votes jusqu'ici" in h.io.photos(2)[0].text
+
+
+# --- what is still going on is drawn as going on, never as a result -----------------------------------
+
+FIVE = ["Ann", "Bob", "Cid", "Dee", "Eve"]
+
+
+def _round_two_vote_open():
+    """Round 2 of a 5-player game: quest 1 succeeded; Bob's team (Ann, Bob, Cid) is being voted on and
+    only Cid and Eve have voted."""
+    from tests.builder import make_state
+    from tests.helpers import act, propose, run_quest
+
+    state = make_state(["merlin", "servant", "servant", "assassin", "minion"], seed=1)
+    state, _ = run_quest(state, [0, 1])
+    state, _ = propose(state, [0, 1, 2])
+    state, _ = act(state, 2, "vote", choice="approve")
+    state, _ = act(state, 4, "vote", choice="reject")
+    assert state.stage == "vote"
+    return state
+
+
+def _round_two_quest_under_way():
+    from tests.helpers import act
+
+    state = _round_two_vote_open()
+    for seat in (0, 1, 3):
+        state, _ = act(state, seat, "vote", choice="approve")
+    state, _ = act(state, 0, "play", choice="success")
+    assert state.stage == "quest"
+    return state
+
+
+def _outcome_row(png: bytes, players: int) -> list[tuple[int, int, int]]:
+    """The pixels of the picture's "Vote" row (one mark per Leader's turn: approved, rejected, open)."""
+    from gamebot import picture_layout
+
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    lay = picture_layout.plan(players, [], 184)  # (the rows' heights depend on the number of players only)
+    y = int(lay.outcome_top + picture_layout.CELL / 2)
+    return [img.getpixel((x, y)) for x in range(img.width)]
+
+
+def test_an_open_vote_is_a_turn_without_result_with_who_has_voted_so_far():
+    from gamebot import chronicle
+
+    data = vote_history.story(_round_two_vote_open(), FIVE, "g")
+    last = chronicle.rounds(data["view"])[-1]
+    (turn,) = last.turns
+    assert turn.open and not turn.approved and turn.voted == [2, 4] and turn.votes == ""
+    assert not last.underway and last.quest is None
+
+
+def test_the_text_tells_an_open_vote_as_open():
+    table = Table(chat_id=GROUP, game_id="g", lang="en", names=FIVE)
+    text = "\n".join(vote_history.text(table, vote_history.story(_round_two_vote_open(), FIVE, "g")))
+    assert "Team 1 · Bob: Ann, Bob and Cid → 🗳 vote open, 2 voted so far: Cid and Eve" in text
+    assert "rejected" not in text and text.count("approved") == 1  # (round 1's team only)
+
+
+def test_the_picture_draws_an_open_vote_as_open():
+    from gamebot import picture_draw as pd
+
+    png = vote_history.picture(vote_history.story(_round_two_vote_open(), FIVE, "g"), "en")
+    row = _outcome_row(png, 5)
+    assert pd.REJECT not in row  # no rejection drawn...
+    assert row.count(pd.APPROVE) > 10  # ...round 1's approved team is (a disc 30 px wide)
+    assert row.count(pd.MUTED) > 10  # and the open vote's ring and dots
+
+
+def test_a_quest_under_way_is_told_and_drawn_without_a_result():
+    from gamebot import chronicle, picture_layout
+    from gamebot import picture_draw as pd
+
+    data = vote_history.story(_round_two_quest_under_way(), FIVE, "g")
+    last = chronicle.rounds(data["view"])[-1]
+    assert last.underway and last.played == 1 and last.quest is None and last.team == [0, 1, 2]
+    table = Table(chat_id=GROUP, game_id="g", lang="en", names=FIVE)
+    text = "\n".join(vote_history.text(table, data))
+    assert "⚔️ Ann, Bob and Cid: the quest is under way (cards played: 1 of 3)" in text
+    assert ": success (" not in text.split("Round 2")[1] and "failed" not in text
+    png = vote_history.picture(data, "en")
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    lay = picture_layout.plan(5, chronicle.rounds(data["view"]), 184)
+    circle = (int(lay.slot_centre(1)) - 20, picture_layout.TRACK_TOP + 52)  # quest 2's circle, left of its number
+    assert img.getpixel(circle) == pd.NEUTRAL  # neither succeeded nor failed

@@ -213,7 +213,7 @@ def test_the_quest_prompt_says_who_may_see_a_card_in_this_game():
 
 
 @pytest.mark.parametrize("lang,says", [("en", "you will see the card they had played"),
-                                       ("fr", "vous verrez la carte qu'il avait jouée")])
+                                       ("fr", "vous verrez la carte jouée à l'origine")])
 def test_excalibur_prompts_say_what_excalibur_does(lang, says):
     use = Prompt(kind="excalibur", seat=0, pick=1, targets=[1, 2], optional=True).model_dump()
     text, _ = private_prompt(table(lang), use, CODEC, serial=1)
@@ -379,7 +379,7 @@ def test_the_reveal_names_several_plain_minions_in_the_plural():
         return text.split("\n")[1]
 
     assert evil_line(10, "en") == "• Evil: the Assassin and Minions of Mordred open their eyes and see each other."
-    assert evil_line(5, "en") == "• Evil: the Assassin and Minion of Mordred open their eyes and see each other."
+    assert evil_line(5, "en") == "• Evil: the Assassin and a Minion of Mordred open their eyes and see each other."
     assert "Sbires de Mordred" in evil_line(7, "fr") and "Приспешники Мордреда" in evil_line(7, "ru")
     spies = reveal_text(Table(chat_id=-1, game_id="g", lang="en", theme="resistance"),
                         GameConfig(players=10, roles=[], theme="resistance"))

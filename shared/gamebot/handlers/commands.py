@@ -8,7 +8,7 @@ from engine import prompts, public_view
 
 from .. import ending, recovery, round_message, texts
 from ..callbacks import parse_start_payload
-from ..context import GROUP_TYPES, Deps, display_name, lang_of, player_lang, seated
+from ..context import GROUP_TYPES, Deps, display_name, lang_of, own_lang, player_lang, seated
 from ..handling import Job, finish, reply_lang, transact, transient
 from ..outgoing import game as outgoing
 from ..outgoing import views
@@ -30,7 +30,7 @@ log = logging.getLogger("gamebot.service")
 async def cmd_help(deps: Deps, job: Job, args: str) -> None:
     chat = job.update.effective_chat
     session = deps.load(chat.id)[0] if chat.type in GROUP_TYPES else None
-    lang = reply_lang(job, session)
+    lang = reply_lang(job, session, deps)
     lines = [texts.t("help.title", lang), "", texts.t("help.body", lang), "", texts.t("help.commands", lang)]
     from ..commands import commands as command_menu  # only for /help: not at cold start
 
@@ -48,7 +48,7 @@ async def cmd_rules(deps: Deps, job: Job, args: str) -> None:
         session, _ = deps.load(chat.id)
     elif job.update.effective_user:
         session = deps.group_of(job.update.effective_user.id)
-    lang = reply_lang(job, session)
+    lang = reply_lang(job, session, deps)
     if session is not None and session.active:
         table = deps.table(session, lang)
         roles, options = list(session.settings.roles), dict(session.settings.options)
@@ -79,8 +79,8 @@ async def cmd_start(deps: Deps, job: Job, args: str) -> None:
         plan = transact(deps, job, chat_id, lambda s: lobby.join(deps, s, user, game_id, via_start=True))
         if plan.answer and not plan.outs:
             # could not join: still record that the user can be reached
-            deps.mark_user(user.id, started=True, blocked=False, name=display_name(user), lang=lang)
-            plan.answer = texts.t("start.join_failed", lang, reason=plan.answer)
+            rec = deps.mark_user(user.id, started=True, blocked=False, name=display_name(user), lang=lang)
+            plan.answer = texts.t("start.join_failed", own_lang(user, rec) or lang, reason=plan.answer)
         await finish(deps, job, plan)
         return
     rec = deps.mark_user(user.id, job.update_id, started=True, blocked=False, name=display_name(user), lang=lang)
@@ -91,7 +91,8 @@ async def cmd_start(deps: Deps, job: Job, args: str) -> None:
         if seated(session, user.id):
             await reconnect(deps, job, session, user.id)
             return
-    await finish(deps, job, Plan(answer=texts.t("start.welcome", lang, name=esc(user.first_name))))
+    await finish(deps, job, Plan(answer=texts.t("start.welcome", own_lang(user, rec) or lang,
+                                                name=esc(user.first_name))))
 
 
 async def reconnect(deps: Deps, job: Job, session: Session, user_id: int) -> None:
@@ -119,7 +120,7 @@ async def cmd_status(deps: Deps, job: Job, args: str) -> None:
     if chat.type == "private":
         session = deps.group_of(user.id)
         if not seated(session, user.id):
-            await finish(deps, job, Plan(answer=texts.t("status.private_none", reply_lang(job, session))))
+            await finish(deps, job, Plan(answer=texts.t("status.private_none", reply_lang(job, session, deps))))
             return
 
         def private(s: Session | None) -> Plan:  # recorded: a redelivered /status is answered once

@@ -1,4 +1,5 @@
-"""The group's language: /language (a picker, or a language named), its picker's buttons."""
+"""Languages: /language in a group chooses the group's (a picker, or a language named); in the bot's
+private chat, the person's own, for everything sent to them in private in every group (``own_lang``)."""
 from __future__ import annotations
 
 from typing import Any
@@ -7,13 +8,14 @@ from engine import public_view
 
 from .. import texts
 from ..buttons import Language, Pressed
-from ..context import Deps, lang_of
+from ..context import Deps, lang_of, own_lang
 from ..handling import Job, finish, reply_lang, transact
 from ..outgoing import views
 from ..presenter.board import board, board_keyboard
 from ..presenter.table import Btn, esc
-from ..session import LOBBY, PLAYING, Session
+from ..session import LOBBY, PLAYING, Session, UserRecord, user_key
 from ..steps import Plan, Reply
+from ..store import Item, Write
 from ..telegram_io import Out
 
 
@@ -33,13 +35,12 @@ def language_picker(deps: Deps, chat_id: int, lang: str) -> tuple[str, list[list
 async def cmd_language(deps: Deps, job: Job, args: str) -> None:
     chat = job.update.effective_chat
     user = job.update.effective_user
+    wanted = args.strip().lower()
     if chat.type == "private":
-        text = texts.t("language.private", lang_of(user), languages=esc(language_names()))
-        await finish(deps, job, Plan(answer=text))
+        await own_language(deps, job, user, wanted)
         return
     session, _ = deps.load(chat.id)
     lang = reply_lang(job, session)
-    wanted = args.strip().lower()
     if not wanted:
         text, kb = language_picker(deps, chat.id, session.lang if session else lang)
         await finish(deps, job, Plan(outs=[Out("send", chat_id=chat.id, text=text, keyboard=kb, tag="language")]))
@@ -55,8 +56,12 @@ async def cmd_language(deps: Deps, job: Job, args: str) -> None:
 async def on_button(deps: Deps, job: Job, pressed: Pressed) -> None:
     q = job.update.callback_query
     op = pressed.op
-    if not isinstance(op, Language) or not texts.supported(op.lang):
+    private = pressed.chat_id == q.from_user.id  # the picker of the presser's own language ("": follow)
+    if not isinstance(op, Language) or not (texts.supported(op.lang) or private and op.lang == ""):
         await finish(deps, job, Plan(answer=texts.t("error.stale", lang_of(q.from_user))))
+        return
+    if private:
+        await set_own_language(deps, job, q.from_user, op.lang, q.message.message_id if q.message else None)
         return
     await set_language(deps, job, q.message.chat if q.message else None, q.from_user, op.lang,
                        q.message.message_id if q.message else None, chat_id=pressed.chat_id)
@@ -101,3 +106,76 @@ async def set_language(deps: Deps, job: Job, chat: Any, user: Any, code: str, pi
 
     plan = transact(deps, job, chat_id, decide)
     await finish(deps, job, plan)
+
+
+# --- a person's own language (the bot's private chat) ------------------------------------------------
+
+
+def own_picker(deps: Deps, user_id: int, chosen: str, lang: str) -> tuple[str, list[list[Btn]]]:
+    """Every catalog language, and "follow my Telegram app, else the group" ("" chosen)."""
+    current = texts.language_name(chosen) if chosen else texts.t("language.own_auto", lang)
+    text = texts.t("language.own_title", lang, language=esc(current))
+    buttons = [
+        Btn(("✅ " if code == chosen else "") + texts.language_name(code), Language(code).encode(deps.codec, user_id))
+        for code in texts.languages()
+    ]
+    rows = [buttons[i : i + 3] for i in range(0, len(buttons), 3)]
+    auto = ("✅ " if not chosen else "") + texts.t("language.button_auto", lang)
+    return text, [*rows, [Btn(auto, Language("").encode(deps.codec, user_id))]]
+
+
+async def own_language(deps: Deps, job: Job, user: Any, wanted: str) -> None:
+    """``/language`` in private: the picker, or the language named set at once."""
+    rec, _ = deps.load_user(user.id)
+    chosen = rec.chosen_lang if texts.supported(rec.chosen_lang) else ""
+    group = deps.load(rec.chat)[0] if rec.chat is not None else None
+    lang = own_lang(user, rec) or lang_of(user, group)
+    if not wanted:
+        text, kb = own_picker(deps, user.id, chosen, lang)
+        await finish(deps, job, Plan(outs=[Out("send", chat_id=user.id, user_id=user.id, text=text, keyboard=kb,
+                                               tag="language")]))
+        return
+    code = next((c for c in texts.languages() if wanted in (c, texts.language_name(c).lower())), None)
+    if code is None:
+        text = texts.t("language.unknown", lang, code=esc(wanted[:16]), languages=esc(language_names()))
+        await finish(deps, job, Plan(answer=text))
+        return
+    await set_own_language(deps, job, user, code, None)
+
+
+async def set_own_language(deps: Deps, job: Job, user: Any, code: str, picker_msg: int | None) -> None:
+    """``user``'s own language becomes ``code`` ("": their app's, else the group's), kept in their record;
+    a seat they hold in a lobby or a game speaks it from its next private message on (the seat and the
+    record in one write, with the update id: a redelivery is applied once)."""
+    rec, _ = deps.load_user(user.id)
+
+    def said(fresh: UserRecord, s: Session | None) -> Plan:
+        lang = own_lang(user, fresh) or lang_of(user, s)
+        done = (texts.t("language.own_changed", lang, language=esc(texts.language_name(code))) if code
+                else texts.t("language.own_auto_changed", lang))
+        if picker_msg is None:
+            return Plan(answer=done)
+        return Plan(answer=done[:200], outs=[Out("edit", chat_id=user.id, message_id=picker_msg, text=done,
+                                                  keyboard=None, tag="language")])
+
+    if rec.chat is None:  # in no group's game: the record alone
+        fresh = deps.mark_user(user.id, job.update_id, chosen_lang=code)
+        await finish(deps, job, Plan() if fresh is None else said(fresh, None))
+        return
+
+    def decide(s: Session | None) -> Plan:
+        fresh, version = deps.load_user(user.id)
+        if job.update_id is not None and job.update_id in fresh.seen:
+            return Plan()  # applied before (the record says so)
+        fresh = fresh.model_copy(update={"chosen_lang": code})
+        if job.update_id is not None:
+            fresh.mark_seen(job.update_id)
+        seat = s.seat_of(user.id) if s is not None and s.active else None
+        if seat is not None:
+            s.players[seat].lang = own_lang(user, fresh)
+        plan = said(fresh, s)
+        plan.session = s if seat is not None else None
+        plan.writes.append(Write(Item(key=user_key(user.id), body=fresh.body()), version))
+        return plan
+
+    await finish(deps, job, transact(deps, job, rec.chat, decide))

@@ -10,7 +10,7 @@ from engine import new_game, validate_config
 
 from .. import settings_check, texts
 from ..buttons import Join, Leave, OpenSettings, PlayAgain, Pressed, StartGame
-from ..context import MAX_PLAYERS, Deps, display_name, lang_of
+from ..context import MAX_PLAYERS, Deps, display_name, lang_of, own_lang
 from ..deadlines import carry_over, configure
 from ..handling import Job, check_game, finish, host_check, transact
 from ..outgoing import game as outgoing
@@ -42,7 +42,8 @@ def open_lobby(deps: Deps, s: Session | None, chat_id: int, title: str, user: An
                rematch_of: str | None = None, invited: list[Player] | None = None) -> Plan:
     """A new lobby in the group of ``s`` (None: a group new to the bot), hosted by ``user``, who joins it
     if the bot can message them. ``rematch_of``: the game it replays, whose players are ``invited``."""
-    own = texts.lang_for(user.language_code, "")  # "" when we do not speak the user's language
+    rec, version = deps.load_user(user.id)
+    own = own_lang(user, rec)  # "" when we do not speak the user's language
     # the group keeps its language (/language, settings); a new group speaks its first host's
     lang = s.lang if s is not None and texts.supported(s.lang) else own or texts.DEFAULT_LANG
     session = Session(
@@ -65,7 +66,6 @@ def open_lobby(deps: Deps, s: Session | None, chat_id: int, title: str, user: An
     plan = Plan(session=session)
     if s is not None and s.pinned:  # the last game's board makes way for the lobby
         plan.outs.append(Out("unpin", chat_id=chat_id, message_id=s.pinned, essential=False, tag="unpin"))
-    rec, version = deps.load_user(user.id)
     table = deps.table(session)
     elsewhere = deps.active_elsewhere(rec, chat_id) if rec.reachable else None
     if rec.reachable and elsewhere is None:
@@ -104,12 +104,12 @@ def play_again(deps: Deps, s: Session | None, user: Any, pressed: Pressed, msg_i
 
 def join(deps: Deps, s: Session | None, user: Any, game_id: str, via_start: bool = False) -> Plan:
     """``user`` joins the lobby of ``game_id`` (its button, or ``via_start``: the private deep link)."""
-    lang = lang_of(user, s)
-    own = texts.lang_for(user.language_code, "")
+    rec, version = deps.load_user(user.id)
+    own = own_lang(user, rec)  # "" when we do not speak the user's language
+    lang = lang_of(user, s) if s is not None and s.seat_of(user.id) is not None else own or lang_of(user, s)
     if s is None or s.status != LOBBY or s.game_id != game_id:
         raise Reply(texts.t("start.game_gone", lang) if via_start else texts.t("error.stale", lang))
     table = deps.table(s)
-    rec, version = deps.load_user(user.id)
     if via_start:
         rec = rec.model_copy(update={"started": True, "blocked": False})
     if s.seat_of(user.id) is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import texts
 from ..buttons import Join
-from ..context import Deps, display_name, lang_of
+from ..context import Deps, display_name, lang_of, own_lang
 from ..handling import Job, finish, transact
 from ..presenter.table import Btn, Table, esc
 from ..session import LOBBY, Player, Session
@@ -15,7 +15,6 @@ from ..telegram_io import Out
 async def cmd_nextgame(deps: Deps, job: Job, args: str) -> None:
     chat = job.update.effective_chat
     user = job.update.effective_user
-    own = texts.lang_for(user.language_code, "")  # "" when we do not speak the user's language
 
     def decide(s: Session | None) -> Plan:
         lang = lang_of(user, s)
@@ -29,8 +28,9 @@ async def cmd_nextgame(deps: Deps, job: Job, args: str) -> None:
             s = Session(chat_id=chat.id, title=chat.title or "", lang="")
         if any(p.id == user.id for p in s.next_game):
             raise Reply(texts.t("nextgame.already", lang))
+        own = own_lang(user, rec)  # told in their own language ("" when we do not speak it: the group's)
         s.next_game.append(Player(id=user.id, name=display_name(user), lang=own))
-        text = texts.t("nextgame.subscribed", lang, title=esc(s.title or chat.title or ""))
+        text = texts.t("nextgame.subscribed", own or lang, title=esc(s.title or chat.title or ""))
         return Plan(session=s, outs=[Out("send", chat_id=user.id, user_id=user.id, text=text, tag="nextgame",
                                          essential=False)])  # (in private: nothing more in the group)
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import ending, texts
-from ..context import Deps, lang_of
+from .. import ending, recovery, texts
+from ..context import Deps, lang_of, own_lang
 from ..effects import Effect
 from ..handling import Job, finish, reply_lang
 from ..outgoing.notices import picture_out
 from ..presenter.table import Table, esc
-from ..session import ENDED, Session, chat_key
+from ..session import ENDED, Session, chat_key, user_key
 from ..steps import Plan
 from ..store import retrying
 from ..telegram_io import Out
@@ -63,8 +63,10 @@ async def cmd_stats(deps: Deps, job: Job, args: str) -> None:
     chat = job.update.effective_chat
     user = job.update.effective_user
     if chat.type == "private":
-        item = deps.repo.get(stats.user_stats_key(user.id))
-        table = Table(chat_id=chat.id, game_id="", lang=lang_of(user))
+        found = deps.repo.get_many([stats.user_stats_key(user.id), user_key(user.id)])  # (one read)
+        item, mine = found.get(stats.user_stats_key(user.id)), found.get(user_key(user.id))
+        rec = recovery.user_record(user.id, mine.body) if mine is not None else None
+        table = Table(chat_id=chat.id, game_id="", lang=own_lang(user, rec) or lang_of(user))
         text = shown.user_text(table, item.body if item else {}, esc(user.first_name or ""))
     else:
         found = deps.repo.get_many([chat_key(chat.id), stats.chat_stats_key(chat.id)])
@@ -81,7 +83,7 @@ async def cmd_history(deps: Deps, job: Job, args: str) -> None:
     if chat.type == "private":
         session = deps.group_of(user.id)
         last = session.last if session is not None else None
-        lang = lang_of(user, session)
+        lang = deps.private_lang(user, session)
         if not last or user.id not in (last.get("user_ids") or []):
             await finish(deps, job, Plan(answer=texts.t("history.private_none", lang)))
             return

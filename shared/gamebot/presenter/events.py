@@ -8,7 +8,7 @@ from typing import Any
 
 from .. import texts, wording
 from .table import Table, esc
-from .values import allegiance_row, cap, event_params
+from .values import allegiance_row, cap, event_params, quest_outcome
 
 # Public events folded into other messages (progress counters, the picker and the vote message).
 # PlotCardPassed: a holder asked in turn who does not play their card (nothing happened); VoteShown: an
@@ -33,8 +33,7 @@ def event_line(table: Table, etype: str, data: dict[str, Any], private: bool = F
     prefix = "priv" if private else "ev"
     p = event_params(table, etype, data)
     if etype == "QuestCompleted":
-        key = "ev.QuestCompleted.success" if data.get("success") else "ev.QuestCompleted.fail"
-        line = table.t(key, **p)
+        line = table.t(f"ev.QuestCompleted.{quest_outcome(data)}", **p)
         for note in data.get("notes") or []:
             line += "\n" + table.t("ev.QuestCompleted.note", note=esc(table.note(str(note))))
         return line

@@ -7,11 +7,13 @@ from typing import Any
 from .. import texts, wording
 from ..buttons import Join, Leave, Op, OpenSettings, StartGame
 from ..callbacks import Codec
+from .settings import in_reading_order
 from .table import Btn, Keyboard, Table, esc
 
 
 def settings_summary(table: Table, roles: list[str], options: dict[str, Any]) -> tuple[str, str]:
-    role_names = ", ".join(esc(table.role(r)) for r in roles) or table.t("nothing")
+    """The characters (as players read them: Good, Evil, those who may change sides) and the options."""
+    role_names = ", ".join(esc(table.role(r)) for r in in_reading_order(roles)) or table.t("nothing")
     opts = [
         esc(table.module(k) + ("" if v is True else f" ({texts.name_of('variant', str(v), table.lang, table.theme)})"))
         for k, v in sorted(options.items())
@@ -60,7 +62,7 @@ def rules_text(table: Table, roles: list[str], options: dict[str, Any]) -> str:
     lines = [table.t(f"rules.{table.theme}")]
     if roles:
         lines += ["", table.t("rules.roles_in_play")]
-        for rid in dict.fromkeys(roles):
+        for rid in dict.fromkeys(in_reading_order(roles)):
             side = ROLES[rid].side.value if rid in ROLES else "good"
             note = wording.side_note(table, rid, side)
             lines.append(table.t("rules.role_line" if note else "rules.role_line_named", role=esc(table.role(rid)),

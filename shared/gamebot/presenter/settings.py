@@ -8,13 +8,48 @@ from typing import Any
 from .. import texts
 from .table import Table, esc
 
+# The characters as a player thinks of them: Good, then Evil, then those who may change sides (the two
+# Lancelots, the Untrustworthy Servant whom the Assassin may recruit), each group in the rulebooks' order:
+# the base characters (000: Merlin, the Assassin, Percival, Mordred, Oberon, Morgana), then the Big Box's
+# pages (002: Lancelot, Lunatic, Brute, Revealer, Cleric, Trickster, Troublemaker) and modules (Rogues,
+# Sorcerers, Messengers, Untrustworthy Servant). A character not listed goes last in its side's group.
+GOOD, EVIL, CHANGE_SIDES = "good", "evil", "change_sides"
+ROLE_ORDER: dict[str, tuple[str, ...]] = {
+    GOOD: ("merlin", "percival", "cleric", "troublemaker", "good_rogue", "good_sorcerer", "good_messenger"),
+    EVIL: ("assassin", "mordred", "oberon", "morgana", "lunatic", "brute", "revealer", "trickster", "evil_rogue",
+           "evil_sorcerer", "evil_messenger"),
+    CHANGE_SIDES: ("good_lancelot", "evil_lancelot", "untrustworthy_servant"),
+}
+GROUPS = (GOOD, EVIL, CHANGE_SIDES)
+
+
+def role_group(rid: str) -> str:
+    from engine import ROLES
+
+    for group, ids in ROLE_ORDER.items():
+        if rid in ids:
+            return group
+    return EVIL if rid in ROLES and ROLES[rid].side.value == "evil" else GOOD
+
+
+def role_key(rid: str) -> tuple[int, int, str]:
+    """Where a character comes in a list players read (``ROLE_ORDER``)."""
+    group = role_group(rid)
+    ids = ROLE_ORDER[group]
+    return GROUPS.index(group), ids.index(rid) if rid in ids else len(ids), rid
+
+
+def in_reading_order(roles: list[str]) -> list[str]:
+    """``roles`` (repeats kept) ordered as players read them: Good, Evil, those who may change sides."""
+    return sorted(roles, key=role_key)
+
 
 def available_roles(theme: str) -> list[str]:
-    """Every character the host may add for ``theme``: the non-filler engine roles, in a stable order."""
+    """Every character the host may add for ``theme``: the non-filler engine roles, as players read them."""
     from engine import ROLES, Theme
 
     th = Theme(theme)
-    return sorted(r.id for r in ROLES.values() if not r.filler and th in r.themes)
+    return in_reading_order([r.id for r in ROLES.values() if not r.filler and th in r.themes])
 
 
 def available_modules(theme: str) -> list[tuple[str, str, list[str] | None]]:

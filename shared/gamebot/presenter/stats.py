@@ -18,7 +18,8 @@ def rate(wins: int, games: int) -> int:
 
 
 def rating_text(row: dict[str, Any]) -> str:
-    return f"{ratings.ordinal(row):.1f}"
+    """A ranked player's rating as players read it (``ratings.shown``: 1000 + 10 x the ordinal)."""
+    return str(ratings.shown(row))
 
 
 def _theme(table: Table, body: dict[str, Any]) -> Table:
@@ -73,6 +74,8 @@ def _leaderboard(table: Table, rows: dict[str, Any]) -> list[str]:
                              rating=rating_text(row), games=int(row.get("games", 0))))
     if waiting or not ranked:
         lines.append(table.t("ratings.unranked", min=ratings.RANKED_AFTER, count=waiting))
+    if ranked:
+        lines.append(table.t("ratings.method"))
     return lines
 
 
@@ -114,6 +117,13 @@ def user_text(table: Table, body: dict[str, Any], name: str) -> str:
     if groups:
         lines += ["", table.t("ratings.user_title")]
         for row in groups[:5]:
-            lines.append(table.t("ratings.user_line", group=esc(str(row.get("title") or "—")),
-                                 rating=rating_text(row), games=int(row.get("rated", 0))))
+            group = esc(str(row.get("title") or "—"))
+            if ratings.ranked(row):
+                lines.append(table.t("ratings.user_line", group=group, rating=rating_text(row),
+                                     games=int(row.get("rated", 0))))
+            else:  # no number yet: how far from being ranked
+                lines.append(table.t("ratings.user_line_unranked", group=group, games=int(row.get("rated", 0)),
+                                     min=ratings.RANKED_AFTER))
+        if any(ratings.ranked(row) for row in groups[:5]):
+            lines.append(table.t("ratings.method"))
     return "\n".join(lines + _roles(table, body, 30))

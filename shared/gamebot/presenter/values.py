@@ -21,6 +21,24 @@ def card_counts(table: Table, cards: dict[str, int]) -> str:
     return ", ".join(parts) if parts else table.t("nothing")
 
 
+def quest_outcome(record: dict[str, Any]) -> str:
+    """How a quest's result reads next to its Fails (a ``QuestCompleted`` event or a quest record): the
+    key's last part. ``success``/``fail`` when the Fails counted say it (none, or enough); otherwise the
+    sentence says why: ``success_short`` (Fails, but fewer than needed: the 4th quest at 7 or more),
+    ``success_despite`` (enough Fails, yet a success: Magic reversed it) and ``fail_short`` (too few
+    Fails, yet a failure: Magic). The notes tell what changed the count or the result."""
+    success = bool(record.get("success"))
+    if "fails" not in record or "fails_needed" not in record:  # (data that does not count them)
+        return "success" if success else "fail"
+    try:
+        fails, needed = int(record.get("fails") or 0), int(record.get("fails_needed") or 1)
+    except (TypeError, ValueError):
+        return "success" if success else "fail"
+    if success:
+        return "success" if fails <= 0 else "success_short" if fails < needed else "success_despite"
+    return "fail" if fails >= needed else "fail_short"
+
+
 IDENT = re.compile(r"^[a-z][a-z0-9_]*$")
 # Where an id found in plug-in data may have its name, in this order (a Plot card id is also a ``card``).
 ID_PREFIXES = ("card", "plot", "role", "choice", "module", "kind")
