@@ -62,6 +62,8 @@ WINDOW = 60.0  # seconds
 SEND_MARGIN = 1.0  # seconds an admitted call may take to reach Telegram (the write, then the request): its slot
 # is kept as if the call arrived that much later, so that a slot never frees before the call it stands for
 # has left Telegram's minute
+RACE_WINDOW = 3.0  # seconds within which a progress edit let out by one function may still reach Telegram after
+# a closing edit of the same message decided by another (both sent right after their commits)
 LEASE_SECONDS = 30.0  # longer than the webhook function may run (its timeout is 25 s)
 MAX_OUTBOX = 200  # with this many entries waiting, new progress is refused (essential entries are never dropped)
 
@@ -144,6 +146,37 @@ class Outbox(BaseModel):
     dirty_at: float | None = None  # when the dirty views may go out (the progress gap, the budget)
     replay: list[Replay] = Field(default_factory=list)  # the last steps' closing edits, for redeliveries
     refused: int = Field(default=0, exclude=True)  # progress refused by this copy (full): counted, never stored
+    # A closing edit can be overtaken by an older progress edit another function let out a moment before
+    # it (both are sent after their commits, in parallel): ``racing`` keeps when a progress edit carrying
+    # buttons was let out, per message ("chat:message"), for ``RACE_WINDOW``; a closing edit of such a
+    # message is sent again once that window has passed (``repeats``: ``closes``, ``due_repeats``), by
+    # the chat's next update or wake-up (any press of a button that came back is one).
+    racing: dict[str, float] = Field(default_factory=dict)
+    repeats: list[Effect] = Field(default_factory=list)
+
+    # --- a closed message never comes back ---------------------------------------------------------
+    def raced(self, chat: int, message_id: int, now: float) -> None:
+        """A progress edit with buttons of ``message_id`` goes out now: any closing edit decided within
+        ``RACE_WINDOW`` may be overtaken by it (and a repeat of an older closing edit is out of date)."""
+        self.racing[f"{chat}:{message_id}"] = round(now, 2)
+        self.repeats = [r for r in self.repeats if (r.chat, r.message_id) != (chat, message_id)]
+
+    def closes(self, effect: Effect, now: float) -> None:
+        """``effect`` closes (or replaces the buttons of) its message: sent now, and once more when every
+        progress edit let out before it has certainly arrived, if one was let out within the window."""
+        key = f"{effect.chat}:{effect.message_id}"
+        self.racing = {k: t for k, t in self.racing.items() if t > now - RACE_WINDOW}
+        self.repeats = [r for r in self.repeats if (r.chat, r.message_id) != (effect.chat, effect.message_id)]
+        if key in self.racing:
+            self.repeats.append(effect.model_copy(update={"seq": 0, "tag": "repeat", "step": None, "progress": None,
+                                                          "not_before": self.racing[key] + RACE_WINDOW}))
+
+    def due_repeats(self, now: float) -> list[Effect]:
+        """The repeats whose window has passed (taken out): sent again like progress by whatever runs next
+        for the chat (an update, the alarm), never stored, so that they cost no write of their own."""
+        due = [r for r in self.repeats if (r.not_before or 0) <= now]
+        self.repeats = [r for r in self.repeats if r not in due]
+        return due
 
     def keep_for_replay(self, owner: int, effects: list[Effect]) -> None:
         """Keep ``effects`` (edits: doing them twice changes nothing) for a redelivery of ``owner``."""
@@ -176,6 +209,8 @@ class Outbox(BaseModel):
                         and old.attempts == 0):
                     self.effects.remove(old)
                     effect.progress = (effect.progress and old.progress) or None  # (carrying an essential's state)
+                    if old.tag == "repeat" and effect.tag != "repeat":  # a newer edit: nothing to repeat, no wait
+                        continue
                     if effect.op == "markup" and old.op == "edit":  # keep the text, take the buttons away
                         effect = effect.model_copy(update={"op": "edit", "text": old.text})
                     if old.not_before is not None and (effect.not_before or 0) < old.not_before:
