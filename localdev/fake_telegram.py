@@ -57,6 +57,11 @@ Users and groups (``u`` is a user id or a user dict from ``localdev.updates.user
     ``.kick(chat_id)`` (the bot was removed). getChatMember answers "member" for unknown users;
     getChatAdministrators lists creator + administrators.
 
+Latency (off by default)
+    ``.latency = (min, max)``: every call that posts or changes a message takes a random time in that
+    range (seconds, seeded) before it is applied, so that calls made at the same time by several clients
+    land in any order, as on Telegram. ``.reset()`` turns it off.
+
 Fault injection
     ``.inject(method, status=None, description=None, retry_after=None, times=1, chat_id=None,
     delay=None, migrate_to_chat_id=None) -> Fault``: the next ``times`` calls (None: all) of
@@ -108,6 +113,7 @@ import email.policy
 import functools
 import html
 import json
+import random
 import re
 import threading
 import time
@@ -116,7 +122,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, NamedTuple
 from urllib.parse import parse_qsl, urlsplit
 
-from localdev.flood import FloodControl, flood_payload
+from localdev.flood import LIMITED, FloodControl, flood_payload
 from localdev.updates import BOT, chat_member
 
 JSON = dict[str, Any]
@@ -502,6 +508,8 @@ class FakeTelegram:
             self.webhook: JSON = {}
             self.commands: dict[tuple[str, str], list[JSON]] = {}
             self.answers: dict[str, JSON] = {}
+            self.latency: tuple[float, float] | None = None  # (min, max) seconds each sending or editing call takes
+            self._latency_rng = random.Random(0)
             self._updates: list[JSON] = []
             self._file_counter = 0
             self.flood: FloodControl | None = None
@@ -713,6 +721,11 @@ class FakeTelegram:
                 fault.hits += 1
         if fault is not None and fault.delay:
             self._stopping.wait(fault.delay)
+        latency = self.latency
+        if latency is not None and method.lower() in LIMITED:  # a call in flight: a later one may land first
+            with self._lock:
+                took = self._latency_rng.uniform(*latency)
+            self._stopping.wait(took)
         if fault is not None and fault.status is not None:
             return fault.status, self._fault_payload(fault)
         if self.token is not None and token != self.token:

@@ -182,7 +182,7 @@ class Courier:
                     if r.out.view and r.out.chat_id == session.chat_id:
                         box.hold(r.out.view, until, now)
                     else:
-                        box.add(to_effect(r.out)).not_before = until
+                        box.add(to_effect(r.out, progress=True)).not_before = until
             for out in self.follow_up(session, facts):
                 box.add(to_effect(out))
             if box.lease is not None and box.lease.owner == step.owner:

@@ -64,12 +64,13 @@ def held_back(r: Result) -> bool:
             and (bool(out.view) or (out.op in ("edit", "markup") and out.message_id is not None)))
 
 
-def to_effect(out: Out, step: int | None = None) -> Effect:
-    """``out`` as an outbox entry; ``step``: the step it belongs to (None: an entry on its own)."""
+def to_effect(out: Out, step: int | None = None, progress: bool = False) -> Effect:
+    """``out`` as an outbox entry; ``step``: the step it belongs to (None: an entry on its own); ``progress``:
+    progress that must wait here (refused when the outbox is full)."""
     return Effect(seq=0, op=out.op, chat=out.chat_id or 0, text=out.text, keyboard=keyboard_data(out.keyboard),
                   message_id=out.message_id, user_id=out.user_id, remember=out.remember, live=out.live,
                   fallback_send=out.fallback_send, tag=out.tag or "", picture=out.picture, step=step,
-                  expires_with=out.expires_with)
+                  expires_with=out.expires_with, progress=progress or None)
 
 
 def to_out(e: Effect, session: Session | None, photo: Callable[[Session, Effect], Out | None]) -> Out | None:

@@ -27,7 +27,8 @@ A step's decision produces Bot API operations (``gamebot.telegram_io.Out``). The
   changes nothing), so that a function that died after the commit loses none.
 
 The group's budget follows Telegram's limit of about 20 messages and edits per minute in a group:
-the session keeps the times of the group operations of the last minute (``group_ops``). An essential
+the session keeps the times of the group operations of the last minute (``group_ops``, each as late as
+the call may reach Telegram: ``SEND_MARGIN``, so that no sliding minute ever holds more). An essential
 operation over the budget waits in the outbox until a slot frees (``not_before``); progress is only
 sent while there is room left for the essential ones.
 
@@ -45,17 +46,26 @@ lost on the way, or the function dying in those milliseconds): that message may 
 """
 from __future__ import annotations
 
+import logging
+import math
 from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel, Field
 
+log = logging.getLogger("gamebot.effects")
+
 GROUP_LIMIT = 20  # group messages + edits per minute (Telegram: about 20 per minute in a group)
 PROGRESS_SHARE = 0.65  # progress only while fewer group operations than this share of the limit ran
 PROGRESS_GAP = 10.0  # seconds between two progress edits of the same message (the board, the vote)
 WINDOW = 60.0  # seconds
+SEND_MARGIN = 1.0  # seconds an admitted call may take to reach Telegram (the write, then the request): its slot
+# is kept as if the call arrived that much later, so that a slot never frees before the call it stands for
+# has left Telegram's minute
+RACE_WINDOW = 3.0  # seconds within which a progress edit let out by one function may still reach Telegram after
+# a closing edit of the same message decided by another (both sent right after their commits)
 LEASE_SECONDS = 30.0  # longer than the webhook function may run (its timeout is 25 s)
-MAX_OUTBOX = 200  # an undeliverable backlog stops growing here (the oldest progress goes first)
+MAX_OUTBOX = 200  # with this many entries waiting, new progress is refused (essential entries are never dropped)
 
 
 class Budget(BaseModel):
@@ -95,6 +105,8 @@ class Effect(BaseModel):
     attempts: int = 0
     step: int | None = None  # the entries of one step share it: the group gets them together (None: alone)
     expires_with: str | None = None  # a reminder: the time limit it is about (``Out.expires_with``)
+    progress: bool | None = None  # progress that waits here (behind its chat, held back by Telegram): with the
+    # outbox full it is refused (``MAX_OUTBOX``); an essential entry is never dropped
 
 
 class Lease(BaseModel):
@@ -133,6 +145,38 @@ class Outbox(BaseModel):
     dirty: list[str] = Field(default_factory=list)  # views whose latest state is not shown yet
     dirty_at: float | None = None  # when the dirty views may go out (the progress gap, the budget)
     replay: list[Replay] = Field(default_factory=list)  # the last steps' closing edits, for redeliveries
+    refused: int = Field(default=0, exclude=True)  # progress refused by this copy (full): counted, never stored
+    # A closing edit can be overtaken by an older progress edit another function let out a moment before
+    # it (both are sent after their commits, in parallel): ``racing`` keeps when a progress edit carrying
+    # buttons was let out, per message ("chat:message"), for ``RACE_WINDOW``; a closing edit of such a
+    # message is sent again once that window has passed (``repeats``: ``closes``, ``due_repeats``), by
+    # the chat's next update or wake-up (any press of a button that came back is one).
+    racing: dict[str, float] = Field(default_factory=dict)
+    repeats: list[Effect] = Field(default_factory=list)
+
+    # --- a closed message never comes back ---------------------------------------------------------
+    def raced(self, chat: int, message_id: int, now: float) -> None:
+        """A progress edit with buttons of ``message_id`` goes out now: any closing edit decided within
+        ``RACE_WINDOW`` may be overtaken by it (and a repeat of an older closing edit is out of date)."""
+        self.racing[f"{chat}:{message_id}"] = round(now, 2)
+        self.repeats = [r for r in self.repeats if (r.chat, r.message_id) != (chat, message_id)]
+
+    def closes(self, effect: Effect, now: float) -> None:
+        """``effect`` closes (or replaces the buttons of) its message: sent now, and once more when every
+        progress edit let out before it has certainly arrived, if one was let out within the window."""
+        key = f"{effect.chat}:{effect.message_id}"
+        self.racing = {k: t for k, t in self.racing.items() if t > now - RACE_WINDOW}
+        self.repeats = [r for r in self.repeats if (r.chat, r.message_id) != (effect.chat, effect.message_id)]
+        if key in self.racing:
+            self.repeats.append(effect.model_copy(update={"seq": 0, "tag": "repeat", "step": None, "progress": None,
+                                                          "not_before": self.racing[key] + RACE_WINDOW}))
+
+    def due_repeats(self, now: float) -> list[Effect]:
+        """The repeats whose window has passed (taken out): sent again like progress by whatever runs next
+        for the chat (an update, the alarm), never stored, so that they cost no write of their own."""
+        due = [r for r in self.repeats if (r.not_before or 0) <= now]
+        self.repeats = [r for r in self.repeats if r not in due]
+        return due
 
     def keep_for_replay(self, owner: int, effects: list[Effect]) -> None:
         """Keep ``effects`` (edits: doing them twice changes nothing) for a redelivery of ``owner``."""
@@ -164,13 +208,18 @@ class Outbox(BaseModel):
                 if (old.op in ("edit", "markup") and (old.chat, old.message_id) == (effect.chat, effect.message_id)
                         and old.attempts == 0):
                     self.effects.remove(old)
+                    effect.progress = (effect.progress and old.progress) or None  # (carrying an essential's state)
+                    if old.tag == "repeat" and effect.tag != "repeat":  # a newer edit: nothing to repeat, no wait
+                        continue
                     if effect.op == "markup" and old.op == "edit":  # keep the text, take the buttons away
                         effect = effect.model_copy(update={"op": "edit", "text": old.text})
                     if old.not_before is not None and (effect.not_before or 0) < old.not_before:
                         effect.not_before = old.not_before  # the chat still has to wait as long
+        if effect.progress and len(self.effects) >= MAX_OUTBOX:  # full: new progress is refused, never an essential
+            log.warning("outbox of chat %s full: progress %s (%s) not kept", effect.chat, effect.op, effect.tag)
+            self.refused += 1
+            return effect
         self.effects.append(effect)
-        if len(self.effects) > MAX_OUTBOX:
-            del self.effects[0]
         return effect
 
     def waiting(self, effect: Effect) -> bool:
@@ -190,7 +239,7 @@ class Outbox(BaseModel):
         limit = budget.limit if essential else budget.progress
         count = max(1, min(count, limit)) if budget.limit else count
         if not budget.limit or len(ops) + count <= limit:
-            ops.extend([float(int(now))] * count)  # (whole seconds: what Telegram's limit needs, and a smaller item)
+            ops.extend([math.ceil((now + SEND_MARGIN) * 100) / 100] * count)  # (to 1/100 s, never earlier)
             return None
         return sorted(ops)[len(ops) + count - 1 - limit] + WINDOW
 
@@ -220,7 +269,7 @@ class Outbox(BaseModel):
     def shown(self, view: str | None, now: float) -> None:
         """``view``'s latest state went out (by progress or by an essential edit)."""
         if view:
-            self.progress[view] = float(int(now))
+            self.progress[view] = round(now, 2)
             if view in self.dirty:
                 self.dirty.remove(view)
             if not self.dirty:

@@ -211,6 +211,8 @@ class UnitOfWork:
         for out in plan.outs:
             if out.essential and out.op != "answer":
                 box.add(to_effect(out, step))
+            if out.op in ("edit", "markup") and out.message_id and (out.essential or not out.has_buttons()):
+                box.closes(to_effect(out), now)  # (a closing edit: repeated if a progress edit may overtake it)
         if plan.picture is not None:  # drawn at delivery, after the text of the end (never holding it back)
             chat, _, lang = plan.picture
             box.add(Effect(seq=0, op="photo", chat=chat, picture=lang, tag="picture"))
@@ -255,21 +257,29 @@ class UnitOfWork:
                 box.shown(v, now)
             else:
                 extra.append(out)
+        # closing edits sent again, once no older progress edit can overtake them (like progress: no ack)
+        again = [o for e in box.due_repeats(now) if (o := to_out(e, s, self.photo)) is not None]
+        for out in again:
+            out.essential, out.seq = False, None
         queued = {e.chat for e in box.effects if e not in stored}  # chats where something waits
-        for out in [*plan.outs, *extra]:
+        for out in [*plan.outs, *extra, *again]:
             if out.essential or out.op == "answer":
                 continue
             if out.chat_id != group:
                 if out.chat_id in queued:  # behind what waits there (Telegram said wait): the chat keeps its order
-                    box.add(to_effect(out))
+                    box.add(to_effect(out, progress=True))
                 else:
                     progress.append(out)
                 continue
             if box.admit_progress(now, out.view, box.group_waiting(group), self.budget) is None:
                 progress.append(out)
+            elif any(out is o for o in again):  # the group's budget is full: it goes with a later update
+                box.repeats.append(to_effect(out).model_copy(update={"tag": "repeat", "not_before": now}))
             # else held back: the view's latest state goes out with a later edit (or when the alarm wakes)
         for out in progress:  # what goes out now is drawn before the write (during the read, when decided
             out.draw()        # ahead), so that nothing is left to do between the commit and its send
+            if out.op == "edit" and out.message_id and out.chat_id and out.has_buttons():
+                box.raced(out.chat_id, out.message_id, now)
         closing = [o for o in progress if o.op in ("edit", "markup") and (o.chat_id or 0) > 0 and o.keyboard is None]
         if closing:
             box.keep_for_replay(owner, [to_effect(o) for o in closing])

@@ -189,10 +189,9 @@ def _vote_round(containers: list[Container], table: ContainerTable, vote_msg: di
     assert record.cards.get("fail", 0) == fails and record.cards.get("success", 0) == len(played) - fails
     completed = [t for t in _texts(fake, group) if re.search(r"Quest \d (succeeded|failed)", t)]
     assert len(completed) == quests_done + 1
-    # every card in: the bot closed the round message, the buttons gone. (What it decided and sent, not what
-    # the chat shows last: another container's progress edit of the same message, let out a moment before,
-    # may reach Telegram after the closing edit and show its older text; a known limit of sending from
-    # several functions at once, left to the next edit of that message.)
+    # every card in: the bot closed the round message, the buttons gone. (What it decided and sent; another
+    # container's progress edit let out a moment before may still land after it, which is why a closing edit
+    # is sent once more: tests/reliability/test_closed_messages.py checks what the chat ends showing.)
     closing = [c.params for c in fake.calls if c.method == "editMessageText" and c.params.get("chat_id") == group
                and c.params.get("message_id") == quest_msg["message_id"]
                and f"Cards played: {len(team)}/{len(team)}" in c.params.get("text", "")]

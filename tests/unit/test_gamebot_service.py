@@ -492,7 +492,9 @@ def test_a_vote_or_card_that_does_not_finish_the_round_edits_at_most_one_group_m
         group_ops = [o for o in h.io.outs[sent:] if o.chat_id == GROUP]
         assert [(o.op, o.tag) for o in group_ops] in ([], [("edit", "vote")])
         edits += group_ops
-        assert [o.op for o in h.io.outs[sent:] if o.chat_id != GROUP] == ["answer"]
+        # (besides the answer, at most the Leader's closed picker sent once more: a toggle's edit let out
+        # just before the proposal could have overtaken its closing edit; ``Outbox.closes``)
+        assert [o.op for o in h.io.outs[sent:] if o.chat_id != GROUP and o.tag != "repeat"] == ["answer"]
     assert len(edits) == 1 and "Voted (1/5)" in edits[0].text
     h.press_label(5, GROUP, "Approve")
     while h.idle():  # time passes: the views held back by the progress gap catch up
