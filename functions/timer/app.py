@@ -11,13 +11,15 @@ Environment: ``TABLE_NAME``, ``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_API_BASE_URL``,
 ``TELEGRAM_BOT_USERNAME``, ``GAME_ARCHIVE_DAYS``, ``SCHEDULER_ROLE_ARN``, ``SCHEDULE_GROUP``; the
 alarms it schedules target this function itself (its ARN comes from the invocation context).
 Storage errors are raised so that EventBridge Scheduler retries (a retry of a timer that did act finds
-nothing due); anything else is logged and dropped.
+nothing due); anything else is logged and dropped. The AWS requests get a deadline a moment before the
+function's timeout (``gamebot.runtime.invocation``): one that cannot get through in time is raised as
+a storage error too, not cut off by the timeout.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from gamebot.runtime import Container, environment, lambda_logging
+from gamebot.runtime import Container, environment, invocation, lambda_logging
 from gamebot.session import chat_key
 
 log = lambda_logging("gamebot.timer")
@@ -68,7 +70,8 @@ def lambda_handler(event: Any, context: Any = None) -> dict[str, str]:
     target = getattr(context, "invoked_function_arn", "") or ""
     try:
         svc = service(target)
-        with svc.repo.prefetching(chat_key(payload["chat"])):  # read while the rest gets ready
+        # the AWS requests end before the Lambda timeout, so that a storage failure is raised in time
+        with invocation(context), svc.repo.prefetching(chat_key(payload["chat"])):  # read while the rest gets ready
             outcome = _CONTAINER.run(svc.timers.fire(payload))
     except Exception as exc:
         if transient(exc):

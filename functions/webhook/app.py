@@ -23,7 +23,7 @@ import time
 from typing import Any
 
 from gamebot.inbound import MAX_BODY, refusal
-from gamebot.runtime import Container, environment, lambda_logging
+from gamebot.runtime import Container, environment, invocation, lambda_logging
 
 log = lambda_logging("gamebot.webhook")
 
@@ -82,12 +82,13 @@ def lambda_handler(event: dict[str, Any], context: Any = None) -> dict[str, Any]
     except Exception as exc:  # e.g. a bad setting; the message may contain the token: log the type only
         log.error("could not build the service (%s); Telegram will redeliver", type(exc).__name__)
         return _response(500, "retry")
-    remaining = getattr(context, "get_remaining_time_in_millis", None)
-    if remaining is not None:  # waiting out flood control must never outlast the Lambda timeout
-        svc.io.wait_budget = max(0.0, min(WAIT_BUDGET, remaining() / 1000 - SAFETY_MARGIN))
-    # a button of the running game: its group's session is read while the update is parsed
-    with svc.reading_ahead(data):
-        answer = _CONTAINER.run(svc.handle_update(data, checked=True))  # (refusal: above)
+    # the AWS requests end before the Lambda timeout, in time to answer (a 500 if nothing was committed)
+    with invocation(context) as left:
+        if left is not None:  # waiting out flood control must never outlast the Lambda timeout
+            svc.io.wait_budget = max(0.0, min(WAIT_BUDGET, left - SAFETY_MARGIN))
+        # a button of the running game: its group's session is read while the update is parsed
+        with svc.reading_ahead(data):
+            answer = _CONTAINER.run(svc.handle_update(data, checked=True))  # (refusal: above)
     log.info("update %s -> %s in %.1f ms", data.get("update_id"), answer.status, (time.perf_counter() - started) * 1000)
     if answer.status == 200 and answer.method is not None:
         # One Bot API method in the reply: Telegram performs it (the answer to a button, a short reply)

@@ -1,20 +1,23 @@
 """Our own minimal AWS client for the two services the bot calls: DynamoDB and EventBridge Scheduler.
 
-Why not boto3: every DynamoDB request through botocore costs about 1.2 ms of CPU (serialising against
-the service model, event hooks, endpoint rules, parsing), and ``import boto3`` and a client cost about
-300 ms of a cold start; a vote is one GetItem and one PutItem. Here a request is a JSON body, a SigV4
-signature (``gamebot.aws_sign``, checked against botocore's in the tests) and one exchange on a
-kept-alive connection (``gamebot.aws_http``).
+Why not boto3 (README, design notes): botocore's CPU per request and boto3's import at a cold start.
+Here a request is a JSON body, a SigV4 signature (``gamebot.aws_sign``, checked against botocore's in
+the tests) and one exchange on a kept-alive connection (``gamebot.aws_http``).
 
 * ``DynamoDB`` (JSON 1.0 protocol) and ``Scheduler`` (REST-JSON) take boto3's keyword arguments and
   return boto3's dicts (``bytes`` for binary attribute values, which travel as base64).
 * Endpoints: ``AWS_ENDPOINT_URL_<SERVICE>``, else ``AWS_ENDPOINT_URL``, else AWS's regional endpoint;
   the region from ``AWS_REGION`` / ``AWS_DEFAULT_REGION`` (us-east-1 if neither is set).
 * One connection per thread per client (its endpoint), reopened once if a kept-alive connection was
-  dropped; connect timeout 3 s, read timeout 5 s.
+  dropped; connect timeout 3 s, read timeout 5 s, less when a deadline is closer (below).
 * Retries as botocore's standard mode, with shorter backoff: throttling, 5xx, CRC32 mismatch, network
   failures and timeouts; at most ``MAX_ATTEMPTS`` attempts with full-jitter backoff. A condition that
   failed, a cancelled transaction and every other 4xx are raised at once (the caller handles them).
+* A request keeps the deadline in force when it started (``aws_http.deadline``, set by the Lambda entry
+  points) for all its attempts: one starts only with ``MIN_ATTEMPT`` left, its socket timeouts shrink to
+  fit, no backoff is slept past ``deadline - MIN_ATTEMPT``; then the last failure is raised (retryable).
+* ``TransactWriteItems`` gets a ``ClientRequestToken`` if it has none (as boto3 fills this idempotency
+  token): every attempt sends the same body, so a retry of a commit whose answer was lost does not fail.
 * Errors raise :class:`AWSError` with boto3's ``.response`` (``exc.response["Error"]["Code"]``, and a
   body's other fields, e.g. ``CancellationReasons``); network failures that outlast the retries raise
   :class:`AWSNetworkError`.
@@ -22,30 +25,30 @@ kept-alive connection (``gamebot.aws_http``).
   in between overlaps the round trip (the webhook reads a chat while it parses the update).
 * Instrumentation for benchmarks, free when unused: each client's ``before_send`` (``f(op)``, just before
   the bytes go on the wire, every attempt), ``before_receive`` (``f(op)``, before its answer is read),
-  ``after_receive`` (``f(op)``, once the answer is read) and
-  ``after_call`` (``f(op, params, parsed, seconds)`` after a successful call; ``params`` as given) and
-  ``after_error`` (``f(op, params, error, seconds)`` when a call raises its ``AWSError``).
+  ``after_receive`` (``f(op)``, once the answer is read), ``after_call`` (``f(op, params, parsed,
+  seconds)`` after a successful call; ``params`` as given) and ``after_error`` (``f(op, params, error,
+  seconds)`` when a call raises its ``AWSError``).
 """
 from __future__ import annotations
 
 import base64
 import json
-import os
 import random
 import threading
 import time
+import uuid
 import zlib
 from collections.abc import Callable
 from hashlib import sha256
 from typing import Any
 
-from .aws_http import NETWORK_ERRORS, Transport
-from .aws_sign import EMPTY_SHA256, Credentials, Signer, credentials
+from .aws_http import NETWORK_ERRORS, Transport, current_deadline
+from .aws_sign import EMPTY_SHA256, Credentials, Signer, credentials, endpoint_url, region
 
-DEFAULT_REGION = "us-east-1"
 MAX_ATTEMPTS = 4
 BACKOFF_BASE = 0.025  # seconds: attempt n waits random() * min(BACKOFF_CAP, BACKOFF_BASE * 2 ** (n - 1))
 BACKOFF_CAP = 1.0
+MIN_ATTEMPT = 0.05  # seconds: no attempt starts closer to the deadline (a round trip on a new TLS connection)
 
 THROTTLING = frozenset({
     "Throttling", "ThrottlingException", "ThrottledException", "RequestThrottledException", "RequestThrottled",
@@ -56,17 +59,6 @@ TRANSIENT = frozenset({
     "InternalServerError", "InternalServerException", "InternalFailure", "ServiceUnavailable",
     "ServiceUnavailableException", "RequestTimeout", "RequestTimeoutException", "CRC32CheckFailed",
 })
-
-
-def region() -> str:
-    return os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or DEFAULT_REGION
-
-
-def endpoint_url(service_id: str, host_prefix: str, region_name: str) -> str:
-    """``AWS_ENDPOINT_URL_<SERVICE_ID>``, else ``AWS_ENDPOINT_URL``, else ``https://<prefix>.<region>.amazonaws.com``."""
-    env = os.environ
-    return (env.get(f"AWS_ENDPOINT_URL_{service_id}") or env.get("AWS_ENDPOINT_URL")
-            or f"https://{host_prefix}.{region_name}.amazonaws.com")
 
 
 class AWSError(Exception):
@@ -118,7 +110,7 @@ class _Attempt:
     """One request through its attempts: what signing it again needs, and the last attempt's state."""
 
     __slots__ = ("op", "method", "path", "query", "headers", "body", "payload_hash", "target", "number", "sent",
-                 "failure")
+                 "failure", "deadline")
 
     def __init__(self, op: str, method: str, path: str, query: str, headers: dict[str, str], body: bytes | None,
                  payload_hash: str, target: str) -> None:
@@ -127,6 +119,7 @@ class _Attempt:
         self.number = 0
         self.sent: Any = None  # aws_http.Sent: written, its answer not read yet
         self.failure: BaseException | None = None
+        self.deadline = current_deadline()  # (on the clients' clock) the one in force when the request started
 
 
 class Client:
@@ -138,14 +131,15 @@ class Client:
 
     def __init__(self, endpoint: str | None = None, region_name: str | None = None,
                  creds: Callable[[], Credentials] = credentials, sleep: Callable[[float], None] = time.sleep,
-                 rand: Callable[[], float] = random.random, max_attempts: int = MAX_ATTEMPTS) -> None:
+                 rand: Callable[[], float] = random.random, max_attempts: int = MAX_ATTEMPTS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.region = region_name or region()
         self.endpoint_url = (endpoint or endpoint_url(self.SERVICE_ID, self.PREFIX, self.region)).rstrip("/")
         self._transport = Transport(self.endpoint_url)
         self._prefix = self._transport.prefix
         self._signer = Signer(self.SERVICE, self.region)
         self._creds = creds
-        self._sleep, self._rand, self.max_attempts = sleep, rand, max_attempts
+        self._sleep, self._rand, self.max_attempts, self._clock = sleep, rand, max_attempts, clock
         self.before_send: list[Callable[[str], Any]] = []
         self.before_receive: list[Callable[[str], Any]] = []
         self.after_receive: list[Callable[[str], Any]] = []
@@ -184,6 +178,10 @@ class Client:
 
     def _write(self, attempt: _Attempt) -> None:
         attempt.number += 1
+        budget = None if attempt.deadline is None else attempt.deadline - self._clock()
+        if budget is not None and budget < MIN_ATTEMPT:  # it could not finish: not started
+            attempt.sent, attempt.failure = None, TimeoutError("no time left for an attempt before the deadline")
+            return
         signed = self._signer.sign(attempt.method, attempt.path, attempt.query,
                                    {"Host": self._transport.host_header, **attempt.headers},
                                    attempt.payload_hash, self._creds())
@@ -191,7 +189,7 @@ class Client:
             hook(attempt.op)
         try:
             attempt.sent, attempt.failure = self._transport.send(attempt.method, attempt.target, signed,
-                                                                 attempt.body), None
+                                                                 attempt.body, budget), None
         except NETWORK_ERRORS as exc:
             attempt.sent, attempt.failure = None, exc
 
@@ -208,10 +206,8 @@ class Client:
                 except NETWORK_ERRORS as exc:
                     attempt.failure = exc
             if response is None:
-                if attempt.number >= self.max_attempts:
+                if not self._again(attempt):
                     raise AWSNetworkError(op, attempt.failure or OSError("no answer")) from attempt.failure
-                self._backoff(attempt.number)
-                self._write(attempt)
                 continue
             for hook in self.after_receive:
                 hook(op)
@@ -225,13 +221,19 @@ class Client:
                 return data, metadata
             else:
                 error = self._error(op, status, response.headers.get("x-amzn-errortype"), data, metadata)
-            if not error.retryable or attempt.number >= self.max_attempts:
+            if not error.retryable or not self._again(attempt):
                 raise error
-            self._backoff(attempt.number)
-            self._write(attempt)
 
-    def _backoff(self, attempt: int) -> None:
-        self._sleep(self._rand() * min(BACKOFF_CAP, BACKOFF_BASE * 2 ** (attempt - 1)))
+    def _again(self, attempt: _Attempt) -> bool:
+        """Sleep the backoff and write the next attempt; False (nothing done) if no attempt is left for it."""
+        if attempt.number >= self.max_attempts:
+            return False
+        delay = self._rand() * min(BACKOFF_CAP, BACKOFF_BASE * 2 ** (attempt.number - 1))
+        if attempt.deadline is not None and attempt.deadline - self._clock() < delay + MIN_ATTEMPT:
+            return False
+        self._sleep(delay)
+        self._write(attempt)
+        return True
 
     def _error(self, op: str, status: int, error_type: str | None, data: bytes,
                metadata: dict[str, Any]) -> AWSError:
@@ -345,6 +347,8 @@ class DynamoDB(Client):
         """Write the request now, read its answer later (``.result()``, before this thread makes another
         request to DynamoDB): the caller's work in between overlaps the round trip."""
         started = time.perf_counter()
+        if op == "TransactWriteItems" and "ClientRequestToken" not in params:  # its idempotency token
+            params = {**params, "ClientRequestToken": str(uuid.uuid4())}
         headers = {"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": self.TARGET + op}
         pending = Pending(self, op, params,
                           self._begin(op, "POST", self._prefix + "/", "", headers, to_json(params)), started)

@@ -9,13 +9,30 @@ goes through the ``email`` package's header parser, about a third of a request's
 A connection belongs to the thread that opened it (``threading.local``): the service calls DynamoDB
 from worker threads too, and a connection carries one request at a time. A kept-alive connection that
 the other side dropped while idle fails at once: it is reopened and the request sent again, once.
+
+Timeouts: connect ``CONNECT_TIMEOUT``, then ``READ_TIMEOUT`` for each socket operation (the write of
+the request, each read of the answer). A request given ``budget`` seconds (``send``) must be over
+within them: the connect timeout and each operation's timeout shrink to what is left of the budget; a
+connect or a write that would start after it raises ``TimeoutError``, and a read then takes only what
+has arrived (so an answer trickled in byte by byte cannot outlast the budget either). Only the name
+lookup (``getaddrinfo``) has no timeout of its own.
+
+:func:`deadline` sets the time by which the requests started inside its ``with`` block must be over:
+``gamebot.aws`` reads it when a request starts and gives each attempt what is left as its budget. It
+is a ``ContextVar``: the asyncio tasks and the ``asyncio.to_thread`` workers started inside copy it, so
+work started for one Lambda invocation obeys its deadline and nothing of it is left for the next one.
 """
 from __future__ import annotations
 
 import http.client
+import io
 import os
 import ssl  # (http.client imports it anyway)
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from time import monotonic
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
@@ -28,6 +45,28 @@ DROPPED = (ConnectionError, http.client.BadStatusLine, ssl.SSLEOFError, ssl.SSLZ
 
 _lock = threading.Lock()
 _SSL: Any = None
+_DEADLINE: ContextVar[float | None] = ContextVar("gamebot_aws_deadline", default=None)
+
+
+@contextmanager
+def deadline(seconds: float | None, clock: Callable[[], float] = monotonic) -> Iterator[float | None]:
+    """AWS requests started inside must be over within ``seconds`` from now (an enclosing deadline that
+    comes first stays; ``None``: none of its own). Yields the deadline, a time on ``clock`` (the AWS
+    clients' clock: ``time.monotonic`` unless a test gives them another)."""
+    outer = _DEADLINE.get()
+    at = outer if seconds is None else clock() + seconds
+    if outer is not None and at is not None:
+        at = min(outer, at)
+    token = _DEADLINE.set(at)
+    try:
+        yield at
+    finally:
+        _DEADLINE.reset(token)
+
+
+def current_deadline() -> float | None:
+    """The deadline in force here (:func:`deadline`), None if there is none."""
+    return _DEADLINE.get()
 
 
 def ssl_context() -> Any:
@@ -108,6 +147,38 @@ def _chunked(reader: Any) -> bytes:
         _line(reader)  # the CRLF after the chunk
 
 
+def time_left(until: float | None, most: float) -> float:
+    """The timeout of the next socket operation: ``most``, or less if ``until`` (``monotonic()``) comes
+    first; ``TimeoutError`` once ``until`` has passed."""
+    if until is None:
+        return most
+    left = until - monotonic()
+    if left <= 0:
+        raise TimeoutError("the request's time is up")
+    return min(most, left)
+
+
+class TimedReader(io.RawIOBase):
+    """A socket's reads, each with what is left until ``until`` (at most ``READ_TIMEOUT``) as its timeout;
+    once ``until`` has passed a read takes only what has arrived already (it never waits: a request
+    written under an earlier deadline and read later, e.g. a read ahead left unused, still gets an
+    answer that is there). The buffered reader the answer is parsed from sits on it."""
+
+    def __init__(self, sock: Any) -> None:
+        super().__init__()
+        self.sock = sock
+        self.until: float | None = None  # the end of the current request's budget (None: no end)
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self.until is not None:
+            left = self.until - monotonic()
+            self.sock.settimeout(min(READ_TIMEOUT, left) if left > 0 else 0.0)  # (0: BlockingIOError if none)
+        return self.sock.recv_into(buffer)
+
+
 class Sent(NamedTuple):
     """A request written, its answer not read yet (:meth:`Transport.send`)."""
 
@@ -115,14 +186,22 @@ class Sent(NamedTuple):
     method: str
     connection: Any  # _Connection
     reused: bool  # it went on a kept-alive connection (which may turn out to have been dropped)
+    until: float | None  # when its budget ends (``monotonic()``), None without a budget
 
 
 class _Connection:
-    __slots__ = ("conn", "reader")
+    __slots__ = ("conn", "raw", "reader")
 
     def __init__(self, conn: http.client.HTTPConnection) -> None:
         self.conn = conn
-        self.reader = conn.sock.makefile("rb")
+        self.raw = TimedReader(conn.sock)
+        self.reader = io.BufferedReader(self.raw)
+
+    def write(self, request: bytes, until: float | None) -> None:
+        """Send the request (one ``sendall``) and arm the reads of its answer with ``until``."""
+        self.raw.until = until
+        self.conn.sock.settimeout(time_left(until, READ_TIMEOUT))  # (also the reads' without a budget)
+        self.conn.sock.sendall(request)
 
     def close(self) -> None:
         self.reader.close()
@@ -145,14 +224,14 @@ class Transport:
         self.prefix = parts.path.rstrip("/")
         self._local = threading.local()  # .connection: this thread's
 
-    def _connect(self) -> _Connection:
+    def _connect(self, until: float | None) -> _Connection:
+        timeout = time_left(until, CONNECT_TIMEOUT)  # (the TCP connect and, for https, each TLS step)
         if self.https:
             conn: http.client.HTTPConnection = http.client.HTTPSConnection(
-                self.host, self.port, timeout=CONNECT_TIMEOUT, context=ssl_context())
+                self.host, self.port, timeout=timeout, context=ssl_context())
         else:
-            conn = http.client.HTTPConnection(self.host, self.port, timeout=CONNECT_TIMEOUT)
+            conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
         conn.connect()  # (sets TCP_NODELAY)
-        conn.sock.settimeout(READ_TIMEOUT)
         return _Connection(conn)
 
     def close(self) -> None:
@@ -161,37 +240,41 @@ class Transport:
         if connection is not None:
             connection.close()
 
-    def exchange(self, method: str, target: str, headers: dict[str, str], body: bytes | None) -> Response:
+    def exchange(self, method: str, target: str, headers: dict[str, str], body: bytes | None,
+                 budget: float | None = None) -> Response:
         """Send one request (``headers`` must hold ``Host``) and read its answer. Network failures raise
-        (``OSError``, ``http.client.HTTPException``: ``NETWORK_ERRORS``)."""
-        return self.receive(self.send(method, target, headers, body))
+        (``OSError``, ``http.client.HTTPException``: ``NETWORK_ERRORS``; ``TimeoutError`` among them)."""
+        return self.receive(self.send(method, target, headers, body, budget))
 
-    def send(self, method: str, target: str, headers: dict[str, str], body: bytes | None) -> Sent:
+    def send(self, method: str, target: str, headers: dict[str, str], body: bytes | None,
+             budget: float | None = None) -> Sent:
         """Write one request on this thread's connection without waiting for its answer: the caller
-        may work meanwhile, then must :meth:`receive` it before this thread sends anything else here."""
+        may work meanwhile, then must :meth:`receive` it before this thread sends anything else here.
+        ``budget``: the seconds, from now, within which the request and its answer must be over."""
         lines = [f"{method} {target} HTTP/1.1", *(f"{k}: {v}" for k, v in headers.items())]
         if body is not None:
             lines.append(f"Content-Length: {len(body)}")
         request = ("\r\n".join(lines) + "\r\n\r\n").encode() + (body or b"")
+        until = None if budget is None else monotonic() + budget
         connection = getattr(self._local, "connection", None)
         reused = connection is not None
         try:
             if connection is None:
-                connection = self._local.connection = self._connect()
-            connection.conn.sock.sendall(request)
+                connection = self._local.connection = self._connect(until)
+            connection.write(request, until)
         except NETWORK_ERRORS as exc:
             self._drop()
             # a kept-alive connection dropped while idle fails at once: reopen it, once
             if not (reused and isinstance(exc, DROPPED)):
                 raise
-            connection = self._local.connection = self._connect()
             try:
-                connection.conn.sock.sendall(request)
+                connection = self._local.connection = self._connect(until)
+                connection.write(request, until)
             except NETWORK_ERRORS:
                 self._drop()
                 raise
             reused = False
-        return Sent(request, method, connection, reused)
+        return Sent(request, method, connection, reused, until)
 
     def receive(self, sent: Sent) -> Response:
         """The answer to a request :meth:`send` wrote (sent again once on a fresh connection if the
@@ -202,9 +285,9 @@ class Transport:
             self._drop()
             if not (sent.reused and isinstance(exc, DROPPED)):
                 raise
-            connection = self._local.connection = self._connect()
             try:
-                connection.conn.sock.sendall(sent.request)
+                connection = self._local.connection = self._connect(sent.until)
+                connection.write(sent.request, sent.until)
                 response = read_response(connection.reader, sent.method)
             except NETWORK_ERRORS:
                 self._drop()

@@ -1,4 +1,4 @@
-"""AWS Signature Version 4 and credentials, for our own minimal AWS client (``gamebot.aws``).
+"""AWS Signature Version 4, credentials, region and endpoints for our own AWS client (``gamebot.aws``).
 
 Credentials come from the environment, as Lambda provides them (``AWS_ACCESS_KEY_ID``,
 ``AWS_SECRET_ACCESS_KEY``, ``AWS_SESSION_TOKEN``), read again for every request (a dict lookup: tests
@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple
 from urllib.parse import quote
 
+DEFAULT_REGION = "us-east-1"
 ALGORITHM = "AWS4-HMAC-SHA256"
 EMPTY_SHA256 = hashlib.sha256(b"").hexdigest()
 UNRESERVED = "-_.~"  # RFC 3986 unreserved characters besides letters and digits: never encoded
@@ -40,6 +41,17 @@ class NoCredentialsError(Exception):
 
 _chain_lock = threading.Lock()
 _chain: Any = None  # botocore's credentials object, once found
+
+
+def region() -> str:
+    return os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or DEFAULT_REGION
+
+
+def endpoint_url(service_id: str, host_prefix: str, region_name: str) -> str:
+    """``AWS_ENDPOINT_URL_<SERVICE_ID>``, else ``AWS_ENDPOINT_URL``, else ``https://<prefix>.<region>.amazonaws.com``."""
+    env = os.environ
+    return (env.get(f"AWS_ENDPOINT_URL_{service_id}") or env.get("AWS_ENDPOINT_URL")
+            or f"https://{host_prefix}.{region_name}.amazonaws.com")
 
 
 def credentials() -> Credentials:

@@ -3,14 +3,25 @@
 The Bot, the repository and the service are built once per container and ONE asyncio event loop is kept
 for it (``asyncio.run`` per call would close the loop the Bot's HTTP client is bound to). The service
 is rebuilt only when its settings change (e.g. between tests that change the environment).
+
+Each invocation runs inside :func:`invocation`, which gives the AWS requests it starts a deadline
+``ANSWER_RESERVE`` before the Lambda's timeout (``gamebot.aws_http.deadline``).
 """
 from __future__ import annotations
 
 import asyncio
 import logging
 import os
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
+from contextlib import contextmanager
 from typing import Any
+
+# Seconds of an invocation no AWS request may use: after the last one gives up, the function must still
+# log the failure and answer (the webhook's 500 that asks Telegram to redeliver, the timer's raise that
+# has it retried). That takes milliseconds; the rest is for lateness: a socket timeout or a backoff
+# wakes late when the container's slice of a vCPU is busy (the event loop and the courier's worker
+# threads share it), and the time left is read once, when the invocation starts.
+ANSWER_RESERVE = 1.0
 
 
 def lambda_logging(name: str) -> logging.Logger:
@@ -26,6 +37,20 @@ def lambda_logging(name: str) -> logging.Logger:
     logging.getLogger("httpcore").setLevel(logging.WARNING)
     logging.getLogger("telegram").setLevel(logging.INFO)
     return logging.getLogger(name)
+
+
+@contextmanager
+def invocation(context: Any) -> Iterator[float | None]:
+    """Run one Lambda invocation: yields the seconds it has left (``context.get_remaining_time_in_millis``;
+    None without a Lambda context: tests, the playground) and, inside, every AWS request started (in this
+    thread, the asyncio tasks started from it and their ``asyncio.to_thread`` workers) must be over
+    ``ANSWER_RESERVE`` seconds before the timeout. Nothing of the deadline outlives the block."""
+    from .aws_http import deadline
+
+    remaining = getattr(context, "get_remaining_time_in_millis", None)
+    left = None if remaining is None else remaining() / 1000
+    with deadline(None if left is None else left - ANSWER_RESERVE):
+        yield left
 
 
 def environment(*names: str) -> tuple[str, ...]:

@@ -9,10 +9,12 @@ import uuid
 import pytest
 
 from gamebot.aws import AWSError, DynamoDB
+from gamebot.aws_sign import Credentials
 from gamebot.dynamo import COMPRESS_ABOVE, DynamoRepository
 from gamebot.scheduler import EventBridgeScheduler, Timer
 from gamebot.store import Delete, Item, VersionConflict, Write
 from tests.moto_server import aws_dynamo_client, dynamo_client, reset_moto, serialised_moto_server
+from tests.unit.aws_fakes import ScriptedServer, dynamo_error
 
 BLOB = bytes(range(256)) * 3
 
@@ -93,6 +95,24 @@ def test_transactions_and_batch_reads_answer_as_boto3_does(clients):
     key = sorted  # (any order)
     assert key(ours_batch["Responses"][table], key=lambda i: i["pk"]["S"]) == [_item("a"), _item("b")]
     assert key(boto_batch["Responses"][table], key=lambda i: i["pk"]["S"]) == [_item("a"), _item("b")]
+
+
+def test_a_retried_transaction_carries_the_same_client_request_token_and_moto_accepts_it(clients, endpoint):
+    """A throttled transaction is sent again with the token of its first attempt (as boto3's would be),
+    through a scripted server in front of moto that refuses the first attempt and passes the rest on."""
+    _, boto, table = clients
+    with ScriptedServer(dynamo_error("ThrottlingException"), forward=endpoint) as front:
+        ours = DynamoDB(endpoint=front.url, region_name="us-east-1", creds=lambda: Credentials("testing", "testing"),
+                        sleep=lambda seconds: None)
+        answer = ours.transact_write_items(TransactItems=[
+            {"Put": {"TableName": table, "Item": _item("a"), "ConditionExpression": "attribute_not_exists(pk)"}},
+            {"Put": {"TableName": table, "Item": _item("b")}},
+        ])
+    assert answer["ResponseMetadata"]["HTTPStatusCode"] == 200 and answer["ResponseMetadata"]["RetryAttempts"] == 1
+    first, retried = (r.json() for r in front.requests)
+    assert first == retried and uuid.UUID(first["ClientRequestToken"])
+    got = boto.get_item(TableName=table, Key={"pk": {"S": "b"}}, ConsistentRead=True)
+    assert got["Item"] == _item("b")
 
 
 def test_a_cancelled_transaction_carries_its_reasons_with_the_old_item(clients):

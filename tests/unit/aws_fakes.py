@@ -1,5 +1,7 @@
 """A tiny scripted HTTP/1.1 server on 127.0.0.1 for the AWS client's tests: it records every request and
-answers from a script (an answer, a dropped connection, an answer followed by a silent close)."""
+answers from a script (an answer, a dropped connection, an answer followed by a silent close, no answer
+at all, an answer that stops halfway); once the script is over, it answers 200 {} or, given
+``forward``, passes the requests on to that server (moto) and its answers back."""
 from __future__ import annotations
 
 import json
@@ -9,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 DROP = "drop"  # close the connection without answering
+SILENT = "silent"  # never answer (the connection stays open until the client closes it)
 
 
 @dataclass
@@ -19,6 +22,7 @@ class Answer:
     close: bool = False  # say "Connection: close" and close
     vanish: bool = False  # answer, then close without saying so (an idle keep-alive connection dropped)
     chunked: bool = False
+    stall: bool = False  # send the head and half the body, then nothing more (the connection stays open)
 
 
 @dataclass
@@ -38,10 +42,12 @@ def dynamo_error(code: str, message: str = "", status: int = 400, **extra: Any) 
 
 
 class ScriptedServer:
-    def __init__(self, *script: Answer | str, tls: Any = None) -> None:
-        """``tls``: an ``ssl.SSLContext`` for the server side (https)."""
+    def __init__(self, *script: Answer | str, tls: Any = None, forward: str | None = None) -> None:
+        """``tls``: an ``ssl.SSLContext`` for the server side (https); ``forward``: the http URL of the
+        server that answers once the script is over."""
         self.script: list[Answer | str] = list(script)
         self.tls = tls
+        self.forward = forward
         self.requests: list[Request] = []
         self.connections = 0
         self._lock = threading.Lock()
@@ -77,9 +83,26 @@ class ScriptedServer:
                 self._open.append(conn)
             threading.Thread(target=self._serve, args=(conn, number), daemon=True).start()
 
-    def _next(self) -> Answer | str:
+    def _next(self) -> Answer | str | None:
         with self._lock:
-            return self.script.pop(0) if self.script else Answer()
+            return self.script.pop(0) if self.script else None if self.forward else Answer()
+
+    def _forwarded(self, request: Request) -> Answer:
+        import http.client
+        from urllib.parse import urlsplit
+
+        target = urlsplit(self.forward)
+        conn = http.client.HTTPConnection(target.hostname, target.port, timeout=30)
+        try:
+            headers = {k: v for k, v in request.headers.items() if k not in ("host", "content-length")}
+            conn.request(request.method, request.target, request.body or None, headers)
+            answer = conn.getresponse()
+            body = answer.read()
+            kept = {k: v for k, v in answer.getheaders()
+                    if k.lower() in ("content-type", "x-amzn-requestid", "x-amz-crc32", "x-amzn-errortype")}
+            return Answer(answer.status, body, kept)
+        finally:
+            conn.close()
 
     def _serve(self, conn: socket.socket, number: int) -> None:
         if self.tls is not None:
@@ -100,12 +123,20 @@ class ScriptedServer:
                     name, _, value = line.decode().partition(":")
                     headers[name.strip().lower()] = value.strip()
                 body = reader.read(int(headers.get("content-length", "0")))
+                request = Request(method, target, headers, body, number)
                 with self._lock:
-                    self.requests.append(Request(method, target, headers, body, number))
+                    self.requests.append(request)
                 answer = self._next()
                 if answer == DROP:
                     return
+                if answer == SILENT:
+                    continue  # (reading the next request waits until the client closes)
+                answer = self._forwarded(request) if answer is None else answer
                 assert isinstance(answer, Answer)
+                if answer.stall:
+                    whole = _render(answer)
+                    conn.sendall(whole[:len(whole) - max(1, len(_body(answer)) // 2)])
+                    continue
                 conn.sendall(_render(answer))
                 if answer.close or answer.vanish:
                     return
@@ -116,9 +147,13 @@ class ScriptedServer:
             conn.close()
 
 
-def _render(answer: Answer) -> bytes:
+def _body(answer: Answer) -> bytes:
     body = answer.body
-    data = body if isinstance(body, bytes) else body.encode() if isinstance(body, str) else json.dumps(body).encode()
+    return body if isinstance(body, bytes) else body.encode() if isinstance(body, str) else json.dumps(body).encode()
+
+
+def _render(answer: Answer) -> bytes:
+    data = _body(answer)
     head = [f"HTTP/1.1 {answer.status} X", *(f"{k}: {v}" for k, v in answer.headers.items())]
     if answer.close:
         head.append("Connection: close")
