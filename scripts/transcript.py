@@ -6,6 +6,12 @@ is the text Telegram would show, for reading a game like a player does.
     .venv/bin/python scripts/transcript.py resistance --lang fr --private 1,2
     .venv/bin/python scripts/transcript.py base --absent 4      # player 4 never acts: the timers play
     .venv/bin/python scripts/transcript.py --list               # the set-ups (every role and module)
+    .venv/bin/python scripts/transcript.py --dump DIR           # every Bot API call of many seeded games
+
+``--dump DIR`` writes, for every set-up, seeds 1-2, four languages, and a game where one player never
+acts (the timers play), every Bot API call the bot made (operation, chat, message, tag, text, buttons
+with their data, the answers to presses), one file per game: run it before and after a refactor and
+``diff -r`` the two directories (game ids are numbered, so the runs are comparable).
 
 Sends are printed as they arrive; the board each time its text changes (``--edits``: every edit, the
 vote and quest progress too; ``--board``: only the board).
@@ -34,7 +40,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--edits", action="store_true", help="every edit, not only the board's")
     parser.add_argument("--board", action="store_true", help="only the board's versions")
     parser.add_argument("--list", action="store_true")
+    parser.add_argument("--dump", metavar="DIR", help="write every call of many seeded games to DIR")
     args = parser.parse_args(argv)
+    if args.dump:
+        return dump(Path(args.dump))
     if args.list:
         for name, (theme, n, roles, options) in SETUPS.items():
             print(f"{name}: {theme}, {n} players, {', '.join(roles) or '-'}; {', '.join(options)}")
@@ -43,6 +52,30 @@ def main(argv: list[str] | None = None) -> int:
     chats = [GROUP] + [int(x) for x in args.private.split(",") if x.strip()]
     print("\n\n".join(timeline(h, chats, edits=args.edits, board_only=args.board)))
     h.close()
+    return 0
+
+
+def dump(out: Path) -> int:
+    """Every Bot API call of seeded games of every set-up, one file per game (see the module's doc)."""
+    import itertools
+
+    from gamebot.handlers import lobby
+
+    out.mkdir(parents=True, exist_ok=True)
+    games = [(name, seed, lang, None) for name in SETUPS for seed in (1, 2) for lang in ("en", "fr", "ru", "de")]
+    games += [(name, 1, "en", 4) for name in SETUPS]
+    for name, seed, lang, absent in games:
+        ids = itertools.count(1)
+        lobby.new_game_id = lambda: f"g{next(ids):05d}"  # (random on every run otherwise)
+        h = play(SETUPS[name], seed, lang, absent=absent)
+        lines = []
+        for o in h.io.outs:
+            buttons = [[(b.text, b.data, b.url) for b in row] for row in o.keyboard or []]
+            lines.append(f"{o.op} chat={o.chat_id} msg={o.message_id} tag={o.tag} essential={o.essential} "
+                         f"alert={o.alert}\n{o.text}\n{buttons}\n")
+        (out / f"{name}-{lang}-{seed}{'-absent' if absent else ''}.txt").write_text("\n".join(lines))
+        h.close()
+    print(f"{len(games)} games written to {out}")
     return 0
 
 
