@@ -127,7 +127,7 @@ def config_of(args: argparse.Namespace, table: Table) -> GameConfig:
     config = GameConfig(theme=args.theme, players=args.players, roles=roles, options=options)
     errors = [i for i in validate_config(config) if i.level == "error"]
     if errors:
-        raise Refused(issue_text(table, errors[0], html=False))
+        raise Refused(plain(issue_text(table, errors[0])))
     return config
 
 
@@ -232,7 +232,7 @@ def play(args: argparse.Namespace, table: Table) -> None:
     try:
         state, events = new_game(config, args.seed)
     except InvalidConfig as exc:
-        raise Refused(issue_text(table, exc.problems[0], html=False) if exc.problems else str(exc)) from None
+        raise Refused(plain(issue_text(table, exc.problems[0])) if exc.problems else str(exc)) from None
     rng = random.Random(args.seed)
     me = None if args.seat is None else args.seat - 1
     print(table.t("simulate.seed", seed=args.seed, players=", ".join(f"{i + 1}. {n}" for i, n in enumerate(names))))

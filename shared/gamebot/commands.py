@@ -10,6 +10,7 @@ description 1-256 characters.
 from __future__ import annotations
 
 from . import texts
+from .markup import plain
 
 COMMAND_NAMES: list[str] = [
     "newgame",
@@ -31,7 +32,8 @@ COMMAND_NAMES: list[str] = [
 
 
 def description(name: str, lang: str = texts.DEFAULT_LANG) -> str:
-    return texts.t(f"command.{name}", lang)[:256]
+    """The menu's words for a command: plain text (Telegram shows a command's description as it is)."""
+    return plain(texts.t(f"command.{name}", lang))[:256]
 
 
 def commands(lang: str = texts.DEFAULT_LANG) -> list[tuple[str, str]]:

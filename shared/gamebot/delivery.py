@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .effects import Effect, keyboard_data
+from .markup import restored
 from .presenter.table import Btn
 from .session import MAX_REMINDERS, PLAYING, Reminder, Session, serial
 from .telegram_io import Out, Result
@@ -74,6 +75,9 @@ def to_effect(out: Out, step: int | None = None, progress: bool = False) -> Effe
 
 
 def to_out(e: Effect, session: Session | None, photo: Callable[[Session, Effect], Out | None]) -> Out | None:
+    """An outbox entry as the Bot API call it stores. Its text was markup when it was stored (``to_effect``
+    of an ``Out``, whose texts the Bot API module accepts only as markup): stored as JSON it came back a
+    plain string, and is markup again here (``markup.restored``), the one place that may say so."""
     if e.op == "photo":
         out = photo(session, e) if session is not None else None
         if out is not None:
@@ -81,6 +85,6 @@ def to_out(e: Effect, session: Session | None, photo: Callable[[Session, Effect]
         return out
     keyboard = None if e.keyboard is None else [
         [Btn(b["text"], b.get("data"), b.get("url")) for b in row] for row in e.keyboard]
-    return Out(e.op, chat_id=e.chat, text=e.text, keyboard=keyboard, message_id=e.message_id, user_id=e.user_id,
+    return Out(e.op, chat_id=e.chat, text=restored(e.text), keyboard=keyboard, message_id=e.message_id, user_id=e.user_id,
                remember=e.remember, live=e.live, fallback_send=e.fallback_send, tag=e.tag, seq=e.seq,
                expires_with=e.expires_with)

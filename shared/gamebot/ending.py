@@ -14,18 +14,15 @@ from collections.abc import Iterable
 from typing import Any
 
 from . import chronicle, texts, wording
+from .markup import Html, cap
 from .presenter.events import event_line
-from .presenter.table import Table, esc, split
+from .presenter.table import NL, Table, esc, split
 from .presenter.values import card_counts, quest_outcome
 from .presenter.view_lines import plugin_history
 
 # What a line of a round tells: its heading, a Leader's turn, the quest, a vote that ran out of time
 # (the picture's grid shows these four), or anything else (a note: the picture writes it under the grid).
 HEAD, TURN, QUEST, VOTE_TIMEOUT, NOTE = "head", "turn", "quest", "vote_timeout", "note"
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def _seat(value: Any) -> int | None:
@@ -38,14 +35,14 @@ def rogue_seat(pv: dict[str, Any]) -> int | None:
     return _seat(rogue.get("solo")) if isinstance(rogue, dict) else None
 
 
-def assassin_name(table: Table, pv: dict[str, Any]) -> str:
+def assassin_name(table: Table, pv: dict[str, Any]) -> Html:
     """Who assassinated (a recruited Servant too), else the Assassin's title (an older summary)."""
     attempt = pv.get("assassination")
     seat = _seat(attempt.get("assassin")) if isinstance(attempt, dict) else None
-    return table.name(seat) if seat is not None else esc(_cap(wording.role_a(table, "assassin")))
+    return table.name(seat) if seat is not None else cap(wording.role_a(table, "assassin"))
 
 
-def title(table: Table, pv: dict[str, Any]) -> str:
+def title(table: Table, pv: dict[str, Any]) -> Html:
     winner = pv.get("winner")
     rogue = rogue_seat(pv)
     if rogue is not None:
@@ -55,7 +52,7 @@ def title(table: Table, pv: dict[str, Any]) -> str:
     return table.t(f"end.title.{winner}" if winner in ("good", "evil") else "end.title.none")
 
 
-def reason(table: Table, pv: dict[str, Any]) -> str | None:
+def reason(table: Table, pv: dict[str, Any]) -> Html | None:
     """Why the game ended, naming who assassinated when an assassination decided it."""
     why = pv.get("win_reason")
     if not why:
@@ -68,8 +65,8 @@ def reason(table: Table, pv: dict[str, Any]) -> str | None:
     return table.t("end.reason.generic", reason=esc(texts.humanize(str(why))))
 
 
-def result(table: Table, pv: dict[str, Any], status: str = "ended") -> tuple[str, str | None]:
-    """The short result of the picture and its caption (escaped HTML), and the side it is told in."""
+def result(table: Table, pv: dict[str, Any], status: str = "ended") -> tuple[Html, str | None]:
+    """The short result of the picture and its caption (markup), and the side it is told in."""
     winner = pv.get("winner")
     if status == "cancelled":
         return table.t("picture.result.cancelled"), None
@@ -83,7 +80,7 @@ def result(table: Table, pv: dict[str, Any], status: str = "ended") -> tuple[str
     return table.t("picture.result.none"), None
 
 
-def head(table: Table, pv: dict[str, Any], cancelled_by: str | None = None) -> list[str]:
+def head(table: Table, pv: dict[str, Any], cancelled_by: str | None = None) -> list[Html]:
     if cancelled_by is not None:
         lines = [table.t("end.cancelled", name=esc(cancelled_by))]
     else:
@@ -105,7 +102,7 @@ def head(table: Table, pv: dict[str, Any], cancelled_by: str | None = None) -> l
     return lines
 
 
-def timeout_lines(table: Table, entries: Iterable[dict[str, Any]]) -> list[str]:
+def timeout_lines(table: Table, entries: Iterable[dict[str, Any]]) -> list[Html]:
     """``⏰ Out of time: Carol and Dave (vote)``: one line per decision kind, in the order they ran out."""
     groups: dict[tuple[str, bool], list[int]] = {}
     for e in entries:
@@ -117,7 +114,7 @@ def timeout_lines(table: Table, entries: Iterable[dict[str, Any]]) -> list[str]:
             for (kind, hidden), seats in groups.items()]
 
 
-def turn_line(table: Table, turn: chronicle.Turn) -> str:
+def turn_line(table: Table, turn: chronicle.Turn) -> Html:
     if turn.skipped:
         return table.t("end.skipped", number=turn.number, leader=table.name(turn.leader))
     if turn.open:  # the vote is going on: who has voted so far, never a result
@@ -131,19 +128,19 @@ def turn_line(table: Table, turn: chronicle.Turn) -> str:
     reject = [i for i, v in enumerate(votes) if v == "R"]
     outcome = table.t("end.approved") if turn.approved else table.t("end.rejected")
     if p.get("note"):
-        outcome += f" ({esc(table.note(str(p['note'])))})"
+        outcome += Html(" ({})").format(table.note(str(p["note"])))
     return table.t("end.proposal", number=turn.number, leader=table.name(turn.leader), team=table.names_of(turn.team),
                    approve=table.names_of(approve) if votes else "?", reject=table.names_of(reject) if votes else "?",
                    result=outcome)
 
 
-def _lady_lines(table: Table, pv: dict[str, Any], rnd: int) -> list[str]:
+def _lady_lines(table: Table, pv: dict[str, Any], rnd: int) -> list[Html]:
     lady = pv.get("lady") if isinstance(pv.get("lady"), dict) else {}
     return [table.t("end.line.lady", holder=table.name(_seat(u.get("holder"))), target=table.name(_seat(u.get("target"))))
             for u in chronicle.this_round(lady.get("uses"), rnd)]
 
 
-def round_lines(table: Table, pv: dict[str, Any], r: chronicle.Round) -> list[tuple[str, str]]:
+def round_lines(table: Table, pv: dict[str, Any], r: chronicle.Round) -> list[tuple[str, Html]]:
     """One round of the history, each line with what it tells (``HEAD``, ``TURN``, ``QUEST``,
     ``VOTE_TIMEOUT`` or ``NOTE``: what the picture's grid and quest track do not show)."""
     slot = r.slot + 1 if r.slot is not None else "?"
@@ -171,7 +168,7 @@ def round_lines(table: Table, pv: dict[str, Any], r: chronicle.Round) -> list[tu
     return out
 
 
-def end_lines(table: Table, pv: dict[str, Any]) -> list[str]:
+def end_lines(table: Table, pv: dict[str, Any]) -> list[Html]:
     """After the rounds: the Recruitment, the target announced, the assassination, who ran out of time."""
     lines = []
     recruitment = pv.get("recruitment")
@@ -194,7 +191,7 @@ def end_lines(table: Table, pv: dict[str, Any]) -> list[str]:
     return out + timeout_lines(table, chronicle.end_timeouts(pv))
 
 
-def history(table: Table, pv: dict[str, Any]) -> list[str]:
+def history(table: Table, pv: dict[str, Any]) -> list[Html]:
     lines = [table.t("end.history")]
     for r in chronicle.rounds(pv):
         lines += [line for _, line in round_lines(table, pv, r)]
@@ -204,6 +201,6 @@ def history(table: Table, pv: dict[str, Any]) -> list[str]:
     return lines
 
 
-def game_over(table: Table, pv: dict[str, Any], cancelled_by: str | None = None) -> list[str]:
+def game_over(table: Table, pv: dict[str, Any], cancelled_by: str | None = None) -> list[Html]:
     """The end: the result and why, every role revealed, then the round-by-round history."""
-    return split("\n".join(head(table, pv, cancelled_by))) + split("\n".join(history(table, pv)))
+    return split(NL.join(head(table, pv, cancelled_by))) + split(NL.join(history(table, pv)))

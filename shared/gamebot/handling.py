@@ -14,6 +14,7 @@ from telegram import Update
 
 from . import texts
 from .context import GROUP_TYPES, Deps, lang_of
+from .markup import plain
 from .outgoing.notices import picture_out
 from .presenter.table import MAX_TEXT
 from .session import Session
@@ -61,11 +62,12 @@ def transact(deps: Deps, job: Job, chat_id: int, decide: Callable[[Session | Non
 
 def respond(job: Job, plan: Plan) -> None:
     """The answer of this update that goes back in the webhook's reply (a method Telegram performs):
-    the answer to the pressed button, or a one-message reply to a command."""
+    the answer to the pressed button (its plain text: a toast or an alert shows no HTML), or a
+    one-message reply to a command (the markup, as HTML)."""
     if job.response is not None or job.update is None:
         return
     if job.callback_id and not job.answered:
-        job.response = response_method("answer", callback_id=job.callback_id, text=(plan.answer or "")[:200] or None,
+        job.response = response_method("answer", callback_id=job.callback_id, text=plain(plan.answer)[:200] or None,
                                        alert=plan.alert, url=plan.url)
         job.answered = True
     elif plan.answer and not job.callback_id and job.update.effective_chat is not None:

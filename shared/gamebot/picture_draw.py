@@ -6,11 +6,11 @@ Nothing here imports Pillow: the callers pass its modules (``ImageFont``) or obj
 """
 from __future__ import annotations
 
-import html
 import os
-import re
 from dataclasses import dataclass
 from typing import Any
+
+from . import markup
 
 REGULAR, BOLD = "LiberationSans-Regular.ttf", "LiberationSans-Bold.ttf"
 
@@ -33,12 +33,10 @@ STRIPE = {"avalon": (243, 237, 224), "resistance": (232, 236, 241)}
 
 Colour = tuple[int, int, int]
 
-_TAG = re.compile(r"<[^>]+>")
-
-
 def plain(text: str) -> str:
-    """A catalog text without its Telegram HTML (tags, entities)."""
-    return html.unescape(_TAG.sub("", text))
+    """What Telegram would show of a text (``markup.plain``: markup without its tags, its entities read;
+    a name, plain text, as it is)."""
+    return markup.plain(text)
 
 
 @dataclass

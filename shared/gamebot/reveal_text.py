@@ -10,7 +10,8 @@ from engine import GameConfig, reveal_script
 from engine.validation import dealt_deck
 
 from . import texts, wording
-from .presenter.table import Table, esc
+from .markup import Html, cap
+from .presenter.table import NL, Table
 
 
 def fillers(config: GameConfig) -> dict[str, int]:
@@ -25,23 +26,23 @@ def dealt_roles(config: GameConfig) -> list[str]:
     return list(config.roles) + [plain for plain, count in fillers(config).items() if count > config.roles.count(plain)]
 
 
-def _names(table: Table, role_ids: list[str], plain: dict[str, int]) -> str:
+def _names(table: Table, role_ids: list[str], plain: dict[str, int]) -> Html:
     """The characters' names as a sentence says them ("the Assassin", "a Minion of Mordred":
     ``wording.role_a``); plain Servants or Minions in the plural when there are several (the language's
     theme word: "Minions of Mordred", "Spies"), never a name with an "s" glued on."""
     words = texts.vocab(table.lang, table.theme)
     plural = {"servant": words.get("servants"), "minion": words.get("minions")}
-    return esc(texts.join_names([plural[r] if plain.get(r, 0) > 1 and plural.get(r) else wording.role_a(table, r)
-                                 for r in role_ids], table.lang))
+    return texts.join_names([plural[r] if plain.get(r, 0) > 1 and plural.get(r) else wording.role_a(table, r)
+                             for r in role_ids], table.lang)
 
 
-def reveal_lines(table: Table, config: GameConfig) -> list[str]:
+def reveal_lines(table: Table, config: GameConfig) -> list[Html]:
     lines = []
     plain = fillers(config)
     for step in reveal_script(config, dealt_roles(config)):
         look, show = list(step["look"]), list(step.get("show") or [])
         names = _names(table, look, plain)
-        values = {"look": names, "Look": names[:1].upper() + names[1:], "show": _names(table, show, plain)}
+        values = {"look": names, "Look": cap(names), "show": _names(table, show, plain)}
         only_show = [r for r in show if r not in look]
         key = f"reveal.{step['step']}"
         if step.get("mutual") and only_show:
@@ -57,6 +58,6 @@ def reveal_lines(table: Table, config: GameConfig) -> list[str]:
     return lines
 
 
-def reveal_text(table: Table, config: GameConfig) -> str:
+def reveal_text(table: Table, config: GameConfig) -> Html:
     lines = reveal_lines(table, config)
-    return "\n".join([table.t("reveal.title"), *lines]) if lines else table.t("reveal.none")
+    return NL.join([table.t("reveal.title"), *lines]) if lines else table.t("reveal.none")

@@ -21,11 +21,14 @@ from engine import waiting_for
 from . import wording
 from .buttons import Card
 from .callbacks import Codec
+from .markup import Html, restored
 from .presenter.limits import prompt_lines
-from .presenter.table import Btn, Keyboard, Table
+from .presenter.table import NL, Btn, Keyboard, Table
 from .presenter.vote import TOLD_BY_THE_VOTE, vote_message, vote_result
 from .session import Session, serial
 from .telegram_io import Drawing, DrawnLater, Out
+
+GAP = Html("\n\n")  # between the news atop the round message and the vote
 
 
 def quest_open(state: Any) -> bool:
@@ -42,7 +45,7 @@ def card_keyboard(table: Table, pv: dict[str, Any], codec: Codec, serial_: int) 
 
 
 def quest_text(table: Table, pv: dict[str, Any], head: dict[str, Any] | None = None, count: int | None = None,
-               timed: bool = True) -> str:
+               timed: bool = True) -> Html:
     """The vote's outcome with the quest under it: who may see a card played, then how many are in.
     ``head``: the view the vote was made in; ``count``: the cards in (default: the view's); ``timed``: the
     cards are played now, with the buttons under this message (how to play them and the time limit are said)."""
@@ -55,22 +58,29 @@ def quest_text(table: Table, pv: dict[str, Any], head: dict[str, Any] | None = N
              table.t("quest.progress", quest=quest + 1, team=table.names_of(team), count=played, of=len(team))]
     if timed:  # the card buttons are under this message now (and only then does a text point at them)
         lines += [table.t("quest.play_below"), *prompt_lines(table)]
-    return "\n".join(lines)
+    return NL.join(lines)
 
 
-def _vote_edit(s: Session, text: str, **fields: Any) -> Out:
-    if s.vote_intro:  # the news that came with the vote message stays atop it
-        text = f"{s.vote_intro}\n\n{text}"
+def _intro(s: Session) -> Html | None:
+    """The news that came with the vote message: markup when it was kept (``outgoing.game``), a plain
+    string once read back from storage."""
+    return restored(s.vote_intro) if s.vote_intro else None
+
+
+def _vote_edit(s: Session, text: Html, **fields: Any) -> Out:
+    intro = _intro(s)
+    if intro:  # the news that came with the vote message stays atop it
+        text = intro + GAP + text
     return Out("edit", chat_id=s.chat_id, message_id=s.vote_msg, view="vote", text=text, **fields)
 
 
 def _vote_progress(s: Session, draw: Drawing, buttons: bool, tag: str, live: int) -> Out:
     """Progress of the round message (who has voted, the cards in), drawn only if it goes out now."""
-    intro = s.vote_intro  # (as it stands now)
+    intro = _intro(s)  # (as it stands now)
 
-    def drawn() -> tuple[str, Keyboard | None]:
+    def drawn() -> tuple[Html, Keyboard | None]:
         text, keyboard = draw()
-        return (f"{intro}\n\n{text}" if intro else text), keyboard
+        return (intro + GAP + text if intro else text), keyboard
 
     return DrawnLater(drawn, buttons, chat_id=s.chat_id, message_id=s.vote_msg, view="vote", tag=tag, live=live)
 
@@ -139,16 +149,16 @@ def status(table: Table, codec: Codec, state: Any, pv: dict[str, Any]) -> Out | 
 
 
 # ---------------------------------------------------------------------------------------------------
-# The presser's answer (a toast: plain text)
+# The presser's answer (a toast: its plain text, ``handling.respond``)
 # ---------------------------------------------------------------------------------------------------
 
 
-def cards_or(table: Table, cards: list[str]) -> str:
-    """``✅ Success or ✨ Magic`` (plain text)."""
+def cards_or(table: Table, cards: list[str]) -> Html:
+    """``✅ Success or ✨ Magic``."""
     return wording.join_or(table, [table.card(c) for c in cards])
 
 
-def refusal(table: Table, exc: Any, played: str | None = None) -> str | None:
+def refusal(table: Table, exc: Any, played: str | None = None) -> Html | None:
     """Why the engine refused a quest card (``IllegalAction``), naming the cards the presser may play, or
     the card they already played (``played``, theirs: the answer reaches them alone); None for a
     refusal that is not about the cards (the service's generic answer)."""
@@ -167,6 +177,6 @@ def refusal(table: Table, exc: Any, played: str | None = None) -> str | None:
                    allowed=cards_or(table, allowed))
 
 
-def played(table: Table, card: str) -> str:
+def played(table: Table, card: str) -> Html:
     return table.t("quest.played", card=table.card(card))
 

@@ -18,18 +18,19 @@ from __future__ import annotations
 from typing import Any
 
 from . import texts
+from .markup import Html
 
 
-def toast(names: list[str], extra: list[str], lang: str, theme: str) -> str:
-    """``Selected: Bob, Carol · 🃏 Charge`` (plain text, for the answer to a press)."""
-    parts = [", ".join(names)] if names else []
+def toast(names: list[str], extra: list[str], lang: str, theme: str) -> Html:
+    """``Selected: Bob, Carol · 🃏 Charge`` (for the answer to a press: its plain text; ``names`` raw)."""
+    parts = [Html(", ").join(names)] if names else []
     parts += [p for p in extra if p]
     if not parts:
         return texts.t("team.selected_none", lang, theme)
-    return texts.t("team.selected", lang, theme, names=" · ".join(parts))
+    return texts.t("team.selected", lang, theme, names=Html(" · ").join(parts))
 
 
-def _players(wanted: int, chosen: int, lang: str, theme: str) -> str | None:
+def _players(wanted: int, chosen: int, lang: str, theme: str) -> Html | None:
     """What is missing among the players: none, one to choose, or how many of how many."""
     if chosen == wanted:
         return None
@@ -38,7 +39,7 @@ def _players(wanted: int, chosen: int, lang: str, theme: str) -> str | None:
     return texts.t("select.need_players", lang, theme, size=wanted, count=chosen)
 
 
-def team_missing(prompt: dict[str, Any], sel: Any, lang: str, theme: str) -> str | None:
+def team_missing(prompt: dict[str, Any], sel: Any, lang: str, theme: str) -> Html | None:
     """Why the Leader's selection cannot be proposed yet (None: it is a whole team): the quest to choose
     first (Targeting), else how many players the team needs and how many are chosen."""
     quest = sel.quest if sel is not None else None
@@ -56,7 +57,7 @@ def _cards(choices: list[str], lang: str) -> bool:
     return all(texts.has(f"card.{c}", lang) or texts.has(f"plot.{c.removeprefix('plot_')}", lang) for c in choices)
 
 
-def prompt_missing(prompt: dict[str, Any], sel: Any, lang: str, theme: str) -> str | None:
+def prompt_missing(prompt: dict[str, Any], sel: Any, lang: str, theme: str) -> Html | None:
     """Why a select-mode prompt's selection cannot be confirmed yet (None: it can): each thing still to
     choose, one a line (the card or option when there is more than one, the quest, the players)."""
     choices = list(prompt.get("choices") or [])
@@ -70,4 +71,4 @@ def prompt_missing(prompt: dict[str, Any], sel: Any, lang: str, theme: str) -> s
         players = _players(pick, len(sel.targets) if sel is not None else 0, lang, theme)
         if players:
             lines.append(players)
-    return "\n".join(lines) or None
+    return Html("\n").join(lines) or None

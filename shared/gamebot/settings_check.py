@@ -10,6 +10,7 @@ from typing import Any
 from engine import ConfigIssue, GameConfig, InvalidConfig, validate_config
 
 from . import texts
+from .markup import Html
 from .presenter.settings import issue_text
 from .presenter.table import Table
 from .session import Settings
@@ -107,14 +108,14 @@ def phases_in_play(settings: Settings) -> list[str]:
     return [phase for phase, _ in PHASES if phase in used or not playable]
 
 
-def sizes_text(table: Table, sizes: list[int]) -> str:
+def sizes_text(table: Table, sizes: list[int]) -> Html:
     """``7–10`` for a run of sizes, else ``5, 7 or 9``."""
     if len(sizes) > 2 and sizes == list(range(sizes[0], sizes[-1] + 1)):
-        return f"{sizes[0]}–{sizes[-1]}"
+        return Html("{}–{}").format(sizes[0], sizes[-1])
     return texts.join_names([str(n) for n in sizes], table.lang, or_=True)
 
 
-def check_lines(table: Table, c: Check) -> list[str]:
+def check_lines(table: Table, c: Check) -> list[Html]:
     lines = []
     if c.joined in SIZES:
         lines.append(table.t("settings.check.joined", count=c.joined))
@@ -133,9 +134,9 @@ def check_lines(table: Table, c: Check) -> list[str]:
     return lines
 
 
-def done_answer(table: Table, c: Check) -> tuple[str, bool]:
+def done_answer(table: Table, c: Check) -> tuple[Html, bool]:
     """What Done answers (text, as an alert?): saved, or saved but not playable yet and why."""
     if c.playable:
         return table.t("settings.done"), False
-    reason = issue_text(table, c.errors[0], html=False) if c.errors else ""
-    return table.t("settings.done_unplayable", reason=reason)[:200], True
+    reason = issue_text(table, c.errors[0]) if c.errors else ""
+    return table.t("settings.done_unplayable", reason=reason), True

@@ -27,6 +27,7 @@ from engine.timeouts import DEFAULT_VOTE
 
 from . import deadlines, texts
 from .buttons import Panel
+from .markup import Html
 from .presenter.lobby import settings_summary
 from .presenter.settings import (
     available_modules,
@@ -36,7 +37,7 @@ from .presenter.settings import (
     preset_name,
     role_group,
 )
-from .presenter.table import Btn, Keyboard, Table, esc
+from .presenter.table import NL, Btn, Keyboard, Table, esc
 from .session import Settings
 from .settings_check import check, check_lines, config_for, phases_in_play
 
@@ -63,7 +64,7 @@ def _rows(buttons: list[Btn]) -> Keyboard:
     return rows
 
 
-def assassin_label(table: Table, settings: Settings, players: int) -> str | None:
+def assassin_label(table: Table, settings: Settings, players: int) -> Html | None:
     """Who assassinates, when no Assassin card plays and there is an Assassination stage."""
     config = config_for(settings, players)
     if not assassin_choices(config):
@@ -73,13 +74,13 @@ def assassin_label(table: Table, settings: Settings, players: int) -> str | None
     return name if settings.assassin else table.t("settings.assassin_auto", role=name)
 
 
-def option_value_name(table: Table, key: str, value: Any) -> str:
+def option_value_name(table: Table, key: str, value: Any) -> Html:
     if value is True:
         return table.t("settings.on")
     return texts.name_of("variant", str(value), table.lang, table.theme)
 
 
-def _option_button(table: Table, key: str, name_id: str, values: list[str] | None, value: Any) -> str:
+def _option_button(table: Table, key: str, name_id: str, values: list[str] | None, value: Any) -> Html:
     short = texts.name_of("optionbutton", key, table.lang, table.theme)
     if values:
         now = texts.name_of("valuebutton", str(value), table.lang, table.theme) if value else table.t("settings.off")
@@ -108,7 +109,7 @@ class Pages:
     def back(self, page: str = "pm") -> list[Btn]:
         return [self.btn(self.table.t("settings.button.back"), page)]
 
-    def head(self) -> list[str]:
+    def head(self) -> list[Html]:
         t, st = self.table, self.settings
         role_names, option_names = settings_summary(t, list(st.roles), dict(st.options))
         lines = [
@@ -123,7 +124,7 @@ class Pages:
         lines.append(t.t("settings.language", language=esc(texts.language_name(self.group_lang))))
         return lines + check_lines(t, check(st, self.joined))
 
-    def page(self, name: str) -> tuple[str, Keyboard]:
+    def page(self, name: str) -> tuple[Html, Keyboard]:
         if name.startswith("k") and name[1:].isdigit():
             return self.phase(int(name[1:]))
         if name.startswith("m") and name[1:].isdigit():
@@ -132,7 +133,7 @@ class Pages:
                 "assassin": self.assassin, "language": self.language, "timers": self.timers}.get(name, self.main)
         return draw()
 
-    def main(self) -> tuple[str, Keyboard]:
+    def main(self) -> tuple[Html, Keyboard]:
         t, st = self.table, self.settings
         rows: Keyboard = [[self.btn(t.t("settings.button.theme", game=t.t(f"theme.{st.theme}")), "th")]]
         if len(texts.languages()) > 1:
@@ -146,9 +147,9 @@ class Pages:
             rows.append([self.btn(t.t("settings.button.assassin", role=who), "pa")])
         rows.append([self.btn(t.t("timers.button.page"), "pt")])
         rows.append([self.btn(t.t("settings.button.done"), "d")])
-        return "\n".join(self.head()), rows
+        return NL.join(self.head()), rows
 
-    def roles(self) -> tuple[str, Keyboard]:
+    def roles(self) -> tuple[Html, Keyboard]:
         """Good, then Evil, then those who may change sides: each group on rows of its own."""
         t, st = self.table, self.settings
         groups: dict[str, list[Btn]] = {}
@@ -161,9 +162,9 @@ class Pages:
         if groups:
             lines.append(t.t("settings.page.roles_order"))
         rows = [row for buttons in groups.values() for row in _rows(buttons)]
-        return "\n".join(lines), [*rows, self.back()]
+        return NL.join(lines), [*rows, self.back()]
 
-    def options(self) -> tuple[str, Keyboard]:
+    def options(self) -> tuple[Html, Keyboard]:
         t, st = self.table, self.settings
         lines = [*self.head(), "", t.t("settings.page.modules")]
         buttons = []
@@ -172,9 +173,9 @@ class Pages:
             helptext = t.t(f"modulehelp.{key}") if texts.has(f"modulehelp.{key}", t.lang) else ""
             lines.append(t.t("settings.option_line", name=esc(t.module(key)), help=helptext))
             buttons.append(self.btn(_option_button(t, key, name_id, values, value), f"m{i}"))
-        return "\n".join(lines), [*_rows(buttons), self.back()]
+        return NL.join(lines), [*_rows(buttons), self.back()]
 
-    def values(self, index: int) -> tuple[str, Keyboard]:
+    def values(self, index: int) -> tuple[Html, Keyboard]:
         t, st = self.table, self.settings
         name_id, key, values = option_at(st.theme, index)
         if not values:
@@ -191,9 +192,9 @@ class Pages:
             lines.append(t.t("settings.value_line", name=esc(label),
                              help=explained or esc(option_value_name(t, key, value))))
             rows.append([self.btn(("🔘 " if current == value else "▫️ ") + label, f"v{index}.{j}")])
-        return "\n".join(lines), [*rows, self.back("pb")]
+        return NL.join(lines), [*rows, self.back("pb")]
 
-    def presets(self) -> tuple[str, Keyboard]:
+    def presets(self) -> tuple[Html, Keyboard]:
         t, st = self.table, self.settings
         lines = [*self.head(), "", t.t("settings.page.presets")]
         rows: Keyboard = []
@@ -204,9 +205,9 @@ class Pages:
             rows.append([self.btn(mark + t.t("settings.preset_button", name=name, **span), f"p{i}")])
             lines.append(t.t("settings.preset_line", name=esc(name),
                              description=esc(preset_help(t, p)), **span))
-        return "\n".join(lines), [*rows, self.back()]
+        return NL.join(lines), [*rows, self.back()]
 
-    def assassin(self) -> tuple[str, Keyboard]:
+    def assassin(self) -> tuple[Html, Keyboard]:
         t, st = self.table, self.settings
         config = config_for(st, min(max(self.joined, 5), 10))
         lines = [t.t("settings.assassin.title"), t.t("settings.assassin.help")]
@@ -215,17 +216,17 @@ class Pages:
                                     + t.t("settings.assassin_auto", role=t.role(auto) if auto else "—"), "a0")]]
         for j, role in enumerate(assassin_choices(config), start=1):
             rows.append([self.btn(("🔘 " if st.assassin == role else "▫️ ") + t.role(role), f"a{j}")])
-        return "\n".join(lines), [*rows, self.back()]
+        return NL.join(lines), [*rows, self.back()]
 
-    def language(self) -> tuple[str, Keyboard]:
+    def language(self) -> tuple[Html, Keyboard]:
         t = self.table
         lines = [t.t("settings.language.title"), t.t("settings.language", language=esc(
             texts.language_name(self.group_lang)))]
         buttons = [self.btn(("🔘 " if code == self.group_lang else "▫️ ") + texts.language_name(code), f"l{code}")
                    for code in texts.languages()]
-        return "\n".join(lines), [*_rows(buttons), self.back()]
+        return NL.join(lines), [*_rows(buttons), self.back()]
 
-    def timers(self) -> tuple[str, Keyboard]:
+    def timers(self) -> tuple[Html, Keyboard]:
         t, limits = self.table, self.settings.timers
         lines = [t.t("timers.page.title", title=esc(t.title)), t.t("timers.page.help"), t.t("timers.page.in_play"), ""]
         buttons = []
@@ -243,9 +244,9 @@ class Pages:
         rows = _rows(buttons)
         rows.append([self.btn(t.t("timers.button.vote", vote=t.t(f"vote.{limits.vote}")), "kv")])
         rows.append([self.btn(t.t("timers.button.all_off"), "ko"), self.btn(t.t("timers.button.defaults"), "kd")])
-        return "\n".join(lines), [*rows, self.back()]
+        return NL.join(lines), [*rows, self.back()]
 
-    def phase(self, index: int) -> tuple[str, Keyboard]:
+    def phase(self, index: int) -> tuple[Html, Keyboard]:
         t, limits = self.table, self.settings.timers
         if not 0 <= index < len(deadlines.PHASES):
             raise StaleOp(f"k{index}")
@@ -257,7 +258,7 @@ class Pages:
         buttons = [self.btn(("🔘 " if choice == limit else "") + deadlines.duration(t, choice), f"k{index}.{j}")
                    for j, choice in enumerate(deadlines.CHOICES)]
         rows = [buttons[i: i + 3] for i in range(0, len(buttons), 3)]
-        return "\n".join(lines), [*rows, self.back("pt")]
+        return NL.join(lines), [*rows, self.back("pt")]
 
 
 def option_at(theme: str, index: int) -> tuple[str, str, list[str] | None]:

@@ -8,17 +8,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .effects import Effect
+from .markup import Html, require
 from .session import Session
 from .store import Write
 from .telegram_io import Out
 
 
 class Reply(Exception):
-    """Stop the attempt and answer with this text (no write, unless a player's move is refused)."""
+    """Stop the attempt and answer with this text (no write, unless a player's move is refused). The text
+    is markup: a message's reply to a command, or shown as plain text in a button's toast or alert
+    (``handling.respond``)."""
 
-    def __init__(self, text: str, alert: bool = False, url: str | None = None) -> None:
+    def __init__(self, text: Html, alert: bool = False, url: str | None = None) -> None:
         super().__init__(text)
-        self.text = text
+        self.text = require(text, "Reply")
         self.alert = alert
         self.url = url
 
@@ -30,7 +33,7 @@ class Plan:
     session: Session | None = None
     outs: list[Out] = field(default_factory=list)
     writes: list[Write] = field(default_factory=list)
-    answer: str | None = None
+    answer: Html | None = None  # markup: a command's reply, or a pressed button's toast (its plain text)
     alert: bool = False
     url: str | None = None
     schedule: list[Any] = field(default_factory=list)  # scheduler calls once committed (gamebot.alarm)

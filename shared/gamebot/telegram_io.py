@@ -15,6 +15,11 @@ them in order and reports each one's :class:`Result`. Failure policy:
 * timeouts / network errors: essential sends are retried once, the rest dropped.
 
 Errors are logged without the token or the webhook secret (PTB never puts the token in messages).
+
+Texts: a message, an edit and a photo's caption are sent with ``parse_mode=HTML`` and must be markup
+(``gamebot.markup.Html``): a plain ``str`` is refused (``markup.NotMarkup``) before anything is sent, so
+user text that was never escaped cannot reach Telegram as HTML. The answer to a button press takes plain
+text (``markup.plain`` of the markup), and markup is refused there.
 """
 from __future__ import annotations
 
@@ -33,6 +38,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.request import BaseRequest
 
+from .markup import require, require_plain
 from .presenter.table import Btn
 
 log = logging.getLogger("gamebot.telegram")
@@ -200,9 +206,10 @@ INLINE_WAIT = 3.0  # seconds of a 429 worth waiting for inside the update; longe
 def response_method(op: str, chat_id: int | None = None, text: str | None = None, callback_id: str | None = None,
                     alert: bool = False, url: str | None = None) -> dict[str, Any]:
     """A Bot API call as a webhook reply (Telegram performs it once it has our answer): ``answer`` a
-    button press, or ``send`` one message."""
+    button press (plain text), or ``send`` one message (markup: a plain ``str`` is refused)."""
     if op == "answer":
         method: dict[str, Any] = {"method": "answerCallbackQuery", "callback_query_id": callback_id}
+        text = require_plain(text, "answerCallbackQuery")
         if text:
             method["text"] = text
         if alert:
@@ -210,6 +217,7 @@ def response_method(op: str, chat_id: int | None = None, text: str | None = None
         if url:
             method["url"] = url
         return method
+    text = str(require(text, "sendMessage"))
     return {"method": "sendMessage", "chat_id": chat_id, "text": text, "parse_mode": "HTML",
             "link_preview_options": {"is_disabled": True}}
 
@@ -241,7 +249,7 @@ class TelegramIO:
         if out.op == "send":
             msg = await self.bot.send_message(
                 chat_id=out.chat_id,
-                text=out.text,
+                text=require(out.text, "sendMessage"),
                 parse_mode=ParseMode.HTML,
                 reply_markup=markup(out.keyboard),
                 link_preview_options=NO_PREVIEW,
@@ -249,7 +257,7 @@ class TelegramIO:
             return msg.message_id
         if out.op == "edit":
             await self.bot.edit_message_text(
-                text=out.text,
+                text=require(out.text, "editMessageText"),
                 chat_id=out.chat_id,
                 message_id=out.message_id,
                 parse_mode=ParseMode.HTML,
@@ -264,14 +272,15 @@ class TelegramIO:
             return out.message_id
         if out.op == "answer":
             await self.bot.answer_callback_query(
-                callback_query_id=out.callback_id, text=out.text, show_alert=out.alert, url=out.url or None
+                callback_query_id=out.callback_id, text=require_plain(out.text, "answerCallbackQuery"),
+                show_alert=out.alert, url=out.url or None
             )
             return None
         if out.op == "photo":
             msg = await self.bot.send_photo(
                 chat_id=out.chat_id,
                 photo=InputFile(out.photo or b"", filename="game.png"),
-                caption=out.text,
+                caption=require(out.text, "sendPhoto"),
                 parse_mode=ParseMode.HTML,
                 reply_markup=markup(out.keyboard),
             )

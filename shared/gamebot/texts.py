@@ -4,7 +4,10 @@
 An entry is a template string, or a dict of templates per theme (``"avalon"`` / ``"resistance"``; the
 key ``"*"`` is the default). Templates use ``str.format`` placeholders: the call's params plus the theme
 vocabulary of that language (``{Quest}``, ``{quest}``, ``{Good}``, ``{Evil}``, ``{servant}``,
-``{minion}``, ``{game}``...). Templates are Telegram HTML: callers escape the values they pass in.
+``{minion}``, ``{game}``...). Templates are Telegram HTML, and ``t`` returns markup (``markup.Html``):
+it escapes every value it fills in that is not markup already (a name, a title, a number, a link), so
+a caller cannot put unescaped user text into a message; ``markup.plain`` gives what Telegram shows of
+it (a toast, a button's label).
 
 A catalog file is JSON::
 
@@ -31,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import plurals
+from .markup import Html, escape, escaped_values
 
 DEFAULT_LANG = "en"
 LOCALES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "locales")
@@ -182,22 +186,24 @@ class _Defaulting(dict):
 
 
 def vocab(lang: str, theme: str) -> dict[str, str]:
+    """The theme's words in ``lang`` ("Quest", "Evil"...): the catalog's own text, plain strings here."""
     found = catalog(lang) or catalog(DEFAULT_LANG)
     return dict(found.vocab.get(theme) or found.vocab["avalon"])
 
 
-def t(key: str, lang: str = DEFAULT_LANG, theme: str = "avalon", /, **params: Any) -> str:
-    """The text for ``key`` in ``lang`` and ``theme``, with ``params`` filled in."""
+def t(key: str, lang: str = DEFAULT_LANG, theme: str = "avalon", /, **params: Any) -> Html:
+    """The text for ``key`` in ``lang`` and ``theme``, with ``params`` filled in: markup, every value that
+    is not markup already escaped (numbers keep their format specs)."""
     entry = _entry(key, lang)
     if entry is None:
         raise KeyError(key)
     if isinstance(entry, dict):
         entry = entry.get(theme) or entry.get("*") or next(iter(entry.values()))
-    values = _Defaulting(vocab(lang, theme))
-    values.update(params)
+    values = _Defaulting(vocab(lang, theme))  # (the catalog's own words: its markup, as the templates)
+    values.update(escaped_values(params))
     if plurals.has_plural(entry):  # "{count, plural, one {# player} other {# players}}" (CLDR rules)
         entry = plurals.expand(entry, lang if catalog(lang) else DEFAULT_LANG, values)
-    return entry.format_map(values)
+    return Html(entry.format_map(values))
 
 
 def fields(key: str, lang: str = DEFAULT_LANG, theme: str = "avalon") -> set[str]:
@@ -228,8 +234,8 @@ def humanize(ident: str) -> str:
 _PLOT_PREFIXES = ("card", "choice", "kind", "source", "know")
 
 
-def name_of(prefix: str, ident: str, lang: str = DEFAULT_LANG, theme: str = "avalon") -> str:
-    """``role``/``module``/``card``/``kind``/``know``/``choice``... names, with a fallback."""
+def name_of(prefix: str, ident: str, lang: str = DEFAULT_LANG, theme: str = "avalon") -> Html:
+    """``role``/``module``/``card``/``kind``/``know``/``choice``... names, with a fallback (markup)."""
     key = f"{prefix}.{ident}"
     if has(key, lang):
         return t(key, lang, theme)
@@ -238,7 +244,7 @@ def name_of(prefix: str, ident: str, lang: str = DEFAULT_LANG, theme: str = "ava
         if has(plot, lang):
             return t(plot, lang, theme)
     extra = _plugin_name(prefix, ident, theme)
-    return extra or humanize(ident)
+    return escape(extra or humanize(ident))
 
 
 def _plugin_name(prefix: str, ident: str, theme: str) -> str | None:
@@ -255,13 +261,15 @@ def _plugin_name(prefix: str, ident: str, theme: str) -> str | None:
     return None
 
 
-def join_names(names: list[str], lang: str = DEFAULT_LANG, or_: bool = False) -> str:
-    """``a, b and c`` (``or_``: ``a, b or c``) in the language's words."""
+def join_names(names: list[str], lang: str = DEFAULT_LANG, or_: bool = False) -> Html:
+    """``a, b and c`` (``or_``: ``a, b or c``) in the language's words: markup, each name escaped unless
+    it is markup already."""
     if not names:
         return t("none", lang)
     if len(names) == 1:
-        return names[0]
-    return ", ".join(names[:-1]) + f" {t('or' if or_ else 'and', lang)} " + names[-1]
+        return escape(names[0])
+    word = Html(" ") + t("or" if or_ else "and", lang) + Html(" ")
+    return Html(", ").join(names[:-1]) + word + escape(names[-1])
 
 
 def placeholders(template: str) -> set[str]:

@@ -61,8 +61,9 @@ from .deadlines import (  # noqa: F401 (the policy's names, also read from here)
 from .handlers.lobby import config, launch
 from .handlers.play import commit_game
 from .handling import Job, finish, host_check, reply_lang, transact
+from .markup import Html
 from .presenter.settings import issue_text
-from .presenter.table import esc
+from .presenter.table import NL, esc
 from .scheduler import Scheduler
 from .session import ACTIVE, CANCELLED, LOBBY, Deadline, Session, serial
 from .settings_check import issues_for
@@ -216,7 +217,7 @@ def expire_join(deps: Deps, s: Session) -> Plan:
     else:
         errors = config_errors(deps, s, count)
         if errors:
-            problem = table.t("timers.join.config", count=count, errors=esc("\n".join(errors)))
+            problem = table.t("timers.join.config", count=count, errors=NL.join(errors))
     if problem is None:
         return start(deps, s, players, dropped, table.t("timers.join.started", count=count))
     s.status = CANCELLED
@@ -229,13 +230,13 @@ def expire_join(deps: Deps, s: Session) -> Plan:
     return plan
 
 
-def config_errors(deps: Deps, s: Session, n: int, lang: str | None = None) -> list[str]:
-    """Why these settings cannot be played by ``n`` players, in plain text (``lang``: the group's)."""
+def config_errors(deps: Deps, s: Session, n: int, lang: str | None = None) -> list[Html]:
+    """Why these settings cannot be played by ``n`` players (``lang``: the group's)."""
     table = deps.table(s, lang)
-    return [issue_text(table, i, html=False) for i in issues_for(s.settings, n) if i.level == "error"]
+    return [issue_text(table, i) for i in issues_for(s.settings, n) if i.level == "error"]
 
 
-def start(deps: Deps, s: Session, players: list[Any], dropped: list[Any], notice: str) -> Plan:
+def start(deps: Deps, s: Session, players: list[Any], dropped: list[Any], notice: Html) -> Plan:
     """Start with ``players`` (those who could not be reached, ``dropped``, are named in ``notice``)."""
     s.players = list(players)
     if s.host not in {p.id for p in players}:
@@ -290,7 +291,7 @@ async def cmd_forcestart(deps: Deps, job: Job, args: str) -> None:
             raise Reply(texts.t("timers.forcestart.not_enough", lang, count=len(players)))
         errors = config_errors(deps, s, len(players), lang)
         if errors:
-            raise Reply(texts.t("lobby.config_errors", lang, errors=esc("\n".join(errors))))
+            raise Reply(texts.t("lobby.config_errors", lang, errors=NL.join(errors)))
         table = deps.table(s)
         return start(deps, s, players, dropped, table.t("timers.forcestart.started", count=len(players)))
 
@@ -306,12 +307,12 @@ async def cmd_idles(deps: Deps, job: Job, args: str) -> None:
         session = Session(chat_id=chat.id, lang=lang)
     table = deps.table(session, lang)
 
-    def listing(counts: dict[str, int]) -> str:
+    def listing(counts: dict[str, int]) -> Html:
         ranked = sorted(counts.items(), key=lambda kv: (-kv[1], session.idle_names.get(kv[0], kv[0])))
         entries = [table.t("timers.idles.entry", name=esc(session.idle_names.get(uid, uid)), count=n)
                    for uid, n in ranked if n]
-        return ", ".join(entries) or table.t("timers.idles.none")
+        return Html(", ").join(entries) or table.t("timers.idles.none")
 
     lines = [table.t("timers.idles.title"), table.t("timers.idles.game", list=listing(session.idle)),
              table.t("timers.idles.total", list=listing(session.idle_totals))]
-    await finish(deps, job, Plan(answer="\n".join(lines)))
+    await finish(deps, job, Plan(answer=NL.join(lines)))

@@ -17,7 +17,8 @@ from typing import Any
 from engine import GameState, public_view
 
 from . import ending, texts
-from .presenter.table import Table, split
+from .markup import Html
+from .presenter.table import NL, Table, split
 from .telegram_io import Out
 
 log = logging.getLogger("gamebot.service")
@@ -30,14 +31,14 @@ def story(state: GameState, names: list[str], game_id: str) -> dict[str, Any]:
     return {"game_id": game_id, "names": list(names), "status": "playing", "view": public_view(state)}
 
 
-def text(table: Table, data: dict[str, Any]) -> list[str]:
+def text(table: Table, data: dict[str, Any]) -> list[Html]:
     """The history as messages (the text fallback)."""
     pv = data["view"]
     head = table.t("votes.title", game=table.t(f"theme.{table.theme}"), round=pv.get("round") or 1)
     lines = ending.history(table, pv)
     if len(lines) <= 1:  # only the heading: nothing has happened yet
         lines.append(table.t("votes.nothing_yet"))
-    return split("\n".join([head, *lines[1:]]))
+    return split(NL.join([head, *lines[1:]]))
 
 
 def picture(data: dict[str, Any], lang: str) -> bytes | None:
@@ -63,5 +64,5 @@ def outs(table: Table, data: dict[str, Any], user_id: int, drawn: bool = True) -
             for part in text(table, data)]
 
 
-def wait_text(lang: str, seconds: float) -> str:
+def wait_text(lang: str, seconds: float) -> Html:
     return texts.t("votes.too_soon", lang, seconds=max(1, int(seconds + 0.999)))

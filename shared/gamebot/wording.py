@@ -17,18 +17,14 @@ Functions take the rendering ``Table`` (anything with ``t``, ``role``, ``side``,
 """
 from __future__ import annotations
 
-import html
 import re
 from typing import Any
 
 from . import texts
+from .markup import Html, escape
 
 AMBUSH = "keeping_close_eye"  # the Plot card that looks at a played quest card
 OPEN_VOTE = "opinion_maker"  # the Plot card whose holder votes first, in the open
-
-
-def _esc(text: Any) -> str:
-    return html.escape(str(text), quote=False)
 
 
 def _says(name: str, word: str) -> bool:
@@ -54,25 +50,25 @@ def name_says_side(table: Any, role_id: str, side: str) -> bool:
     return any(_says(name, word) for word in (table.side(side), member, *forms))
 
 
-def side_note(table: Any, role_id: str, side: str) -> str:
+def side_note(table: Any, role_id: str, side: str) -> Html:
     """What to say of a character's side next to its name: nothing when the name says it, "now Good"
-    when the character changed sides, else the side's name. Plain text (escape it for HTML)."""
+    when the character changed sides, else the side's name (markup)."""
     home = home_side(role_id)
     if home is not None and home != side and texts.has(f"side.now.{side}", table.lang):
         return table.t(f"side.now.{side}")
     if name_says_side(table, role_id, side):
-        return ""
+        return Html("")
     return table.side(side)
 
 
-def role_a(table: Any, role_id: str) -> str:
+def role_a(table: Any, role_id: str) -> Html:
     """The character's name as a sentence says it ("You are ...", "... is ..."): with its article ("a Spy",
     "the Assassin"), where the language puts one; else the bare name (Merlin)."""
     key = f"role_a.{role_id}"
     return table.t(key) if texts.has(key, table.lang) else table.role(role_id)
 
 
-def role_help(table: Any, role_id: str, side: str, options: dict[str, Any] | None = None) -> str:
+def role_help(table: Any, role_id: str, side: str, options: dict[str, Any] | None = None) -> Html:
     """The reminder of a character's rules for the options in play: ``rolehelp.<id>.<option>`` when
     that option is on and the catalog has words for it, else ``rolehelp.<id>``, else a generic one."""
     for option, value in sorted((options or {}).items()):
@@ -85,22 +81,22 @@ def role_help(table: Any, role_id: str, side: str, options: dict[str, Any] | Non
     return table.t("rolehelp.good_generic" if side == "good" else "rolehelp.evil_generic")
 
 
-def learned(table: Any, source: str) -> str:
-    """How a player learned something, said from their side ("you saw as the Cleric"); escaped HTML."""
+def learned(table: Any, source: str) -> Html:
+    """How a player learned something, said from their side ("you saw as the Cleric"); markup."""
     key = f"learned.{source}"
     if texts.has(key, table.lang):
         return table.t(key)
     plot = f"plot.{source.removeprefix('plot_')}"
     if texts.has(plot, table.lang):
-        return table.t("learned.plot", card=_esc(table.t(plot)))
-    return table.t("learned.generic", source=_esc(table.source(source)))
+        return table.t("learned.plot", card=table.t(plot))
+    return table.t("learned.generic", source=table.source(source))
 
 
-def join_or(table: Any, names: list[str]) -> str:
-    """``Merlin or the Good Messengers``."""
+def join_or(table: Any, names: list[str]) -> Html:
+    """``Merlin or the Good Messengers`` (markup: each name escaped unless it is markup already)."""
     if len(names) < 2:
-        return "".join(names)
-    return ", ".join(names[:-1]) + f" {table.t('or')} " + names[-1]
+        return Html("").join(names)
+    return Html(", ").join(names[:-1]) + Html(" ") + table.t("or") + Html(" ") + escape(names[-1])
 
 
 def _holders(pv: dict[str, Any], card: str) -> list[int]:
@@ -113,7 +109,7 @@ def _seat(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def play_notes(table: Any, pv: dict[str, Any] | None, seat: int) -> list[str]:
+def play_notes(table: Any, pv: dict[str, Any] | None, seat: int) -> list[Html]:
     """Under the quest-card prompt: who may see a played card in this game. "Nobody will see who played
     what" only when nobody can."""
     if pv is None:
@@ -138,7 +134,7 @@ def play_notes(table: Any, pv: dict[str, Any] | None, seat: int) -> list[str]:
                      else table.t("prompt.play.trapper", leader=table.name(leader)))
     ambush = _holders(pv, AMBUSH)
     if ambush:
-        card = _esc(table.t(f"plot.{AMBUSH}"))
+        card = table.t(f"plot.{AMBUSH}")
         if seat in ambush:
             lines.append(table.t("prompt.play.ambush_you", card=card))
         if [s for s in ambush if s != seat]:
@@ -146,13 +142,13 @@ def play_notes(table: Any, pv: dict[str, Any] | None, seat: int) -> list[str]:
     return lines or [table.t("prompt.play.secret")]
 
 
-def first_voters(table: Any, pv: dict[str, Any]) -> list[str]:
+def first_voters(table: Any, pv: dict[str, Any]) -> list[Html]:
     """The vote message while a Charge / Opinion Maker holder must vote first: who, and that it is open."""
     waiting = pv.get("waiting") or {}
     seats = [s for s in waiting.get("seats") or [] if _seat(s) is not None]
     if pv.get("stage") == "vote" or waiting.get("kind") != "vote" or waiting.get("hidden") or not seats:
         return []
-    return [table.t("vote.first", names=table.names_of(seats), card=_esc(table.t(f"plot.{OPEN_VOTE}")))]
+    return [table.t("vote.first", names=table.names_of(seats), card=table.t(f"plot.{OPEN_VOTE}"))]
 
 
 def closed_quests(pv: dict[str, Any]) -> list[int]:
@@ -160,7 +156,7 @@ def closed_quests(pv: dict[str, Any]) -> list[int]:
     return [c["quest"] for c in pv.get("track") or [] if isinstance(c, dict) and c.get("closed")]
 
 
-def team_full(prompt: dict[str, Any], quest: int | None, count: int, lang: str, theme: str) -> str | None:
+def team_full(prompt: dict[str, Any], quest: int | None, count: int, lang: str, theme: str) -> Html | None:
     """Why the Leader may not add one more player to ``count`` selected ones (None if they may): the
     team's size, with Targeting the chosen quest's, before a quest is chosen the largest offered."""
     sizes = {int(q): n for q, n in (prompt.get("info") or {}).get("sizes", {}).items()}
@@ -172,8 +168,10 @@ def team_full(prompt: dict[str, Any], quest: int | None, count: int, lang: str, 
     return texts.t("team.full", lang, theme, size=size) if count >= size else None
 
 
-def whose_turn(waiting: dict[str, Any], names: list[str], kind: str, stage: str, lang: str, theme: str) -> str | None:
-    """The answer to a move made out of turn, naming whom the game waits for (plain text, for an alert),
+def whose_turn(waiting: dict[str, Any], names: list[str], kind: str, stage: str, lang: str,
+               theme: str) -> Html | None:
+    """The answer to a move made out of turn, naming whom the game waits for (markup: shown as plain text
+    in an alert; ``names`` raw, escaped here),
     or None when that is secret. A vote before the others' (Charge / Opinion Maker): who votes first."""
     seats = [] if waiting.get("hidden") else [s for s in waiting.get("seats") or [] if _seat(s) is not None]
     if not seats:

@@ -8,6 +8,7 @@ import pytest
 import telegram
 from telegram.request import HTTPXRequest
 
+from gamebot.markup import Html
 from gamebot.presenter.table import Btn
 from gamebot.telegram_io import Out, TelegramIO, get_me_username
 from localdev import updates as U
@@ -55,44 +56,44 @@ def io(server, bot):
 
 def test_essential_message_waits_for_retry_after_and_is_delivered(io, server, loop):
     fault = server.inject("sendMessage", status=429, retry_after=3, times=1)
-    [r] = loop.run_until_complete(io.run([Out("send", chat_id=GROUP, text="<b>Votes</b>")]))
+    [r] = loop.run_until_complete(io.run([Out("send", chat_id=GROUP, text=Html("<b>Votes</b>"))]))
     assert r.ok and fault.hits == 1
     assert io.waits == [3.0]
     assert server.texts(GROUP) == ["<b>Votes</b>"]
 
 
 def test_progress_edit_is_dropped_under_flood_control(io, server, loop):
-    [sent] = loop.run_until_complete(io.run([Out("send", chat_id=GROUP, text="Voted (1/5)")]))
+    [sent] = loop.run_until_complete(io.run([Out("send", chat_id=GROUP, text=Html("Voted (1/5)"))]))
     server.inject("editMessageText", status=429, retry_after=5, times=1)
     [r] = loop.run_until_complete(io.run([Out("edit", chat_id=GROUP, message_id=sent.message_id,
-                                               text="Voted (2/5)", essential=False)]))
+                                               text=Html("Voted (2/5)"), essential=False)]))
     assert not r.ok and r.error == "retry_after" and io.waits == []
     assert server.texts(GROUP) == ["Voted (1/5)"]
 
 
 def test_flood_waits_beyond_the_budget_are_not_waited(io, server, loop):
     server.inject("sendMessage", status=429, retry_after=60, times=1)
-    [r] = loop.run_until_complete(io.run([Out("send", chat_id=GROUP, text="x")]))
+    [r] = loop.run_until_complete(io.run([Out("send", chat_id=GROUP, text=Html("x"))]))
     assert r.error == "retry_after" and io.waits == []
 
 
 def test_blocked_user_is_reported_as_forbidden(io, server, loop):
     server.block(U.user(5))
-    [r] = loop.run_until_complete(io.run([Out("send", chat_id=5, user_id=5, text="your role")]))
+    [r] = loop.run_until_complete(io.run([Out("send", chat_id=5, user_id=5, text=Html("your role"))]))
     assert r.error == "forbidden"
-    [r] = loop.run_until_complete(io.run([Out("send", chat_id=6, user_id=6, text="never started")]))
+    [r] = loop.run_until_complete(io.run([Out("send", chat_id=6, user_id=6, text=Html("never started"))]))
     assert r.error == "forbidden"
 
 
 def test_unchanged_edit_counts_as_done(io, server, loop):
     kb = [[Btn("Approve", "V:1:a:0:xa:abcdef")]]
-    [sent] = loop.run_until_complete(io.run([Out("send", chat_id=GROUP, text="board", keyboard=kb)]))
-    [r] = loop.run_until_complete(io.run([Out("edit", chat_id=GROUP, message_id=sent.message_id, text="board", keyboard=kb)]))
+    [sent] = loop.run_until_complete(io.run([Out("send", chat_id=GROUP, text=Html("board"), keyboard=kb)]))
+    [r] = loop.run_until_complete(io.run([Out("edit", chat_id=GROUP, message_id=sent.message_id, text=Html("board"), keyboard=kb)]))
     assert r.ok and r.error == "not_modified"
 
 
 def test_edit_of_a_vanished_board_sends_it_again(io, server, loop):
-    [r] = loop.run_until_complete(io.run([Out("edit", chat_id=GROUP, message_id=999, text="board",
+    [r] = loop.run_until_complete(io.run([Out("edit", chat_id=GROUP, message_id=999, text=Html("board"),
                                                fallback_send=True, remember="board_msg")]))
     assert r.ok and r.message_id != 999 and r.out.op == "send"
     assert server.texts(GROUP) == ["board"]
@@ -100,7 +101,7 @@ def test_edit_of_a_vanished_board_sends_it_again(io, server, loop):
 
 def test_timeouts_retry_an_essential_send_once(io, server, loop):
     server.inject("sendMessage", delay=1.0, times=1)  # longer than the 0.5 s read timeout
-    [r] = loop.run_until_complete(io.run([Out("send", chat_id=GROUP, text="results")]))
+    [r] = loop.run_until_complete(io.run([Out("send", chat_id=GROUP, text=Html("results"))]))
     assert r.ok
     assert "results" in server.texts(GROUP)
 
@@ -151,7 +152,7 @@ def _png() -> bytes:
 
 def test_a_photo_is_uploaded_with_its_caption(io, server, loop):
     png = _png()
-    [r] = loop.run_until_complete(io.run([Out("photo", chat_id=GROUP, photo=png, text="🖼 <b>Avalon</b> · 5 players",
+    [r] = loop.run_until_complete(io.run([Out("photo", chat_id=GROUP, photo=png, text=Html("🖼 <b>Avalon</b> · 5 players"),
                                               essential=False, tag="picture")]))
     assert r.ok and r.message_id
     msg = server.messages(GROUP)[-1]
@@ -162,8 +163,8 @@ def test_a_photo_is_uploaded_with_its_caption(io, server, loop):
 def test_a_photo_that_telegram_refuses_is_reported_not_raised(io, server, loop):
     server.inject("sendPhoto", status=400, description="Bad Request: IMAGE_PROCESS_FAILED", times=1)
     [r, after] = loop.run_until_complete(io.run([
-        Out("photo", chat_id=GROUP, photo=_png(), text="x", essential=False, tag="picture"),
-        Out("send", chat_id=GROUP, text="still delivered"),
+        Out("photo", chat_id=GROUP, photo=_png(), text=Html("x"), essential=False, tag="picture"),
+        Out("send", chat_id=GROUP, text=Html("still delivered")),
     ]))
     assert not r.ok and r.error == "bad_request"
     assert after.ok and server.messages(GROUP)[-1]["text"] == "still delivered"

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gamebot.callbacks import Codec
+from gamebot.markup import require, require_plain
 from gamebot.presenter.table import Btn
 from gamebot.service import Service
 from gamebot.store import FakeRepository
@@ -54,6 +55,11 @@ class RecordingIO:
         self._next = 500
 
     async def run(self, outs: list[Out]) -> list[Result]:
+        for out in outs:  # the texts ``TelegramIO`` takes: markup for HTML, plain text for a button's answer
+            if out.op in ("send", "edit", "photo"):
+                require(out.text, out.op)
+            elif out.op == "answer":
+                require_plain(out.text, out.op)
         return [self.apply(out) for out in outs]
 
     def apply(self, out: Out) -> Result:

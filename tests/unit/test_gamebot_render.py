@@ -12,6 +12,7 @@ from engine.event_types import Idents, Quest, Seat, Seats, forget, prompt_info, 
 from engine.game import actors
 from gamebot import ending
 from gamebot.callbacks import MAX_BYTES, Codec
+from gamebot.markup import Html
 from gamebot.outgoing.game import game_outs
 from gamebot.presenter.board import board
 from gamebot.presenter.events import announcements, event_line, private_events
@@ -194,7 +195,7 @@ def test_game_over_lists_every_role_and_the_history_with_counts_only():
 
 
 def test_long_texts_are_split_into_messages_telegram_accepts():
-    parts = split("\n".join(["x" * 100] * 100))
+    parts = split(Html("\n").join(["x" * 100] * 100))
     assert len(parts) == 3 and all(len(p) <= MAX_TEXT for p in parts)
 
 

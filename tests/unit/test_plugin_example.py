@@ -15,6 +15,7 @@ import pytest
 from engine import GameConfig, GameState, Side, validate_config
 from engine.plugin import ALL, register, unregister
 from gamebot import texts
+from gamebot.markup import plain
 from gamebot.presenter.settings import available_roles, issue_text
 from gamebot.presenter.table import Table
 from gamebot.session import Session, archive_key, chat_key
@@ -49,7 +50,7 @@ def squire(tmp_path):
 
 def _texts(config: GameConfig, lang: str) -> list[str]:
     table = Table(chat_id=GROUP, game_id="g", lang=lang, theme=config.theme.value)
-    return [issue_text(table, i, html=False) for i in validate_config(config)]
+    return [plain(issue_text(table, i)) for i in validate_config(config)]
 
 
 def test_the_squire_is_offered_and_advised_like_any_character(squire):

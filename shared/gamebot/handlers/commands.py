@@ -10,11 +10,12 @@ from .. import ending, recovery, round_message, texts
 from ..callbacks import parse_start_payload
 from ..context import GROUP_TYPES, Deps, display_name, lang_of, own_lang, player_lang, seated
 from ..handling import Job, finish, reply_lang, transact, transient
+from ..markup import Html
 from ..outgoing import game as outgoing
 from ..outgoing import views
 from ..presenter.board import board, board_keyboard
 from ..presenter.lobby import rules_text
-from ..presenter.table import Table, esc
+from ..presenter.table import NL, Table, esc
 from ..presenter.vote import vote_message
 from ..reveal_text import reveal_text
 from ..session import CANCELLED, LOBBY, PLAYING, DamagedSession, Session, chat_key, serial
@@ -38,7 +39,7 @@ async def cmd_help(deps: Deps, job: Job, args: str) -> None:
         lines.append(texts.t("help.command_line", lang, command=name, description=esc(description)))
     languages = ", ".join(texts.language_name(code) for code in texts.languages())
     lines += ["", texts.t("help.languages", lang, languages=esc(languages))]
-    await finish(deps, job, Plan(answer="\n".join(lines)))
+    await finish(deps, job, Plan(answer=NL.join(lines)))
 
 
 async def cmd_rules(deps: Deps, job: Job, args: str) -> None:
@@ -59,7 +60,7 @@ async def cmd_rules(deps: Deps, job: Job, args: str) -> None:
         config = session.game().config if session.state else lobby.config(session, min(max(len(session.players), 5), 10))
         text += "\n\n" + reveal_text(table, config)
     else:
-        text = "\n\n".join(
+        text = Html("\n\n").join(
             rules_text(Table(chat_id=chat.id, game_id="", lang=lang, theme=th), [], {})
             for th in ("avalon", "resistance")
         )

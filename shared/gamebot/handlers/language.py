@@ -91,7 +91,7 @@ async def set_language(deps: Deps, job: Job, chat: Any, user: Any, code: str, pi
         if picker_msg:
             plan.outs.append(Out("edit", chat_id=chat_id, message_id=picker_msg, text=done, keyboard=None,
                                  tag="language"))
-            plan.answer = done[:200]
+            plan.answer = done
         else:
             plan.outs.append(Out("send", chat_id=chat_id, text=done, tag="language"))
         if s.status == LOBBY and s.lobby_msg:
@@ -155,7 +155,7 @@ async def set_own_language(deps: Deps, job: Job, user: Any, code: str, picker_ms
                 else texts.t("language.own_auto_changed", lang))
         if picker_msg is None:
             return Plan(answer=done)
-        return Plan(answer=done[:200], outs=[Out("edit", chat_id=user.id, message_id=picker_msg, text=done,
+        return Plan(answer=done, outs=[Out("edit", chat_id=user.id, message_id=picker_msg, text=done,
                                                   keyboard=None, tag="language")])
 
     if rec.chat is None:  # in no group's game: the record alone

@@ -217,7 +217,7 @@ def start_game(deps: Deps, s: Session | None, user: Any, pressed: Pressed, msg_i
     unreachable = [p.name for p in deps.split_reachable(s)[1]]
     if unreachable:
         text = table.t("lobby.unreachable", names=esc(", ".join(unreachable)), link=table.deep_link("j"))
-        return Plan(outs=[Out("send", chat_id=s.chat_id, text=text, tag="notice")], answer=text[:200], alert=True)
+        return Plan(outs=[Out("send", chat_id=s.chat_id, text=text, tag="notice")], answer=text, alert=True)
     return launch(deps, s, cfg, msg_id)
 
 

@@ -14,6 +14,7 @@ from .. import memo, round_message, selection, texts, wording
 from ..buttons import Card, Pressed, TeamConfirm, TeamQuest, TeamSeat, Vote
 from ..context import Deps, lang_of
 from ..handling import Job, check_game, finish, transact
+from ..markup import escape
 from ..outgoing import game as outgoing
 from ..session import PLAYING, Selection, Session, archive_key, serial
 from ..steps import Plan, Reply
@@ -62,7 +63,7 @@ def refusal(s: Session, state: GameState, action: Action, lang: str, exc: Illega
         mine, theme = ("approve" if state.votes[action.seat] else "reject"), state.config.theme.value
         return Reply(texts.t("vote.already", lang, theme, vote=texts.t(f"vote.button.{mine}", lang, theme)))
     key = f"illegal.{exc.code}"
-    text = texts.t(key, lang, **exc.params) if texts.has(key, lang) else exc.reason
+    text = texts.t(key, lang, **exc.params) if texts.has(key, lang) else escape(exc.reason)
     if exc.code == "not_your_turn":  # say whose turn it is, when the table may know
         text = wording.whose_turn(waiting_for(state), s.names(), action.kind, state.stage, lang,
                                   state.config.theme.value) or text

@@ -12,11 +12,15 @@ from .. import selection, texts
 from ..buttons import Pressed, PromptChoice, PromptConfirm, PromptPass, PromptQuest, PromptTarget
 from ..context import Deps, player_lang
 from ..handling import Job
+from ..markup import Html
 from ..presenter.prompts import answered, choice_label, private_prompt, prompt_mode
+from ..presenter.table import NL
 from ..session import Selection, Session, kind_tag, serial
 from ..steps import Plan, Reply
 from ..telegram_io import Out
 from .play import apply_move, game_button
+
+DONE = Html("✔️")  # the answer to a press that made the move
 
 
 def _action(op: Any, prompt: Any, mode: str, seat: int, sel: Selection) -> Action | None:
@@ -105,10 +109,10 @@ def prompt_press(deps: Deps, s: Session, state: GameState, seat: int | None, use
         # one message per decision: what it taught this player (a loyalty seen...) closes it too
         told = [o for o in plan.outs if o.tag == "private_event" and o.chat_id == user.id and o.op == "send"]
         plan.outs = [o for o in plan.outs if all(o is not t for t in told)]
-        text = "\n".join([answered(table, prompt_text, prompt.kind, action), *(o.text for o in told)])
+        text = NL.join([answered(table, prompt_text, prompt.kind, action), *(o.text for o in told)])
         plan.outs.insert(0, Out("edit", chat_id=user.id, message_id=msg_id, user_id=user.id, tag="answered",
                                 essential=bool(told), fallback_send=bool(told), text=text))
-    plan.answer = plan.answer or "✔️"
+    plan.answer = plan.answer or DONE
     return plan
 
 

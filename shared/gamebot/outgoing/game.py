@@ -10,15 +10,17 @@ from engine import GameState, prompts, public_view, view
 
 from .. import ending, memo, round_message
 from ..context import Deps, player_lang
+from ..markup import Html
 from ..presenter.board import board, board_keyboard, play_again_keyboard
 from ..presenter.events import announcements, private_events
 from ..presenter.prompts import private_prompt
 from ..presenter.role_card import role_card
-from ..presenter.table import Table, esc
+from ..presenter.table import NL, Table, esc
 from ..presenter.vote import proposal_line, team_picker, vote_message
 from ..session import ENDED, Selection, Session, collecting, serial
 from ..telegram_io import Out
 
+GAP, NOTHING = Html("\n\n"), Html("")
 INTRO_LIMIT = 1000  # characters of news kept atop the vote message
 MESSAGE_LIMIT = 3800  # Telegram's limit is 4096 characters
 
@@ -124,11 +126,11 @@ def game_outs(
     for seat, player in enumerate(s.players):
         lines = private_events(table_of(seat), events, seat)
         if lines:
-            private.append(Out("send", chat_id=player.id, user_id=player.id, text="\n".join(lines), tag="private_event"))
+            private.append(Out("send", chat_id=player.id, user_id=player.id, text=NL.join(lines), tag="private_event"))
 
     # 4. Public announcements, one message per update (at the start: with the board, one message; with a
     # new vote message or the end: atop it, one message).
-    news = "\n".join(announcements(table, [e for e in events if e not in folded]))
+    news = NL.join(announcements(table, [e for e in events if e not in folded]))
 
     # 5. New decisions: the team picker and the vote in the group, everything else in private.
     for seat in () if same_point else range(after.n):
@@ -144,7 +146,7 @@ def game_outs(
                 s.vote_intro = news if news and len(news) < INTRO_LIMIT else None
                 text, kb = vote_message(table, pv, deps.codec, s_after)
                 if s.vote_intro:
-                    text, news = f"{news}\n\n{text}", ""
+                    text, news = news + GAP + text, NOTHING
                 group.append(Out("send", chat_id=chat, text=text, keyboard=kb, remember="vote_msg", tag="vote",
                                  live=s_after))
             elif p.kind == "play":
@@ -168,7 +170,7 @@ def game_outs(
         # the lobby message becomes the board, opening with the start's announcements: one message
         board_text = memo.board(board, table, pv, status)
         if news:
-            board_text = news + "\n\n" + board_text
+            board_text = news + GAP + board_text
         head.insert(0, Out("edit", chat_id=chat, message_id=s.board_msg, text=board_text,
                            keyboard=board_keyboard(table, deps.codec), fallback_send=True, remember="board_msg",
                            tag="board", view="board"))
@@ -192,7 +194,7 @@ def game_outs(
         tail[-1].remember = "again_msg"  # (its button goes once it can do nothing: ``notices.settle_again``)
         s.again_msg, s.again_game = None, s.game_id
         if news and len(news) + len(tail[0].text or "") < MESSAGE_LIMIT:
-            tail[0].text, news = f"{news}\n\n{tail[0].text}", ""
+            tail[0].text, news = news + GAP + tail[0].text, NOTHING
     if news and not (kind == "start" and s.board_msg):
         group.insert(0, Out("send", chat_id=chat, text=news, tag="announce"))
     return head + private + group + tail + board_outs

@@ -10,6 +10,7 @@ from .. import ending, texts
 from ..context import Deps
 from ..deadlines import closing_reminders
 from ..delivery import Facts
+from ..markup import Html
 from ..presenter.table import Table
 from ..session import LOBBY, PLAYING, Session, serial
 from ..steps import Plan
@@ -51,6 +52,7 @@ def follow_up(deps: Deps, session: Session, facts: Facts) -> list[Out]:
     return notices
 
 
+GAP = Html("\n\n")
 FOLD_LIMIT = 3800  # characters (Telegram's limit is 4096)
 
 
@@ -69,7 +71,7 @@ def fold_into_pressed(outs: list[Out]) -> list[Out]:
                 or len(closing.text) + len(first.text) > FOLD_LIMIT):
             continue
         result[result.index(closing)] = Out(
-            "edit", chat_id=closing.chat_id, message_id=closing.message_id, text=f"{closing.text}\n\n{first.text}",
+            "edit", chat_id=closing.chat_id, message_id=closing.message_id, text=closing.text + GAP + first.text,
             keyboard=first.keyboard, user_id=first.user_id, tag=first.tag, live=first.live, remember=first.remember,
             fallback_send=True)
         result.remove(first)

@@ -6,14 +6,16 @@ from typing import Any
 
 from .. import memo, round_message, settings_panel, texts
 from ..context import Deps
+from ..markup import Html
 from ..presenter import lobby as lobby_text
 from ..presenter.board import board, board_keyboard
 from ..presenter.settings import issue_text
+from ..presenter.table import NL
 from ..session import ENDED, LOBBY, PLAYING, Session
 from ..telegram_io import Out
 
 
-def lobby(deps: Deps, s: Session) -> tuple[str, list]:
+def lobby(deps: Deps, s: Session) -> tuple[Html, list]:
     """The lobby message and its buttons."""
     table = deps.table(s)
     host = next((p.name for p in s.players if p.id == s.host), None)
@@ -23,18 +25,18 @@ def lobby(deps: Deps, s: Session) -> tuple[str, list]:
                             invited)
 
 
-def settings_page(deps: Deps, s: Session, page: str, lang: str) -> tuple[str, list]:
+def settings_page(deps: Deps, s: Session, page: str, lang: str) -> tuple[Html, list]:
     """A page of the host's settings panel, in ``lang``."""
     pages = settings_panel.Pages(deps.table(s, lang), deps.codec, s.settings, len(s.players), s.lang,
                                  timers_enforced=deps.scheduler is not None)
     return pages.page(page)
 
 
-def config_errors(deps: Deps, s: Session, lang: str, issues: list[Any]) -> str:
-    """Why a setup cannot be played, as a (plain text) alert in the host's language."""
+def config_errors(deps: Deps, s: Session, lang: str, issues: list[Any]) -> Html:
+    """Why a setup cannot be played, for an alert in the host's language."""
     table = deps.table(s, lang)
-    lines = "\n".join(issue_text(table, i, html=False) for i in issues)
-    return texts.t("lobby.config_errors", lang, errors=lines)[:200]
+    lines = NL.join(issue_text(table, i) for i in issues)
+    return texts.t("lobby.config_errors", lang, errors=lines)
 
 
 def refresh(deps: Deps, s: Session, view: str) -> Out | None:

@@ -7,12 +7,13 @@ from typing import Any
 from .. import wording
 from ..buttons import PlayAgain, VoteHistory
 from ..callbacks import Codec
+from ..markup import Html
 from .limits import board_lines
-from .table import Btn, Keyboard, Table, esc
+from .table import NL, Btn, Keyboard, Table, esc
 from .view_lines import plugin_board_lines
 
 
-def _quest_cell(table: Table, cell: dict[str, Any]) -> str:
+def _quest_cell(table: Table, cell: dict[str, Any]) -> Html:
     if cell["result"] is True:
         return table.t("board.quest_cell.success")
     if cell["result"] is False:
@@ -22,13 +23,13 @@ def _quest_cell(table: Table, cell: dict[str, Any]) -> str:
     return table.t(key, n=cell["quest"] + 1, size=cell["size"], star=star)
 
 
-def board(table: Table, pv: dict[str, Any], status: str = "playing", names: bool = False) -> str:
+def board(table: Table, pv: dict[str, Any], status: str = "playing", names: bool = False) -> Html:
     """The one group message kept current by editing: quest track, vote track, Leader, one short line
     per plug-in with something to show now (``BOARD_LINES``), the seats and whose turn it is.
     ``names``: also who is still to vote or play (a board sent once, by /status; the board kept current
     leaves them to the vote message, so that it is not edited at every vote)."""
     lines = [table.t("board.title", players=pv["players"])]
-    lines.append(table.t("board.quests", track=" · ".join(_quest_cell(table, c) for c in pv["track"])))
+    lines.append(table.t("board.quests", track=Html(" · ").join(_quest_cell(table, c) for c in pv["track"])))
     if any(c["fails_needed"] > 1 and c["result"] is None for c in pv["track"]):
         lines.append(table.t("board.two_fails"))
     if wording.closed_quests(pv):
@@ -37,7 +38,7 @@ def board(table: Table, pv: dict[str, Any], status: str = "playing", names: bool
     lines.append(table.t("board.vote_track", dots=dots, count=pv["vote_track"]))
     lines.append(table.t("board.leader", name=table.name(pv["leader"])))
     lines.extend(plugin_board_lines(table, pv))
-    seats = ", ".join(f"{i + 1}. {table.name(i)}" for i in range(pv["players"]))
+    seats = Html(", ").join(Html("{}. {}").format(i + 1, table.name(i)) for i in range(pv["players"]))
     lines.append(table.t("board.players", names=seats))
     if status == "cancelled":
         lines.append(table.t("board.cancelled"))
@@ -56,7 +57,7 @@ def board(table: Table, pv: dict[str, Any], status: str = "playing", names: bool
             else:
                 lines.append(table.t("board.waiting", who=table.names_of(waiting["seats"]), what=what))
             lines.extend(board_lines(table))
-    return "\n".join(lines)
+    return NL.join(lines)
 
 
 def board_keyboard(table: Table, codec: Codec) -> Keyboard:

@@ -7,8 +7,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from .. import texts, wording
-from .table import Table, esc
-from .values import allegiance_row, cap, event_params, quest_outcome
+from ..markup import Html, cap
+from .table import NL, Table, esc
+from .values import allegiance_row, event_params, quest_outcome
 
 # Public events folded into other messages (progress counters, the picker and the vote message).
 # PlotCardPassed: a holder asked in turn who does not play their card (nothing happened); VoteShown: an
@@ -17,9 +18,10 @@ SILENT_PUBLIC = {"VoteCast", "CardPlayed", "TeamProposed", "TeamRequested", "Gam
 SILENT_PRIVATE = {"RoleDealt", "MessengerRankDealt"}  # both are on the role card sent with them
 
 
-def _generic_line(table: Table, key: str, etype: str, data: dict[str, Any]) -> str:
+def _generic_line(table: Table, key: str, etype: str, data: dict[str, Any]) -> Html:
     p = event_params(table, etype, data)
-    details = "".join(f"\n   {esc(cap(table.field(k)))}: {v}" for k, v in p.items() if v not in ("", None))
+    details = Html("").join(Html("\n   {}: {}").format(cap(table.field(k)), v)
+                            for k, v in p.items() if v not in ("", None))
     return table.t(key, what=esc(texts.humanize(etype)), details=details)
 
 
@@ -28,14 +30,14 @@ def _generic_line(table: Table, key: str, etype: str, data: dict[str, Any]) -> s
 VARIANT_KEYS = ("card", "reason", "kind")
 
 
-def event_line(table: Table, etype: str, data: dict[str, Any], private: bool = False) -> str | None:
+def event_line(table: Table, etype: str, data: dict[str, Any], private: bool = False) -> Html | None:
     """One event as a line of text (``ev.<Type>`` / ``priv.<Type>`` in the catalog, else generic)."""
     prefix = "priv" if private else "ev"
     p = event_params(table, etype, data)
     if etype == "QuestCompleted":
         line = table.t(f"ev.QuestCompleted.{quest_outcome(data)}", **p)
         for note in data.get("notes") or []:
-            line += "\n" + table.t("ev.QuestCompleted.note", note=esc(table.note(str(note))))
+            line += NL + table.t("ev.QuestCompleted.note", note=esc(table.note(str(note))))
         return line
     if "targets" in p and "target" not in p:  # several seats named at once (e.g. both Good Messengers)
         p["target"] = p["targets"]
@@ -89,7 +91,7 @@ def _in_telling_order(events: list[Any]) -> list[Any]:
     return events
 
 
-def announcements(table: Table, events: Iterable[Any]) -> list[str]:
+def announcements(table: Table, events: Iterable[Any]) -> list[Html]:
     """Public events of one update as lines for the group (private events are ignored here). The
     start of the game comes first; what is folded into other messages or told by a later event of
     the same update is left out."""
@@ -106,7 +108,7 @@ def announcements(table: Table, events: Iterable[Any]) -> list[str]:
     return lines
 
 
-def private_events(table: Table, events: Iterable[Any], seat: int) -> list[str]:
+def private_events(table: Table, events: Iterable[Any], seat: int) -> list[Html]:
     lines = []
     for ev in events:
         if ev.to is None or seat not in ev.to or ev.type in SILENT_PRIVATE:

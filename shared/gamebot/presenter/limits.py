@@ -9,10 +9,11 @@ from __future__ import annotations
 import math
 import time
 
+from ..markup import Html
 from .table import Table
 
 
-def duration(table: Table, seconds: float) -> str:
+def duration(table: Table, seconds: float) -> Html:
     if seconds <= 0:
         return table.t("timers.off")
     minutes = max(1, math.ceil(seconds / 60))
@@ -21,15 +22,15 @@ def duration(table: Table, seconds: float) -> str:
     return table.t("timers.minutes", n=minutes)
 
 
-def clock(table: Table, at: float) -> str:
+def clock(table: Table, at: float) -> Html:
     """A moment as Telegram shows it to each reader: in their own time zone and clock format (a
     ``date_time`` entity, ``<tg-time format="t">``); an app too old for it shows the text inside, the
     time in UTC."""
     utc = table.t("limits.utc", time=time.strftime("%H:%M", time.gmtime(at)))
-    return f'<tg-time unix="{int(at)}" format="t">{utc}</tg-time>'
+    return Html('<tg-time unix="{}" format="t">{}</tg-time>').format(int(at), utc)
 
 
-def prompt_lines(table: Table) -> list[str]:
+def prompt_lines(table: Table) -> list[Html]:
     """Under a decision's message: how long the player has and until when (nothing without a time limit)."""
     if not table.limit:
         return []
@@ -38,7 +39,7 @@ def prompt_lines(table: Table) -> list[str]:
     return [table.t("limits.prompt_until", limit=duration(table, table.limit), until=clock(table, table.due))]
 
 
-def board_lines(table: Table) -> list[str]:
+def board_lines(table: Table) -> list[Html]:
     """Under the board's "waiting for": until when, in each reader's own time zone (``clock``)."""
     if not table.limit or table.due is None:
         return []

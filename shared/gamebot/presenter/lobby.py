@@ -7,23 +7,25 @@ from typing import Any
 from .. import texts, wording
 from ..buttons import Join, Leave, Op, OpenSettings, StartGame
 from ..callbacks import Codec
+from ..markup import Html
 from .settings import in_reading_order
-from .table import Btn, Keyboard, Table, esc
+from .table import NL, Btn, Keyboard, Table, esc
 
 
-def settings_summary(table: Table, roles: list[str], options: dict[str, Any]) -> tuple[str, str]:
+def settings_summary(table: Table, roles: list[str], options: dict[str, Any]) -> tuple[Html, Html]:
     """The characters (as players read them: Good, Evil, those who may change sides) and the options."""
-    role_names = ", ".join(esc(table.role(r)) for r in in_reading_order(roles)) or table.t("nothing")
+    role_names = Html(", ").join(table.role(r) for r in in_reading_order(roles)) or table.t("nothing")
     opts = [
-        esc(table.module(k) + ("" if v is True else f" ({texts.name_of('variant', str(v), table.lang, table.theme)})"))
+        table.module(k) if v is True
+        else Html("{} ({})").format(table.module(k), texts.name_of("variant", str(v), table.lang, table.theme))
         for k, v in sorted(options.items())
         if v
     ]
-    return role_names, ", ".join(opts) or table.t("nothing")
+    return role_names, Html(", ").join(opts) or table.t("nothing")
 
 
 def lobby(table: Table, host: str | None, roles: list[str], options: dict[str, Any], codec: Codec,
-          assassin: str | None = None, invited: list[tuple[int, str]] | None = None) -> tuple[str, Keyboard]:
+          assassin: str | None = None, invited: list[tuple[int, str]] | None = None) -> tuple[Html, Keyboard]:
     """The lobby message; ``assassin``: who assassinates when no Assassin card plays (a name);
     ``invited``: (user id, name) of the last game's players not back yet ("Play again")."""
     role_names, option_names = settings_summary(table, roles, options)
@@ -34,8 +36,8 @@ def lobby(table: Table, host: str | None, roles: list[str], options: dict[str, A
     else:
         lines.append(table.t("lobby.no_players"))
     if invited:
-        names = texts.join_names([f'<a href="tg://user?id={uid}">{esc(name)}</a>' for uid, name in invited],
-                                 table.lang)
+        names = texts.join_names([Html('<a href="tg://user?id={}">{}</a>').format(int(uid), name)
+                                  for uid, name in invited], table.lang)
         lines.append(table.t("rematch.invited", names=names))
     if len(table.names) < 5:
         lines.append(table.t("lobby.need_more"))
@@ -53,10 +55,10 @@ def lobby(table: Table, host: str | None, roles: list[str], options: dict[str, A
     ]
     if table.bot_username:
         kb.append([Btn(table.t("lobby.button.open_bot"), url=table.deep_link("j"))])
-    return "\n".join(lines), kb
+    return NL.join(lines), kb
 
 
-def rules_text(table: Table, roles: list[str], options: dict[str, Any]) -> str:
+def rules_text(table: Table, roles: list[str], options: dict[str, Any]) -> Html:
     from engine import ROLES
 
     lines = [table.t(f"rules.{table.theme}")]
@@ -74,4 +76,4 @@ def rules_text(table: Table, roles: list[str], options: dict[str, Any]) -> str:
             key = f"modulehelp.{k}"
             helptext = table.t(key) if texts.has(key, table.lang) else ""
             lines.append(table.t("rules.module_line", module=esc(table.module(k)), help=helptext))
-    return "\n".join(lines)
+    return NL.join(lines)

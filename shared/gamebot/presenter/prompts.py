@@ -7,10 +7,11 @@ from typing import Any
 from .. import texts, wording
 from ..buttons import Op, PromptChoice, PromptConfirm, PromptPass, PromptQuest, PromptTarget
 from ..callbacks import Codec
+from ..markup import Html, cap, require
 from ..session import kind_tag
 from .limits import prompt_lines
-from .table import Btn, Keyboard, Table, esc
-from .values import cap, prompt_params
+from .table import NL, Btn, Keyboard, Table, esc
+from .values import prompt_params
 
 
 def prompt_mode(prompt: dict[str, Any]) -> str:
@@ -23,7 +24,7 @@ def prompt_mode(prompt: dict[str, Any]) -> str:
     return "select"
 
 
-def choice_label(table: Table, choice: str, kind: str) -> str:
+def choice_label(table: Table, choice: str, kind: str) -> Html:
     if kind == "play" or texts.has(f"card.{choice}", table.lang):
         return table.card(choice)
     return texts.name_of("choice", choice, table.lang, table.theme)
@@ -39,7 +40,7 @@ def private_prompt(
     serial: int,
     sel: dict[str, Any] | None = None,
     pv: dict[str, Any] | None = None,
-) -> tuple[str, Keyboard]:
+) -> tuple[Html, Keyboard]:
     """Any engine prompt as a private message with buttons, built from its fields. In select mode, ``sel``
     (the selection so far) is marked on the buttons (✅ a player, 🔘 the card or option, 🎯 the quest),
     said in the text ("Selected: ...") and counted on Confirm."""
@@ -112,22 +113,23 @@ def private_prompt(
         if sel.get("quest") is not None:
             parts.append(table.t("team.button.quest", quest=sel["quest"] + 1, size="·"))
         if parts:
-            lines.append(table.t("team.selected", names=" · ".join(parts)))
+            lines.append(table.t("team.selected", names=Html(" · ").join(parts)))
     lines.extend(prompt_lines(table))
-    return "\n".join(lines), rows
+    return NL.join(lines), rows
 
 
-def answered(table: Table, prompt_text: str, kind: str, action: Any) -> str:
+def answered(table: Table, prompt_text: Html, kind: str, action: Any) -> Html:
     """The private prompt message after its answer (buttons removed)."""
+    first = require(prompt_text, "answered").lines()[0]
     if kind == "play" and action.choice:
-        return prompt_text.split("\n")[0] + "\n" + table.t("played", card=esc(table.card(action.choice)))
+        return first + NL + table.t("played", card=esc(table.card(action.choice)))
     parts = []
     if action.choice == "pass":
         parts.append(table.t("prompt.passed"))
     elif action.choice:
         parts.append(esc(choice_label(table, action.choice, kind)))
     if action.quest is not None:
-        parts.append(f"{table.t('team.button.quest', quest=action.quest + 1, size='·')}")
+        parts.append(table.t("team.button.quest", quest=action.quest + 1, size="·"))
     if action.targets:
         parts.append(table.names_of(list(action.targets)))
-    return prompt_text.split("\n")[0] + "\n" + table.t("prompt.done", answer=" · ".join(parts) or "✓")
+    return first + NL + table.t("prompt.done", answer=Html(" · ").join(parts) or "✓")

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from .. import texts, wording
-from .table import Table, esc
+from ..markup import Html
+from .table import NL, Table, esc
 
 
-def knowledge_lines(table: Table, knowledge: list[dict[str, Any]]) -> list[str]:
+def knowledge_lines(table: Table, knowledge: list[dict[str, Any]]) -> list[Html]:
     groups: dict[tuple[str, str, int | None], list[int]] = {}
     for k in knowledge:
         if k.get("seat") is None:
@@ -29,7 +30,7 @@ def knowledge_lines(table: Table, knowledge: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def role_card(table: Table, v: dict[str, Any]) -> str:
+def role_card(table: Table, v: dict[str, Any]) -> Html:
     """A player's secret: role and side, what they know (with names), a reminder of their rules."""
     you = v["you"]
     side = you["side"]
@@ -52,10 +53,10 @@ def role_card(table: Table, v: dict[str, Any]) -> str:
     if you.get("cards"):  # the quest cards they may play now, and where
         lines.append(table.t("role.cards", cards=esc(wording.join_or(table, [table.card(c) for c in you["cards"]]))))
     lines.append(table.t("role.keep_secret"))
-    return "\n".join(lines)
+    return NL.join(lines)
 
 
-def _you_lines(table: Table, you: dict[str, Any]) -> list[str]:
+def _you_lines(table: Table, you: dict[str, Any]) -> list[Html]:
     """What plug-ins add to a player's own view: the Messenger's rank and Good Messages left."""
     lines = []
     if isinstance(you.get("messenger_rank"), str):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import texts
+from ..markup import Html
 from .table import Table, esc
 
 # The characters as a player thinks of them: Good, then Evil, then those who may change sides (the two
@@ -79,22 +80,20 @@ def available_presets(theme: str) -> list[Any]:
     return [p for p in PRESETS.values() if p.theme == theme]
 
 
-def issue_text(table: Table, issue: Any, html: bool = True) -> str:
+def issue_text(table: Table, issue: Any) -> Html:
     """An engine ``ConfigIssue`` in the table's language (``config.<code>``; the engine's English
-    message for a code the catalog does not know yet). Escaped HTML, or plain text (``html=False``,
-    e.g. for a callback alert)."""
+    message for a code the catalog does not know yet), as markup (``markup.plain`` for an alert)."""
     from engine import ROLES
 
     key = f"config.{issue.code}"
-    quote = esc if html else str
     if not texts.has(key, table.lang):
-        return quote(issue.message)
+        return esc(issue.message)
     values: dict[str, Any] = {}
     for name, value in (issue.params or {}).items():
         if name in ("role", "missing") and isinstance(value, str):
             values[name] = table.role(value)
         elif name == "roles" and isinstance(value, list | tuple):
-            values[name] = ", ".join(table.role(str(r)) for r in value)
+            values[name] = Html(", ").join(table.role(str(r)) for r in value)
         elif name == "theme" and isinstance(value, str) and texts.has(f"theme.{value}", table.lang):
             values[name] = table.t(f"theme.{value}")
         elif name == "option" and isinstance(value, str):
@@ -104,17 +103,17 @@ def issue_text(table: Table, issue: Any, html: bool = True) -> str:
         elif name == "preset" and isinstance(value, str):
             values[name] = texts.name_of("preset", value, table.lang, table.theme)
         elif isinstance(value, list | tuple):
-            values[name] = ", ".join(str(v) for v in value)
+            values[name] = Html(", ").join(str(v) for v in value)
         else:
             values[name] = value
-    return table.t(key, **{k: quote(v) if isinstance(v, str) else v for k, v in values.items()})
+    return table.t(key, **values)
 
 
-def preset_name(table: Table, preset: Any) -> str:
+def preset_name(table: Table, preset: Any) -> Html:
     key = f"preset.{preset.id}"
-    return table.t(key) if texts.has(key, table.lang) else preset.name
+    return table.t(key) if texts.has(key, table.lang) else esc(preset.name)
 
 
-def preset_help(table: Table, preset: Any) -> str:
+def preset_help(table: Table, preset: Any) -> Html:
     key = f"presethelp.{preset.id}"
-    return table.t(key) if texts.has(key, table.lang) else preset.description
+    return table.t(key) if texts.has(key, table.lang) else esc(preset.description)

@@ -1,13 +1,15 @@
-"""The /stats texts (Telegram HTML; names are escaped here): a group's leaderboard and statistics, and a
-player's own, from the statistics items (``gamebot.stats``; read through ``stats.migrate``)."""
+"""The /stats texts (markup: names and titles escaped by the catalog's templates): a group's leaderboard
+and statistics, and a player's own, from the statistics items (``gamebot.stats``; read through
+``stats.migrate``)."""
 from __future__ import annotations
 
 from dataclasses import replace
 from typing import Any
 
 from .. import ratings, texts
+from ..markup import Html
 from ..stats import migrate
-from .table import Table, esc
+from .table import NL, Table, esc
 
 EVIL_WINS = (("three_failures", ("three_failures",)), ("five_rejections", ("five_rejections",)),
              ("assassination", ("merlin_assassinated", "messengers_assassinated")), ("rogue", ("evil_rogue_solo",)))
@@ -29,11 +31,11 @@ def _theme(table: Table, body: dict[str, Any]) -> Table:
     return replace(table, theme=most if most in ("avalon", "resistance") else table.theme)
 
 
-def group_text(table: Table, body: dict[str, Any], title: str) -> str:
+def group_text(table: Table, body: dict[str, Any], title: str) -> Html:
     """A group's statistics: games per theme, the leaderboard, win rates by side, how Evil won, the
     Assassin against Merlin, timeouts, win rates by character."""
     if not body.get("games"):
-        return "\n".join([table.t("stats.group_empty"), table.t("stats.footer")])
+        return NL.join([table.t("stats.group_empty"), table.t("stats.footer")])
     body = migrate(body)
     table = _theme(table, body)
     lines = [table.t("stats.group_title", title=title or "—"), ""]
@@ -56,14 +58,14 @@ def group_text(table: Table, body: dict[str, Any], title: str) -> str:
              if name not in ("assassination", "rogue") or any(reasons.get(r) for r in group)
              or (name == "assassination" and shot)]
     if reasons:
-        lines.append(table.t("ratings.evil_line", parts=" · ".join(parts)))
+        lines.append(table.t("ratings.evil_line", parts=Html(" · ").join(parts)))
     merlin = (body.get("targets") or {}).get("merlin") or {}
     if merlin.get("attempts"):
         hits, attempts = int(merlin.get("hits", 0)), int(merlin["attempts"])
         lines.append(table.t("ratings.merlin_found", hits=hits, attempts=attempts, rate=rate(hits, attempts)))
     if body.get("idle"):
         lines.append(table.t("stats.idle", idle=body["idle"]))
-    return "\n".join(lines + _roles(table, body, 10))
+    return NL.join(lines + _roles(table, body, 10))
 
 
 def _leaderboard(table: Table, rows: dict[str, Any]) -> list[str]:
@@ -93,11 +95,11 @@ def _roles(table: Table, body: dict[str, Any], n: int) -> list[str]:
     return lines + ["", table.t("stats.footer")]
 
 
-def user_text(table: Table, body: dict[str, Any], name: str) -> str:
+def user_text(table: Table, body: dict[str, Any], name: str) -> Html:
     """One player's statistics: games and wins, by side and by character, as the Assassin, timeouts, and
     their rating in each group."""
     if not body.get("games"):
-        return "\n".join([table.t("stats.user_empty"), table.t("stats.footer")])
+        return NL.join([table.t("stats.user_empty"), table.t("stats.footer")])
     body = migrate(body)
     games, wins = int(body["games"]), int(body.get("wins", 0))
     lines = [table.t("stats.user_title", name=name or esc(str(body.get("name") or ""))),
@@ -126,4 +128,4 @@ def user_text(table: Table, body: dict[str, Any], name: str) -> str:
                                      min=ratings.RANKED_AFTER))
         if any(ratings.ranked(row) for row in groups[:5]):
             lines.append(table.t("ratings.method"))
-    return "\n".join(lines + _roles(table, body, 30))
+    return NL.join(lines + _roles(table, body, 30))

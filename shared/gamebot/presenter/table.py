@@ -1,9 +1,12 @@
 """The table a message is drawn for (names, language, theme, ids for buttons), buttons, HTML escaping
 and splitting long texts.
+
+Texts are markup (``gamebot.markup.Html``): names come out of :meth:`Table.name` escaped, the catalog's
+templates escape what they are given; a button's label is plain text (Telegram shows it as it is), so
+:class:`Btn` keeps what a markup label shows, and a raw name stays raw there.
 """
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -11,15 +14,23 @@ from typing import Any
 from .. import texts
 from ..bot_name import BotName
 from ..callbacks import start_payload
+from ..markup import Html, escape, plain, require
 
 MAX_TEXT = 4000  # Telegram allows 4096 characters per message
 
 
 @dataclass(frozen=True)
 class Btn:
+    """An inline button. Its label is plain text: a markup label becomes what it shows (a name in it
+    raw again, never escaped)."""
+
     text: str
     data: str | None = None
     url: str | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.text, Html):
+            object.__setattr__(self, "text", plain(self.text))
 
 
 Keyboard = list[list[Btn]]
@@ -40,46 +51,46 @@ class Table:
     limit: int = 0  # seconds the decision awaited now may take (0: no time limit; ``presenter.limits``)
     due: int | None = None  # until when (epoch seconds)
 
-    def t(self, key: str, /, **params: Any) -> str:
+    def t(self, key: str, /, **params: Any) -> Html:
         return texts.t(key, self.lang, self.theme, **params)
 
-    def name(self, seat: int | None) -> str:
+    def name(self, seat: int | None) -> Html:
         if seat is None or not isinstance(seat, int) or not 0 <= seat < len(self.names):
             return self.t("unknown_player")
-        return html.escape(self.names[seat], quote=False)
+        return escape(self.names[seat])
 
-    def mention(self, seat: int) -> str:
+    def mention(self, seat: int) -> Html:
         if 0 <= seat < len(self.user_ids):
-            return f'<a href="tg://user?id={self.user_ids[seat]}">{self.name(seat)}</a>'
+            return Html('<a href="tg://user?id={}">{}</a>').format(int(self.user_ids[seat]), self.name(seat))
         return self.name(seat)
 
-    def names_of(self, seats: Iterable[int]) -> str:
+    def names_of(self, seats: Iterable[int]) -> Html:
         return texts.join_names([self.name(s) for s in seats], self.lang) if seats else self.t("none")
 
-    def role(self, role_id: str) -> str:
+    def role(self, role_id: str) -> Html:
         return texts.name_of("role", role_id, self.lang, self.theme)
 
-    def side(self, side: str) -> str:
+    def side(self, side: str) -> Html:
         return texts.name_of("side", side, self.lang, self.theme)
 
-    def card(self, card: str) -> str:
+    def card(self, card: str) -> Html:
         return texts.name_of("card", card, self.lang, self.theme)
 
-    def kind(self, kind: str) -> str:
+    def kind(self, kind: str) -> Html:
         return texts.name_of("kind", kind, self.lang, self.theme)
 
-    def module(self, module_id: str) -> str:
+    def module(self, module_id: str) -> Html:
         return texts.name_of("module", module_id, self.lang, self.theme)
 
-    def source(self, source: str) -> str:
+    def source(self, source: str) -> Html:
         """What taught a player something (``lady``, ``cleric``, a Plot card...)."""
         return texts.name_of("source", source, self.lang, self.theme)
 
-    def field(self, key: str) -> str:
+    def field(self, key: str) -> Html:
         """A data key of an event or a plug-in's view, as a word (``deck_left`` -> ``cards left``)."""
         return texts.name_of("field", key, self.lang, self.theme)
 
-    def note(self, note: str) -> str:
+    def note(self, note: str) -> Html:
         return texts.name_of("note", note, self.lang, self.theme)
 
     def link(self, payload: str) -> str:
@@ -91,22 +102,43 @@ class Table:
         return self.link(start_payload(kind, self.chat_id, self.game_id))
 
 
-def esc(text: Any) -> str:
-    return html.escape(str(text), quote=False)  # text, not attributes: quotes stay readable
+def esc(text: Any) -> Html:
+    """``text`` as markup (escaped; markup kept as it is): ``markup.escape``."""
+    return escape(text)
 
 
-def split(text: str, limit: int = MAX_TEXT) -> list[str]:
-    """Split a long text at line breaks into messages Telegram accepts."""
-    out, cur = [], ""
-    for line in text.split("\n"):
-        while len(line) > limit:
-            out.append(line[:limit])
-            line = line[limit:]
-        if len(cur) + len(line) + 1 > limit:
+NL = Html("\n")
+
+
+def split(text: Html, limit: int = MAX_TEXT) -> list[Html]:
+    """Split a long text at line breaks into messages Telegram accepts. A line longer than a message
+    (none is, in practice) is cut in its shown text, so that no cut falls inside a tag or an entity."""
+    out: list[Html] = []
+    cur: Html | None = None
+    for line in require(text, "split").lines():
+        if len(line) > limit:
+            *whole, line = _cut(line, limit)
+            out.extend(whole)
+        if cur is not None and len(cur) + len(line) + 1 > limit:
             out.append(cur)
             cur = line
         else:
-            cur = f"{cur}\n{line}" if cur else line
+            cur = cur + NL + line if cur else line
     if cur:
         out.append(cur)
     return out
+
+
+def _cut(line: Html, limit: int) -> list[Html]:
+    """An over-long line in pieces of at most ``limit`` characters of markup, each its shown text escaped."""
+    pieces: list[Html] = []
+    piece, size = [], 0
+    for ch in plain(line):
+        width = len(escape(ch))
+        if size + width > limit:
+            pieces.append(escape("".join(piece)))
+            piece, size = [], 0
+        piece.append(ch)
+        size += width
+    pieces.append(escape("".join(piece)))
+    return pieces

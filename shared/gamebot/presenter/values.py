@@ -12,13 +12,16 @@ from typing import Any
 from engine.event_types import prompt_shown, shown, view_shown
 
 from .. import texts
+from ..markup import Html
 from .table import Table, esc
 
+NOTHING = Html("")  # (a value with nothing to show)
 
-def card_counts(table: Table, cards: dict[str, int]) -> str:
+
+def card_counts(table: Table, cards: dict[str, int]) -> Html:
     """Quest cards counted: ``2 × Success, Fail``; "nothing" when none."""
     parts = [table.t("cards_count", count=n, card=table.card(c)) for c, n in sorted(cards.items())]
-    return ", ".join(parts) if parts else table.t("nothing")
+    return Html(", ").join(parts) if parts else table.t("nothing")
 
 
 def quest_outcome(record: dict[str, Any]) -> str:
@@ -44,7 +47,7 @@ IDENT = re.compile(r"^[a-z][a-z0-9_]*$")
 ID_PREFIXES = ("card", "plot", "role", "choice", "module", "kind")
 
 
-def id_name(table: Table, ident: str) -> str:
+def id_name(table: Table, ident: str) -> Html:
     """The name of an id from plug-in data (a card, a Plot card in the table's theme, a character...),
     never the id itself: the catalog's name, else a readable one built from the id."""
     for prefix in ID_PREFIXES:
@@ -53,7 +56,7 @@ def id_name(table: Table, ident: str) -> str:
     return texts.name_of("card", ident, table.lang, table.theme)
 
 
-def listed(table: Table, ident: str, among: int = 2) -> str:
+def listed(table: Table, ident: str, among: int = 2) -> Html:
     """An id's name as it stands in a list of ``among`` names: a Plot card's name quoted as the language
     quotes a card in running text (``card.listed``: « Embuscade », „Erwischt!“), so that a name ending in
     "!" or "?" never runs into the list's comma; other names, and a name alone, as they are."""
@@ -61,64 +64,61 @@ def listed(table: Table, ident: str, among: int = 2) -> str:
     plot = ident.removeprefix("plot_")
     if among > 1 and texts.has(f"plot.{plot}", table.lang) and texts.has("card.listed", table.lang):
         return table.t("card.listed", card=name)
-    return name
+    return esc(name)
 
 
-def id_list(table: Table, idents: Iterable[str]) -> str:
-    """Ids as names, repeated ones counted (``Charge, 2 × The King Returns``); escaped HTML."""
+def id_list(table: Table, idents: Iterable[str]) -> Html:
+    """Ids as names, repeated ones counted (``Charge, 2 × The King Returns``); markup."""
     counts: dict[str, int] = {}
     for ident in idents:
         counts[ident] = counts.get(ident, 0) + 1
     parts = [listed(table, i, len(counts)) if n == 1 else table.t("cards_count", count=n, card=listed(table, i, 2))
              for i, n in counts.items()]
-    return esc(", ".join(parts))
+    return Html(", ").join(parts)
 
 
-def readable(table: Table, value: Any) -> str:
-    """A value with no declared type as words for players (escaped HTML), or "" when there is nothing to
+def readable(table: Table, value: Any) -> Html:
+    """A value with no declared type as words for players (markup), or "" when there is nothing to
     show: scalars as they are, ids as names, flat dicts as "field: value" pairs. Nested structures, None,
     False and empty things are left out, so no Python repr ever reaches a chat."""
     if value is None or value is False:
-        return ""
+        return NOTHING
     if value is True:
         return table.t("yes")
     if isinstance(value, int | float):
-        return str(value)
+        return esc(value)
     if isinstance(value, str):
-        return esc(id_name(table, value)) if IDENT.match(value) else esc(value)
+        return id_name(table, value) if IDENT.match(value) else esc(value)
     if isinstance(value, list | tuple):
         if value and all(isinstance(x, int | float) and not isinstance(x, bool) for x in value):
-            return ", ".join(str(x) for x in value)
+            return Html(", ").join(value)
         if value and all(isinstance(x, str) for x in value):
             return id_list(table, value)
-        return ""
+        return NOTHING
     if isinstance(value, dict):
         parts = []
         for k, v in value.items():
             text = readable(table, v) if isinstance(k, str) and not isinstance(v, dict) else ""
             if text:
-                parts.append(f"{esc(table.field(k))}: {text}")
+                parts.append(Html("{}: {}").format(table.field(k), text))
         return table.t("board.line.sep").join(parts)
-    return ""
+    return NOTHING
 
 
-def hands_text(table: Table, hands: dict[int, list[str]]) -> str:
+def hands_text(table: Table, hands: dict[int, list[str]]) -> Html:
     """Who holds which Plot cards: ``Ivan holds Charge; Alice holds Ambush``."""
     parts = [table.t("board.line.plot_hand", name=table.name(seat), cards=id_list(table, cards))
              for seat, cards in sorted(hands.items()) if cards]
     return table.t("board.line.sep").join(parts) if parts else table.t("nothing")
 
 
-def cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-def allegiance_row(table: Table, cards: list[str]) -> str:
+def allegiance_row(table: Table, cards: list[str]) -> Html:
     """Lancelot's Allegiance cards lying above the quests: ``1️⃣ No change · 2️⃣ Switch · ...``."""
-    return " · ".join(table.t("board.line.allegiance_cell", n=i + 1, card=esc(allegiance_name(table, c)))
+    return Html(" · ").join(table.t("board.line.allegiance_cell", n=i + 1, card=esc(allegiance_name(table, c)))
                       for i, c in enumerate(cards) if isinstance(c, str))
 
 
-def allegiance_name(table: Table, card: str) -> str:
+def allegiance_name(table: Table, card: str) -> Html:
     key = f"board.allegiance.{card}"
     return table.t(key) if texts.has(key, table.lang) else table.card(card)
 
@@ -136,9 +136,9 @@ SHOWN: dict[str, tuple[Any, Any]] = {
     "seat": (_seat_ok, lambda t, v: t.name(v)),
     "seats": (lambda v: isinstance(v, list), lambda t, v: t.names_of([s for s in v if _seat_ok(s)])),
     "quest": (_seat_ok, lambda t, v: v + 1),
-    "quests": (lambda v: isinstance(v, list), lambda t, v: ", ".join(str(q + 1) for q in v if _seat_ok(q))),
+    "quests": (lambda v: isinstance(v, list), lambda t, v: Html(", ").join(q + 1 for q in v if _seat_ok(q))),
     "card_counts": (lambda v: isinstance(v, dict), card_counts),
-    "cards": (_ids_ok, lambda t, v: esc(", ".join(listed(t, c, len(v)) for c in v))),
+    "cards": (_ids_ok, lambda t, v: Html(", ").join(listed(t, c, len(v)) for c in v)),
     "card": (lambda v: isinstance(v, str), lambda t, v: esc(t.card(v))),
     "role": (lambda v: isinstance(v, str), lambda t, v: esc(t.role(v))),
     "side": (lambda v: isinstance(v, str), lambda t, v: esc(t.side(v))),

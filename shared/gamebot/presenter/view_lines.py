@@ -10,6 +10,7 @@ from typing import Any
 from engine.event_types import view_shown
 
 from .. import texts, wording
+from ..markup import Html
 from .events import event_line
 from .table import Table, esc
 from .values import allegiance_name, allegiance_row, hands_text, id_list, readable, shown_params, view_params
@@ -81,12 +82,12 @@ def generic_board_lines(key: str) -> ViewLines:
     return lines
 
 
-def declared_text(table: Table, key: str, entry: Any) -> str:
+def declared_text(table: Table, key: str, entry: Any) -> Html:
     """A declared view entry as "field: value" pairs (nested data, None, False and empty values left out)."""
     if not isinstance(entry, dict):
-        return ""
+        return Html("")
     shown = view_params(table, key, entry)
-    parts = [f"{esc(table.field(k))}: {v}" for k, v in shown.items()
+    parts = [Html("{}: {}").format(table.field(k), v) for k, v in shown.items()
              if v not in ("", None) and entry[k] not in (None, False, [], {}) and not isinstance(entry[k], dict)]
     return table.t("board.line.sep").join(parts)
 
@@ -129,7 +130,7 @@ def _rogue_board(table: Table, pv: dict[str, Any], rogue: Any) -> list[str]:
         for card in ("rogue_success", "rogue_fail") if token.get(card)
     ]
     if played:
-        lines.append(table.t("board.line.rogue", cards=", ".join(played)))
+        lines.append(table.t("board.line.rogue", cards=Html(", ").join(played)))
     return lines
 
 
@@ -171,7 +172,7 @@ def _lancelot_board(table: Table, pv: dict[str, Any], lancelot: Any) -> list[str
     drawn = [esc(allegiance_name(table, d["card"])) for d in cards if isinstance(d, dict) and isinstance(d.get("card"), str)]
     left = lancelot.get("deck_left") or 0
     if drawn:
-        return [table.t("board.line.allegiance_drawn", cards=", ".join(drawn), count=left)]
+        return [table.t("board.line.allegiance_drawn", cards=Html(", ").join(drawn), count=left)]
     return [table.t("board.line.allegiance_deck", count=left)] if left else []
 
 

@@ -7,9 +7,10 @@ from typing import Any
 from .. import texts, wording
 from ..buttons import Op, TeamConfirm, TeamQuest, TeamSeat, Vote
 from ..callbacks import Codec
+from ..markup import Html
 from .events import announcements
 from .limits import prompt_lines
-from .table import Btn, Keyboard, Table, esc
+from .table import NL, Btn, Keyboard, Table, esc
 
 
 def team_picker(
@@ -22,7 +23,7 @@ def team_picker(
     quest: int | None,
     codec: Codec,
     serial: int,
-) -> tuple[str, Keyboard]:
+) -> tuple[Html, Keyboard]:
     """The Leader's keyboard in their private chat: player names to toggle, quest choice (Targeting), Propose.
     Drawn again at every toggle (``gamebot.selection``): ✅ on each name in ``selected``, "Selected: ..." in
     the text, the count on Propose."""
@@ -34,15 +35,15 @@ def team_picker(
         text = table.t("team.title_targeting", leader=table.mention(leader), attempt=attempt)
         for q in quests:
             star = "*" if pv["track"][q]["fails_needed"] > 1 else ""
-            text += "\n" + table.t("team.quest_sizes", quest=q + 1, size=sizes[q], star=star)
+            text += NL + table.t("team.quest_sizes", quest=q + 1, size=sizes[q], star=star)
     else:
         slot = next(iter(sizes))
         text = table.t("team.title", leader=table.mention(leader), size=sizes[slot], quest=slot + 1, attempt=attempt)
     chosen = [s for s in selected if 0 <= s < pv["players"]]
     if quests and quest is not None:
-        text += "\n" + table.t("team.quest_chosen", quest=quest + 1, size=sizes[quest])
-    text += "\n" + (table.t("team.selected", names=table.names_of(chosen)) if chosen else table.t("team.selected_none"))
-    text += "".join("\n" + line for line in prompt_lines(table))
+        text += NL + table.t("team.quest_chosen", quest=quest + 1, size=sizes[quest])
+    text += NL + (table.t("team.selected", names=table.names_of(chosen)) if chosen else table.t("team.selected_none"))
+    text += Html("").join(NL + line for line in prompt_lines(table))
     rows: Keyboard = []
     if quests:
         row = []
@@ -62,7 +63,7 @@ def team_picker(
     return text, rows
 
 
-def _vote_head(table: Table, pv: dict[str, Any]) -> str:
+def _vote_head(table: Table, pv: dict[str, Any]) -> Html:
     proposal = pv["proposals"][-1] if pv["proposals"] else {"leader": pv["leader"], "team": pv["team"], "quest": 0}
     attempt = pv["vote_track"] + 1
     return table.t(
@@ -74,7 +75,7 @@ def _vote_head(table: Table, pv: dict[str, Any]) -> str:
     )
 
 
-def vote_message(table: Table, pv: dict[str, Any], codec: Codec, serial: int) -> tuple[str, Keyboard]:
+def vote_message(table: Table, pv: dict[str, Any], codec: Codec, serial: int) -> tuple[Html, Keyboard]:
     """The vote in the group: who has voted (never how) and the Approve / Reject buttons."""
     voted = list(pv.get("voted") or [])
     lines = [_vote_head(table, pv)]
@@ -89,10 +90,10 @@ def vote_message(table: Table, pv: dict[str, Any], codec: Codec, serial: int) ->
         Btn(table.t("vote.button.approve"), Vote(True).encode(codec, table.chat_id, table.game_id, serial)),
         Btn(table.t("vote.button.reject"), Vote(False).encode(codec, table.chat_id, table.game_id, serial)),
     ]]
-    return "\n".join(lines), kb
+    return NL.join(lines), kb
 
 
-def open_votes(table: Table, pv: dict[str, Any]) -> list[str]:
+def open_votes(table: Table, pv: dict[str, Any]) -> list[Html]:
     """Votes cast first and in the open (the Plot card Opinion Maker / Charge), in the vote message."""
     plot = pv.get("plot")
     shown = plot.get("open_votes") if isinstance(plot, dict) else None
@@ -102,10 +103,10 @@ def open_votes(table: Table, pv: dict[str, Any]) -> list[str]:
             for seat, vote in shown.items() if str(seat).isdigit()]
 
 
-def proposal_line(table: Table, pv: dict[str, Any]) -> str:
+def proposal_line(table: Table, pv: dict[str, Any]) -> Html:
     """The team picker once the team is proposed, while another decision comes before the vote."""
     if not pv["proposals"]:
-        return "✔️"
+        return Html("✔️")
     proposal = pv["proposals"][-1]
     return table.t("team.proposed", leader=table.name(proposal["leader"]), team=table.names_of(proposal["team"]),
                    quest=proposal["quest"] + 1)
@@ -115,7 +116,7 @@ def proposal_line(table: Table, pv: dict[str, Any]) -> str:
 TOLD_BY_THE_VOTE = {"VotesRevealed", "TeamApproved", "TeamRejected", "QuestStarted"}
 
 
-def vote_outcome(table: Table, pv: dict[str, Any]) -> list[str]:
+def vote_outcome(table: Table, pv: dict[str, Any]) -> list[Html]:
     """What the last proposal's votes decided, from the public view: every vote, then the team approved
     (and its quest starting) or rejected."""
     from engine import Event
@@ -137,7 +138,7 @@ def vote_outcome(table: Table, pv: dict[str, Any]) -> list[str]:
     return announcements(table, events)
 
 
-def vote_result(table: Table, pv: dict[str, Any], played: bool = False, head: dict[str, Any] | None = None) -> str:
+def vote_result(table: Table, pv: dict[str, Any], played: bool = False, head: dict[str, Any] | None = None) -> Html:
     """The vote message once everyone has voted: the proposal, the votes and what they decided; during
     the quest (``played``), how many cards are in. ``head``: the view the vote was made in (its team
     number), when ``pv`` is after it."""
@@ -147,4 +148,4 @@ def vote_result(table: Table, pv: dict[str, Any], played: bool = False, head: di
         count = len(pv.get("played") or [])
         lines.append(table.t("quest.progress", quest=quest + 1, team=table.names_of(pv["team"]), count=count,
                              of=len(pv["team"])))
-    return "\n".join(lines)
+    return NL.join(lines)
