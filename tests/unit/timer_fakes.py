@@ -24,6 +24,13 @@ class Timed(Harness):
     def session(self) -> Session:
         return Session.from_body(self.repo.items[chat_key(self.group)].body)
 
+    def record(self) -> dict[str, int]:
+        """The group's idle record of all games, as its own item holds it (``gamebot.idle_record``)."""
+        from gamebot.idle_record import record_key
+
+        item = self.repo.items.get(record_key(self.group))
+        return dict(item.body.get("totals") or {}) if item is not None else {}
+
     def fire(self, timer: Timer) -> str:
         self.clock.now = max(self.clock.now, timer.at)
         return self.loop.run_until_complete(self.service.timers.fire(timer.payload))
