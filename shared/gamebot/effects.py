@@ -250,7 +250,8 @@ class Outbox(BaseModel):
             if e.chat in blocked:
                 continue
             if e.not_before is not None and e.not_before > now:
-                blocked.add(e.chat)
+                if e.chat:  # (chat 0, no chat's message, holds back only itself)
+                    blocked.add(e.chat)
                 continue
             out.append(e)
         return out
@@ -276,7 +277,7 @@ class Outbox(BaseModel):
         """Telegram said wait: this entry and the later ones of its chat wait until ``until``."""
         chat = next((e.chat for e in self.effects if e.seq == seq), None)
         for e in self.effects:
-            if e.chat == chat and e.seq >= seq:
+            if e.chat == chat and (e.seq == seq or (chat and e.seq > seq)):  # (chat 0: only itself)
                 e.not_before = max(e.not_before or 0.0, until)
                 if e.seq == seq:
                     e.attempts += 1

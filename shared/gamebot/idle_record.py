@@ -1,13 +1,15 @@
 """The group's idle record across games (``/idles``: who ran out of time, in all games of the group), in
-an item of its own, ``idle#<chat_id>``: read by /idles and written once per game that had a timeout,
-never with the chat's item (which every vote rewrites).
+items of their own: read by /idles and written once per game that had a timeout, never with the chat's
+item (which every vote rewrites).
 
-Body: ``{"totals": {"<user id>": turns timed out}, "names": {"<user id>": name}, "recent": [game ids]}``.
-The chat's session keeps only the game's own record (``Session.idle``, at most one entry a seat); when the
-game is over, one ``idle`` effect in its outbox (:func:`effect`, made once per game: ``Session.idle_counted``)
-adds it here after the commit, like the statistics: the item remembers the last ``RECENT`` games it
-counted, so a delivery repeated counts nothing twice. The record keeps the ``PLAYERS`` players with the
-most timeouts (with names of at most 40 characters: under 100 KB of JSON at worst, a few KB compressed).
+The record is spread over ``SHARDS`` items, ``idle#<chat_id>#<k>``, a player in shard ``user id % SHARDS``;
+each body is ``{"totals": {"<user id>": turns timed out}, "names": {"<user id>": name}, "recent": [game
+ids]}``. The chat's session keeps only the game's own record (``Session.idle``, at most one entry a seat);
+when the game is over, one ``idle`` effect in its outbox (:func:`effect`, made once per game:
+``Session.idle_counted``) adds it to the shards of its players after the commit, like the statistics:
+each item remembers the last ``RECENT`` games it counted, so a delivery repeated counts nothing twice.
+Each item keeps the ``PLAYERS`` players with the most timeouts (with names of at most 40 characters: under
+200 KB of JSON at worst, a few KB compressed), so a group's record keeps ``SHARDS * PLAYERS`` players.
 """
 from __future__ import annotations
 
@@ -15,14 +17,23 @@ from typing import Any
 
 from .effects import Effect
 from .session import Session
-from .store import Item, Repository, retrying
+from .store import Item, Repository, Write, retrying
 
-PLAYERS = 1000  # players the group's record keeps: those who ran out of time most
+SHARDS = 16  # (read with the chat's item in one TransactGetItems: moto, which the tests run on, takes 25)
+PLAYERS = 1000  # players an item keeps (those who ran out of time most): SHARDS * PLAYERS (16,000) a group
 RECENT = 20  # game ids remembered against counting a game twice
 
 
-def record_key(chat_id: int) -> str:
-    return f"idle#{chat_id}"
+def shard_key(chat_id: int, k: int) -> str:
+    return f"idle#{chat_id}#{k}"
+
+
+def key_of(chat_id: int, user_id: int | str) -> str:
+    return shard_key(chat_id, int(user_id) % SHARDS)
+
+
+def keys(chat_id: int) -> list[str]:
+    return [shard_key(chat_id, k) for k in range(SHARDS)]
 
 
 def effect(s: Session) -> Effect | None:
@@ -37,8 +48,10 @@ def effect(s: Session) -> Effect | None:
                   data={"chat": s.chat_id, "game": s.game_id or "", "idle": counts, "names": names})
 
 
-def add(body: dict[str, Any], game_id: str, counts: dict[str, int], names: dict[str, str]) -> bool:
-    """Add a game's timeouts to the record ``body`` (in place). False if that game was counted already."""
+def add(body: dict[str, Any], game_id: str, counts: dict[str, int], names: dict[str, str],
+        trimmed: bool = True) -> bool:
+    """Add a game's timeouts to the record's item ``body`` (in place). False if that game was counted
+    there already."""
     recent = list(body.get("recent") or [])
     if game_id and game_id in recent:
         return False
@@ -51,7 +64,8 @@ def add(body: dict[str, Any], game_id: str, counts: dict[str, int], names: dict[
             totals[str(uid)] = int(totals.get(str(uid), 0)) + int(n)
             if names.get(str(uid)):
                 known[str(uid)] = names[str(uid)]
-    trim(body)
+    if trimmed:
+        trim(body)
     return True
 
 
@@ -65,45 +79,80 @@ def trim(body: dict[str, Any]) -> None:
     body["names"] = {uid: name for uid, name in (body.get("names") or {}).items() if uid in body["totals"]}
 
 
+def by_shard(chat_id: int, counts: dict[str, int]) -> dict[str, dict[str, int]]:
+    """``counts`` (by user id) split by the item that keeps each player."""
+    out: dict[str, dict[str, int]] = {}
+    for uid, n in counts.items():
+        if str(uid).isdigit():
+            out.setdefault(key_of(chat_id, uid), {})[str(uid)] = int(n)
+    return out
+
+
 def count(repo: Repository, effect: Effect) -> None:
-    """Deliver an ``idle`` effect: one read and one version-checked write of the record (re-run on a
-    conflict); a game counted already changes nothing."""
+    """Deliver an ``idle`` effect: one read of the items of the game's players and one version-checked
+    transaction (re-run on a conflict); an item that counted the game already is left as it is."""
     data = effect.data or {}
-    key = record_key(int(data.get("chat", 0)))
+    chat_id = int(data.get("chat", 0))
+    game = str(data.get("game") or "")
+    names = dict(data.get("names") or {})
+    parts = by_shard(chat_id, dict(data.get("idle") or {}))
 
     def attempt() -> None:
-        item = repo.get(key)
-        body = dict(item.body) if item is not None else {}
-        if add(body, str(data.get("game") or ""), dict(data.get("idle") or {}), dict(data.get("names") or {})):
-            repo.put(Item(key=key, body=body), item.version if item is not None else None)
+        found = repo.get_many(list(parts))
+        writes = []
+        for key, counts in parts.items():
+            item = found.get(key)
+            body = dict(item.body) if item is not None else {}
+            if add(body, game, counts, names):
+                writes.append(Write(Item(key=key, body=body), item.version if item is not None else None))
+        if writes:
+            repo.transact(writes)
 
     retrying(attempt)
 
 
-def all_time(s: Session, body: dict[str, Any] | None) -> tuple[dict[str, int], dict[str, str]]:
-    """The group's record as /idles shows it: the item's counts, what an item of an earlier version still
-    keeps in the session (``idle_totals``, moved out at its next write), and this game's own timeouts until
-    they are counted in the item. Returns (counts, names) by user id."""
-    body = body or {}
-    totals = {uid: int(n) for uid, n in (body.get("totals") or {}).items()}
-    names = {**s.idle_names, **(body.get("names") or {})}
+def all_time(s: Session, bodies: list[dict[str, Any]]) -> tuple[dict[str, int], dict[str, str]]:
+    """The group's record as /idles shows it: the items' counts (``bodies``), what an item of an earlier
+    version still keeps in the session (``idle_totals``, moved out at its next write), and this game's own
+    timeouts until they are counted in the items. Returns (counts, names) by user id."""
+    totals: dict[str, int] = {}
+    names = dict(s.idle_names)
+    counted: set[str] = set()
+    for body in bodies:
+        totals.update({uid: int(n) for uid, n in (body.get("totals") or {}).items()})
+        names.update(body.get("names") or {})
+        counted.update(body.get("recent") or [])
     for uid, n in s.idle_totals.items():
         totals[uid] = totals.get(uid, 0) + int(n)
-    if s.idle and s.game_id not in (body.get("recent") or []) and not s.idle_totals:
+    if s.idle and (s.game_id or "") not in counted and not s.idle_totals:
         for uid, n in s.idle.items():
             totals[uid] = totals.get(uid, 0) + int(n)
     names.update({str(p.id): p.name for p in s.players})
     return totals, names
 
 
-def move_out(s: Session, body: dict[str, Any]) -> bool:
-    """Move what an item of an earlier version kept in the session (``idle_totals``, ``idle_names``) into the
-    record ``body`` (in place), and clear it from the session. Those totals already counted the game's own
-    timeouts (``idle``), which are counted again when the game is over: they are left out here, so that
-    nothing counts twice and nothing is lost. False if there was nothing to move."""
-    if not s.idle_totals and not s.idle_names:
-        return False
+def stored(repo: Repository, chat_id: int) -> tuple[dict[str, int], dict[str, str]]:
+    """The group's record as its items hold it: (counts, names) by user id (one read)."""
+    totals: dict[str, int] = {}
+    names: dict[str, str] = {}
+    for item in repo.get_many(keys(chat_id)).values():
+        totals.update({uid: int(n) for uid, n in (item.body.get("totals") or {}).items()})
+        names.update(item.body.get("names") or {})
+    return totals, names
+
+
+def move_out(s: Session, found: dict[str, Item]) -> dict[str, tuple[Item, int | None]]:
+    """Move what an item of an earlier version kept in the session (``idle_totals``, ``idle_names``) into
+    the record's items (``found``: those that exist), and clear it from the session: key -> (the new item,
+    the version it replaces). Those totals already counted the game's own timeouts (``idle``), which are
+    counted again when the game is over: they are left out here, so that nothing counts twice and nothing
+    is lost (no item is trimmed by the move)."""
     counts = {uid: int(n) - int(s.idle.get(uid, 0)) for uid, n in s.idle_totals.items()}
-    add(body, "", counts, dict(s.idle_names))
+    out = {}
+    for key, part in by_shard(s.chat_id, counts).items():
+        item = found.get(key)
+        body = dict(item.body) if item is not None else {}
+        add(body, "", part, dict(s.idle_names), trimmed=False)
+        out[key] = (Item(key=key, body=body), item.version if item is not None else None)
     s.idle_totals, s.idle_names = {}, {}
-    return True
+    return out

@@ -54,16 +54,16 @@ def move_out(repo: Repository, stored: Item) -> Item | None:
         s = Session.from_body(stored.body)
     except DamagedSession:
         return None
-    record = idle_record.record_key(s.chat_id)
-    wanted = [record] if s.idle_totals or s.idle_names else []
-    wanted += sorted({subscribers.key_of(s.chat_id, p.id) for p in s.next_game})
-    found = repo.get_many(wanted) if wanted else {}
-    writes = [Write(item, version) for item, version in subscribers.merge(found, s.chat_id, s.next_game).values()]
-    s.next_game = []
-    current = found.get(record)
-    body = dict(current.body) if current is not None else {}
-    if idle_record.move_out(s, body):
-        writes.append(Write(Item(key=record, body=body), current.version if current is not None else None))
+    moved: dict[str, tuple[Item, int | None]] = {}
+    if s.next_game:  # (each kind read in one request: a TransactGetItems of at most 25 items)
+        found = repo.get_many(sorted({subscribers.key_of(s.chat_id, p.id) for p in s.next_game}))
+        moved.update(subscribers.merge(found, s.chat_id, s.next_game))
+        s.next_game = []
+    if s.idle_totals or s.idle_names:
+        found = repo.get_many(sorted({idle_record.key_of(s.chat_id, uid) for uid in s.idle_totals
+                                      if uid.isdigit()}))
+        moved.update(idle_record.move_out(s, found))
+    writes = [Write(item, version) for item, version in moved.values()]
     return repo.transact([Write(Item(key=stored.key, body=s.body()), stored.version), *writes])[0]
 
 

@@ -303,14 +303,13 @@ IDLES_SHOWN = 30  # /idles names the players who ran out of time most (the recor
 
 async def cmd_idles(deps: Deps, job: Job, args: str) -> None:
     chat = job.update.effective_chat
-    found = deps.repo.get_many([chat_key(chat.id), idle_record.record_key(chat.id)])  # (one read)
+    found = deps.repo.get_many([chat_key(chat.id), *idle_record.keys(chat.id)])  # (one read)
     session = Session.from_body(found[chat_key(chat.id)].body) if chat_key(chat.id) in found else None
     lang = reply_lang(job, session)  # the group's language, as every group reply
     if session is None:
         session = Session(chat_id=chat.id, lang=lang)
     table = deps.table(session, lang)
-    record = found.get(idle_record.record_key(chat.id))
-    totals, names = idle_record.all_time(session, record.body if record is not None else None)
+    totals, names = idle_record.all_time(session, [found[k].body for k in idle_record.keys(chat.id) if k in found])
 
     def listing(counts: dict[str, int]) -> str:
         ranked = sorted(counts.items(), key=lambda kv: (-kv[1], names.get(kv[0], kv[0])))

@@ -26,10 +26,9 @@ class Timed(Harness):
 
     def record(self) -> dict[str, int]:
         """The group's idle record of all games, as its own item holds it (``gamebot.idle_record``)."""
-        from gamebot.idle_record import record_key
+        from gamebot.idle_record import stored
 
-        item = self.repo.items.get(record_key(self.group))
-        return dict(item.body.get("totals") or {}) if item is not None else {}
+        return stored(self.repo, self.group)[0]
 
     def fire(self, timer: Timer) -> str:
         self.clock.now = max(self.clock.now, timer.at)
