@@ -82,6 +82,7 @@ def test_subscribing_writes_the_subscribers_item_once_and_never_the_chat_item():
             writes, deletes)
         h.command(SUB, "/nextgame")
         assert "I will tell you here when the next game opens" in h.io.texts(SUB)[-1]
+        assert chat_key(GROUP) not in keys  # (nor is it read: the answer needs only the subscriber's item)
         assert [k for k in keys if not k.startswith("update#")] == [subscribers.key_of(GROUP, SUB)]
         assert waiting(h) == {SUB: "en"}
     finally:
