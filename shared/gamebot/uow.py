@@ -21,7 +21,7 @@ from .delivery import learn, to_effect, to_out
 from .effects import LEASE_SECONDS, Budget, Effect, Lease, receipts_key
 from .session import Session, chat_key, keeps_moved_out
 from .steps import Plan, Reply, Step
-from .store import Item, Repository, Write, retrying
+from .store import Item, Repository, VersionConflict, Write, retrying
 from .telegram_io import Out, Result
 
 log = logging.getLogger("gamebot.uow")
@@ -164,7 +164,13 @@ class UnitOfWork:
         items of its own moved there first (one version-checked transaction: ``recovery.move_out``)."""
         if stored is None or not keeps_moved_out(stored.body):
             return stored
-        return self.upgrade(self.repo, stored) or stored
+        try:
+            return self.upgrade(self.repo, stored) or stored
+        except VersionConflict:
+            raise  # (read again and retry)
+        except Exception:  # the group plays on with the item as it is (nothing is dropped from it)
+            log.exception("could not move the history out of chat item %s", stored.key)
+            return stored
 
     def _take_over(self, s: Session, chat_id: int, owner: int, repo: Any) -> bool:
         """A delivery that did not finish (its function died, or this is its update again): what its

@@ -313,3 +313,23 @@ def test_the_move_is_one_transaction_with_the_chat_item_and_merges_what_the_new_
         assert record(h) == {"8000000": 1, "8000001": 4 + 2, "8000002": 3}
     finally:
         h.close()
+
+
+def test_a_group_that_becomes_a_supergroup_takes_its_subscribers_and_idle_record_along():
+    h = Timed()
+    try:
+        players = [1, 2, 3, 4, 5]
+        timed_out_game(h, players)
+        expected = record(h)
+        h.lobby(players)
+        h.press_label(1, GROUP, "Start")
+        subscribe(h, [SUB + i for i in range(30)])
+        new = -1002000000002
+        h.send({"update_id": U.next_update_id(), "message": {
+            **U.message(GROUP, 900, None, from_user=U.user(1)), "migrate_to_chat_id": new}})
+        assert Session.from_body(h.repo.items[chat_key(new)].body).status == "playing"
+        assert subscribers.waiting(h.repo, GROUP) == [] and idle_record.stored(h.repo, GROUP)[0] == {}
+        assert {int(u) for s in subscribers.waiting(h.repo, new) for u in s.subs} == set(range(SUB, SUB + 30))
+        assert idle_record.stored(h.repo, new)[0] == expected and expected
+    finally:
+        h.close()
