@@ -80,3 +80,13 @@ def test_in_french(h):
     assert "Une nouvelle partie est ouverte" in _notices(h, 7)[-1]
     h.press_label(7, 7, "Rejoindre")
     assert 7 in [p.id for p in session(h).players]
+
+
+def test_a_full_list_says_so(h, monkeypatch):
+    monkeypatch.setattr(subscribers, "PER_SHARD", 1)
+    first, second = 7, 7 + subscribers.SHARDS  # (the same item)
+    for uid in (first, second):
+        h.send(U.start(h.user(uid)))
+        h.command(uid, "/nextgame")
+    assert "The list of people waiting for the next game here is full" in h.io.texts(GROUP)[-1]
+    assert subscribed(h) == [first]

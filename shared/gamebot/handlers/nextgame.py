@@ -84,8 +84,8 @@ async def notify(deps: Deps, effect: Effect, s: Session | None, owner: int) -> R
         if lang not in tables:
             tables[lang] = deps.table(s, lang)
         t = tables[lang]
-        return Out("send", chat_id=int(uid), user_id=int(uid), tag="nextgame", keyboard=[[Btn(t.t("nextgame.join"), join)]],
-                   text=t.t("nextgame.opened", title=esc(s.title)))
+        return Out("send", chat_id=int(uid), user_id=int(uid), tag="nextgame",
+                   text=t.t("nextgame.opened", title=esc(s.title)), keyboard=[[Btn(t.t("nextgame.join"), join)]])
 
     busy: set[str] = set()  # shards a worker is writing: one worker a shard at a time
 
@@ -105,6 +105,8 @@ async def notify(deps: Deps, effect: Effect, s: Session | None, owner: int) -> R
                     pause[0] = max(float(result.detail or 1), PAUSE)  # Telegram says wait: this one stays
                 elif result is None or result.error not in ("network", "telegram"):  # told, or never reachable
                     await asyncio.to_thread(shard.strike, deps.repo, uid)
+                    if result is not None and result.error == "forbidden":  # (they blocked the bot)
+                        await asyncio.to_thread(deps.mark_user, int(uid), blocked=True)
             finally:
                 busy.discard(shard.key)
 
