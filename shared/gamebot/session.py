@@ -20,9 +20,11 @@ so nothing in it grows with the group's history; each field has a bound:
 * ``state``: one game's engine state (five quests of at most five proposals: ``scripts/bench_state_size.py``
   measures the longest); ``last``: one finished game's summary;
 * ``keyboards``: ``MAX_LIVE_KEYBOARDS``; ``reminders``: ``MAX_REMINDERS``; ``seen``: ``SEEN_MAX`` update ids;
-* ``outbox`` (``gamebot.effects``): ``effects`` at most ``MAX_OUTBOX`` (what a step decided and is not
-  delivered yet; the /nextgame notices of a lobby are one entry, whatever the number of subscribers),
-  ``group_ops`` the group's operations of the last minute (the budget's limit), ``progress`` and ``dirty``
+* ``outbox`` (``gamebot.effects``): ``effects``, what steps decided and is not delivered yet, a few entries
+  a step (each at most one Telegram message; a lobby's /nextgame notices are one entry whatever the number
+  of subscribers, a game's timeouts one entry), the backlog capped by ``MAX_OUTBOX`` (``gamebot.effects``),
+  ``group_ops`` the group's operations of the last minute (at most the budget's limit; with the budget
+  off, ``GROUP_MESSAGES_PER_MINUTE=0``, what one minute sent), ``progress`` and ``dirty``
   one entry per group view, ``replay`` the closing edits of ``REPLAY_STEPS`` steps.
 
 What does grow with the history lives in items of its own, read only when needed: the /nextgame

@@ -333,3 +333,20 @@ def test_a_group_that_becomes_a_supergroup_takes_its_subscribers_and_idle_record
         assert idle_record.stored(h.repo, new)[0] == expected and expected
     finally:
         h.close()
+
+
+def test_the_chats_alarm_delivers_the_next_batches():
+    h = Timed()
+    try:
+        subscribe(h, [SUB + i for i in range(350)])
+        h.command(1, "/newgame")
+        assert len(notices(h)) == 20
+        wake = min(t.at for t in h.sched.pending())
+        assert wake <= h.clock.now + 2  # (a moment later: EventBridge Scheduler fires within its minute)
+        for told in (320, 350):
+            while len(notices(h)) < told:
+                h.fire_next()
+            assert len(notices(h)) == told
+        assert set(notices(h).values()) == {1} and waiting(h) == {}
+    finally:
+        h.close()
