@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from .delivery import Facts, held_back, learn, to_effect, to_out
@@ -26,6 +26,7 @@ from .uow import UnitOfWork
 
 log = logging.getLogger("gamebot.courier")
 
+TALLIED = ("stats", "idle")  # outbox entries counted in the store (``tally``), no Bot API call of their own
 IN_FLIGHT = 16  # Bot API calls at once (the bot may make about 30 per second in all; the HTTP pool holds 16)
 MAX_DRAIN = 3  # delivery rounds one update may run (notices found by the ack, entries others left)
 RETRY_LATER = 5.0  # seconds before an entry that failed on the network is tried again (times its tries)
@@ -38,12 +39,14 @@ class Courier:
     def __init__(self, uow: UnitOfWork, io: Any,
                  schedule: Callable[[list[Any]], None] | None = None,
                  follow_up: Callable[[Session, Facts], list[Out]] | None = None,
-                 tally: Callable[[Effect], None] | None = None) -> None:
+                 tally: Callable[[Effect], None] | None = None,
+                 notify: Callable[[Effect, Session | None, int], Awaitable[Result]] | None = None) -> None:
         self.uow = uow
         self.io = io
         self.schedule = schedule or (lambda calls: None)
         self.follow_up = follow_up or (lambda s, facts: [])
-        self.tally = tally or (lambda e: None)  # a "stats" effect: count a finished game (blocking store calls)
+        self.tally = tally or (lambda e: None)  # a "stats" or "idle" effect: count a finished game (blocking store calls)
+        self.notify = notify  # a "nextgame" effect: tell a batch of the subscribers (its Result says if more wait)
 
     async def deliver(self, plan: Plan) -> list[Result]:
         """Send what the committed ``plan`` may send now, then record it (one write)."""
@@ -90,10 +93,11 @@ class Courier:
     async def _send(self, step: Step) -> list[Result]:
         """Each chat's operations one after the other, the chats at the same time (at most ``IN_FLIGHT``
         calls at once): a chat never waits for another's calls."""
-        outs = [to_out(e, step.session, self.uow.photo) for e in step.stored if e.op != "stats"]
+        outs = [to_out(e, step.session, self.uow.photo) for e in step.stored if e.op not in (*TALLIED, "nextgame")]
         outs += list(step.direct)
         limit = asyncio.Semaphore(IN_FLIGHT)
-        tallies = [self._tally(e) for e in step.stored if e.op == "stats"]  # beside the chats' calls
+        tallies = [self._tally(e) for e in step.stored if e.op in TALLIED]  # beside the chats' calls
+        tallies += [self._notify(e, step) for e in step.stored if e.op == "nextgame"]
 
         async def chain(ops: list[Out]) -> list[Result]:
             done: list[Result] = []
@@ -130,6 +134,17 @@ class Courier:
                           game.get("chat_id"))
             return [Result(out, False, error="network")]
         return [Result(out, True)]
+
+    async def _notify(self, e: Effect, step: Step) -> list[Result]:
+        """A "nextgame" effect: a batch of the subscribers told (a failure is tried again like a send)."""
+        out = Out("nextgame", chat_id=e.chat, tag=e.tag, seq=e.seq)
+        if self.notify is None:
+            return [Result(out, True)]
+        try:
+            return [await self.notify(e, step.session, step.owner)]
+        except Exception:
+            log.exception("could not tell the /nextgame subscribers of chat %s (tried again later)", step.chat_id)
+            return [Result(out, False, error="network")]
 
     def _receipt(self, step: Step, seq: int, message_id: int) -> None:
         if not step.lease:

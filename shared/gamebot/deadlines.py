@@ -10,7 +10,7 @@ from typing import Any
 from engine import ALL, GameConfig, GameState
 from engine.timeouts import DEFAULT_VOTE, VOTE_OPTION
 
-from . import texts
+from . import idle_record, texts
 from .presenter.limits import duration
 from .presenter.table import Table
 from .session import LOBBY, PLAYING, Deadline, Session, TimerSettings, serial
@@ -147,33 +147,35 @@ def same_deadline(a: Deadline | None, b: Deadline | None) -> bool:
 
 
 def record_idle(s: Session, seat: int, hidden: bool) -> None:
-    player = s.players[seat]
-    uid = str(player.id)
-    s.idle_names[uid] = player.name
+    """The player at ``seat`` ran out of time: counted in this game's record (``Session.idle``), which joins
+    the group's record of all games once the game is over (:func:`settle_idle`, ``gamebot.idle_record``)."""
+    uid = str(s.players[seat].id)
     if hidden:  # who held a hidden decision stays secret until the end
         s.idle_hidden[uid] = s.idle_hidden.get(uid, 0) + 1
         return
     s.idle[uid] = s.idle.get(uid, 0) + 1
-    s.idle_totals[uid] = s.idle_totals.get(uid, 0) + 1
 
 
 def settle_idle(s: Session) -> None:
-    """The game is over: hidden decisions that ran out of time join the idle record."""
+    """The game is over: hidden decisions that ran out of time join the game's idle record, and the game's
+    record goes to the group's record of all games (an ``idle`` effect in the outbox, once per game)."""
     for uid, n in s.idle_hidden.items():
         s.idle[uid] = s.idle.get(uid, 0) + n
-        s.idle_totals[uid] = s.idle_totals.get(uid, 0) + n
     s.idle_hidden = {}
+    fold = idle_record.effect(s)
+    if fold is not None:
+        s.outbox.add(fold)
 
 
 def carry_over(previous: Session | None) -> dict[str, Any]:
-    """What a new lobby keeps from the group's previous session: the all-time idle record, the chat's
-    pending alarm (so that the next write can move or cancel it) and its outbox (what waits to be sent or
-    counted, the group's budget, a delivery's lease: nothing decided is lost to a new lobby)."""
+    """What a new lobby keeps from the group's previous session: the chat's pending alarm (so that the next
+    write can move or cancel it) and its outbox (what waits to be sent or counted, the last game's
+    timeouts on their way to the group's record, the group's budget, a delivery's lease: nothing decided is
+    lost to a new lobby)."""
     if previous is None:
         return {}
     settle_idle(previous)
-    return {"idle_totals": dict(previous.idle_totals), "idle_names": dict(previous.idle_names),
-            "alarm": previous.alarm, "outbox": previous.outbox}
+    return {"alarm": previous.alarm, "outbox": previous.outbox}
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -21,6 +21,12 @@ A step's decision produces Bot API operations (``gamebot.telegram_io.Out``). The
   end of a game stores its outcome; the delivery counts it in the statistics and ratings items (one
   read, one transaction, next to the Bot API calls) and the ack removes it like a sent message. Each
   item remembers the games it counted, so a delivery repeated after a death counts nothing twice.
+  The game's timeouts reach the group's idle record the same way (``op == "idle"``, ``idle_record``).
+* **The /nextgame notices** (``op == "nextgame"``, chat 0): one entry for a lobby that opened, however
+  many subscribers wait. Each delivery tells a bounded batch of them (``handlers.nextgame``), taking each
+  one told out of the subscribers' own items at once; while some wait, the entry waits a moment
+  (``not_before``) and the chat's alarm or its next update delivers the next batch. Once none waits, or
+  the lobby is no longer open (the others are told when the next one opens), the ack removes it.
 * **Closing edits** in private chats (a prompt turned into "Done: ...", the Leader's picker turned
   into the proposed team, dead buttons taken away) are sent like progress, without an ack, and kept
   in ``replay`` (the last few steps): a redelivery of the update sends them again (an edit done twice
@@ -88,7 +94,7 @@ class Effect(BaseModel):
     """One stored Bot API operation (an essential ``Out``), waiting to be delivered."""
 
     seq: int
-    op: str  # "send" | "edit" | "markup" | "pin" | "photo" | "delete" | "stats"
+    op: str  # "send" | "edit" | "markup" | "pin" | "photo" | "delete" | "stats" | "idle" | "nextgame"
     chat: int
     text: str | None = None
     keyboard: list[list[dict[str, str]]] | None = None  # rows of {"text", "data"} or {"text", "url"}
@@ -101,6 +107,9 @@ class Effect(BaseModel):
     picture: str | None = None  # op "photo": the last game's picture in this language, drawn at delivery
     stats: dict[str, Any] | None = None  # op "stats": a finished game's outcome, counted at delivery (no Bot API
     # call: the statistics and ratings items are updated, idempotently by game id; ``handlers.statistics``)
+    data: dict[str, Any] | None = None  # op "idle": a game's timeouts, added to the group's record once
+    # (``idle_record``); op "nextgame": the lobby whose opening the /nextgame subscribers are told, a batch
+    # per delivery (``handlers.nextgame``). Neither is a Bot API call of its own
     not_before: float | None = None  # epoch seconds: waiting for the budget or Telegram's flood control
     attempts: int = 0
     step: int | None = None  # the entries of one step share it: the group gets them together (None: alone)
@@ -290,7 +299,8 @@ class Outbox(BaseModel):
             if e.chat in blocked:
                 continue
             if e.not_before is not None and e.not_before > now:
-                blocked.add(e.chat)
+                if e.chat:  # (chat 0, no chat's message, holds back only itself)
+                    blocked.add(e.chat)
                 continue
             out.append(e)
         return out
@@ -316,7 +326,7 @@ class Outbox(BaseModel):
         """Telegram said wait: this entry and the later ones of its chat wait until ``until``."""
         chat = next((e.chat for e in self.effects if e.seq == seq), None)
         for e in self.effects:
-            if e.chat == chat and e.seq >= seq:
+            if e.chat == chat and (e.seq == seq or (chat and e.seq > seq)):  # (chat 0: only itself)
                 e.not_before = max(e.not_before or 0.0, until)
                 if e.seq == seq:
                     e.attempts += 1

@@ -7,6 +7,10 @@ validates on its own (and, inside a list or a mapping, every entry that does: th
 the recorded update ids one by one...); ``closed`` turns what was salvaged into a cancelled session, so
 the group can open a new game. A user record that does not load is salvaged the same way when it is
 read (``user_record``), so nobody is locked out by their own record.
+
+A chat item written by an earlier version may also keep what now lives in items of its own (the /nextgame
+subscribers, the idle record of all games: ``Session`` says why). ``move_out`` moves it there, in one
+transaction with the chat's item, before anything else is decided on that item (``uow.UnitOfWork``).
 """
 from __future__ import annotations
 
@@ -14,8 +18,10 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from . import idle_record, subscribers
 from .deadlines import settle_idle
-from .session import CANCELLED, Session, UserRecord
+from .session import CANCELLED, DamagedSession, Session, UserRecord, keeps_moved_out
+from .store import Item, Repository, Write
 
 
 def salvage(chat_id: int, body: Any) -> Session:
@@ -33,6 +39,32 @@ def closed(s: Session) -> Session:
     })
     settle_idle(out)
     return out
+
+
+def move_out(repo: Repository, stored: Item) -> Item | None:
+    """Move the /nextgame subscribers and the idle record of all games that an item of an earlier version
+    kept in the chat's session (``stored``) to their own items, merged with what those hold already: one
+    transaction with the chat's item under a version check (a conflict raises ``VersionConflict``: read
+    again and retry), so that nobody subscribed and no timeout is lost or counted twice. Returns the chat's
+    item as written, or None when there was nothing to move (or the item does not load: ``/cancel``
+    salvages it, keeping those fields, and the next write moves them)."""
+    if not keeps_moved_out(stored.body):
+        return None
+    try:
+        s = Session.from_body(stored.body)
+    except DamagedSession:
+        return None
+    moved: dict[str, tuple[Item, int | None]] = {}
+    if s.next_game:  # (each kind read in one request: a TransactGetItems of at most 25 items)
+        found = repo.get_many(sorted({subscribers.key_of(s.chat_id, p.id) for p in s.next_game}))
+        moved.update(subscribers.merge(found, s.chat_id, s.next_game))
+        s.next_game = []
+    if s.idle_totals or s.idle_names:
+        found = repo.get_many(sorted({idle_record.key_of(s.chat_id, uid) for uid in s.idle_totals
+                                      if uid.isdigit()}))
+        moved.update(idle_record.move_out(s, found))
+    writes = [Write(item, version) for item, version in moved.values()]
+    return repo.transact([Write(Item(key=stored.key, body=s.body()), stored.version), *writes])[0]
 
 
 def user_record(user_id: int, body: Any) -> UserRecord:

@@ -22,14 +22,14 @@ from typing import Any
 
 from telegram import Update
 
-from . import inbound, texts
+from . import idle_record, inbound, recovery, texts
 from .bot_name import BotName
 from .callbacks import Codec
 from .context import ARCHIVE_DAYS, Deps, lang_of
 from .courier import Courier
 from .dispatch import dispatch
-from .effects import Budget
-from .handlers import statistics
+from .effects import Budget, Effect
+from .handlers import nextgame, statistics
 from .handling import Job, respond, transient
 from .outgoing import notices, views
 from .session import DamagedSession
@@ -75,10 +75,10 @@ class Service:
         self.timers = Timers(deps)
         self.uow = deps.uow = UnitOfWork(
             repo, clock, plan_timers=self.timers.plan, arm=self.timers.arm, photo=notices.outbox_photo,
-            settle=notices.settle, refresh=partial(views.refresh, deps), budget=budget)
+            settle=notices.settle, refresh=partial(views.refresh, deps), budget=budget, upgrade=recovery.move_out)
         self.courier = deps.courier = Courier(
             self.uow, io, schedule=self.timers.dispatch, follow_up=partial(notices.follow_up, deps),
-            tally=partial(statistics.tally, deps))
+            tally=partial(tally, deps), notify=partial(nextgame.notify, deps))
 
     def set_clock(self, clock: Any) -> None:
         """Use ``clock`` for time everywhere (tests that move time)."""
@@ -169,6 +169,15 @@ class Service:
             # unavailable, throttled, contention), or when what was committed is not delivered yet. A bug
             # would fail again on every redelivery: 200.
             return Answer(500) if retry else Answer(200, job.response)
+
+
+def tally(deps: Deps, effect: Effect) -> None:
+    """An outbox entry counted in the store after the commit: a finished game in the statistics, or a
+    game's timeouts in the group's idle record."""
+    if effect.op == "idle":
+        idle_record.count(deps.repo, effect)
+    else:
+        statistics.tally(deps, effect)
 
 
 def well_formed(u: Update) -> bool:

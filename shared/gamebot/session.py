@@ -5,6 +5,34 @@ A group has at most one active session: a lobby (players joining, host choosing 
 without a button press on them (the lobby, later turned into the board, and the vote/quest progress
 message), the selection a player is building with toggle buttons, and the last update ids applied
 (so that a redelivered update is applied once, recorded in the same conditional write).
+
+Every vote rewrites the chat's item (DynamoDB charges a write unit per KB and refuses items over 400 KB),
+so nothing in it grows with the group's history; each field has a bound:
+
+* one value each: ``chat_id``, ``title`` (Telegram's, at most 128 characters), ``lang``, ``game_id``,
+  ``status``, ``host``, the message ids (``lobby_msg``, ``board_msg``, ``vote_msg``, ``settings_msg``,
+  ``pinned``, ``again_msg``), ``vote_serial``, ``vote_intro`` (one message's news), ``pin_hint``,
+  ``deadline``, ``alarm``, ``rematch_of``, ``again_game``, ``idle_counted``;
+* ``players``: at most 10 (``context.MAX_PLAYERS``; a name at most 40 characters); ``invited``: the last
+  game's players (at most 10); ``unreachable``, ``idle``, ``idle_hidden``: players of this game; ``sel``:
+  one selection per seat and one for the group's picker;
+* ``settings``: each character at most as often as the panel allows, one value per option and per phase;
+* ``state``: one game's engine state (five quests of at most five proposals: ``scripts/bench_state_size.py``
+  measures the longest); ``last``: one finished game's summary;
+* ``keyboards``: ``MAX_LIVE_KEYBOARDS``; ``reminders``: ``MAX_REMINDERS``; ``seen``: ``SEEN_MAX`` update ids;
+* ``outbox`` (``gamebot.effects``): ``effects``, what steps decided and is not delivered yet, a few entries
+  a step (each at most one Telegram message; a lobby's /nextgame notices are one entry whatever the number
+  of subscribers, a game's timeouts one entry), the backlog capped by ``MAX_OUTBOX`` (``gamebot.effects``),
+  ``group_ops`` the group's operations of the last minute (at most the budget's limit; with the budget
+  off, ``GROUP_MESSAGES_PER_MINUTE=0``, what one minute sent), ``progress`` and ``dirty``
+  one entry per group view, ``replay`` the closing edits of ``REPLAY_STEPS`` steps.
+
+What does grow with the history lives in items of its own, read only when needed: the /nextgame
+subscribers (``gamebot.subscribers``: read when a lobby opens), the idle record of all games
+(``gamebot.idle_record``: read by /idles, written when a game with a timeout is over), the statistics
+(``gamebot.stats``) and the finished games (``archive_key``). Items written by earlier versions kept the
+first two here (``next_game``, ``idle_totals``, ``idle_names``): those fields are read from such items only,
+and the first write moves them out (``recovery.move_out``).
 """
 from __future__ import annotations
 
@@ -22,6 +50,14 @@ SEEN_MAX = 100
 USER_SEEN_MAX = 10
 LOBBY, PLAYING, ENDED, CANCELLED = "lobby", "playing", "ended", "cancelled"
 ACTIVE = (LOBBY, PLAYING)
+
+
+MOVED_OUT = ("next_game", "idle_totals", "idle_names")  # fields of earlier versions, moved to their own items
+
+
+def keeps_moved_out(body: dict[str, Any]) -> bool:
+    """Does a stored chat item still keep what now lives in items of its own (``recovery.move_out``)?"""
+    return any(body.get(name) for name in MOVED_OUT)
 
 
 class DamagedSession(ValueError):
@@ -195,18 +231,22 @@ class Session(BaseModel):
     last: dict[str, Any] | None = None
     deadline: Deadline | None = None  # the time limit running now (gamebot.timers)
     alarm: Alarm | None = None  # the chat's pending wake-up: the next moment something is due (gamebot.timers)
-    # Turns that ran out of time, per user id (as a string): in this game (reset at /newgame) and in
-    # every game of this group. Timeouts of hidden decisions wait in idle_hidden until the game ends,
-    # so that nobody learns who held them.
+    # Turns that ran out of time in this game, per user id (as a string; reset at /newgame). Timeouts of
+    # hidden decisions wait in idle_hidden until the game ends, so that nobody learns who held them. Once
+    # the game is over they go to the group's record of all games (gamebot.idle_record), once:
+    # idle_counted names the game whose timeouts are on their way there.
     idle: dict[str, int] = Field(default_factory=dict)
-    idle_totals: dict[str, int] = Field(default_factory=dict)
     idle_hidden: dict[str, int] = Field(default_factory=dict)
+    idle_counted: str | None = None
+    # Kept here by earlier versions (the record of all games, the /nextgame subscribers): read from their
+    # items only, and moved to items of their own by the first write (recovery.move_out).
+    idle_totals: dict[str, int] = Field(default_factory=dict)
     idle_names: dict[str, str] = Field(default_factory=dict)
     # A lobby opened by "Play again": the game it follows, and that game's players, listed as invited
     # until they join (one tap on Join, or on "Play again" again).
     rematch_of: str | None = None
     invited: list[Player] = Field(default_factory=list)
-    next_game: list[Player] = Field(default_factory=list)  # /nextgame: told in private when a lobby opens here
+    next_game: list[Player] = Field(default_factory=list)  # earlier versions' /nextgame subscribers (above)
     # The game-over message carrying "Play again" (its id, learned once sent) and the game it ended: its
     # button stays while it can do something (open the rematch, join a lobby), and goes once a game runs.
     again_msg: int | None = None
@@ -273,7 +313,11 @@ class Session(BaseModel):
             del self.seen[: len(self.seen) - SEEN_MAX]
 
     def body(self) -> dict[str, Any]:
-        return self.model_dump(mode="json", exclude_none=True)
+        body = self.model_dump(mode="json", exclude_none=True)
+        for name in MOVED_OUT:  # (empty: not written at all)
+            if not body.get(name):
+                body.pop(name, None)
+        return body
 
     @classmethod
     def from_body(cls, body: dict[str, Any]) -> Session:

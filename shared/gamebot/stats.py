@@ -4,7 +4,14 @@
   characters played and won, assassinations (attempts and hits, per target), turns that timed out, and
   a table per player: games, wins and skill rating (``gamebot.ratings``).
 * ``stats#user#<user_id>``: one player's games and wins, by side and by character, their attempts as
-  the Assassin, their timed-out turns, and their rating in each group they play in.
+  the Assassin, their timed-out turns, and their games, wins and rating in each group they play in.
+
+Both stay far below DynamoDB's 400 KB whatever the history (each is read and written when a game
+ends): a group's table keeps its ``MAX_PLAYERS_PER_CHAT`` most active players (under 100 KB of JSON
+with the longest names; a few KB compressed), always with the players of the game just counted; a
+player it no longer keeps is still rated there: their own item keeps their row in each of their
+``MAX_GROUPS_PER_USER`` latest groups, and it comes back into the group's table when they play there
+again (:func:`remembered`). Characters, reasons and themes are bounded by the rules, ``recent`` by ``RECENT``.
 
 A game's end does not touch these items: it stores a ``stats`` effect in the chat's outbox (the
 :class:`Outcome` as data, ``handlers.statistics``), delivered after the commit like a message. Its
@@ -28,6 +35,7 @@ RECENT = 20  # game ids remembered per item against double counting
 MAX_PLAYERS_PER_CHAT = 300  # the per-player table of a group keeps its most active players
 MAX_GROUPS_PER_USER = 20  # a player's ratings: the groups they played in most recently
 MIN_HUMANS = 5  # games with fewer human players are not counted
+ROW = ("games", "wins", "mu", "sigma", "rated")  # a player's row in a group, also kept in their own item
 VERSION = 2  # items written since ratings (``migrate``)
 
 
@@ -153,12 +161,16 @@ def _shot(body: dict[str, Any], o: Outcome) -> None:
     bump(target, "hits", int(o.assassin_hit))
 
 
-def add_to_chat(body: dict[str, Any], o: Outcome) -> bool:
+def add_to_chat(body: dict[str, Any], o: Outcome, known: dict[str, dict[str, Any]] | None = None) -> bool:
     """Count the game in a group's statistics (``body``, migrated in place) and rate its players.
-    False if it was already counted."""
+    ``known``: the rows of players the group's table no longer keeps, as their own items remember them
+    (:func:`remembered`): they come back with their rating. False if it was already counted."""
     body.update(migrate(body))
     if not _remember(body, o.game_id):
         return False
+    players = body.setdefault("players", {})
+    for uid, row in (known or {}).items():
+        players.setdefault(uid, dict(row))
     bump(body, "games")
     theme = body.setdefault("themes", {}).setdefault(o.theme, {})
     bump(theme, "games")
@@ -178,8 +190,10 @@ def add_to_chat(body: dict[str, Any], o: Outcome) -> bool:
         bump(row, "games")
         bump(row, "wins", int(won))
     ratings.update(players, o)
-    if len(players) > MAX_PLAYERS_PER_CHAT:
-        keep = sorted(players, key=lambda u: (players[u].get("games", 0), players[u].get("wins", 0)), reverse=True)
+    if len(players) > MAX_PLAYERS_PER_CHAT:  # the most active stay, and always this game's players
+        here = {str(uid) for uid in o.user_ids}
+        keep = sorted(players, key=lambda u: (u in here, players[u].get("games", 0), players[u].get("wins", 0)),
+                      reverse=True)
         body["players"] = {u: players[u] for u in keep[:MAX_PLAYERS_PER_CHAT]}
     if o.assassin is not None:
         _shot(body, o)
@@ -209,9 +223,22 @@ def add_to_user(body: dict[str, Any], o: Outcome, seat: int, rating: dict[str, A
     if rating is not None:
         groups = body.setdefault("ratings", {})
         groups.pop(str(o.chat_id), None)  # (most recent last)
-        groups[str(o.chat_id)] = {"title": o.title, **{k: rating[k] for k in ("mu", "sigma", "rated") if k in rating}}
+        groups[str(o.chat_id)] = {"title": o.title, **{k: rating[k] for k in ROW if k in rating}}
         body["ratings"] = dict(list(groups.items())[-MAX_GROUPS_PER_USER:])
     return True
+
+
+def remembered(o: Outcome, found: dict[str, Item]) -> dict[str, dict[str, Any]]:
+    """The players' rows in the group as their own items remember them (games, wins and rating, kept with
+    their ratings: ``add_to_user``): the group's table keeps ``MAX_PLAYERS_PER_CHAT`` players, and a player
+    it dropped comes back from there with their rating when they play again."""
+    rows = {}
+    for seat, uid in enumerate(o.user_ids):
+        item = found.get(user_stats_key(uid))
+        kept = ((item.body.get("ratings") or {}) if item is not None else {}).get(str(o.chat_id))
+        if kept:
+            rows[str(uid)] = {"name": o.names[seat], **{k: kept[k] for k in ROW if k in kept}}
+    return rows
 
 
 def writes(o: Outcome, found: dict[str, Item]) -> list[Write]:
@@ -221,7 +248,7 @@ def writes(o: Outcome, found: dict[str, Item]) -> list[Write]:
     chat_key = chat_stats_key(o.chat_id)
     current = found.get(chat_key)
     chat = dict(current.body) if current else {}
-    if add_to_chat(chat, o):
+    if add_to_chat(chat, o, remembered(o, found)):
         out.append(Write(Item(key=chat_key, body=chat), current.version if current else None))
     rows = chat.get("players") or {}
     for seat, uid in enumerate(o.user_ids):

@@ -28,7 +28,7 @@ from typing import Any
 from engine import Action, actors, apply_action, prompts, waiting_for
 from engine.timeouts import TIMEOUT
 
-from . import texts
+from . import idle_record, texts
 from .alarm import SOON, Schedule, rearm
 from .context import Deps, lang_of
 from .deadlines import (  # noqa: F401 (the policy's names, also read from here)
@@ -65,7 +65,7 @@ from .markup import Html
 from .presenter.settings import issue_text
 from .presenter.table import NL, esc
 from .scheduler import Scheduler
-from .session import ACTIVE, CANCELLED, LOBBY, Deadline, Session, serial
+from .session import ACTIVE, CANCELLED, LOBBY, Deadline, Session, chat_key, serial
 from .settings_check import issues_for
 from .steps import Plan, Reply
 from .telegram_io import Out
@@ -299,20 +299,25 @@ async def cmd_forcestart(deps: Deps, job: Job, args: str) -> None:
     await finish(deps, job, plan)
 
 
+IDLES_SHOWN = 30  # /idles names the players who ran out of time most (the record keeps more: idle_record)
+
+
 async def cmd_idles(deps: Deps, job: Job, args: str) -> None:
     chat = job.update.effective_chat
-    session, _ = deps.load(chat.id)
+    found = deps.repo.get_many([chat_key(chat.id), *idle_record.keys(chat.id)])  # (one read)
+    session = Session.from_body(found[chat_key(chat.id)].body) if chat_key(chat.id) in found else None
     lang = reply_lang(job, session)  # the group's language, as every group reply
     if session is None:
         session = Session(chat_id=chat.id, lang=lang)
     table = deps.table(session, lang)
+    totals, names = idle_record.all_time(session, [found[k].body for k in idle_record.keys(chat.id) if k in found])
 
     def listing(counts: dict[str, int]) -> Html:
-        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], session.idle_names.get(kv[0], kv[0])))
-        entries = [table.t("timers.idles.entry", name=esc(session.idle_names.get(uid, uid)), count=n)
-                   for uid, n in ranked if n]
+        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], names.get(kv[0], kv[0])))
+        entries = [table.t("timers.idles.entry", name=names.get(uid, uid), count=n)
+                   for uid, n in ranked[:IDLES_SHOWN] if n]
         return Html(", ").join(entries) or table.t("timers.idles.none")
 
     lines = [table.t("timers.idles.title"), table.t("timers.idles.game", list=listing(session.idle)),
-             table.t("timers.idles.total", list=listing(session.idle_totals))]
+             table.t("timers.idles.total", list=listing(totals))]
     await finish(deps, job, Plan(answer=NL.join(lines)))

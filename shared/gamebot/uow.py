@@ -19,9 +19,9 @@ from typing import Any
 
 from .delivery import learn, to_effect, to_out
 from .effects import LEASE_SECONDS, Budget, Effect, Lease, receipts_key
-from .session import Session, chat_key
+from .session import Session, chat_key, keeps_moved_out
 from .steps import Plan, Reply, Step
-from .store import Item, Repository, Write, retrying
+from .store import Item, Repository, VersionConflict, Write, retrying
 from .telegram_io import Out, Result
 
 log = logging.getLogger("gamebot.uow")
@@ -67,7 +67,8 @@ class UnitOfWork:
                  photo: Callable[[Session, Effect], Out | None] | None = None,
                  settle: Callable[[Plan], None] | None = None,
                  refresh: Callable[[Session, str], Out | None] | None = None,
-                 budget: Budget | None = None) -> None:
+                 budget: Budget | None = None,
+                 upgrade: Callable[[Repository, Item], Item | None] | None = None) -> None:
         self.repo = repo
         self.clock = clock
         self.plan_timers = plan_timers or (lambda s, old: [])
@@ -76,6 +77,7 @@ class UnitOfWork:
         self.settle = settle or (lambda plan: None)
         self.refresh = refresh or (lambda s, view: None)
         self.budget = budget or Budget()
+        self.upgrade = upgrade or (lambda repo, item: None)  # an earlier version's item: moved, then read
 
     # --- commit ------------------------------------------------------------------------------------
 
@@ -126,8 +128,10 @@ class UnitOfWork:
             # still version-checked.)
             key = chat_key(chat_id)
             guess = self.repo.guess(key) if ahead else None
+            if guess is not None and keeps_moved_out(guess.body):
+                guess = None  # (an earlier version's item: moved out first, below)
             if guess is None:
-                return decided(self.repo.get(key), self.repo)
+                return decided(self._read(key), self.repo)
             kept = Kept(self.repo)
             try:
                 plan: Plan | None = decided(guess, kept)
@@ -135,7 +139,7 @@ class UnitOfWork:
                 plan = None
             stored = self.repo.get(key)
             if plan is None or stored is not guess:
-                return decided(stored, self.repo)
+                return decided(self._upgraded(stored), self.repo)
             kept.make()
             return plan
 
@@ -145,12 +149,28 @@ class UnitOfWork:
         """Deliver what waits in a chat's outbox (a flush timer, or anyone who finds it waiting)."""
 
         def attempt() -> Plan:
-            stored = self.repo.get(chat_key(chat_id))
+            stored = self._read(chat_key(chat_id))
             if stored is None:
                 return Plan()
             return self._resume(Plan(), Session.from_body(stored.body), stored.version, chat_id, owner)
 
         return retrying(attempt)
+
+    def _read(self, key: str) -> Item | None:
+        return self._upgraded(self.repo.get(key))
+
+    def _upgraded(self, stored: Item | None) -> Item | None:
+        """The chat's item as this version keeps it: an item of an earlier version has what now lives in
+        items of its own moved there first (one version-checked transaction: ``recovery.move_out``)."""
+        if stored is None or not keeps_moved_out(stored.body):
+            return stored
+        try:
+            return self.upgrade(self.repo, stored) or stored
+        except VersionConflict:
+            raise  # (read again and retry)
+        except Exception:  # the group plays on with the item as it is (nothing is dropped from it)
+            log.exception("could not move the history out of chat item %s", stored.key)
+            return stored
 
     def _take_over(self, s: Session, chat_id: int, owner: int, repo: Any) -> bool:
         """A delivery that did not finish (its function died, or this is its update again): what its

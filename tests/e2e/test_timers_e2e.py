@@ -220,3 +220,35 @@ def test_prompts_and_the_board_show_the_time_limit(table, timed):
         assert driver._picker()
     vote = next(m for m in table.fake.messages(table.group) if "Approve" in json.dumps(m.get("reply_markup") or {}))
     assert "⏳ Time limit: 2 min" in vote["text"]
+
+
+def test_the_nextgame_subscribers_are_told_a_batch_by_the_webhook_then_the_rest_by_the_timer_function(table, timed):
+    from gamebot import dynamo, subscribers
+    from gamebot.handlers import nextgame
+
+    table.fake.add_group(table.group, table.title)
+    subs = list(range(1000, 1000 + nextgame.BATCH_UPDATE + 25))
+    for uid in subs:
+        table.start_private(uid)
+        table.command(uid, "/nextgame")
+    assert session_of_or_none(table.group) is None  # (subscribing never writes the chat's item)
+
+    def told() -> dict[int, int]:
+        return {uid: sum("A new game is open" in t for t in table.fake.texts(uid)) for uid in subs}
+
+    table.start_private(1)
+    table.command(1, "/newgame")  # the lobby: a first batch beside the webhook's own messages
+    assert sorted(told().values()) == [0] * 25 + [1] * nextgame.BATCH_UPDATE
+    for _ in range(5):  # the chat's alarm: the timer function tells the rest
+        if 0 not in told().values():
+            break
+        fire_next(timed)
+    assert set(told().values()) == {1}
+    assert subscribers.waiting(dynamo.DynamoRepository(TABLE), table.group) == []
+
+
+def session_of_or_none(group: int) -> Session | None:
+    from gamebot import dynamo
+
+    item = dynamo.DynamoRepository(TABLE).get(chat_key(group))
+    return Session.from_body(item.body) if item is not None else None

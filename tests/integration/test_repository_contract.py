@@ -537,3 +537,49 @@ def test_notes_are_kept_side_by_side_without_versions_and_expire(env):
     assert repo.notes("sent#1#b") == {"3": 900}
     clock.now = T0 + 61
     assert repo.notes("sent#1#a") == {}
+
+
+def test_a_groups_subscribers_are_read_in_one_request_and_taken_out_one_at_a_time(env, monkeypatch):
+    from gamebot import subscribers
+
+    repo, _ = env
+    ids = [7_000_000_000 + i for i in range(45)]  # (every shard, three in some)
+    assert all(subscribers.subscribe(repo, 1, uid, "fr" if uid % 2 else "") == subscribers.ADDED for uid in ids)
+    assert subscribers.subscribe(repo, 1, ids[0], "de") == subscribers.ALREADY
+    base = dict(repo.calls)
+    shards = subscribers.waiting(repo, 1)
+    assert repo.calls["read"] - base["read"] == 1 and len(shards) == subscribers.SHARDS
+    assert {int(u): lang for s in shards for u, lang in s.subs.items()} == {
+        uid: "fr" if uid % 2 else "" for uid in ids}
+    shard = next(s for s in shards if len(s.subs) == 3)
+    first, second, third = sorted(shard.subs)
+    subscribers.subscribe(repo, 1, int(first) + 20 * 1000, "")  # someone subscribes meanwhile: a conflict, read again
+    shard.strike(repo, first)
+    shard.strike(repo, second)
+    assert sorted(subscribers.members(repo.get(shard.key))) == sorted([third, str(int(first) + 20 * 1000)])
+    lone = next(s for s in shards if len(s.subs) == 2 and s.key != shard.key)
+    for uid in list(lone.subs):
+        lone.strike(repo, uid)
+    assert repo.get(lone.key) is None  # the last one out deletes the item
+    monkeypatch.setattr(subscribers, "PER_SHARD", 2)  # (the shard holds two now)
+    assert subscribers.subscribe(repo, 1, int(third) + 40 * 1000, "") == subscribers.FULL
+
+
+def test_an_old_chat_item_moves_its_history_out_in_one_transaction(env):
+    from gamebot import idle_record, recovery, subscribers
+    from gamebot.session import Session, chat_key
+
+    repo, _ = env
+    body = Session(chat_id=-5, title="Old", status="ended", game_id="abc123").body()
+    body["next_game"] = [{"id": 7_000_000_000 + i, "name": f"S{i}", "lang": "it"} for i in range(300)]
+    body["idle_totals"] = {str(8_000_000 + i): 2 for i in range(200)}
+    body["idle_names"] = {str(8_000_000 + i): f"I{i}" for i in range(200)}
+    repo.put(Item(chat_key(-5), body), None)
+    subscribers.subscribe(repo, -5, 7_000_000_000, "")  # (already there the new way: its language stays)
+    stored = repo.get(chat_key(-5))
+    moved = recovery.move_out(repo, stored)  # 1 + 20 + 16 items in one transaction
+    assert moved.version == stored.version + 1 and "next_game" not in repo.get(chat_key(-5)).body
+    waiting = {int(u): lang for s in subscribers.waiting(repo, -5) for u, lang in s.subs.items()}
+    assert len(waiting) == 300 and waiting[7_000_000_000] == "" and waiting[7_000_000_001] == "it"
+    assert idle_record.stored(repo, -5)[0] == body["idle_totals"]
+    assert recovery.move_out(repo, repo.get(chat_key(-5))) is None  # nothing left to move

@@ -85,3 +85,12 @@ def test_the_timeline_shows_a_press_decided_while_its_chat_is_read(tmp_path):
             assert marks.index(step) < waited, (kind, step)
         assert marks.index("request written (PutItem):in") > waited  # the write goes out once the read confirms
         assert all(s["ms"] >= 0 for s in r[kind]["steps"])
+
+
+@pytest.mark.slow
+def test_the_group_history_benchmark_runs_and_reports_what_a_vote_writes(tmp_path):
+    r = _run("bench_group_history.py", tmp_path)
+    assert (r["games"], r["subscribers"], r["idle_players"]) == (100, 1000, 1000)
+    assert 0 < r["vote_max_bytes"] < r["target_bytes"] and not r["has_history_fields"]
+    assert r["subscribers_waiting"] == 1000 and _positive(r["subscriber_item_max_bytes"], r["chat_stats_bytes"])
+    assert r["told_once"] == 1000 and r["told_twice_or_more"] == 0

@@ -82,7 +82,7 @@ def test_the_game_end_counts_the_game_for_the_group_and_each_player_after_its_co
         assert row["games"] == 1 and row["rated"] == 1
         assert (row["mu"] > 25) == bool(won)  # the winners' ratings rose, the others' fell
         assert mine["ratings"] == {str(GROUP): {"title": "Avalon Test Group", "mu": row["mu"],
-                                                "sigma": row["sigma"], "rated": 1}}
+                                                "sigma": row["sigma"], "rated": 1, "games": 1, "wins": won}}
     assassin = [int(e.split("|")[0]) for e in state.log if e.split("|")[1] == "assassinate"]
     if assassin:
         hit = int(state.win_reason == "merlin_assassinated")

@@ -1,8 +1,14 @@
 """/nextgame: told once, in private, when the next lobby opens in the group; then the subscription ends."""
 from __future__ import annotations
 
+from gamebot import subscribers
 from localdev import updates as U
 from tests.unit.gamebot_fakes import GROUP, Harness, session
+
+
+def subscribed(h: Harness) -> list[int]:
+    """Who waits to be told, as the subscribers' items hold them (never the chat's item)."""
+    return sorted(int(uid) for shard in subscribers.waiting(h.repo, GROUP) for uid in shard.subs)
 
 
 def _notices(h: Harness, uid: int) -> list[str]:
@@ -15,10 +21,11 @@ def test_told_once_when_the_next_lobby_opens_then_the_subscription_ends(h):
     h.command(7, "/nextgame")
     assert "I will tell you here when the next game opens" in h.io.texts(7)[-1]
     assert len(h.io.texts(GROUP)) == group_before  # confirmed in private: nothing in the group
-    assert [p.id for p in session(h).next_game] == [7]
+    assert subscribed(h) == [7]
+    assert f"chat#{GROUP}" not in h.repo.items  # (subscribing does not touch the chat's item)
     h.lobby([1, 2, 3, 4, 5])
     assert len(_notices(h, 7)) == 2 and "A new game is open" in _notices(h, 7)[-1]
-    assert session(h).next_game == []
+    assert subscribed(h) == [] and not session(h).next_game
     h.press_label(7, 7, "Join")  # one tap, from the private chat
     assert 7 in [p.id for p in session(h).players]
     h.command(1, "/cancel")
@@ -73,3 +80,13 @@ def test_in_french(h):
     assert "Une nouvelle partie est ouverte" in _notices(h, 7)[-1]
     h.press_label(7, 7, "Rejoindre")
     assert 7 in [p.id for p in session(h).players]
+
+
+def test_a_full_list_says_so(h, monkeypatch):
+    monkeypatch.setattr(subscribers, "PER_SHARD", 1)
+    first, second = 7, 7 + subscribers.SHARDS  # (the same item)
+    for uid in (first, second):
+        h.send(U.start(h.user(uid)))
+        h.command(uid, "/nextgame")
+    assert "The list of people waiting for the next game here is full" in h.io.texts(GROUP)[-1]
+    assert subscribed(h) == [first]

@@ -24,6 +24,12 @@ class Timed(Harness):
     def session(self) -> Session:
         return Session.from_body(self.repo.items[chat_key(self.group)].body)
 
+    def record(self) -> dict[str, int]:
+        """The group's idle record of all games, as its own item holds it (``gamebot.idle_record``)."""
+        from gamebot.idle_record import stored
+
+        return stored(self.repo, self.group)[0]
+
     def fire(self, timer: Timer) -> str:
         self.clock.now = max(self.clock.now, timer.at)
         return self.loop.run_until_complete(self.service.timers.fire(timer.payload))

@@ -81,7 +81,7 @@ def open_lobby(deps: Deps, s: Session | None, chat_id: int, title: str, user: An
     elif not session.players:
         plan.outs.append(Out("send", chat_id=chat_id, tag="notice", text=table.t(
             "newgame.host_not_reachable", name=esc(display_name(user)), link=table.deep_link("j"))))
-    plan.outs.extend(nextgame.lobby_opened(deps, s, session))
+    plan.effects.append(nextgame.lobby_opened(session))  # the /nextgame subscribers, a batch per delivery
     return plan
 
 

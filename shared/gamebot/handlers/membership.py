@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from .. import texts
+from .. import idle_record, subscribers, texts
 from ..context import GROUP_TYPES, Deps, lang_of
 from ..handling import Job, finish, transact
 from ..session import CANCELLED, Session, chat_key, user_key
@@ -81,8 +81,13 @@ async def migrate(deps: Deps, job: Job, old_id: int, new_id: int) -> None:
         rec, v = deps.load_user(p.id)
         if rec.chat == old_id:
             writes.append(Write(Item(key=user_key(p.id), body=rec.model_copy(update={"chat": new_id}).body()), v))
+    deletes = []
+    for move in (subscribers.renamed, idle_record.renamed):  # the group's items of its own move with it
+        more, gone = move(deps.repo, old_id, new_id)
+        writes += more
+        deletes += gone
     try:
-        deps.repo.transact(writes)
+        deps.repo.transact(writes, deletes)
         job.committed = True
     except VersionConflict:
         log.warning("migration of a chat raced; leaving it")
