@@ -87,4 +87,5 @@ def to_out(e: Effect, session: Session | None, photo: Callable[[Session, Effect]
         [Btn(b["text"], b.get("data"), b.get("url")) for b in row] for row in e.keyboard]
     return Out(e.op, chat_id=e.chat, text=restored(e.text), keyboard=keyboard, message_id=e.message_id, user_id=e.user_id,
                remember=e.remember, live=e.live, fallback_send=e.fallback_send, tag=e.tag, seq=e.seq,
+               essential=not e.progress,  # (progress that had to wait behind its chat stays progress)
                expires_with=e.expires_with)

@@ -180,6 +180,12 @@ class Outbox(BaseModel):
             self.repeats.append(effect.model_copy(update={"seq": 0, "tag": "repeat", "step": None, "progress": None,
                                                           "not_before": self.racing[key] + RACE_WINDOW}))
 
+    def drop_repeats(self, outs: Any) -> None:
+        """The repeats of messages that ``outs`` edit now: out of date (the edit is newer)."""
+        edited = {(o.chat_id, o.message_id) for o in outs if o.op in ("edit", "markup") and o.message_id}
+        if edited:
+            self.repeats = [r for r in self.repeats if (r.chat, r.message_id) not in edited]
+
     def due_repeats(self, now: float) -> list[Effect]:
         """The repeats whose window has passed (taken out): sent again like progress by whatever runs next
         for the chat (an update, the alarm), never stored, so that they cost no write of their own."""
@@ -215,7 +221,7 @@ class Outbox(BaseModel):
         if effect.op in ("edit", "markup") and effect.message_id is not None:
             for old in list(self.effects):
                 if (old.op in ("edit", "markup") and (old.chat, old.message_id) == (effect.chat, effect.message_id)
-                        and old.attempts == 0):
+                        and (old.attempts == 0 or old.tag == "repeat")):
                     self.effects.remove(old)
                     effect.progress = (effect.progress and old.progress) or None  # (carrying an essential's state)
                     if old.tag == "repeat" and effect.tag != "repeat":  # a newer edit: nothing to repeat, no wait

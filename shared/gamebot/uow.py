@@ -228,6 +228,7 @@ class UnitOfWork:
         box = s.outbox
         group = s.chat_id
         step = box.next_seq  # this step's group messages reach the group together (the board with the news)
+        box.drop_repeats(plan.outs)  # (older than this step's edits of the same messages)
         for out in plan.outs:
             if out.essential and out.op != "answer":
                 box.add(to_effect(out, step))
@@ -277,7 +278,9 @@ class UnitOfWork:
                 box.shown(v, now)
             else:
                 extra.append(out)
-        # closing edits sent again, once no older progress edit can overtake them (like progress: no ack)
+        # closing edits sent again, once no older progress edit can overtake them (like progress: no ack);
+        # a message this step edits anyway needs none (its edit is newer: a repeat would undo it)
+        box.drop_repeats(extra)
         again = [o for e in box.due_repeats(now) if (o := to_out(e, s, self.photo)) is not None]
         for out in again:
             out.essential, out.seq = False, None
@@ -285,15 +288,18 @@ class UnitOfWork:
         for out in [*plan.outs, *extra, *again]:
             if out.essential or out.op == "answer":
                 continue
+            later = any(out is o for o in again)  # a repeat that cannot go now waits for a later update
             if out.chat_id != group:
-                if out.chat_id in queued:  # behind what waits there (Telegram said wait): the chat keeps its order
+                if out.chat_id in queued and later:
+                    box.repeats.append(to_effect(out).model_copy(update={"tag": "repeat", "not_before": now}))
+                elif out.chat_id in queued:  # behind what waits there (Telegram said wait): the chat keeps its order
                     box.add(to_effect(out, progress=True))
                 else:
                     progress.append(out)
                 continue
             if box.admit_progress(now, out.view, box.group_waiting(group), self.budget) is None:
                 progress.append(out)
-            elif any(out is o for o in again):  # the group's budget is full: it goes with a later update
+            elif later:  # the group's budget is full
                 box.repeats.append(to_effect(out).model_copy(update={"tag": "repeat", "not_before": now}))
             # else held back: the view's latest state goes out with a later edit (or when the alarm wakes)
         for out in progress:  # what goes out now is drawn before the write (during the read, when decided

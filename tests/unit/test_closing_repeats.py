@@ -65,3 +65,17 @@ def test_a_newer_edit_of_the_message_makes_the_repeat_unnecessary():
     assert [r.text for r in s.outbox.repeats] == ["Cards played: 3/3"]
     s.outbox.raced(GROUP, 7, T + 20)  # a newer progress edit with buttons goes out: nothing older to repeat
     assert s.outbox.repeats == []
+
+
+def test_a_repeat_never_undoes_a_newer_edit_of_its_message_made_in_the_same_step():
+    """A prompt's closing edit is due to be sent again just as the player's next toggle edits the same
+    message (a prompt folded into the next one): the toggle is newer, the repeat is dropped."""
+    s = Session(chat_id=GROUP, outbox=Outbox())
+    mine = 5  # a player's private chat
+    toggle = lambda text: Out("edit", chat_id=mine, message_id=7, text=text, keyboard=KB, essential=False)  # noqa: E731
+    _sort(s, T, toggle("Deal: Bob ✅"))
+    _sort(s, T + 0.2, Out("edit", chat_id=mine, message_id=7, text="Done.\n\nThe team: nobody yet", keyboard=KB,
+                          fallback_send=True))  # (folded: the pressed prompt becomes the next one)
+    assert s.outbox.repeats
+    step = _sort(s, T + RACE_WINDOW + 1, toggle("The team: Bob"))
+    assert [o.text for o in step.direct] == ["The team: Bob"] and s.outbox.repeats == []
