@@ -57,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def dump(out: Path) -> int:
     """Every Bot API call of seeded games of every set-up, one file per game (see the module's doc)."""
+    import functools
     import itertools
 
     from gamebot.handlers import lobby
@@ -65,8 +66,7 @@ def dump(out: Path) -> int:
     games = [(name, seed, lang, None) for name in SETUPS for seed in (1, 2) for lang in ("en", "fr", "ru", "de")]
     games += [(name, 1, "en", 4) for name in SETUPS]
     for name, seed, lang, absent in games:
-        ids = itertools.count(1)
-        lobby.new_game_id = lambda: f"g{next(ids):05d}"  # (random on every run otherwise)
+        lobby.new_game_id = functools.partial(lambda ids: f"g{next(ids):05d}", itertools.count(1))  # (else random)
         h = play(SETUPS[name], seed, lang, absent=absent)
         lines = []
         for o in h.io.outs:
