@@ -185,6 +185,7 @@ class Playground:
             "AWS_PROFILE": None,
             "TELEGRAM_BOT_USERNAME": None,
             "GROUP_MESSAGES_PER_MINUTE": None if self.group_budget is None else str(self.group_budget),
+            "PLAYER_THROTTLE": "0",  # the bots press at machine speed (gamebot.throttle)
         })
         from gamebot import dynamo
         from localdev.tables import admin_client, create_table_from_template

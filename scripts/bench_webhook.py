@@ -597,6 +597,7 @@ def run(quick: bool, rtt_ms: float, dynamo_ms: float, scheduler_ms: float, per_m
             "TELEGRAM_API_BASE_URL": fake.base_url, "TELEGRAM_BOT_USERNAME": BOT_USERNAME,
             "AWS_ENDPOINT_URL_DYNAMODB": endpoint, "AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench",
             "AWS_DEFAULT_REGION": "us-east-1", "AWS_REGION": "us-east-1",
+            "PLAYER_THROTTLE": "0",  # the driver presses far faster than people (gamebot.throttle)
         })
         if per_minute is None:
             os.environ.pop("GROUP_MESSAGES_PER_MINUTE", None)  # the default budget

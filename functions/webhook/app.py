@@ -10,7 +10,8 @@ sets it; without it the username is asked with getMe when a deep link first need
 first answer: ``gamebot.bot_name``), ``AWS_ENDPOINT_URL_DYNAMODB`` / ``AWS_ENDPOINT_URL`` (the SDKs' standard
 names, read by our own AWS client ``gamebot.aws``: boto3 is not imported),
 ``GAME_ARCHIVE_DAYS`` (days a finished game's archive item lives before TTL deletes it; default 30),
-``TIMER_FUNCTION_ARN``, ``SCHEDULER_ROLE_ARN``, ``SCHEDULE_GROUP`` (phase timers; without them: none).
+``TIMER_FUNCTION_ARN``, ``SCHEDULER_ROLE_ARN``, ``SCHEDULE_GROUP`` (phase timers; without them: none),
+``PLAYER_THROTTLE`` (``0``: no per-player throttle, for local play at machine speed; ``gamebot.throttle``).
 The token and the secret are never logged.
 """
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any
 
 from gamebot.inbound import MAX_BODY, refusal
 from gamebot.runtime import Container, environment, invocation, lambda_logging
+from gamebot.throttle import Throttle
 
 log = lambda_logging("gamebot.webhook")
 
@@ -32,6 +34,7 @@ WAIT_BUDGET = 20.0  # seconds an update may wait on 429 retry_after in total (Te
 SAFETY_MARGIN = 3.0  # seconds kept free before the Lambda timeout (one more Bot API call, the answer)
 
 _CONTAINER = Container()  # the service and the one event loop of this container (gamebot.runtime)
+THROTTLE = Throttle()  # each player's presses and commands in this container (gamebot.throttle)
 
 
 async def _build(settings: tuple[str, ...]) -> Any:
@@ -77,6 +80,11 @@ def lambda_handler(event: dict[str, Any], context: Any = None) -> dict[str, Any]
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:  # RecursionError: nested too deeply
         log.warning("ignored a body that is not a Telegram update (%s)", str(exc)[:200] or type(exc).__name__)
         return _response(200, "ignored")  # a retry would not help
+    # a flood of one player's presses or commands: answered before anything is read (gamebot.throttle)
+    throttled = THROTTLE.check(data) if os.environ.get("PLAYER_THROTTLE", "").strip() != "0" else None
+    if throttled is not None:
+        log.info("update %s throttled", data.get("update_id"))
+        return _method(throttled.method) if throttled.method is not None else _response(200, "ok")
     try:
         svc = service()
     except Exception as exc:  # e.g. a bad setting; the message may contain the token: log the type only
@@ -91,10 +99,14 @@ def lambda_handler(event: dict[str, Any], context: Any = None) -> dict[str, Any]
             answer = _CONTAINER.run(svc.handle_update(data, checked=True))  # (refusal: above)
     log.info("update %s -> %s in %.1f ms", data.get("update_id"), answer.status, (time.perf_counter() - started) * 1000)
     if answer.status == 200 and answer.method is not None:
-        # One Bot API method in the reply: Telegram performs it (the answer to a button, a short reply)
-        return {"statusCode": 200, "headers": {"content-type": "application/json"},
-                "body": json.dumps(answer.method, ensure_ascii=False, separators=(",", ":"))}
+        return _method(answer.method)
     return _response(answer.status, "ok" if answer.status == 200 else "retry")
+
+
+def _method(method: dict[str, Any]) -> dict[str, Any]:
+    """One Bot API method in the reply: Telegram performs it (the answer to a button, a short reply)."""
+    return {"statusCode": 200, "headers": {"content-type": "application/json"},
+            "body": json.dumps(method, ensure_ascii=False, separators=(",", ":"))}
 
 
 def run(coro: Any) -> Any:

@@ -55,6 +55,8 @@ def transact(deps: Deps, job: Job, chat_id: int, decide: Callable[[Session | Non
     user = job.update.effective_user if job.update is not None else None
     plan = deps.uow.commit(job.update_id, chat_id, decide, user_id=user.id if user is not None else None,
                            ahead=ahead)
+    if plan.early:  # refused when it was first handled (a redelivery): refused again, nothing applied
+        plan.answer = texts.t("error.early", lang_of(user, plan.step.session if plan.step else None))
     if plan.step is not None and plan.step.committed:
         job.committed = True
     return plan
@@ -114,7 +116,7 @@ def claim(deps: Deps, update_id: int) -> bool:
 def check_game(s: Session | None, game_id: str, status: str, lang: str) -> Session:
     """The session, if the pressed button belongs to its current game in ``status``; else out of date."""
     if s is None or s.game_id != game_id or s.status != status:
-        raise Reply(texts.t("error.stale", lang))
+        raise Reply(texts.t("error.stale", lang), final=True)  # (that game never comes back to ``status``)
     return s
 
 

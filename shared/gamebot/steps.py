@@ -15,15 +15,19 @@ from .telegram_io import Out
 
 
 class Reply(Exception):
-    """Stop the attempt and answer with this text (no write, unless a player's move is refused). The text
-    is markup: a message's reply to a command, or shown as plain text in a button's toast or alert
-    (``handling.respond``)."""
+    """Stop the attempt and answer with this text. Nothing is written to the chat's item. The text is
+    markup: a message's reply to a command, or shown as plain text in a button's toast or alert
+    (``handling.respond``). ``final``: the same press could never pass later (its decision is over, or it
+    is not the presser's to make, or they made it already), so nothing records it; otherwise a refused
+    player is noted apart, in an item of their own (``uow.refusals_key``), so that a redelivery of the
+    press gets the same refusal."""
 
-    def __init__(self, text: Html, alert: bool = False, url: str | None = None) -> None:
+    def __init__(self, text: Html, alert: bool = False, url: str | None = None, final: bool = False) -> None:
         super().__init__(text)
         self.text = require(text, "Reply")
         self.alert = alert
         self.url = url
+        self.final = final
 
 
 @dataclass
@@ -41,6 +45,7 @@ class Plan:
     picture: tuple[int, dict[str, Any], str] | None = None  # (chat, game summary, language): sent last
     effects: list[Effect] = field(default_factory=list)  # outbox entries that are no Bot API call (statistics)
     version: int | None = None  # the chat item's version once this plan's session is written
+    early: bool = False  # refused: this update was refused before, when it was pressed (``uow.refusals_key``)
     step: Step | None = None  # set by ``commit``
 
 

@@ -6,6 +6,8 @@ outbox, progress sent only within the group's budget), bring the chat's alarm up
 (``gamebot.alarm``), record the update id, take the delivery lease and write the session back with a
 condition on the version read. A conflict re-runs the attempt from a fresh read; a redelivered update
 (its id is recorded) is applied once, and only what its first delivery left undelivered goes out.
+A press that changes nothing (refused, or repeated) is answered and writes nothing to the chat's item
+(``refusals_key``).
 
 What the commit decided is sent afterwards by ``gamebot.courier.Courier``, which takes back the
 step ``commit`` returns (``Plan.step``).
@@ -26,6 +28,18 @@ from .telegram_io import Out, Result
 
 log = logging.getLogger("gamebot.uow")
 
+REFUSALS_KEPT = 86400  # seconds a refused press stays noted (Telegram stops redelivering long before)
+
+
+def refusals_key(chat_id: int, user_id: int) -> str:
+    """The notes item of one player's refused presses in one chat (``Repository.note``: one attribute per
+    update id, no version, so it never contends with the chat's item nor with other players). A refusal
+    writes nothing to the chat's item: a final one (``Reply.final``: already voted, a button of a decision
+    that is over, a move that is not the presser's) is simply refused again when redelivered; one that the
+    same press could pass later (not yet their turn, a team not complete...) is noted here, and read back
+    only when a press older than the chat's last applied update is about to be applied."""
+    return f"refused#{chat_id}#{user_id}"
+
 
 class Unsure(Exception):
     """A decision made ahead needed a read: it is made again once the chat's item is read."""
@@ -42,6 +56,9 @@ class Kept:
 
     def notes(self, key: str) -> dict[str, int]:
         raise Unsure(key)
+
+    def note(self, key: str, name: str, value: int, expires_at: int) -> None:
+        self.writes.append(lambda: self.repo.note(key, name, value, expires_at))
 
     def put(self, item: Item, expect: int | None) -> Item:
         self.writes.append(self.repo.put_later(item, expect))
@@ -84,10 +101,12 @@ class UnitOfWork:
     def commit(self, owner: int | None, chat_id: int, decide: Callable[[Session | None], Plan],
                user_id: int | None = None, ahead: bool = False) -> Plan:
         """Run ``decide`` under the version-checked write. ``owner``: the update id (None: a timer);
-        ``user_id``: who pressed or wrote (a refused move of a player is recorded too, so that its
-        redelivery gets the same refusal). ``ahead``: ``decide`` reads and writes nothing itself, so it
+        ``user_id``: who pressed or wrote (a refusal writes nothing to the chat's item; a player's refusal
+        that the same press could pass later is noted apart, ``refusals_key``, so that its redelivery gets
+        the same refusal: ``Plan.early``). ``ahead``: ``decide`` reads and writes nothing itself, so it
         may be made while the chat's read is on the wire (see ``attempt``)."""
         me = owner or 0
+        noted: dict[str, bool] = {}  # whether this update was refused before: read once, whatever the retries
 
         def decided(stored: Item | None, repo: Any) -> Plan:
             session = Session.from_body(stored.body) if stored is not None else None
@@ -97,15 +116,19 @@ class UnitOfWork:
             deadline = session.deadline if session is not None else None
             try:
                 plan = decide(session)
-            except Reply as r:
+            except Reply as r:  # a refusal writes nothing to the chat's item (see ``refusals_key``)
+                if not r.final and owner is not None and user_id is not None and session is not None \
+                        and session.seat_of(user_id) is not None:
+                    repo.note(refusals_key(chat_id, user_id), str(owner), 1, int(self.clock()) + REFUSALS_KEPT)
                 plan = Plan(answer=r.text, alert=r.alert, url=r.url)
-                if session is None or user_id is None or session.seat_of(user_id) is None:
-                    return self._uncommitted(plan, session, version, chat_id, me)
-                plan.session = Session.from_body(stored.body)  # as read: decide may have changed its copy
+                return self._uncommitted(plan, session, version, chat_id, me)
             if plan.session is None and stored is not None and (
                     any(o.essential and o.op in ("send", "photo") for o in plan.outs) or plan.picture is not None
                     or plan.effects):
                 plan.session = Session.from_body(stored.body)  # new messages: record the update
+            if (plan.session is not None or plan.writes) and self._refused_before(session, owner, user_id, chat_id,
+                                                                                  repo, noted):
+                return self._uncommitted(Plan(early=True), session, version, chat_id, me)
             if plan.session is None:
                 if plan.writes:
                     repo.transact(plan.writes)
@@ -144,6 +167,17 @@ class UnitOfWork:
             return plan
 
         return retrying(attempt)
+
+    def _refused_before(self, session: Session | None, owner: int | None, user_id: int | None, chat_id: int,
+                        repo: Any, noted: dict[str, bool]) -> bool:
+        """Was this update, now about to be applied, refused when it was first handled? Only a press older
+        than an update the chat has applied since can have been (a redelivery, or a press another one
+        overtook): for it, and only for it, its presser's refusals item is read (once: ``noted``)."""
+        if owner is None or user_id is None or session is None or not session.seen or owner > max(session.seen):
+            return False
+        if "refused" not in noted:
+            noted["refused"] = str(owner) in repo.notes(refusals_key(chat_id, user_id))
+        return noted["refused"]
 
     def resume(self, chat_id: int, owner: int = 0) -> Plan:
         """Deliver what waits in a chat's outbox (a flush timer, or anyone who finds it waiting)."""

@@ -291,6 +291,8 @@ class Checker:
                 assert item.body == {} and item.expires_at, item
             elif key.startswith("sent#"):  # a delivery's receipts: sequence number -> message id
                 assert all(isinstance(v, int) and k.isdigit() for k, v in item.body.items()), item.body
+            elif key.startswith("refused#"):  # a player's refused presses: update id -> 1 (uow.refusals_key)
+                assert item.expires_at and all(v == 1 and k.isdigit() for k, v in item.body.items()), item.body
             else:
                 assert key.startswith("stats#") and isinstance(item.body, dict), key
         self.items = dict(items)

@@ -48,7 +48,7 @@ def apply_move(deps: Deps, s: Session, state: GameState, action: Action, lang: s
                trigger: tuple[str, int | None]) -> Plan:
     """A player's move: the new state and its messages, or the engine's refusal (a ``Reply``)."""
     if action.kind == TIMEOUT:  # only the timer path (gamebot.timers) times a seat out
-        raise Reply(texts.t("error.stale", lang))
+        raise Reply(texts.t("error.stale", lang), final=True)
     try:
         new, events = apply_action(state, action)
     except IllegalAction as exc:
@@ -56,18 +56,25 @@ def apply_move(deps: Deps, s: Session, state: GameState, action: Action, lang: s
     return commit_game(deps, s, state, new, events, trigger)
 
 
+# Refusals the same press can never pass later, under the same decision (``Reply.final``): nothing
+# records them. The others (not yet their turn: someone votes in the open first; a team or a choice the
+# rules refuse, which later taps may change) are noted for a redelivery (``uow.refusals_key``).
+FINAL = frozenset({"already_acted", "not_on_team", "card_not_allowed", "game_over"})
+
+
 def refusal(s: Session, state: GameState, action: Action, lang: str, exc: IllegalAction) -> Reply:
     """The answer to a move the engine refused: its reason in the presser's language (an alert). A second
     vote is answered with the vote already cast (a toast: the answer reaches the presser alone)."""
     if exc.code == "already_acted" and action.kind == "vote" and action.seat in state.votes:
         mine, theme = ("approve" if state.votes[action.seat] else "reject"), state.config.theme.value
-        return Reply(texts.t("vote.already", lang, theme, vote=texts.t(f"vote.button.{mine}", lang, theme)))
+        return Reply(texts.t("vote.already", lang, theme, vote=texts.t(f"vote.button.{mine}", lang, theme)),
+                     final=True)
     key = f"illegal.{exc.code}"
     text = texts.t(key, lang, **exc.params) if texts.has(key, lang) else escape(exc.reason)
     if exc.code == "not_your_turn":  # say whose turn it is, when the table may know
         text = wording.whose_turn(waiting_for(state), s.names(), action.kind, state.stage, lang,
                                   state.config.theme.value) or text
-    return Reply(text, alert=True)
+    return Reply(text, alert=True, final=exc.code in FINAL)
 
 
 def commit_game(deps: Deps, s: Session, state: GameState, new: GameState, events: list[Any],
@@ -115,10 +122,10 @@ def archive(deps: Deps, s: Session, state: GameState, final_view: dict[str, Any]
 def team_press(deps: Deps, s: Session, state: GameState, seat: int | None, user: Any, lang: str,
                msg_id: int | None, pressed: Pressed) -> Plan:
     if serial(state) != pressed.serial:
-        raise Reply(texts.t("error.stale", lang))
+        raise Reply(texts.t("error.stale", lang), final=True)  # (a decision point never comes back)
     mine = [p for p in prompts(state, seat) if p.kind == "propose"] if seat is not None else []
     if not mine:
-        raise Reply(texts.t("team.only_leader", lang, leader=s.players[state.leader].name))
+        raise Reply(texts.t("team.only_leader", lang, leader=s.players[state.leader].name), final=True)
     prompt = mine[0]
     sel = s.sel.get("g")
     if sel is None or sel.serial != pressed.serial:
@@ -126,14 +133,17 @@ def team_press(deps: Deps, s: Session, state: GameState, seat: int | None, user:
     op = pressed.op
     if isinstance(op, TeamSeat):
         if op.seat not in prompt.targets:
-            raise Reply(texts.t("error.stale", lang))
+            raise Reply(texts.t("error.stale", lang), final=True)
         full = wording.team_full(prompt.model_dump(), sel.quest, len(sel.targets), lang, state.config.theme.value)
         if full and op.seat not in sel.targets:
-            raise Reply(full)
+            raise Reply(full)  # (noted: once a name is taken off, this very tap could pass)
         sel.targets = sorted(set(sel.targets) ^ {op.seat})
     elif isinstance(op, TeamQuest) and prompt.quests:
         if op.quest not in prompt.quests:
-            raise Reply(texts.t("error.stale", lang))
+            raise Reply(texts.t("error.stale", lang), final=True)
+        if sel.quest == op.quest and s.sel.get("g") is sel:  # a tap that changes nothing: answered, no write
+            raise Reply(selection.toast([deps.table(s, lang).names[t] for t in sel.targets], [], lang,
+                                        state.config.theme.value))
         sel.quest = op.quest
     elif isinstance(op, TeamConfirm):
         missing = selection.team_missing(prompt.model_dump(), sel, lang, state.config.theme.value)
@@ -145,7 +155,7 @@ def team_press(deps: Deps, s: Session, state: GameState, seat: int | None, user:
         s.sel.pop("g", None)
         return plan
     else:
-        raise Reply(texts.t("error.stale", lang))
+        raise Reply(texts.t("error.stale", lang), final=True)
     s.sel["g"] = sel
     names = deps.table(s, lang).names
     # every toggle draws the picker again: the team so far marked, named and counted (gamebot.selection)
@@ -160,9 +170,9 @@ def vote_press(deps: Deps, s: Session, state: GameState, seat: int | None, user:
                msg_id: int | None, pressed: Pressed) -> Plan:
     op = pressed.op
     if serial(state) != pressed.serial or not isinstance(op, Vote):
-        raise Reply(texts.t("error.stale", lang))
+        raise Reply(texts.t("error.stale", lang), final=True)
     if seat is None:
-        raise Reply(texts.t("error.not_in_game", lang))
+        raise Reply(texts.t("error.not_in_game", lang), final=True)
     choice = "approve" if op.approve else "reject"
     plan = apply_move(deps, s, state, Action(seat=seat, kind="vote", choice=choice), lang, trigger=("vote", msg_id))
     plan.answer = texts.t("vote.cast", lang, vote=texts.t(f"vote.{choice}", lang))
@@ -180,16 +190,17 @@ def card_press(deps: Deps, s: Session, state: GameState, seat: int | None, user:
     op = pressed.op
     if serial(state) != pressed.serial or not round_message.quest_open(state) or not isinstance(op, Card) \
             or op.index >= len(cards):
-        raise Reply(texts.t("error.stale", lang))
+        raise Reply(texts.t("error.stale", lang), final=True)
     if seat is None:
-        raise Reply(texts.t("error.not_in_game", lang))
+        raise Reply(texts.t("error.not_in_game", lang), final=True)
     table = deps.table(s, lang)
     action = Action(seat=seat, kind="play", choice=cards[op.index])
     try:
         new, events = apply_action(state, action)
     except IllegalAction as exc:
         text = round_message.refusal(table, exc, state.cards.get(seat))  # about the cards: a toast, to the presser alone
-        raise (Reply(text) if text is not None else refusal(s, state, action, lang, exc)) from None
+        raise (Reply(text, final=exc.code in FINAL) if text is not None else refusal(s, state, action, lang, exc)
+               ) from None
     plan = commit_game(deps, s, state, new, events, trigger=("card", msg_id))
     plan.answer = round_message.played(table, action.choice)
     return plan

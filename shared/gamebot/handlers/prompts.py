@@ -63,7 +63,7 @@ class _Stale(Exception):
 def prompt_press(deps: Deps, s: Session, state: GameState, seat: int | None, user: Any, lang: str,
                  msg_id: int | None, pressed: Pressed) -> Plan:
     if seat is None:
-        raise Reply(texts.t("error.not_in_game", lang))
+        raise Reply(texts.t("error.not_in_game", lang), final=True)
     s_now = serial(state)
     op = pressed.op
     mine = [p for p in prompts(state, seat) if kind_tag(p.kind) == op.tag]
@@ -81,8 +81,8 @@ def prompt_press(deps: Deps, s: Session, state: GameState, seat: int | None, use
         sel = Selection(serial=s_now, kind=prompt.kind)
     try:
         action = _action(op, prompt, mode, seat, sel)
-    except _Stale:
-        raise Reply(texts.t("error.stale", lang)) from None
+    except _Stale:  # (what a prompt offers never changes under its decision: nothing to note)
+        raise Reply(texts.t("error.stale", lang), final=True) from None
     table = deps.table(s, player_lang(s, seat))
     theme = state.config.theme.value
     if action is None:

@@ -1,0 +1,54 @@
+"""The per-player throttle (``gamebot.throttle``): a token bucket per Telegram user, in memory, with a
+bounded table. Through the webhook: tests/e2e/test_throttle_e2e.py."""
+from __future__ import annotations
+
+from gamebot.throttle import BURST, PER_SECOND, Throttle
+from localdev import updates as U
+
+
+class Held:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_burst_then_the_sustained_rate():
+    clock = Held()
+    throttle = Throttle(clock=clock)
+    assert [throttle.allow(7) for _ in range(BURST + 1)] == [True] * BURST + [False]
+    clock.now += 10.0  # ten seconds of one press a... none: the bucket is full again, never more than BURST
+    assert [throttle.allow(7) for _ in range(BURST + 1)] == [True] * BURST + [False]
+    passed = 0
+    for _ in range(100):  # a script pressing 20 times a second for 5 seconds
+        clock.now += 0.05
+        passed += throttle.allow(7)
+    assert passed == int(100 * 0.05 * PER_SECOND)
+    assert throttle.allow(8)  # somebody else is not slowed down
+
+
+def test_the_table_of_players_is_bounded_and_keeps_the_active_ones():
+    clock = Held()
+    throttle = Throttle(clock=clock, size=3)
+    for _ in range(BURST):
+        throttle.allow(1)  # a flooder...
+    for user in range(2, 50):  # ...while many others press once
+        throttle.allow(user)
+        throttle.allow(1)  # still flooding: seen last, never forgotten
+    assert len(throttle.buckets) == 3 and 1 in throttle.buckets
+    assert not throttle.allow(1)
+
+
+def test_presses_and_commands_count_other_updates_do_not():
+    throttle = Throttle(clock=Held(), burst=1)
+    group = U.group()
+    assert throttle.check(U.text(group, U.user(1), "hi")) is None
+    assert throttle.check(U.text(group, U.user(1), "hi again")) is None
+    assert throttle.check(U.bot_added(group, U.user(1))) is None
+    assert throttle.check(U.command(group, U.user(1), "/help")) is None  # the one of the bucket
+    notice = throttle.check(U.command(group, U.user(1), "/help"))
+    assert notice is not None and notice.method["method"] == "sendMessage"
+    assert throttle.check(U.command(group, U.user(1), "/rules")).method is None  # no second notice
+    press = throttle.check(U.press(U.user(1, language_code="de"), U.message(group["id"], 5), "x"))
+    assert press.method["text"] == "Langsam… du tippst zu schnell. Versuch es gleich noch einmal."
