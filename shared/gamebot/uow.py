@@ -112,7 +112,7 @@ class UnitOfWork:
             session = Session.from_body(stored.body) if stored is not None else None
             version = stored.version if stored is not None else None
             if session is not None and owner is not None and owner in session.seen:
-                return self._resume(Plan(), session, version, chat_id, me, repo)  # a redelivery: applied once
+                return self._resume(Plan(), session, version, chat_id, me, repo, again=False)  # a redelivery: applied once
             deadline = session.deadline if session is not None else None
             try:
                 plan = decide(session)
@@ -224,10 +224,12 @@ class UnitOfWork:
         return True
 
     def _resume(self, plan: Plan, session: Session, version: int | None, chat_id: int, owner: int,
-                repo: Any = None) -> Plan:
+                repo: Any = None, again: bool = True) -> Plan:
+        """``again``: closing edits due to be sent again go too (not with a redelivery, which writes
+        nothing when nothing else is due: the chat's next update sends them)."""
         repo = repo or self.repo
         plan.session = session
-        step = self.sort(session, plan, chat_id, owner, repo)
+        step = self.sort(session, plan, chat_id, owner, repo, again=again)
         if step.stored or step.direct or step.took_over or plan.schedule:  # lease, budget, views, alarm: one write
             self._write(plan, session, version, chat_id, repo)
             step.version, step.committed = plan.version, True
@@ -253,7 +255,7 @@ class UnitOfWork:
             repo.put(item, version)
         plan.version = (version or 0) + 1
 
-    def sort(self, s: Session, plan: Plan, chat_id: int, owner: int, repo: Any = None) -> Step:
+    def sort(self, s: Session, plan: Plan, chat_id: int, owner: int, repo: Any = None, again: bool = True) -> Step:
         """Essential operations into the outbox; the outbox entries that go out now (the group's within
         its budget, under this delivery's lease); progress within what the budget leaves. ``repo``: where
         a delivery's receipts are read (default: the unit of work's repository)."""
@@ -315,14 +317,15 @@ class UnitOfWork:
         # closing edits sent again, once no older progress edit can overtake them (like progress: no ack);
         # a message this step edits anyway needs none (its edit is newer: a repeat would undo it)
         box.drop_repeats(extra)
-        again = [o for e in box.due_repeats(now) if (o := to_out(e, s, self.photo)) is not None]
-        for out in again:
+        repeats = box.due_repeats(now) if again else []
+        again_outs = [o for e in repeats if (o := to_out(e, s, self.photo)) is not None]
+        for out in again_outs:
             out.essential, out.seq = False, None
         queued = {e.chat for e in box.effects if e not in stored}  # chats where something waits
-        for out in [*plan.outs, *extra, *again]:
+        for out in [*plan.outs, *extra, *again_outs]:
             if out.essential or out.op == "answer":
                 continue
-            later = any(out is o for o in again)  # a repeat that cannot go now waits for a later update
+            later = any(out is o for o in again_outs)  # a repeat that cannot go now waits for a later update
             if out.chat_id != group:
                 if out.chat_id in queued and later:
                     box.repeats.append(to_effect(out).model_copy(update={"tag": "repeat", "not_before": now}))
@@ -340,7 +343,8 @@ class UnitOfWork:
             out.draw()        # ahead), so that nothing is left to do between the commit and its send
             if out.op == "edit" and out.message_id and out.chat_id and out.has_buttons():
                 box.raced(out.chat_id, out.message_id, now)
-        closing = [o for o in progress if o.op in ("edit", "markup") and (o.chat_id or 0) > 0 and o.keyboard is None]
+        closing = [o for o in progress if o.op in ("edit", "markup") and (o.chat_id or 0) > 0 and o.keyboard is None
+                   and o.tag != "repeat"]  # (a repeat belongs to no step: whichever update runs next sends it)
         if closing:
             box.keep_for_replay(owner, [to_effect(o) for o in closing])
         # what waits (the budget, flood control, another delivery) wakes the chat when due: its alarm
