@@ -9,8 +9,8 @@ goes through (the webhook handler, the update's parsing, the unit of work's read
 the messages it causes, the item's encoding, the simulated DynamoDB delay) a mark notes
 ``time.perf_counter()``; for each update kind the script takes the presses whose marks came in the most
 common order and prints, per step, the median time since the previous mark and the running total. A
-step that overlaps the DynamoDB delay (a decision made while the chat's read is on the wire) shows up
-before the wait ends; what follows the wait is on the critical path. The marks cost a few microseconds
+step that overlaps the DynamoDB delay (the update's parsing while the chat's read is on the wire) shows
+up before the wait ends; what follows the wait is on the critical path. The marks cost a few microseconds
 each: compare the steps with each other, not the total with ``bench_webhook.py``'s wall time.
 """
 from __future__ import annotations
@@ -87,11 +87,9 @@ def instrument() -> None:
         (telegram.Update, "de_json", "PTB parses the update"),
         (service.Service, "handle_update", "service"),
         (uow.UnitOfWork, "commit", "unit of work"),
-        (dynamo.DynamoRepository, "guess", "guess"),
         (dynamo.DynamoRepository, "get", "read"),
-        (dynamo.DynamoRepository, "put_later", "write prepared"),
+        (dynamo.DynamoRepository, "put", "write"),
         (dynamo.DynamoRepository, "_decode", "item decoded"),
-        (uow.Kept, "make", "kept write made"),
         (play, "apply_action", "engine move"),
         (game, "game_outs", "messages of the move"),
         (uow.UnitOfWork, "sort", "outbox sorted"),

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -46,7 +45,6 @@ DEFAULT_REGION = "us-east-1"  # (gamebot.aws.DEFAULT_REGION)
 _client_lock = threading.Lock()
 _shared_client: Any = None
 
-KNOWN = 32  # items remembered as this container last read or wrote them (``guess``): a few chats
 NOTE_PREFIX = "n_"  # a notes item keeps each note in its own attribute: n_<name> (N)
 
 
@@ -99,12 +97,8 @@ class DynamoRepository(Repository):
         self._client = client
         self.clock = clock
         self.calls = {"read": 0, "write": 0, "note": 0}  # (a note is a write of a receipt: counted apart)
-        self._prefetched = threading.local()  # .entry: (key, aws.Pending) read ahead by ``prefetching``;
-        # .guess: (Item, stored body attribute) given by ``guess`` for that read
-        self._known: OrderedDict[str, tuple[int, dict[str, Any], int | None]] = OrderedDict()  # ``_remember``
-        self._known_lock = threading.Lock()
-        # reads started by ``prefetching``, those a get took, guesses given and guesses the read confirmed
-        self.read_ahead = {"started": 0, "used": 0, "guessed": 0, "confirmed": 0}
+        self._prefetched = threading.local()  # .entry: (key, aws.Pending) read ahead by ``prefetching``
+        self.read_ahead = {"started": 0, "used": 0}  # reads started by ``prefetching``, and those a get took
 
     @property
     def client(self) -> Any:
@@ -160,58 +154,24 @@ class DynamoRepository(Repository):
         try:
             yield
         finally:
-            self._prefetched.entry = self._prefetched.guess = None
+            self._prefetched.entry = None
 
     def _get_params(self, key: str) -> dict[str, Any]:
         return {"TableName": self.table_name, "Key": {"pk": {"S": key}}, "ConsistentRead": True}
 
-    # -- what this container last read or wrote, for decisions made while a read is on the wire --
-
-    def _remember(self, key: str, record: dict[str, Any] | None) -> None:
-        """``record`` is the item ``key`` as stored now (None: absent, or not known any more)."""
-        with self._known_lock:
-            self._known.pop(key, None)
-            if record is not None and "version" in record and "body" in record:
-                self._known[key] = (_version(record), record["body"], _expiry(record))
-                while len(self._known) > KNOWN:
-                    self._known.popitem(last=False)
-
-    def guess(self, key: str) -> Item | None:
-        entry = getattr(self._prefetched, "entry", None)
-        known = self._known.get(key)
-        if entry is None or entry[0] != key or known is None:
-            return None
-        version, body, expires = known
-        if expires is not None and expires <= self.clock():
-            return None
-        try:
-            item = Item(key=key, body=unpack(body), version=version, expires_at=expires)
-        except Exception:  # (a body this version cannot read: the read's answer will say what to do)
-            return None
-        self._prefetched.guess = (item, body)
-        self.read_ahead["guessed"] += 1
-        return item
-
     def get(self, key: str) -> Item | None:
         entry = getattr(self._prefetched, "entry", None)
-        guessed = None
         if entry is not None and entry[0] == key:
-            guessed = getattr(self._prefetched, "guess", None)
-            self._prefetched.entry = self._prefetched.guess = None
+            self._prefetched.entry = None
             self.read_ahead["used"] += 1
             response = entry[1].result()
         else:
             self.calls["read"] += 1
             response = self.client.get_item(**self._get_params(key))
         record = response.get("Item")
-        self._remember(key, record)
         if record is None:
             return None
-        if guessed is not None and (_version(record), record.get("body")) == (guessed[0].version, guessed[1]):
-            item = guessed[0]  # the guess was right: the very object a decision was made on (not decoded again)
-            self.read_ahead["confirmed"] += 1
-        else:
-            item = self._decode(record)
+        item = self._decode(record)
         if item.expires_at is not None and item.expires_at <= self.clock():
             return None  # expired: TTL has not deleted it yet
         return item
@@ -249,25 +209,16 @@ class DynamoRepository(Repository):
         return found
 
     def put(self, item: Item, expect: int | None) -> Item:
-        return self.put_later(item, expect)()
-
-    def put_later(self, item: Item, expect: int | None) -> Callable[[], Item]:
         version = (expect or 0) + 1
-        record, condition = self.encode_item(item, version), self._condition(expect)
-
-        def put() -> Item:
-            self.calls["write"] += 1
-            try:
-                self.client.put_item(TableName=self.table_name, Item=record, **condition)
-            except Exception as exc:
-                self._remember(item.key, None)
-                if _error_code(exc) == "ConditionalCheckFailedException":
-                    raise VersionConflict(item.key) from exc
-                raise
-            self._remember(item.key, record)
-            return Item(key=item.key, body=item.body, version=version, expires_at=item.expires_at)
-
-        return put
+        self.calls["write"] += 1
+        try:
+            self.client.put_item(TableName=self.table_name, Item=self.encode_item(item, version),
+                                 **self._condition(expect))
+        except Exception as exc:
+            if _error_code(exc) == "ConditionalCheckFailedException":
+                raise VersionConflict(item.key) from exc
+            raise
+        return Item(key=item.key, body=item.body, version=version, expires_at=item.expires_at)
 
     def note(self, key: str, name: str, value: int, expires_at: int) -> None:
         self.calls["note"] += 1
@@ -294,7 +245,6 @@ class DynamoRepository(Repository):
         kwargs: dict[str, Any] = {"TableName": self.table_name, "Key": {"pk": {"S": key}}}
         if expect is not None:
             kwargs.update(self._condition(expect))
-        self._remember(key, None)
         try:
             self.client.delete_item(**kwargs)
         except Exception as exc:
@@ -326,8 +276,6 @@ class DynamoRepository(Repository):
                 op.update(self._condition(d.expect))
             ops.append({"Delete": op})
         self.calls["write"] += 1
-        for key in [w.item.key for w in writes] + [d.key for d in deletes]:
-            self._remember(key, None)
         try:
             self.client.transact_write_items(TransactItems=ops)
         except Exception as exc:
@@ -341,8 +289,5 @@ class DynamoRepository(Repository):
             elif code == "TransactionConflictException":
                 raise VersionConflict("transaction conflict") from exc
             raise
-        for op in ops:
-            if "Put" in op:
-                self._remember(op["Put"]["Item"]["pk"]["S"], op["Put"]["Item"])
         return out
 

@@ -48,13 +48,10 @@ def reply_lang(job: Job, s: Session | None = None, deps: Deps | None = None) -> 
     return lang_of(job.update.effective_user, s)
 
 
-def transact(deps: Deps, job: Job, chat_id: int, decide: Callable[[Session | None], Plan],
-             ahead: bool = False) -> Plan:
-    """Run ``decide(session) -> Plan`` in the unit of work (version-checked write, effects stored).
-    ``ahead``: ``decide`` reads and writes nothing itself (``UnitOfWork.commit``)."""
+def transact(deps: Deps, job: Job, chat_id: int, decide: Callable[[Session | None], Plan]) -> Plan:
+    """Run ``decide(session) -> Plan`` in the unit of work (version-checked write, effects stored)."""
     user = job.update.effective_user if job.update is not None else None
-    plan = deps.uow.commit(job.update_id, chat_id, decide, user_id=user.id if user is not None else None,
-                           ahead=ahead)
+    plan = deps.uow.commit(job.update_id, chat_id, decide, user_id=user.id if user is not None else None)
     if plan.early:  # refused when it was first handled (a redelivery): refused again, nothing applied
         plan.answer = texts.t("error.early", lang_of(user, plan.step.session if plan.step else None))
     if plan.step is not None and plan.step.committed:

@@ -128,8 +128,7 @@ class Service:
 
     def reading_ahead(self, data: dict[str, Any]) -> AbstractContextManager[None]:
         """Around the handling of ``data``: a button of the running game has its group's session read
-        while the update is parsed, and decided on meanwhile (``inbound.read_ahead``,
-        ``Repository.prefetching``, ``UnitOfWork.commit``)."""
+        while the update is parsed (``inbound.read_ahead``, ``Repository.prefetching``)."""
         return self.repo.prefetching(inbound.read_ahead(data, self.codec))
 
     async def handle(self, data: dict[str, Any]) -> int:

@@ -67,17 +67,6 @@ class Repository(ABC):
         the request goes out at once and the webhook's work overlaps its round trip). Here: nothing."""
         yield
 
-    def guess(self, key: str) -> Item | None:
-        """While the read of ``key`` that ``prefetching`` started is on the wire: the item as this
-        repository last read or wrote it, for a decision made meanwhile (``uow.UnitOfWork.commit``).
-        The block's ``get(key)`` then returns this very object if the stored item is still the same (the
-        guess is right), else the item as stored. None: no guess (here: never)."""
-        return None
-
-    def put_later(self, item: Item, expect: int | None) -> Callable[[], Item]:
-        """``put(item, expect)`` prepared now (DynamoDB: the item encoded), made when called."""
-        return lambda: self.put(item, expect)
-
     def get_many(self, keys: list[str]) -> dict[str, Item]:
         """The items of ``keys`` that exist (absent or expired ones are left out), read together: one
         request for up to 100 keys where the store allows it (DynamoDB: TransactGetItems)."""

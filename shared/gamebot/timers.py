@@ -136,7 +136,7 @@ class Timers:
             plan.fired = consumed
             return plan
 
-        plan = transact(deps, job, chat_id, decide, ahead=True)  # (decided from the session alone)
+        plan = transact(deps, job, chat_id, decide)
         if plan.step is None or not plan.step.committed:
             plan = deps.uow.resume(chat_id)  # an older timer: what waits in the outbox
         results = await finish(deps, job, plan)

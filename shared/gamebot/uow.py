@@ -41,39 +41,6 @@ def refusals_key(chat_id: int, user_id: int) -> str:
     return f"refused#{chat_id}#{user_id}"
 
 
-class Unsure(Exception):
-    """A decision made ahead needed a read: it is made again once the chat's item is read."""
-
-
-class Kept:
-    """The repository a decision made ahead sees (``UnitOfWork.commit``): its writes are prepared now and
-    kept, to be made once the read confirms the guess (``make``); a read (a delivery's receipts) cannot
-    be answered ahead."""
-
-    def __init__(self, repo: Repository) -> None:
-        self.repo = repo
-        self.writes: list[Callable[[], Any]] = []
-
-    def notes(self, key: str) -> dict[str, int]:
-        raise Unsure(key)
-
-    def note(self, key: str, name: str, value: int, expires_at: int) -> None:
-        self.writes.append(lambda: self.repo.note(key, name, value, expires_at))
-
-    def put(self, item: Item, expect: int | None) -> Item:
-        self.writes.append(self.repo.put_later(item, expect))
-        return Item(key=item.key, body=item.body, version=(expect or 0) + 1, expires_at=item.expires_at)
-
-    def transact(self, writes: list[Write], deletes: list[Any] | None = None) -> list[Item]:
-        self.writes.append(lambda: self.repo.transact(writes, deletes))
-        return [Item(key=w.item.key, body=w.item.body, version=(w.expect or 0) + 1, expires_at=w.item.expires_at)
-                for w in writes]
-
-    def make(self) -> None:
-        for write in self.writes:
-            write()
-
-
 class UnitOfWork:
     """Load a chat, let a decision change it, write it back under a version check (with the update id and
     the outbox), retry on a conflict. What the commit decided is sent afterwards by ``courier.Courier``."""
@@ -99,27 +66,26 @@ class UnitOfWork:
     # --- commit ------------------------------------------------------------------------------------
 
     def commit(self, owner: int | None, chat_id: int, decide: Callable[[Session | None], Plan],
-               user_id: int | None = None, ahead: bool = False) -> Plan:
+               user_id: int | None = None) -> Plan:
         """Run ``decide`` under the version-checked write. ``owner``: the update id (None: a timer);
         ``user_id``: who pressed or wrote (a refusal writes nothing to the chat's item; a player's refusal
         that the same press could pass later is noted apart, ``refusals_key``, so that its redelivery gets
-        the same refusal: ``Plan.early``). ``ahead``: ``decide`` reads and writes nothing itself, so it
-        may be made while the chat's read is on the wire (see ``attempt``)."""
+        the same refusal: ``Plan.early``)."""
         me = owner or 0
         noted: dict[str, bool] = {}  # whether this update was refused before: read once, whatever the retries
 
-        def decided(stored: Item | None, repo: Any) -> Plan:
+        def decided(stored: Item | None) -> Plan:
             session = Session.from_body(stored.body) if stored is not None else None
             version = stored.version if stored is not None else None
             if session is not None and owner is not None and owner in session.seen:
-                return self._resume(Plan(), session, version, chat_id, me, repo, again=False)  # a redelivery: applied once
+                return self._resume(Plan(), session, version, chat_id, me, again=False)  # a redelivery: applied once
             deadline = session.deadline if session is not None else None
             try:
                 plan = decide(session)
             except Reply as r:  # a refusal writes nothing to the chat's item (see ``refusals_key``)
                 if not r.final and owner is not None and user_id is not None and session is not None \
                         and session.seat_of(user_id) is not None:
-                    repo.note(refusals_key(chat_id, user_id), str(owner), 1, int(self.clock()) + REFUSALS_KEPT)
+                    self.repo.note(refusals_key(chat_id, user_id), str(owner), 1, int(self.clock()) + REFUSALS_KEPT)
                 plan = Plan(answer=r.text, alert=r.alert, url=r.url)
                 return self._uncommitted(plan, session, version, chat_id, me)
             if plan.session is None and stored is not None and (
@@ -127,56 +93,36 @@ class UnitOfWork:
                     or plan.effects):
                 plan.session = Session.from_body(stored.body)  # new messages: record the update
             if (plan.session is not None or plan.writes) and self._refused_before(session, owner, user_id, chat_id,
-                                                                                  repo, noted):
+                                                                                  noted):
                 return self._uncommitted(Plan(early=True), session, version, chat_id, me)
             if plan.session is None:
                 if plan.writes:
-                    repo.transact(plan.writes)
+                    self.repo.transact(plan.writes)
                 return self._uncommitted(plan, session, version, chat_id, me, written=bool(plan.writes))
             s = plan.session
             self.settle(plan)
             plan.outs += self.plan_timers(s, deadline)  # (and the reminders of a decision that is over go)
-            step = self.sort(s, plan, chat_id, me, repo)
+            step = self.sort(s, plan, chat_id, me)
             s.mark_seen(owner)
-            self._write(plan, s, version, chat_id, repo)
+            self._write(plan, s, version, chat_id)
             step.version, step.committed = plan.version, True
             plan.step = step
             return plan
 
         def attempt() -> Plan:
-            # While the chat's read is on the wire (the webhook starts it as the update arrives), decide on
-            # the item as this container last saw it; its writes wait, prepared, for the read to confirm
-            # the guess, else the decision is made again from what was read. (A guess never decides what
-            # is written unchecked: the answer of the read says whether it was right, and the write is
-            # still version-checked.)
-            key = chat_key(chat_id)
-            guess = self.repo.guess(key) if ahead else None
-            if guess is not None and keeps_moved_out(guess.body):
-                guess = None  # (an earlier version's item: moved out first, below)
-            if guess is None:
-                return decided(self._read(key), self.repo)
-            kept = Kept(self.repo)
-            try:
-                plan: Plan | None = decided(guess, kept)
-            except Exception:  # (Unsure: it needed a read; anything else the read's item will tell again)
-                plan = None
-            stored = self.repo.get(key)
-            if plan is None or stored is not guess:
-                return decided(self._upgraded(stored), self.repo)
-            kept.make()
-            return plan
+            return decided(self._read(chat_key(chat_id)))
 
         return retrying(attempt)
 
     def _refused_before(self, session: Session | None, owner: int | None, user_id: int | None, chat_id: int,
-                        repo: Any, noted: dict[str, bool]) -> bool:
+                        noted: dict[str, bool]) -> bool:
         """Was this update, now about to be applied, refused when it was first handled? Only a press older
         than an update the chat has applied since can have been (a redelivery, or a press another one
         overtook): for it, and only for it, its presser's refusals item is read (once: ``noted``)."""
         if owner is None or user_id is None or session is None or not session.seen or owner > max(session.seen):
             return False
         if "refused" not in noted:
-            noted["refused"] = str(owner) in repo.notes(refusals_key(chat_id, user_id))
+            noted["refused"] = str(owner) in self.repo.notes(refusals_key(chat_id, user_id))
         return noted["refused"]
 
     def resume(self, chat_id: int, owner: int = 0) -> Plan:
@@ -206,7 +152,7 @@ class UnitOfWork:
             log.exception("could not move the history out of chat item %s", stored.key)
             return stored
 
-    def _take_over(self, s: Session, chat_id: int, owner: int, repo: Any) -> bool:
+    def _take_over(self, s: Session, chat_id: int, owner: int) -> bool:
         """A delivery that did not finish (its function died, or this is its update again): what its
         receipts say was sent is done, so that only the rest goes out again."""
         box = s.outbox
@@ -214,7 +160,7 @@ class UnitOfWork:
         if lease is None or (lease.owner != owner and lease.until > self.clock()):
             return False  # nothing to take over, or a delivery still running (its ack records what it sent)
         if lease.id and box.effects:
-            for name, message_id in repo.notes(receipts_key(chat_id, lease.id)).items():
+            for name, message_id in self.repo.notes(receipts_key(chat_id, lease.id)).items():
                 effect = next((e for e in box.effects if str(e.seq) == name), None)
                 if effect is not None:
                     box.done([effect.seq])
@@ -224,14 +170,13 @@ class UnitOfWork:
         return True
 
     def _resume(self, plan: Plan, session: Session, version: int | None, chat_id: int, owner: int,
-                repo: Any = None, again: bool = True) -> Plan:
+                again: bool = True) -> Plan:
         """``again``: closing edits due to be sent again go too (not with a redelivery, which writes
         nothing when nothing else is due: the chat's next update sends them)."""
-        repo = repo or self.repo
         plan.session = session
-        step = self.sort(session, plan, chat_id, owner, repo, again=again)
+        step = self.sort(session, plan, chat_id, owner, again=again)
         if step.stored or step.direct or step.took_over or plan.schedule:  # lease, budget, views, alarm: one write
-            self._write(plan, session, version, chat_id, repo)
+            self._write(plan, session, version, chat_id)
             step.version, step.committed = plan.version, True
         else:
             step.version = version
@@ -247,19 +192,18 @@ class UnitOfWork:
                          committed=written)
         return plan
 
-    def _write(self, plan: Plan, s: Session, version: int | None, chat_id: int, repo: Any) -> None:
+    def _write(self, plan: Plan, s: Session, version: int | None, chat_id: int) -> None:
         item = Item(key=chat_key(chat_id), body=s.body())
         if plan.writes:
-            repo.transact([Write(item, version), *plan.writes])
+            self.repo.transact([Write(item, version), *plan.writes])
         else:
-            repo.put(item, version)
+            self.repo.put(item, version)
         plan.version = (version or 0) + 1
 
-    def sort(self, s: Session, plan: Plan, chat_id: int, owner: int, repo: Any = None, again: bool = True) -> Step:
+    def sort(self, s: Session, plan: Plan, chat_id: int, owner: int, again: bool = True) -> Step:
         """Essential operations into the outbox; the outbox entries that go out now (the group's within
-        its budget, under this delivery's lease); progress within what the budget leaves. ``repo``: where
-        a delivery's receipts are read (default: the unit of work's repository)."""
-        took_over = self._take_over(s, chat_id, owner, repo or self.repo)
+        its budget, under this delivery's lease); progress within what the budget leaves."""
+        took_over = self._take_over(s, chat_id, owner)
         now = self.clock()
         box = s.outbox
         group = s.chat_id
@@ -339,8 +283,8 @@ class UnitOfWork:
             elif later:  # the group's budget is full
                 box.repeats.append(to_effect(out).model_copy(update={"tag": "repeat", "not_before": now}))
             # else held back: the view's latest state goes out with a later edit (or when the alarm wakes)
-        for out in progress:  # what goes out now is drawn before the write (during the read, when decided
-            out.draw()        # ahead), so that nothing is left to do between the commit and its send
+        for out in progress:  # what goes out now is drawn before the write, so that nothing is left to do
+            out.draw()        # between the commit and its send
             if out.op == "edit" and out.message_id and out.chat_id and out.has_buttons():
                 box.raced(out.chat_id, out.message_id, now)
         closing = [o for o in progress if o.op in ("edit", "markup") and (o.chat_id or 0) > 0 and o.keyboard is None

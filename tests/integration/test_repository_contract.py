@@ -333,57 +333,6 @@ def test_a_read_ahead_answers_the_block_s_first_read_of_its_key_once(env):
         assert repo.get("chat#2").version == 2
 
 
-def _reads_ahead(repo: Repository) -> bool:
-    return isinstance(repo, DynamoRepository) and getattr(repo.client, "start", None) is not None
-
-
-def test_a_guess_is_the_item_as_this_repository_last_saw_it_and_the_read_says_if_it_still_is(env):
-    """``guess(key)`` while a read of ``key`` is on the wire: the item as this repository (this container)
-    last read or wrote it; the block's ``get`` returns that very object when the stored item is the
-    same, else the stored item. Another container's write makes the guess stale, never the answer.
-    Without a read on the wire, or for a repository that cannot read ahead: no guess."""
-    repo, clock = env
-    repo.put(Item("chat#1", {"n": 1}), None)
-    assert repo.guess("chat#1") is None  # (no read on the wire)
-    if not _reads_ahead(repo):
-        with repo.prefetching("chat#1"):
-            assert repo.guess("chat#1") is None
-            assert repo.get("chat#1").body == {"n": 1}
-        return
-    base = dict(repo.calls)
-    with repo.prefetching("chat#1"):
-        assert repo.guess("chat#2") is None  # (another key)
-        guess = repo.guess("chat#1")
-        assert (guess.body, guess.version) == ({"n": 1}, 1)
-        assert repo.get("chat#1") is guess  # confirmed: the object the caller decided on
-    assert repo.calls["read"] - base["read"] == 1
-    other = DynamoRepository(repo.table_name, clock=clock)  # another container: its own memory
-    other.put(Item("chat#1", {"n": 2}), 1)
-    with repo.prefetching("chat#1"):
-        stale = repo.guess("chat#1")
-        assert (stale.body, stale.version) == ({"n": 1}, 1)
-        got = repo.get("chat#1")
-        assert got is not stale and (got.body, got.version) == ({"n": 2}, 2)
-    with repo.prefetching("chat#1"):  # what it read is what it knows now
-        guess = repo.guess("chat#1")
-        assert (guess.body, guess.version) == ({"n": 2}, 2) and repo.get("chat#1") is guess
-    assert (repo.read_ahead["guessed"], repo.read_ahead["confirmed"]) == (3, 2)
-    # a write prepared ahead is made when called, version-checked then; a failed one forgets the item
-    later = repo.put_later(Item("chat#1", {"n": 3}), 2)
-    assert repo.get("chat#1").version == 2
-    assert later().version == 3 and repo.get("chat#1").body == {"n": 3}
-    with pytest.raises(VersionConflict):
-        repo.put_later(Item("chat#1", {"n": 4}), 2)()
-    with repo.prefetching("chat#1"):
-        assert repo.guess("chat#1") is None
-        assert repo.get("chat#1").body == {"n": 3}
-    repo.put(Item("chat#3", {"n": 5}, expires_at=int(clock.now) + 10), None)
-    clock.now += 11
-    with repo.prefetching("chat#3"):
-        assert repo.guess("chat#3") is None  # (expired: absent)
-        assert repo.get("chat#3") is None
-
-
 def test_retrying_reapplies_after_a_conflict(env):
     repo, _ = env
     repo.put(Item("counter", {"n": 0}), None)

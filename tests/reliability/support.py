@@ -153,8 +153,7 @@ class Container:
         self.service.seeds = seeds
 
     def handle(self, update: dict[str, Any]) -> int:
-        """As the webhook does: a button of the running game has its group's session read ahead (and
-        decided on meanwhile, from what this container saw last: ``UnitOfWork.commit``)."""
+        """As the webhook does: a button of the running game has its group's session read ahead."""
         with self.service.reading_ahead(update):
             return self.loop.run_until_complete(self.service.handle(update))
 

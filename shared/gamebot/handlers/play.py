@@ -37,7 +37,7 @@ async def game_button(deps: Deps, job: Job, pressed: Pressed, press: Press) -> N
         s = check_game(s, pressed.game_id, PLAYING, lang)
         return press(deps, s, s.game(), s.seat_of(user.id), user, lang, msg_id, pressed)
 
-    plan = transact(deps, job, pressed.chat_id, decide, ahead=True)  # (a press decides from the session alone)
+    plan = transact(deps, job, pressed.chat_id, decide)
     await finish(deps, job, plan)
 
 
