@@ -39,7 +39,7 @@ How a :class:`Driver` reads the table, like a person:
 * with ``lobby=True`` it also presses Join on an open lobby for each of its players who is not
   listed yet, and, when one of its players is the host, Start once ``start_at`` players have joined.
 
-The wording it reads is the bot's own catalog (``gamebot.texts``), in the language each chat is written
+The wording it reads is the bot's own catalog (``gamebot.language.texts``), in the language each chat is written
 in (:func:`detect_words`), or the one ``Driver.words`` names.
 """
 from __future__ import annotations
@@ -91,7 +91,7 @@ class Words:
 
     @classmethod
     def of(cls, lang: str) -> Words:
-        """The words of the bot's catalog in ``lang`` (``gamebot.texts``): any catalog language reads."""
+        """The words of the bot's catalog in ``lang`` (``gamebot.language.texts``): any catalog language reads."""
         return _catalog_words(lang)
 
 
@@ -100,7 +100,7 @@ BLANK, MARK = "\x00", "\x01"
 
 def _before_blank(key: str, lang: str, theme: str = "avalon", **given: str) -> str:
     """A catalog sentence's visible text up to its first blank (``"Voted ("``, ``"Host: "``)."""
-    from gamebot import texts
+    from gamebot.language import texts
 
     blanks = {f: BLANK for f in texts.fields(key, lang, theme) if f not in given}
     return plain(texts.t(key, lang, theme, **blanks, **given)).split(BLANK)[0]
@@ -115,7 +115,7 @@ def _word(key: str, lang: str, theme: str = "avalon") -> str:
 
 def _around(key: str, field_: str, lang: str, theme: str = "avalon") -> str:
     """A regex for the words around one number of a catalog sentence (``team (\\d+) of 5``)."""
-    from gamebot import texts
+    from gamebot.language import texts
 
     blanks = {f: BLANK for f in texts.fields(key, lang, theme)}
     blanks[field_] = MARK
@@ -128,7 +128,7 @@ def _around(key: str, field_: str, lang: str, theme: str = "avalon") -> str:
 
 @functools.cache
 def _catalog_words(lang: str) -> Words:
-    from gamebot import texts
+    from gamebot.language import texts
 
     return Words(
         lang=lang,
@@ -156,7 +156,7 @@ def _catalog_words(lang: str) -> Words:
 
 
 def catalog_languages() -> list[str]:
-    from gamebot import texts
+    from gamebot.language import texts
 
     return list(texts.languages())
 
@@ -227,7 +227,7 @@ def _buttons(msg: JSON) -> list[JSON]:
 
 
 def _op(button: JSON) -> str:
-    """What a button does, from its callback data (``scope:chat:game:serial:op:mac``, gamebot.callbacks)."""
+    """What a button does, from its callback data (``scope:chat:game:serial:op:mac``, gamebot.botapi.callbacks)."""
     parts = (button.get("data") or "").split(":")
     return parts[4] if len(parts) == 6 else ""
 
@@ -248,7 +248,7 @@ def _words(lang: str = "en") -> JSON:
     """The catalog phrases a player recognises, in both themes."""
     from engine import ROLES
     from engine import cards as quest_cards
-    from gamebot import texts, wording
+    from gamebot.language import texts, wording
     from gamebot.presenter.table import Table
 
     themes = ("avalon", "resistance")
@@ -399,7 +399,7 @@ class Driver:
     def decision(self, user: int, kind: str, tag: str | None = None) -> tuple[Any, JSON] | None:
         """The policy's answer to ``user``'s prompt of ``kind`` (or whose callback tag is ``tag``) and the
         view it was given, decided once per prompt; None without a view or such a prompt."""
-        from gamebot.session import kind_tag
+        from gamebot.storage.session import kind_tag
         from localdev import policy
 
         view = self.views(user) if self.views is not None else None
@@ -892,7 +892,7 @@ class WebhookTable(FakeTelegramScreen):
         waits in the group's outbox goes out when due, as the flush timer would deliver it."""
         import app
 
-        from gamebot.session import Session, chat_key
+        from gamebot.storage.session import Session, chat_key
 
         svc = app.service()
         if not hasattr(svc.clock, "now"):

@@ -145,7 +145,7 @@ class Playground:
         self.admin: Any = None  # a boto3 client for the table itself (created in start)
         self.worker: WebhookWorker | None = None
         self.bots: BotPlayers | None = None
-        self.scheduler: Any = None  # gamebot.scheduler.LocalScheduler: the phase timers
+        self.scheduler: Any = None  # gamebot.timing.scheduler.LocalScheduler: the phase timers
         self.timer_app: Any = None
         self.timer_clock = timer_clock or time.time
         self.group_budget = group_budget
@@ -185,9 +185,9 @@ class Playground:
             "AWS_PROFILE": None,
             "TELEGRAM_BOT_USERNAME": None,
             "GROUP_MESSAGES_PER_MINUTE": None if self.group_budget is None else str(self.group_budget),
-            "PLAYER_THROTTLE": "0",  # the bots press at machine speed (gamebot.throttle)
+            "PLAYER_THROTTLE": "0",  # the bots press at machine speed (gamebot.botapi.throttle)
         })
-        from gamebot import dynamo
+        from gamebot.aws import dynamo
         from localdev.tables import admin_client, create_table_from_template
 
         dynamo.reset_default_client()
@@ -210,7 +210,7 @@ class Playground:
     def _start_timers(self) -> None:
         """Phase timers run here as they do on AWS: the bot schedules one-time timers, and when one is
         due the timer Lambda's own handler runs (in the worker, so it never overlaps an update)."""
-        from gamebot import scheduler
+        from gamebot.timing import scheduler
 
         spec = importlib.util.spec_from_file_location("timer_app", REPO / "functions" / "timer" / "app.py")
         assert spec is not None and spec.loader is not None
@@ -227,7 +227,7 @@ class Playground:
         scheduler.install(self.scheduler.start())
 
     def _stop_timers(self) -> None:
-        from gamebot import scheduler
+        from gamebot.timing import scheduler
 
         if self.scheduler is not None:
             self.scheduler.stop()
@@ -261,7 +261,7 @@ class Playground:
                 self.worker.stop()
         if self.fake is not None:
             self.fake.stop()
-        from gamebot import dynamo
+        from gamebot.aws import dynamo
 
         if self.moto is not None:
             try:
@@ -411,7 +411,7 @@ class Playground:
         def read() -> str:
             import app
 
-            from gamebot.session import Session, chat_key
+            from gamebot.storage.session import Session, chat_key
 
             item = app.service().repo.get(chat_key(GROUP_ID))
             return "none" if item is None else Session.from_body(item.body).status
@@ -427,7 +427,7 @@ class Playground:
             import app
 
             import engine
-            from gamebot.session import PLAYING, Session, chat_key
+            from gamebot.storage.session import PLAYING, Session, chat_key
 
             item = app.service().repo.get(chat_key(GROUP_ID))
             session = Session.from_body(item.body) if item is not None else None
@@ -480,7 +480,7 @@ class Playground:
     @staticmethod
     def languages() -> list[str]:
         """The languages a seat's app may speak: the bot's catalogs."""
-        from gamebot import texts
+        from gamebot.language import texts
 
         return list(texts.languages())
 
@@ -518,7 +518,7 @@ class Playground:
 
     def snapshot(self, viewer: int | None = None) -> JSON:
         """The page's data. ``viewer`` set: only that player's private chat is included."""
-        from gamebot.texts import language_name
+        from gamebot.language.texts import language_name
 
         version = self.fake.version
         pinned = self.fake.pinned.get(GROUP_ID)

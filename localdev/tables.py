@@ -10,7 +10,7 @@ Local). CloudFormation tags (``!Ref``, ``!Sub``, ``!GetAtt`` ...) are read as pl
 ``table_name`` argument.
 
 Creating tables, waiting for them, TTL settings and scans are boto3's (``admin_client``): the bot's own
-client (``gamebot.aws``) has only the item operations the Lambda functions use.
+client (``gamebot.aws.client``) has only the item operations the Lambda functions use.
 """
 from __future__ import annotations
 
@@ -117,7 +117,7 @@ def admin_client(endpoint_url: str | None = None) -> Any:
     bot's default client uses (``AWS_ENDPOINT_URL_DYNAMODB`` / ``AWS_ENDPOINT_URL``, ``AWS_REGION``)."""
     import boto3
 
-    from gamebot.aws import DynamoDB
+    from gamebot.aws.client import DynamoDB
 
     bot = DynamoDB(endpoint=endpoint_url)
     return boto3.client("dynamodb", endpoint_url=bot.endpoint_url, region_name=bot.region)

@@ -1,4 +1,4 @@
-"""CPU per DynamoDB request: boto3's client against ours (``gamebot.aws``), side by side in one run.
+"""CPU per DynamoDB request: boto3's client against ours (``gamebot.aws.client``), side by side in one run.
 
     .venv/bin/python scripts/bench_aws_client.py            # 400 rounds of each request, both servers
     .venv/bin/python scripts/bench_aws_client.py --quick    # 60 rounds
@@ -17,7 +17,7 @@ included); rounds alternate between the clients so that both see the same machin
   case of a warm Lambda.
 
 Also measured in fresh interpreters (median of 5 alternating runs): ``import boto3`` and a DynamoDB
-client against ``import gamebot.aws`` and ours. A benchmark, not a test: medians and their ratio.
+client against ``import gamebot.aws.client`` and ours. A benchmark, not a test: medians and their ratio.
 """
 from __future__ import annotations
 
@@ -133,7 +133,7 @@ def measure(endpoint: str, rounds: int) -> dict[str, Any]:
     import boto3
     from botocore.config import Config
 
-    from gamebot.aws import DynamoDB
+    from gamebot.aws.client import DynamoDB
 
     os.environ.update(KEYS)
     boto = boto3.client("dynamodb", endpoint_url=endpoint, region_name="us-east-1",
@@ -164,7 +164,7 @@ def measure(endpoint: str, rounds: int) -> dict[str, Any]:
 
 IMPORTS = {
     "boto3": "import boto3\nboto3.client('dynamodb', region_name='us-east-1')",
-    "ours": "import gamebot.aws\ngamebot.aws.DynamoDB(region_name='us-east-1')",
+    "ours": "import gamebot.aws.client\ngamebot.aws.client.DynamoDB(region_name='us-east-1')",
     "http.client": "import http.client",  # (of ours: the functions load it anyway, through httpx)
 }
 

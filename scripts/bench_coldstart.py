@@ -15,7 +15,7 @@ same way.
 
 "handler" = ``import app``, ``app.service()`` (Bot, HTTP client, DynamoRepository, Service; no getMe: the
 username is set as the stack sets it, and without it getMe waits for the first deep link anyway) and the
-DynamoDB client: our own (``gamebot.aws``), so the handler imports no boto3 although the runtime provides
+DynamoDB client: our own (``gamebot.aws.client``), so the handler imports no boto3 although the runtime provides
 it (the report says whether boto3 was loaded); the baselines keep boto3 and its client, which is what
 the handler saves. Times are measured inside the child
 (imports and construction only; the interpreter's own start-up is the same for both) and as wall time

@@ -38,7 +38,7 @@ SUBSCRIBER = 5_000_000_000  # the subscribers' user ids are drawn from here to t
 def stored_size(item: Any) -> int:
     from bench_webhook import item_size
 
-    from gamebot.dynamo import DynamoRepository
+    from gamebot.aws.dynamo import DynamoRepository
 
     return item_size(DynamoRepository.encode_item(item, item.version or 1))
 
@@ -47,7 +47,7 @@ class Sizes:
     """Every chat item the repository writes, with its stored size (while ``on``)."""
 
     def __init__(self, h: Any) -> None:
-        from gamebot.session import chat_key
+        from gamebot.storage.session import chat_key
 
         self.key = chat_key(h.group)
         self.on = False
@@ -72,8 +72,9 @@ def notices(outs: list[Any]) -> list[Any]:
 
 
 def run(subs: int, games: int) -> dict[str, Any]:
-    from gamebot import idle_record, stats, subscribers
-    from gamebot.session import chat_key
+    from gamebot.scores import stats
+    from gamebot.storage import idle_record, subscribers
+    from gamebot.storage.session import chat_key
     from localdev import updates as U
     from tests.unit.gamebot_fakes import GROUP
     from tests.unit.history_helpers import press_team, timed_out_game

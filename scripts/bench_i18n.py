@@ -28,11 +28,12 @@ sys.path[:0] = [str(ROOT / "shared"), str(ROOT)]
 
 from engine import GameConfig, actors, apply_action, new_game, public_view  # noqa: E402
 from engine.bots import choose_action  # noqa: E402
-from gamebot import picture, texts  # noqa: E402
-from gamebot.callbacks import Codec  # noqa: E402
-from gamebot.service import Service  # noqa: E402
-from gamebot.store import FakeRepository  # noqa: E402
-from gamebot.telegram_io import Result  # noqa: E402
+from gamebot.botapi.callbacks import Codec  # noqa: E402
+from gamebot.botapi.telegram_io import Result  # noqa: E402
+from gamebot.core.service import Service  # noqa: E402
+from gamebot.language import texts  # noqa: E402
+from gamebot.storage.store import FakeRepository  # noqa: E402
+from gamebot.story import picture  # noqa: E402
 from localdev import updates as U  # noqa: E402
 
 GROUP = -1001000000001
@@ -152,8 +153,8 @@ def main() -> None:
 
     base_runs, pil_runs = [], []
     for _ in range(max(reps, 7)):  # interleaved, so that a busy machine slows both alike
-        base_runs.append(cold_import_ms("import app, gamebot.service", 1))
-        pil_runs.append(cold_import_ms("import app, gamebot.service, PIL.Image, PIL.ImageDraw, PIL.ImageFont", 1))
+        base_runs.append(cold_import_ms("import app, gamebot.core.service", 1))
+        pil_runs.append(cold_import_ms("import app, gamebot.core.service, PIL.Image, PIL.ImageDraw, PIL.ImageFont", 1))
     base, with_pil = statistics.median(base_runs), statistics.median(pil_runs)
     print(f"cold import of the webhook's modules: {base:.0f} ms; with Pillow as well: {with_pil:.0f} ms "
           f"(ratio {with_pil / base:.2f}; Pillow is imported only to draw a picture)")

@@ -11,7 +11,7 @@
    few spam presses. Printed: the DynamoDB requests of the spam by kind of item (the chat's item, the
    presser's refusals item), and the honest votes' version conflicts (a write that failed its version
    check, then retried from a fresh read). Run it on an older checkout to compare.
-2. **A flood against the throttle** (``gamebot.throttle``, what the webhook asks before anything reads
+2. **A flood against the throttle** (``gamebot.botapi.throttle``, what the webhook asks before anything reads
    storage): ``--flood`` presses of one player in one second and in ten seconds, on a clock the script
    moves: how many reach the service, how many are answered "Slow down" with no request.
 
@@ -61,7 +61,7 @@ def repeated_presses(presses: int, runs: int) -> list[dict[str, Any]]:
 
 
 def flood(presses: int) -> dict[str, Any]:
-    from gamebot.throttle import BURST, PER_SECOND, Throttle
+    from gamebot.botapi.throttle import BURST, PER_SECOND, Throttle
     from localdev import updates as U
 
     out: dict[str, Any] = {"burst": BURST, "per_second": PER_SECOND}

@@ -29,7 +29,7 @@ TARGET = 16 * 1024
 def stored_size(item: Any) -> int:
     from bench_webhook import item_size
 
-    from gamebot.dynamo import DynamoRepository
+    from gamebot.aws.dynamo import DynamoRepository
 
     return item_size(DynamoRepository.encode_item(item, item.version))
 
@@ -53,7 +53,7 @@ def longest(user: int, msg: dict[str, Any], rng: random.Random) -> bool:
 
 
 def play(setup: str, seed: int) -> dict[str, Any]:
-    from gamebot.session import chat_key
+    from gamebot.storage.session import chat_key
     from localdev.autoplay import Policy
     from tests.reliability.support import SETUPS, RobustDriver, final_state, set_settings
     from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen

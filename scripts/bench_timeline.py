@@ -66,9 +66,11 @@ def instrument() -> None:
     import app
     import telegram
 
-    from gamebot import aws, dynamo, handling, packing, service, uow
-    from gamebot.handlers import play
+    from gamebot.aws import client, dynamo
+    from gamebot.handlers import handling, play, service
+    from gamebot.outbox import uow
     from gamebot.outgoing import game
+    from gamebot.storage import packing
 
     recorder = bench_webhook.DynamoRecorder
     for hook, label in (("_send", "request written"), ("_wait", "DynamoDB delay")):
@@ -94,7 +96,7 @@ def instrument() -> None:
         (game, "game_outs", "messages of the move"),
         (uow.UnitOfWork, "sort", "outbox sorted"),
         (packing, "pack", "pack"),
-        (aws.DynamoDB, "start", "request encoded"),
+        (client.DynamoDB, "start", "request encoded"),
         (play, "finish", "answer and delivery"),
         (handling, "respond", "answer"),
     ):

@@ -7,7 +7,7 @@
    buttons), with timers off (no scheduler) and on (FakeScheduler), alternating. Reports the time per
    update on each side and their ratio, and the DynamoDB reads/writes per update (the timers add none).
 2. Cold start: in fresh interpreters, importing the service (what every container pays), versus also
-   creating the EventBridge Scheduler client (``gamebot.aws``: what a container pays only when a group
+   creating the EventBridge Scheduler client (``gamebot.aws.client``: what a container pays only when a group
    plays with timers; the client is created lazily on the first schedule).
 
 A benchmark, not a test: it asserts nothing about speed.
@@ -25,8 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "shared"), str(ROOT)]
 
-from gamebot.scheduler import FakeScheduler  # noqa: E402
-from gamebot.service import Service  # noqa: E402
+from gamebot.core.service import Service  # noqa: E402
+from gamebot.timing.scheduler import FakeScheduler  # noqa: E402
 from localdev import updates as U  # noqa: E402
 from tests.e2e.driver import Driver, Policy  # noqa: E402
 from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen  # noqa: E402
@@ -77,8 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  timers off: {off * 1000:.2f} ms   timers on: {on * 1000:.2f} ms   ratio on/off: {on / off:.2f}")
     print(f"  DynamoDB calls per press: off {statistics.mean(io[False]):.2f}, on {statistics.mean(io[True]):.2f}")
 
-    service = "import gamebot.service"
-    client = "from gamebot.aws_scheduler import Scheduler; Scheduler(region_name='us-east-1')"
+    service = "import gamebot.core.service"
+    client = "from gamebot.aws.scheduler_api import Scheduler; Scheduler(region_name='us-east-1')"
     base, extra = [], []
     for _ in range(starts):
         base.append(cold(service))

@@ -16,14 +16,14 @@ reads the chats and presses buttons like a person). Delays make the run look lik
   and it is not part of the handler's time;
 * every DynamoDB request takes ``--dynamo-ms`` (default 5 ms) from the moment it goes on the wire to
   the moment its answer can be read, as over the network: hooks on the service's client
-  (``gamebot.aws``: ``before_send``, ``before_receive``) wait before the answer is read until that
+  (``gamebot.aws.client``: ``before_send``, ``before_receive``) wait before the answer is read until that
   long after the request went out (a sleep, its last 0.3 ms waited awake: a sleep alone wakes about
   0.1 ms late, which the floor would count against us). moto works meanwhile; what it takes beyond
   the delay is its own local cost (``-moto`` leaves it out). The request units are counted once the
   update's time is taken (the bench's own work). Work the handler does between writing a request and reading
   its answer (``DynamoDB.start``: a button's session is read while the update is parsed) overlaps
   the delay, as it would in AWS;
-* timers are on, as the stack deploys them: a scheduler is installed (``gamebot.scheduler.install``)
+* timers are on, as the stack deploys them: a scheduler is installed (``gamebot.timing.scheduler.install``)
   that records every timer and delays each CreateSchedule request by ``--scheduler-ms`` (default: the
   DynamoDB delay; EventBridge answers a name already scheduled with ConflictException, still a
   request). The bench fires the timers when due through ``Timers.fire`` (the timer function's work):
@@ -121,7 +121,7 @@ WRITES = ("PutItem", "DeleteItem", "TransactWriteItems")
 
 
 class DynamoRecorder:
-    """Records every request a DynamoDB client (``gamebot.aws``) makes, with the request units it consumes
+    """Records every request a DynamoDB client (``gamebot.aws.client``) makes, with the request units it consumes
     and its local time; its answer is read no sooner than ``delay`` seconds after it went on the wire
     (``before_send`` notes the time, ``before_receive`` waits out the rest). Thread-safe: what belongs
     to one call (its wait, moto's time beyond the delay) is kept per thread until the call ends (a thread
@@ -287,7 +287,7 @@ def busiest_minute(times: list[float], window: float = 60.0) -> int:
 
 def update_kind(update: dict[str, Any], before: str | None, after: str | None) -> str:
     """The update's type; ``before``/``after``: the game's stage around it (the last vote, the last card)."""
-    from gamebot.session import kind_tag
+    from gamebot.storage.session import kind_tag
 
     if "callback_query" in update:
         data = update["callback_query"].get("data", "")
@@ -349,7 +349,7 @@ class BenchScheduler:
 
 def prompt_kind(update: dict[str, Any], pending: list[str]) -> str:
     """The kind of the private decision a press answers (``lady``, ``excalibur``, a Plot card...), or ""."""
-    from gamebot.session import kind_tag
+    from gamebot.storage.session import kind_tag
 
     data = (update.get("callback_query") or {}).get("data", "")
     parts = data.split(":")
@@ -364,9 +364,10 @@ class Bench:
     def __init__(self, fake: Any, rtt: float, dynamo_delay: float, scheduler_delay: float, endpoint: str) -> None:
         import app
 
-        from gamebot import dynamo, scheduler
-        from gamebot.aws import DynamoDB
-        from gamebot.dynamo import DynamoRepository
+        from gamebot.aws import dynamo
+        from gamebot.aws.client import DynamoDB
+        from gamebot.aws.dynamo import DynamoRepository
+        from gamebot.timing import scheduler
         from tests.unit.gamebot_fakes import Clock
 
         self.app = app
@@ -387,7 +388,7 @@ class Bench:
 
     def stage(self) -> tuple[str | None, list[str]]:
         """The game's stage and the kinds of its pending decisions now (read by the bench, not measured)."""
-        from gamebot.session import Session, chat_key
+        from gamebot.storage.session import Session, chat_key
 
         item = self.peek_repo.get(chat_key(self.group))
         s = Session.from_body(item.body) if item is not None else None
@@ -467,7 +468,7 @@ class Bench:
         self.clock.now = max(float(timer.at), self.clock.now)
 
         def run() -> tuple[str, None]:
-            from gamebot.session import chat_key
+            from gamebot.storage.session import chat_key
 
             with self.svc.repo.prefetching(chat_key(int(timer.payload["chat"]))):  # as functions/timer does
                 return self.app.run(self.svc.timers.fire(dict(timer.payload))), None
@@ -481,7 +482,7 @@ class Bench:
     def idle(self) -> bool:
         """Nobody can act: time passes until the group's alarm wakes it for what waits in its outbox (not
         for a time limit: the players act in time). True if something went out."""
-        from gamebot.session import Session, chat_key
+        from gamebot.storage.session import Session, chat_key
 
         for _ in range(10):
             at = self.scheduler.next_at(self.group)
@@ -597,13 +598,13 @@ def run(quick: bool, rtt_ms: float, dynamo_ms: float, scheduler_ms: float, per_m
             "TELEGRAM_API_BASE_URL": fake.base_url, "TELEGRAM_BOT_USERNAME": BOT_USERNAME,
             "AWS_ENDPOINT_URL_DYNAMODB": endpoint, "AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench",
             "AWS_DEFAULT_REGION": "us-east-1", "AWS_REGION": "us-east-1",
-            "PLAYER_THROTTLE": "0",  # the driver presses far faster than people (gamebot.throttle)
+            "PLAYER_THROTTLE": "0",  # the driver presses far faster than people (gamebot.botapi.throttle)
         })
         if per_minute is None:
             os.environ.pop("GROUP_MESSAGES_PER_MINUTE", None)  # the default budget
         else:
             os.environ["GROUP_MESSAGES_PER_MINUTE"] = str(per_minute)
-        from gamebot import dynamo
+        from gamebot.aws import dynamo
         from localdev.tables import admin_client, create_table_from_template
 
         dynamo.reset_default_client()
@@ -617,7 +618,7 @@ def run(quick: bool, rtt_ms: float, dynamo_ms: float, scheduler_ms: float, per_m
             stuck[group] = play(bench, name, n, theme, roles, options, seed, group)
         bench.fire_until(math.inf)  # the timers left fire too (stale by now: each still costs an invocation)
     finally:
-        from gamebot import scheduler
+        from gamebot.timing import scheduler
 
         scheduler.install(None)
         fake.stop()

@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "shared"), str(ROOT)]
 
-from gamebot import texts  # noqa: E402
+from gamebot.language import texts  # noqa: E402
 from tests.catalog_check import problems, untranslated  # noqa: E402
 
 
@@ -25,7 +25,7 @@ def main(argv: list[str]) -> int:
     for lang in langs:
         other = texts.catalog(lang)
         if other is None:
-            print(f"{lang}: no catalog shared/gamebot/locales/{lang}.json")
+            print(f"{lang}: no catalog shared/gamebot/language/locales/{lang}.json")
             found += 1
             continue
         issues = problems(texts.catalog("en"), other) + [f"still English: {k}" for k in untranslated(texts.catalog("en"), other)]

@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "shared"), str(ROOT / "functions" / "webhook"), str(ROOT)]
 
-from gamebot.effects import Budget  # noqa: E402
+from gamebot.storage.effects import Budget  # noqa: E402
 from localdev.autoplay import Policy  # noqa: E402
 from tests.reliability.support import RobustDriver, final_state, set_settings  # noqa: E402
 from tests.unit.gamebot_fakes import Harness, HarnessScreen  # noqa: E402

@@ -1,7 +1,7 @@
-"""Build the preset compression dictionary of chat items (``gamebot.packing``), or measure one.
+"""Build the preset compression dictionary of chat items (``gamebot.storage.packing``), or measure one.
 
     .venv/bin/python scripts/make_zdict.py            # measure the current dictionary on held-out games
-    .venv/bin/python scripts/make_zdict.py --build    # write a new one: shared/gamebot/zdict/<id>.bin
+    .venv/bin/python scripts/make_zdict.py --build    # write a new one: shared/gamebot/storage/zdict/<id>.bin
 
 A dictionary is what zlib may refer back to before the data begins: sessions share most of their
 structure (field names, the configuration, role and card ids, the outbox's phrases), so the middle of
@@ -31,13 +31,13 @@ OVERHEAD = 40  # bytes of an item besides its body: key, version, attribute name
 
 def bodies(setup: str, seed: int, first_user: int) -> list[bytes]:
     """The chat item's body (compact JSON) after every move of one game."""
-    import gamebot.service
-    from gamebot.session import chat_key
+    import gamebot.core.service
+    from gamebot.storage.session import chat_key
     from localdev.autoplay import Policy
     from tests.reliability.support import SETUPS, RobustDriver, set_settings
     from tests.unit.gamebot_fakes import Harness, HarnessScreen
 
-    gamebot.service.new_game_id = lambda: f"{seed:06x}"  # (deterministic: the dictionary must be)
+    gamebot.core.service.new_game_id = lambda: f"{seed:06x}"  # (deterministic: the dictionary must be)
     theme, n, roles, options = SETUPS[setup]
     h = Harness(seed=seed)
     players = list(range(first_user, first_user + n))
@@ -88,7 +88,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--build", action="store_true", help="write a new dictionary (and measure it)")
     args = parser.parse_args()
-    from gamebot import packing
+    from gamebot.storage import packing
 
     if args.build:
         zdict = build()

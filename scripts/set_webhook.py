@@ -34,7 +34,7 @@ def _load_setup_module() -> Any:
     """The custom resource's module: the same request-building as a deploy."""
     shared = str(ROOT / "shared")
     if shared not in sys.path:
-        sys.path.insert(0, shared)  # gamebot.commands
+        sys.path.insert(0, shared)  # gamebot.botapi.commands
     spec = importlib.util.spec_from_file_location("setup_webhook_app", ROOT / "functions/setup_webhook/app.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)

@@ -34,14 +34,15 @@ from engine import (  # noqa: E402
     view,
 )
 from engine.bots import choose_action  # noqa: E402
-from gamebot import ending, texts  # noqa: E402
-from gamebot.callbacks import Codec  # noqa: E402
+from gamebot.botapi.callbacks import Codec  # noqa: E402
+from gamebot.language import texts
 from gamebot.presenter.events import announcements, event_line, private_events  # noqa: E402
 from gamebot.presenter.prompts import choice_label, private_prompt  # noqa: E402
 from gamebot.presenter.role_card import role_card  # noqa: E402
 from gamebot.presenter.settings import available_modules, available_roles, issue_text  # noqa: E402
 from gamebot.presenter.table import Table  # noqa: E402
 from gamebot.presenter.vote import proposal_line  # noqa: E402
+from gamebot.story import end_text
 
 NAMES = ["Walter", "Thomas", "Laura", "Evie", "Justin", "Margaret", "Don", "Ron", "Sarah", "Pat"]
 TAG = re.compile(r"<[^>]+>")
@@ -251,7 +252,7 @@ def play(args: argparse.Namespace, table: Table) -> None:
             continue
         tell(table, state, events, me)
     print()
-    show(ending.head(table, public_view(state)))
+    show(end_text.head(table, public_view(state)))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,7 +14,7 @@ import html
 import re
 from typing import Any
 
-from gamebot import plurals, texts
+from gamebot.language import plurals, texts
 
 # Words that are the same in every language: characters' and items' proper names, the game's names.
 PROPER = {

@@ -1,5 +1,5 @@
 """A moto server on 127.0.0.1 (DynamoDB, EventBridge Scheduler) for tests with real concurrency and for
-the functions' own AWS client (``gamebot.aws``, plain HTTP: moto's in-process ``mock_aws`` only
+the functions' own AWS client (``gamebot.aws.client``, plain HTTP: moto's in-process ``mock_aws`` only
 intercepts botocore), and clients for it: boto3's and ours.
 
 DynamoDB executes each request atomically; moto does not isolate concurrent requests (its
@@ -39,8 +39,8 @@ def reset_moto(endpoint: str) -> None:
 
 def aws_dynamo_client(endpoint: str) -> Any:
     """Our own DynamoDB client (what the Lambda functions use) on the server."""
-    from gamebot.aws import DynamoDB
-    from gamebot.aws_sign import Credentials
+    from gamebot.aws.client import DynamoDB
+    from gamebot.aws.signing import Credentials
 
     keys = Credentials("testing", "testing")
     return DynamoDB(endpoint=endpoint, region_name="us-east-1", creds=lambda: keys)

@@ -3,7 +3,7 @@
 ``Custom::TelegramWebhook``
     Create/Update: ``setWebhook`` (our API URL, the secret token Telegram echoes in the
     ``X-Telegram-Bot-Api-Secret-Token`` header, the update types the bot handles, pending updates
-    dropped) then ``setMyCommands`` (the command menu from ``gamebot.commands``, read from the layer:
+    dropped) then ``setMyCommands`` (the command menu from ``gamebot.botapi.commands``, read from the layer:
     one call per catalog language, the default without ``language_code``).
     Delete: ``deleteWebhook``, but only while the bot's webhook still points at this stack's URL, so
     deleting an old stack cannot unhook a newer deployment of the same bot.
@@ -106,7 +106,7 @@ def set_webhook_params(url: str, secret_token: str, *, drop_pending_updates: boo
 def load_menus() -> list[dict[str, Any]]:
     """Every ``setMyCommands`` request: the default menu, then one per other catalog language
     (with its ``language_code``, so Telegram shows each user the menu in their app's language)."""
-    from gamebot.commands import menus
+    from gamebot.botapi.commands import menus
 
     return menus()
 

@@ -1,26 +1,26 @@
 """The timer Lambda: EventBridge Scheduler invokes it when a chat's alarm is due.
 
-The event is the payload ``gamebot.alarm`` scheduled: ``{"chat", "game", "kind": "wake", "due",
+The event is the payload ``gamebot.timing.alarm`` scheduled: ``{"chat", "game", "kind": "wake", "due",
 "name"}`` (timers scheduled by earlier versions carry ``phase``, ``serial``, ``step`` and a kind
 ``remind``, ``expire`` or ``flush``: they are handled the same way). The handler reads the chat's
 session and does whatever is due then (``Timers.fire``): the reminder or the expiry of the running time
 limit, in a version-checked write, and what waits in the outbox; that write sets the chat's next alarm.
 
-Like the webhook, the service is built once per container with ONE event loop (``gamebot.runtime``).
+Like the webhook, the service is built once per container with ONE event loop (``gamebot.core.runtime``).
 Environment: ``TABLE_NAME``, ``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_API_BASE_URL``,
 ``TELEGRAM_BOT_USERNAME``, ``GAME_ARCHIVE_DAYS``, ``SCHEDULER_ROLE_ARN``, ``SCHEDULE_GROUP``; the
 alarms it schedules target this function itself (its ARN comes from the invocation context).
 Storage errors are raised so that EventBridge Scheduler retries (a retry of a timer that did act finds
 nothing due); anything else is logged and dropped. The AWS requests get a deadline a moment before the
-function's timeout (``gamebot.runtime.invocation``): one that cannot get through in time is raised as
+function's timeout (``gamebot.core.runtime.invocation``): one that cannot get through in time is raised as
 a storage error too, not cut off by the timeout.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from gamebot.runtime import Container, environment, invocation, lambda_logging
-from gamebot.session import chat_key
+from gamebot.core.runtime import Container, environment, invocation, lambda_logging
+from gamebot.storage.session import chat_key
 
 log = lambda_logging("gamebot.timer")
 
@@ -32,8 +32,8 @@ _CONTAINER = Container()
 
 def service(target_arn: str = "") -> Any:
     """The container's service; the timers it schedules invoke ``target_arn`` (this function)."""
-    from gamebot.runtime import build_service
-    from gamebot.scheduler import scheduler_from_env
+    from gamebot.core.runtime import build_service
+    from gamebot.timing.scheduler import scheduler_from_env
 
     async def build(settings: tuple[str, ...]) -> Any:
         return await build_service(settings, scheduler=scheduler_from_env(target_arn or None), pool=8)
@@ -61,7 +61,7 @@ def payload_of(event: Any) -> dict[str, Any] | None:
 
 
 def lambda_handler(event: Any, context: Any = None) -> dict[str, str]:
-    from gamebot.service import transient
+    from gamebot.core.service import transient
 
     payload = payload_of(event)
     if payload is None:

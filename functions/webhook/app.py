@@ -1,17 +1,17 @@
 """The Telegram webhook Lambda: ``lambda_handler(event, context)`` behind an API Gateway HTTP API.
 
-Thin on purpose: check the secret header, parse the JSON body, hand it to ``gamebot.service``.
+Thin on purpose: check the secret header, parse the JSON body, hand it to ``gamebot.core.service``.
 The Bot, the repository and the service are built once per container and ONE asyncio event loop is
 kept at module scope (``asyncio.run`` per call closes the loop the Bot's HTTP client is bound to).
 
 Environment: ``TABLE_NAME``, ``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_WEBHOOK_SECRET``,
 ``TELEGRAM_API_BASE_URL`` (default https://api.telegram.org), ``TELEGRAM_BOT_USERNAME`` (the stack
 sets it; without it the username is asked with getMe when a deep link first needs it, never before the
-first answer: ``gamebot.bot_name``), ``AWS_ENDPOINT_URL_DYNAMODB`` / ``AWS_ENDPOINT_URL`` (the SDKs' standard
-names, read by our own AWS client ``gamebot.aws``: boto3 is not imported),
+first answer: ``gamebot.botapi.bot_name``), ``AWS_ENDPOINT_URL_DYNAMODB`` / ``AWS_ENDPOINT_URL`` (the SDKs' standard
+names, read by our own AWS client ``gamebot.aws.client``: boto3 is not imported),
 ``GAME_ARCHIVE_DAYS`` (days a finished game's archive item lives before TTL deletes it; default 30),
 ``TIMER_FUNCTION_ARN``, ``SCHEDULER_ROLE_ARN``, ``SCHEDULE_GROUP`` (phase timers; without them: none),
-``PLAYER_THROTTLE`` (``0``: no per-player throttle, for local play at machine speed; ``gamebot.throttle``).
+``PLAYER_THROTTLE`` (``0``: no per-player throttle, for local play at machine speed; ``gamebot.botapi.throttle``).
 The token and the secret are never logged.
 """
 from __future__ import annotations
@@ -23,9 +23,9 @@ import os
 import time
 from typing import Any
 
-from gamebot.inbound import MAX_BODY, refusal
-from gamebot.runtime import Container, environment, invocation, lambda_logging
-from gamebot.throttle import Throttle
+from gamebot.botapi.inbound import MAX_BODY, refusal
+from gamebot.botapi.throttle import Throttle
+from gamebot.core.runtime import Container, environment, invocation, lambda_logging
 
 log = lambda_logging("gamebot.webhook")
 
@@ -33,13 +33,13 @@ SECRET_HEADER = "x-telegram-bot-api-secret-token"
 WAIT_BUDGET = 20.0  # seconds an update may wait on 429 retry_after in total (TelegramIO.wait_budget)
 SAFETY_MARGIN = 3.0  # seconds kept free before the Lambda timeout (one more Bot API call, the answer)
 
-_CONTAINER = Container()  # the service and the one event loop of this container (gamebot.runtime)
-THROTTLE = Throttle()  # each player's presses and commands in this container (gamebot.throttle)
+_CONTAINER = Container()  # the service and the one event loop of this container (gamebot.core.runtime)
+THROTTLE = Throttle()  # each player's presses and commands in this container (gamebot.botapi.throttle)
 
 
 async def _build(settings: tuple[str, ...]) -> Any:
-    from gamebot.runtime import build_service
-    from gamebot.scheduler import scheduler_from_env
+    from gamebot.core.runtime import build_service
+    from gamebot.timing.scheduler import scheduler_from_env
 
     return await build_service(settings, scheduler=scheduler_from_env())
 
@@ -80,7 +80,7 @@ def lambda_handler(event: dict[str, Any], context: Any = None) -> dict[str, Any]
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:  # RecursionError: nested too deeply
         log.warning("ignored a body that is not a Telegram update (%s)", str(exc)[:200] or type(exc).__name__)
         return _response(200, "ignored")  # a retry would not help
-    # a flood of one player's presses or commands: answered before anything is read (gamebot.throttle)
+    # a flood of one player's presses or commands: answered before anything is read (gamebot.botapi.throttle)
     throttled = THROTTLE.check(data) if os.environ.get("PLAYER_THROTTLE", "").strip() != "0" else None
     if throttled is not None:
         log.info("update %s throttled", data.get("update_id"))

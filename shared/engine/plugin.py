@@ -145,7 +145,7 @@ class Plugin:
     # Declarations the generic rules read instead of per-plug-in code (``engine.validation``, the
     # bot's timers): the smallest table this plug-in is recommended for (a warning below it; None: any);
     # what it needs in the same game; from how many players it checks loyalty (None: it never does);
-    # and the time-limit phase its decisions are in (``gamebot.deadlines.PHASES``).
+    # and the time-limit phase its decisions are in (``gamebot.timing.policy.PHASES``).
     recommended_players: ClassVar[int | None] = None
     needs: ClassVar[tuple[Needs, ...]] = ()
     checks_loyalty_from: ClassVar[int | None] = None

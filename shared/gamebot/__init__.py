@@ -1,1 +1,18 @@
-"""The bot around the engine: persistence, Telegram rendering and update handling."""
+"""The bot around the engine: the Telegram layer, in rooms by concern, each a package whose docstring says
+what lives there and what it may import (``tests/unit/test_code_layout.py`` holds each room to it).
+
+From the bottom up (a room imports only rooms listed before it):
+
+``language``  words: catalogs, plurals, safe HTML, wording
+``storage``   what is stored: the repository interface, the chat's session, effects, packing
+``scores``    statistics and ratings of finished games
+``aws``       our own AWS client and the DynamoDB repository
+``botapi``    Telegram I/O: the Bot API, inbound checks, callback data, buttons, commands, throttle
+``presenter`` engine views and events as texts and keyboards
+``story``     the story of a game: rounds, the end, the votes so far, the Reveal, the picture
+``timing``    time limits, the chat's alarm, the one-time timers
+``outbox``    the unit of work, what a decision is given and decides, the delivery after the commit
+``outgoing``  the messages a change causes; the settings panel and its check
+``handlers``  the features, and the steps they share
+``core``      an update in, its answer out: the service, the runtime of a container, the dispatch
+"""

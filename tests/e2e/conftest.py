@@ -34,7 +34,7 @@ def lambda_env(fake_server, aws_endpoint, monkeypatch):
     """Environment of the webhook function, with moto's DynamoDB (emptied) and a fresh fake Telegram."""
     import app
 
-    from gamebot import dynamo
+    from gamebot.aws import dynamo
     from localdev.tables import admin_client, create_table_from_template
 
     fake_server.reset()
@@ -53,7 +53,7 @@ def lambda_env(fake_server, aws_endpoint, monkeypatch):
         # group's budget of messages per minute would stretch a game over many minutes. It is tested with
         # a clock the tests move (tests/unit, tests/reliability) and measured by scripts/bench_webhook.py.
         "GROUP_MESSAGES_PER_MINUTE": "0",
-        # For the same reason no player is throttled (gamebot.throttle: a burst of 10 presses or commands,
+        # For the same reason no player is throttled (gamebot.botapi.throttle: a burst of 10 presses or commands,
         # then 2 a second); the throttle is tested with a clock the test holds (test_throttle_e2e.py).
         "PLAYER_THROTTLE": "0",
     }

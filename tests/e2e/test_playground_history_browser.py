@@ -121,7 +121,7 @@ def _board_button(screen: Page, label: str) -> tuple[int, str]:
 def test_the_history_asked_for_during_a_vote_shows_the_vote_open(chromium: Any, playground: Any) -> None:
     from PIL import Image
 
-    from gamebot import picture_draw, picture_layout
+    from gamebot.story import picture_draw, picture_layout
 
     pg, url = playground
     ARTIFACTS.mkdir(exist_ok=True)

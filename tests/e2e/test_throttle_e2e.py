@@ -1,5 +1,5 @@
 """A flood of one player's presses or commands through ``lambda_handler`` (moto, the fake Bot API) is cut
-off before anything reads storage (``gamebot.throttle``, held by ``app.THROTTLE``): a burst of 10, then 2
+off before anything reads storage (``gamebot.botapi.throttle``, held by ``app.THROTTLE``): a burst of 10, then 2
 a second. A throttled press is answered with a short toast in the presser's language through the
 webhook's reply; a throttled command is ignored, with one short notice at most once a minute. The
 throttle's clock is one the test holds (no timing in the test)."""
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from gamebot.throttle import BURST, Throttle
+from gamebot.botapi.throttle import BURST, Throttle
 from localdev import updates as U
 from tests.e2e.conftest import SECRET
 

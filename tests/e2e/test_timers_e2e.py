@@ -15,7 +15,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from gamebot.session import Session, chat_key
+from gamebot.storage.session import Session, chat_key
 from tests.e2e.conftest import TABLE
 from tests.e2e.driver import Driver, Policy
 
@@ -90,7 +90,7 @@ def invoke(timed, payload: dict) -> dict:
 
 
 def session_of(group: int) -> Session:
-    from gamebot import dynamo
+    from gamebot.aws import dynamo
 
     item = dynamo.DynamoRepository(TABLE).get(chat_key(group))
     return Session.from_body(item.body)
@@ -223,8 +223,9 @@ def test_prompts_and_the_board_show_the_time_limit(table, timed):
 
 
 def test_the_nextgame_subscribers_are_told_a_batch_by_the_webhook_then_the_rest_by_the_timer_function(table, timed):
-    from gamebot import dynamo, subscribers
+    from gamebot.aws import dynamo
     from gamebot.handlers import nextgame
+    from gamebot.storage import subscribers
 
     table.fake.add_group(table.group, table.title)
     subs = list(range(1000, 1000 + nextgame.BATCH_UPDATE + 25))
@@ -248,7 +249,7 @@ def test_the_nextgame_subscribers_are_told_a_batch_by_the_webhook_then_the_rest_
 
 
 def session_of_or_none(group: int) -> Session | None:
-    from gamebot import dynamo
+    from gamebot.aws import dynamo
 
     item = dynamo.DynamoRepository(TABLE).get(chat_key(group))
     return Session.from_body(item.body) if item is not None else None

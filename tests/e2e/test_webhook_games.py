@@ -10,7 +10,7 @@ import app
 import pytest
 
 from engine import ROLES
-from gamebot.texts import name_of
+from gamebot.language.texts import name_of
 from localdev import updates as U
 from localdev.autoplay import Driver, Policy
 

@@ -10,7 +10,7 @@ import html
 import random
 from typing import Any
 
-from gamebot import texts
+from gamebot.language import texts
 from localdev import updates as U
 from localdev.autoplay import Driver, Policy, WebhookTable
 from localdev.fake_telegram import html_to_plain

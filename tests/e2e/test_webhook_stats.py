@@ -13,8 +13,8 @@ from tests.e2e.driver import Driver, Policy
 def _seed(repo, group: int, players: list[int]) -> None:
     """Statistics from before ratings: two finished games, players without ratings, assassinations
     without a target; and two players already rated twice in the group."""
-    from gamebot import ratings, stats
-    from gamebot.store import Item
+    from gamebot.scores import ratings, stats
+    from gamebot.storage.store import Item
 
     rows = {str(u): {"name": f"Old{u}", "games": 2, "wins": 1} for u in players}
     for u in players[:2]:
@@ -29,7 +29,7 @@ def _seed(repo, group: int, players: list[int]) -> None:
 
 
 def _statistics(repo, group: int, players: list[int]) -> dict:
-    from gamebot import stats
+    from gamebot.scores import stats
 
     found = repo.get_many([stats.chat_stats_key(group), *(stats.user_stats_key(u) for u in players)])
     return {k: v.body for k, v in found.items()}
@@ -38,7 +38,7 @@ def _statistics(repo, group: int, players: list[int]) -> dict:
 def test_a_game_counts_once_in_the_ratings_and_stats_shows_them_in_english_and_french(table):
     import app
 
-    from gamebot import ratings, stats
+    from gamebot.scores import ratings, stats
 
     players = [1, 2, 3, 4, 5]
     repo = app.service().repo
@@ -105,8 +105,8 @@ def test_a_newcomer_after_a_win_and_a_loss_reads_unranked_not_a_negative_rating(
     player is from being ranked, and shows no number."""
     import app
 
-    from gamebot import ratings, stats
-    from gamebot.store import Item
+    from gamebot.scores import ratings, stats
+    from gamebot.storage.store import Item
 
     rows = {str(u): {"name": f"P{u}"} for u in range(1, 6)}
     for game, won in (("g1", "good"), ("g2", "evil")):

@@ -60,7 +60,7 @@ def test_votes_while_a_vote_is_open_shows_it_open_in_the_picture_and_in_the_text
 
     from PIL import Image
 
-    from gamebot import picture_draw, picture_layout
+    from gamebot.story import picture_draw, picture_layout
 
     table.open_lobby(PLAYERS)
     table.start_game(1)

@@ -1,4 +1,4 @@
-"""Our AWS client (gamebot.aws) against a moto server on 127.0.0.1: every DynamoDB operation the bot uses,
+"""Our AWS client (gamebot.aws.client) against a moto server on 127.0.0.1: every DynamoDB operation the bot uses,
 directly and through DynamoRepository, answering what boto3's client answers on the same server
 (binary values, failed conditions, cancelled transactions), and EventBridge Scheduler's create and
 delete (with a conflict and a schedule not found)."""
@@ -8,11 +8,11 @@ import uuid
 
 import pytest
 
-from gamebot.aws import AWSError, DynamoDB
-from gamebot.aws_sign import Credentials
-from gamebot.dynamo import COMPRESS_ABOVE, DynamoRepository
-from gamebot.scheduler import EventBridgeScheduler, Timer
-from gamebot.store import Delete, Item, VersionConflict, Write
+from gamebot.aws.client import AWSError, DynamoDB
+from gamebot.aws.dynamo import COMPRESS_ABOVE, DynamoRepository
+from gamebot.aws.signing import Credentials
+from gamebot.storage.store import Delete, Item, VersionConflict, Write
+from gamebot.timing.scheduler import EventBridgeScheduler, Timer
 from tests.moto_server import aws_dynamo_client, dynamo_client, reset_moto, serialised_moto_server
 from tests.unit.aws_fakes import ScriptedServer, dynamo_error
 
@@ -181,7 +181,7 @@ TARGET = {"Arn": "arn:aws:lambda:us-east-1:123456789012:function:timer",
 
 
 def test_schedules_are_created_and_deleted(scheduler):
-    from gamebot.aws_scheduler import Scheduler
+    from gamebot.aws.scheduler_api import Scheduler
 
     ours = Scheduler()
     created = ours.create_schedule(Name="n-1.x_y", GroupName="g", ScheduleExpression="at(2030-01-01T00:00:00)",
@@ -205,7 +205,7 @@ def test_schedules_are_created_and_deleted(scheduler):
 
 def test_the_timers_scheduler_uses_our_client_and_ignores_a_name_scheduled_twice(scheduler):
     timers = EventBridgeScheduler(TARGET["Arn"], TARGET["RoleArn"], "g")
-    assert type(timers.client).__module__ == "gamebot.aws_scheduler"
+    assert type(timers.client).__module__ == "gamebot.aws.scheduler_api"
     timers.schedule(Timer("t1", 1_900_000_000, {"chat": -5}))
     timers.schedule(Timer("t1", 1_900_000_000, {"chat": -5}))  # ConflictException: already done
     assert timers.created == 1
@@ -214,7 +214,7 @@ def test_the_timers_scheduler_uses_our_client_and_ignores_a_name_scheduled_twice
 
 
 def test_a_default_client_is_one_per_process_and_follows_reset(endpoint, monkeypatch):
-    from gamebot import dynamo
+    from gamebot.aws import dynamo
 
     monkeypatch.setenv("AWS_ENDPOINT_URL_DYNAMODB", endpoint)
     dynamo.reset_default_client()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from gamebot.aws import AWSError
+from gamebot.aws.client import AWSError
 from localdev.playground import Playground
 from tests.moto_server import aws_dynamo_client
 

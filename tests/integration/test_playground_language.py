@@ -21,7 +21,7 @@ def role_card(pg: Playground, uid: int) -> str:
 
 
 def test_seats_read_the_groups_language_in_private_unless_given_their_own(pg):
-    from gamebot import texts
+    from gamebot.language import texts
 
     seats = pg.seat([{"name": n, "bot": True, "lang": "de" if n == "Dot" else ""} for n in NAMES], open_lobby=False)
     assert [s.lang for s in seats] == ["", "", "", "de", ""]

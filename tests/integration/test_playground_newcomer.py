@@ -140,7 +140,7 @@ def test_renaming_a_seat_seats_a_new_person_with_a_fresh_private_chat(pg):
 
 @pytest.mark.parametrize("lang", ["en", "fr", "es", "de", "ru", "pt", "it"])
 def test_bot_players_play_a_whole_game_in_each_catalog_language_without_timeouts(pg, lang):
-    from gamebot import texts
+    from gamebot.language import texts
     from localdev.autoplay import Words
     from localdev.playground import GROUP_ID
 
@@ -166,7 +166,7 @@ def test_bot_players_play_a_whole_game_in_each_catalog_language_without_timeouts
 
 
 def test_catalogs_give_the_words_of_every_language_and_the_page_tells_which():
-    from gamebot import texts
+    from gamebot.language import texts
     from localdev.autoplay import Words, detect_words
 
     for lang in texts.languages():
@@ -234,7 +234,7 @@ def test_the_table_aids_and_the_ratings_work_on_the_playground_page(pg, lang):
     """Issue 16 on the playground: during a bot game the decisions say their time limit, the board carries
     the vote history button and a press sends the game so far, as a picture, in private; at the end the game-over message offers Play again, /stats
     shows the leaderboard and /nextgame answers in private: in the group's language."""
-    from gamebot import texts
+    from gamebot.language import texts
     from localdev.playground import GROUP_ID
 
     def t(key: str) -> str:

@@ -12,8 +12,8 @@ import threading
 
 import pytest
 
-from gamebot.dynamo import DynamoRepository
-from gamebot.store import Item, Write, retrying
+from gamebot.aws.dynamo import DynamoRepository
+from gamebot.storage.store import Item, Write, retrying
 from tests.moto_server import aws_dynamo_client, dynamo_client, serialised_moto_server
 
 TEMPLATE = """\

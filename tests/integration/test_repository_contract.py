@@ -1,5 +1,5 @@
 """The Repository contract: the same tests run on FakeRepository, on DynamoRepository with its default
-client (ours, ``gamebot.aws``) against a moto server on 127.0.0.1, and on DynamoRepository with an
+client (ours, ``gamebot.aws.client``) against a moto server on 127.0.0.1, and on DynamoRepository with an
 injected boto3 client (moto in process)."""
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import boto3
 import pytest
 from moto import mock_aws
 
-from gamebot.dynamo import DynamoRepository
-from gamebot.store import Delete, FakeRepository, Item, Repository, VersionConflict, Write, retrying
+from gamebot.aws.dynamo import DynamoRepository
+from gamebot.storage.store import Delete, FakeRepository, Item, Repository, VersionConflict, Write, retrying
 from localdev.tables import (
     REPO_ROOT,
     admin_client,
@@ -80,7 +80,7 @@ def moto_url():
 @pytest.fixture(params=["fake", "dynamo", "dynamo-boto3"])
 def env(request, template, monkeypatch):
     """(repository, clock) for each implementation."""
-    from gamebot import dynamo
+    from gamebot.aws import dynamo
 
     clock = Clock()
     if request.param == "fake":
@@ -426,7 +426,7 @@ def test_empty_transaction_writes_nothing(env):
 
 
 def test_default_client_is_created_once_from_the_environment(monkeypatch):
-    from gamebot import dynamo
+    from gamebot.aws import dynamo
 
     monkeypatch.setenv("AWS_REGION", "eu-west-3")
     monkeypatch.setenv("AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:8000")
@@ -489,7 +489,7 @@ def test_notes_are_kept_side_by_side_without_versions_and_expire(env):
 
 
 def test_a_groups_subscribers_are_read_in_one_request_and_taken_out_one_at_a_time(env, monkeypatch):
-    from gamebot import subscribers
+    from gamebot.storage import subscribers
 
     repo, _ = env
     ids = [7_000_000_000 + i for i in range(45)]  # (every shard, three in some)
@@ -515,8 +515,8 @@ def test_a_groups_subscribers_are_read_in_one_request_and_taken_out_one_at_a_tim
 
 
 def test_an_old_chat_item_moves_its_history_out_in_one_transaction(env):
-    from gamebot import idle_record, recovery, subscribers
-    from gamebot.session import Session, chat_key
+    from gamebot.storage import idle_record, recovery, subscribers
+    from gamebot.storage.session import Session, chat_key
 
     repo, _ = env
     body = Session(chat_id=-5, title="Old", status="ended", game_id="abc123").body()

@@ -1,4 +1,4 @@
-"""``gamebot.telegram_io`` against the fake Bot API server with a real python-telegram-bot ``Bot``:
+"""``gamebot.botapi.telegram_io`` against the fake Bot API server with a real python-telegram-bot ``Bot``:
 flood control, blocked users, unchanged edits, vanished messages and timeouts."""
 from __future__ import annotations
 
@@ -8,9 +8,8 @@ import pytest
 import telegram
 from telegram.request import HTTPXRequest
 
-from gamebot.markup import Html
-from gamebot.presenter.table import Btn
-from gamebot.telegram_io import Out, TelegramIO, get_me_username
+from gamebot.botapi.telegram_io import Btn, Out, TelegramIO, get_me_username
+from gamebot.language.markup import Html
 from localdev import updates as U
 from localdev.fake_telegram import FakeTelegram
 

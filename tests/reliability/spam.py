@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from gamebot.session import Session, chat_key
+from gamebot.storage.session import Session, chat_key
 from localdev import updates as U
 from localdev.autoplay import Policy
 from tests.reliability.support import Container, ContainerTable, RobustDriver, create_table, until_vote

@@ -13,8 +13,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from gamebot.session import Session, chat_key
-from gamebot.store import Item
+from gamebot.storage.session import Session, chat_key
+from gamebot.storage.store import Item
 from localdev.autoplay import Driver
 
 # Every character and every module, in 10-player tables (6 Good, 4 Evil) the engine accepts.
@@ -46,7 +46,7 @@ SETUPS: dict[str, tuple[str, int, list[str], dict[str, Any]]] = {
 
 def final_state(repo: Any, chat_id: int) -> Any:
     """The engine state of the chat's game: in the session while it runs, in its archive once finished."""
-    from gamebot.session import archive_key
+    from gamebot.storage.session import archive_key
 
     session = Session.from_body(repo.get(chat_key(chat_id)).body)
     if session.state:
@@ -137,15 +137,15 @@ def create_table(endpoint: str, name: str) -> None:
 
 class Container:
     """One Lambda container: its own event loop, Bot (HTTP client), DynamoDB client and Service, built
-    by ``gamebot.runtime.build_service`` as the webhook's cold start does."""
+    by ``gamebot.core.runtime.build_service`` as the webhook's cold start does."""
 
     def __init__(self, endpoint: str, fake: Any, table: str, seeds: random.Random | None = None) -> None:
         import asyncio
 
-        from gamebot.runtime import build_service
+        from gamebot.core.runtime import build_service
 
         self.loop = asyncio.new_event_loop()
-        # as gamebot.runtime.environment() reads them; no group budget: these containers play at full speed
+        # as gamebot.core.runtime.environment() reads them; no group budget: these containers play at full speed
         settings = (TOKEN, fake.base_url, table, "", endpoint, "", "0")
         self.service = self.loop.run_until_complete(build_service(settings))
         # not the process-wide client: one per container (ours, as the Lambda functions have it)

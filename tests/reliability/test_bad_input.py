@@ -30,8 +30,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Action, GameState, apply_action, replay
-from gamebot.callbacks import Codec
-from gamebot.session import CANCELLED, PLAYING, Session, UserRecord, archive_key
+from gamebot.botapi.callbacks import Codec
+from gamebot.storage.session import CANCELLED, PLAYING, Session, UserRecord, archive_key
 from localdev import updates as U
 from localdev.autoplay import Policy
 from tests.reliability.support import SETUPS, RobustDriver, set_settings
@@ -390,7 +390,7 @@ def test_bad_bodies_through_the_webhook_with_dynamodb_are_answered_200_and_chang
     """A few hundred malformed bodies and bad updates through ``lambda_handler`` with moto."""
     import app
 
-    from gamebot.session import chat_key
+    from gamebot.storage.session import chat_key
 
     players = [1, 2, 3, 4, 5, 6, 7]
     table.open_lobby(players)

@@ -20,8 +20,9 @@ from typing import Any
 
 import pytest
 
-from gamebot import effects, texts
-from gamebot.session import Session, chat_key
+from gamebot.language import texts
+from gamebot.storage import effects
+from gamebot.storage.session import Session, chat_key
 from localdev import updates as U
 from localdev.autoplay import Policy
 from tests.reliability.support import Container, ContainerTable, RobustDriver, create_table, until_vote

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from engine import Action
-from gamebot.session import Session, chat_key
-from gamebot.store import VersionConflict
+from gamebot.storage.session import Session, chat_key
+from gamebot.storage.store import VersionConflict
 from localdev import updates as U
 from localdev.autoplay import Policy
 from tests.reliability.support import (

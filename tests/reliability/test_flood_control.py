@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from engine import replay as replay_game
-from gamebot.effects import Budget
-from gamebot.session import Session, chat_key
+from gamebot.storage.effects import Budget
+from gamebot.storage.session import Session, chat_key
 from tests.reliability.support import ALL_MODULES, SETUPS, final_state
 from tests.unit.flood_fakes import FloodHarness, busiest_minute, game_settings, play
 from tests.unit.gamebot_fakes import GROUP, Clock, Msg
@@ -59,7 +59,7 @@ def _data(m: Msg) -> set[str]:
 
 def _play_again(h: Any, m: Msg) -> set[str]:
     """The game-over message's "Play again" (no decision of the game: it stays)."""
-    from gamebot.buttons import PlayAgain, decode
+    from gamebot.botapi.buttons import PlayAgain, decode
 
     return {d for d in _data(m) if isinstance(decode(h.codec, d).op, PlayAgain)}
 
@@ -210,7 +210,7 @@ def telegram_time(table, monkeypatch):
         clock.now = max(clock.now, until)
 
     svc.io.sleep = sleep
-    monkeypatch.setattr("gamebot.telegram_io.time", SimpleNamespace(monotonic=clock))  # its wait budget too
+    monkeypatch.setattr("gamebot.botapi.telegram_io.time", SimpleNamespace(monotonic=clock))  # its wait budget too
     post = table.post
 
     def paced(*args: Any, **kwargs: Any) -> int:

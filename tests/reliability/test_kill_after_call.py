@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 import gamebot.handlers.lobby
-from gamebot.effects import UNLIMITED
+from gamebot.storage.effects import UNLIMITED
 from localdev import updates as U
 from localdev.autoplay import Policy
 from tests.reliability.support import SETUPS, RobustDriver, final_state, set_settings

@@ -20,8 +20,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gamebot import inbound
-from gamebot.session import Session, chat_key
+from gamebot.botapi import inbound
+from gamebot.storage.session import Session, chat_key
 from localdev import updates as U
 from tests.e2e.conftest import TABLE
 from tests.unit.gamebot_fakes import GROUP, Harness
@@ -35,7 +35,7 @@ DEEP = "__deep__"  # stands for a deeply nested value until the update is delive
 # The fields the bot reads, by kind of value
 # ---------------------------------------------------------------------------------------------------
 
-# (field, kind, required): kinds are checked by gamebot.inbound; None is valid only where not required
+# (field, kind, required): kinds are checked by gamebot.botapi.inbound; None is valid only where not required
 USER = [("id", "user_id", True), ("is_bot", "bool", True), ("first_name", "name", True),
         ("last_name", "name", False), ("username", "name", False), ("language_code", "name", False)]
 CHAT = [("id", "chat_id", True), ("type", "word", True), ("title", "name", False)]

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from gamebot import texts
+from gamebot.language import texts
 from tests.catalog_check import english_fragments
 from tests.reliability.support import SETUPS
 from tests.reliability.transcripts import Shown, play, shown

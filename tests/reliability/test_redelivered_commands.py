@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from gamebot.session import chat_key
+from gamebot.storage.session import chat_key
 from localdev import updates as U
 from tests.unit.gamebot_fakes import GROUP, Harness
 

@@ -12,10 +12,10 @@ import pytest
 
 import engine
 from engine import Action, GameState, Side
+from gamebot.core.runtime import lambda_logging
+from gamebot.language.texts import name_of
 from gamebot.outgoing import game as outgoing_game
-from gamebot.runtime import lambda_logging
-from gamebot.session import Session, chat_key
-from gamebot.texts import name_of
+from gamebot.storage.session import Session, chat_key
 from localdev import updates as U
 from localdev.autoplay import Policy
 from tests.e2e.conftest import SECRET, TOKEN

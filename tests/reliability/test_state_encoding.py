@@ -9,9 +9,9 @@ import boto3
 from moto import mock_aws
 
 from engine import replay
-from gamebot.dynamo import COMPRESS_ABOVE, DynamoRepository
-from gamebot.session import Session, chat_key
-from gamebot.store import Item
+from gamebot.aws.dynamo import COMPRESS_ABOVE, DynamoRepository
+from gamebot.storage.session import Session, chat_key
+from gamebot.storage.store import Item
 from localdev.autoplay import Policy
 from localdev.tables import create_table_from_template
 from tests.reliability.support import SETUPS, RobustDriver, set_settings

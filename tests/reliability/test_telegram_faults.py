@@ -17,9 +17,9 @@ import pytest
 from telegram.request import HTTPXRequest
 
 from engine import replay
-from gamebot.delivery import Facts
+from gamebot.outbox.delivery import Facts
 from gamebot.outgoing.notices import follow_up
-from gamebot.session import ENDED, Session, chat_key
+from gamebot.storage.session import ENDED, Session, chat_key
 from localdev import updates as U
 from localdev.autoplay import Policy
 from localdev.fake_telegram import NOT_MODIFIED
@@ -226,7 +226,7 @@ def test_a_hidden_decision_whose_prompt_is_lost_is_not_mentioned_in_the_group(ta
     """Only the Trickster may choose which loyalty card to show (a hidden decision): announcing that their
     prompt failed would tell the group who the Trickster is. /status in private still recovers it."""
     from engine.models import Pending
-    from gamebot.store import Item
+    from gamebot.storage.store import Item
 
     players = [1, 2, 3, 4, 5]
     table.open_lobby(players)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gamebot import texts
+from gamebot.language import texts
 from tests.reliability.support import SETUPS
 from tests.reliability.transcripts import play
 from tests.unit.gamebot_fakes import GROUP

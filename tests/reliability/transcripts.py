@@ -13,8 +13,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from gamebot.session import Session, chat_key
-from gamebot.store import Item
+from gamebot.storage.session import Session, chat_key
+from gamebot.storage.store import Item
 from localdev import updates as U
 from localdev.autoplay import Driver, Policy, Words
 from tests.reliability.support import RobustDriver, set_settings

@@ -17,14 +17,13 @@ from typing import Any
 
 from telegram.error import BadRequest, Forbidden, RetryAfter
 
-from gamebot.deadlines import DEFAULT_LIMITS
-from gamebot.effects import Budget
-from gamebot.presenter.table import Btn
-from gamebot.scheduler import FakeScheduler, Timer
-from gamebot.service import Service
-from gamebot.session import Session, chat_key
-from gamebot.store import Item
-from gamebot.telegram_io import Out, TelegramIO
+from gamebot.botapi.telegram_io import Btn, Out, TelegramIO
+from gamebot.core.service import Service
+from gamebot.storage.effects import Budget
+from gamebot.storage.session import Session, chat_key
+from gamebot.storage.store import Item
+from gamebot.timing.policy import DEFAULT_LIMITS
+from gamebot.timing.scheduler import FakeScheduler, Timer
 from localdev import updates as U
 from localdev.autoplay import Policy
 from localdev.flood import WINDOW, FloodControl

@@ -11,12 +11,11 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from gamebot.callbacks import Codec
-from gamebot.markup import require, require_plain
-from gamebot.presenter.table import Btn
-from gamebot.service import Service
-from gamebot.store import FakeRepository
-from gamebot.telegram_io import Out, Result
+from gamebot.botapi.callbacks import Codec
+from gamebot.botapi.telegram_io import Btn, Out, Result
+from gamebot.core.service import Service
+from gamebot.language.markup import require, require_plain
+from gamebot.storage.store import FakeRepository
 from localdev import updates as U
 
 GROUP = -1001000000001
@@ -196,7 +195,7 @@ class Harness:
     def idle(self, chat_id: int | None = None) -> bool:
         """Time passes with nobody acting: what waits in the chat's outbox (the group's budget, flood
         control) goes out when due, as the flush timer would deliver it. True if something went out."""
-        from gamebot.session import Session, chat_key
+        from gamebot.storage.session import Session, chat_key
 
         chat = self.group if chat_id is None else chat_id
         # (a waiting entry may find the budget still full at its time: wait again; a view held back
@@ -242,7 +241,7 @@ class Harness:
         of the group's session (then the write conflicts, and the attempt reloads and retries)."""
         import threading
 
-        from gamebot.session import chat_key
+        from gamebot.storage.session import chat_key
 
         original_put = self.repo.put
         raced: list[bool] = []
@@ -292,7 +291,7 @@ class HarnessScreen:
 
 
 def session(h: Harness, chat: int = GROUP) -> Any:
-    """The chat's session as stored now (``gamebot.session.Session``)."""
-    from gamebot.session import Session, chat_key
+    """The chat's session as stored now (``gamebot.storage.session.Session``)."""
+    from gamebot.storage.session import Session, chat_key
 
     return Session.from_body(h.repo.items[chat_key(chat)].body)

@@ -7,11 +7,11 @@ import random
 import pytest
 
 from engine import ROLES, GameConfig, Theme, validate_config
-from gamebot import texts
+from gamebot.language import texts
+from gamebot.outgoing.settings_check import check
+from gamebot.outgoing.settings_panel import HALF_ROW, Pages
 from gamebot.presenter.table import Table
-from gamebot.session import chat_key
-from gamebot.settings_check import check
-from gamebot.settings_panel import HALF_ROW, Pages
+from gamebot.storage.session import chat_key
 from localdev import updates as U
 from localdev.autoplay import Driver, Policy
 from tests.reliability.support import set_settings
@@ -136,8 +136,8 @@ def test_settings_buttons_are_whole_words_that_fit_a_phone(lang):
     """No label is cut ("Evil Sorcerer hidden from Merl"): every button is built from whole catalog words
     and, when it shares its row, fits half a phone's width."""
     from engine.presets import PRESETS
-    from gamebot.callbacks import Codec
-    from gamebot.session import Settings
+    from gamebot.botapi.callbacks import Codec
+    from gamebot.storage.session import Settings
 
     table = Table(chat_id=GROUP, game_id="g", lang=lang, title="Group")
     settings = Settings(roles=["good_lancelot", "evil_lancelot", "merlin", "assassin"],
@@ -194,7 +194,7 @@ def test_the_designated_assassin_is_in_the_lobby_and_on_their_role_card(h):
     set_settings(h.repo, GROUP, "avalon", ["merlin", "morgana", "percival", "mordred"], {})
     s = session(h)
     s.settings.assassin = "morgana"
-    from gamebot.store import Item
+    from gamebot.storage.store import Item
 
     item = h.repo.items[chat_key(GROUP)]
     h.repo.items[chat_key(GROUP)] = Item(key=item.key, body=s.body(), version=item.version)
@@ -352,7 +352,7 @@ def test_status_during_the_quest_names_who_is_still_to_play(h):
 
 
 def test_check_counts_only_errors_of_the_table_that_will_play():
-    from gamebot.session import Settings
+    from gamebot.storage.session import Settings
 
     st = Settings(roles=["merlin", "assassin", "morgana", "mordred", "percival"])
     c = check(st, 3)
@@ -403,7 +403,7 @@ def test_the_pin_hint_speaks_the_groups_language(h):
     ("fr", "🃏 Pendant la Révélation, quelqu'un vérifie l'allégeance du premier Roi : vous. Vous ne saurez pas qui."),
 ])
 def test_the_leader_checked_by_the_cleric_is_asked_without_being_told_who_looks(lang, expected):
-    from gamebot.callbacks import Codec
+    from gamebot.botapi.callbacks import Codec
     from gamebot.presenter.prompts import private_prompt
 
     table = Table(chat_id=GROUP, game_id="g", lang=lang, names=["Alice", "Bob", "Carol"])

@@ -1,4 +1,4 @@
-"""Our AWS client (gamebot.aws, gamebot.aws_http) against a scripted HTTP server on 127.0.0.1: binary
+"""Our AWS client (gamebot.aws.client, gamebot.aws.transport) against a scripted HTTP server on 127.0.0.1: binary
 attribute values, error parsing for both protocols, the retry policy (with a sleep that does not wait),
 kept-alive connections per thread, requests' shapes, hooks. No timing assumptions."""
 from __future__ import annotations
@@ -12,11 +12,12 @@ import zlib
 
 import pytest
 
-from gamebot import aws
-from gamebot.aws import AWSError, AWSNetworkError, DynamoDB, decode_response, to_json
-from gamebot.aws_http import Transport, read_response
-from gamebot.aws_scheduler import Scheduler
-from gamebot.aws_sign import Credentials
+from gamebot.aws import client as aws
+from gamebot.aws import transport as aws_http
+from gamebot.aws.client import AWSError, AWSNetworkError, DynamoDB, decode_response, to_json
+from gamebot.aws.scheduler_api import Scheduler
+from gamebot.aws.signing import Credentials
+from gamebot.aws.transport import Transport, read_response
 from tests.unit.aws_fakes import DROP, Answer, ScriptedServer, dynamo_error, self_signed
 
 KEYS = Credentials("AKIDTEST", "secret", "session-token")
@@ -258,7 +259,6 @@ def test_a_dropped_kept_alive_connection_is_reopened_once_without_counting_an_at
 
 
 def test_https_with_the_ca_bundle_kept_alive_and_reopened(tmp_path, monkeypatch):
-    from gamebot import aws_http
 
     bundle, server_side = self_signed(tmp_path)
     monkeypatch.setenv("AWS_CA_BUNDLE", bundle)
@@ -350,8 +350,8 @@ def test_hooks_see_every_attempt_and_each_call():
 def test_transient_errors_for_the_service():
     from botocore.exceptions import ClientError, EndpointConnectionError
 
-    from gamebot.service import transient
-    from gamebot.store import VersionConflict
+    from gamebot.core.service import transient
+    from gamebot.storage.store import VersionConflict
 
     assert transient(AWSError("ThrottlingException", "", 400))
     assert transient(AWSError("InternalServerError", "", 500))

@@ -1,4 +1,4 @@
-"""Deadlines of our AWS client (gamebot.aws, gamebot.aws_http.deadline): a request started under a deadline
+"""Deadlines of our AWS client (gamebot.aws.client, gamebot.aws.transport.deadline): a request started under a deadline
 never starts an attempt it cannot finish, gives each attempt what is left as its timeouts, stops
 retrying at the deadline and raises its retryable error then. Measured on a fake clock and on the
 timeouts the client sets on its sockets, never on wall time; the real sockets wait at most a few tenths
@@ -15,9 +15,17 @@ import uuid
 
 import pytest
 
-from gamebot import aws, aws_http
-from gamebot.aws import AWSError, AWSNetworkError, DynamoDB
-from gamebot.aws_http import READ_TIMEOUT, TimedReader, Transport, current_deadline, deadline, read_response
+from gamebot.aws import client as aws
+from gamebot.aws import transport as aws_http
+from gamebot.aws.client import AWSError, AWSNetworkError, DynamoDB
+from gamebot.aws.transport import (
+    READ_TIMEOUT,
+    TimedReader,
+    Transport,
+    current_deadline,
+    deadline,
+    read_response,
+)
 from tests.unit.aws_fakes import SILENT, Answer, ScriptedServer, dynamo_error, self_signed
 
 KEYS = aws.Credentials("AKIDTEST", "secret")

@@ -1,4 +1,4 @@
-"""Our SigV4 (gamebot.aws_sign) against botocore's ``SigV4Auth``: the same request, the same instant, the
+"""Our SigV4 (gamebot.aws.signing) against botocore's ``SigV4Auth``: the same request, the same instant, the
 same signature, over many generated requests for both services we call."""
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials as BotoCredentials
 from botocore.utils import percent_encode
 
-from gamebot import aws_sign
-from gamebot.aws_sign import Credentials, Signer, build_path, build_query, canonical_uri
+from gamebot.aws import signing
+from gamebot.aws.signing import Credentials, Signer, build_path, build_query, canonical_uri
 
 ROOT = Path(__file__).resolve().parents[2]
 ALPHABET = "abcXYZ019-_.~ /%+=&?#:@!$'()*,;é♛日\u00a0"
@@ -108,9 +108,9 @@ def test_credentials_come_from_the_environment_first(monkeypatch):
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIAENV")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "envsecret")
     monkeypatch.delenv("AWS_SESSION_TOKEN", raising=False)
-    assert aws_sign.credentials() == Credentials("AKIAENV", "envsecret", None)
+    assert signing.credentials() == Credentials("AKIAENV", "envsecret", None)
     monkeypatch.setenv("AWS_SESSION_TOKEN", "tok")
-    assert aws_sign.credentials() == Credentials("AKIAENV", "envsecret", "tok")
+    assert signing.credentials() == Credentials("AKIAENV", "envsecret", "tok")
 
 
 def test_without_them_botocore_s_chain_is_asked(monkeypatch, tmp_path):
@@ -122,20 +122,20 @@ def test_without_them_botocore_s_chain_is_asked(monkeypatch, tmp_path):
     monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "none"))
     monkeypatch.setenv("AWS_PROFILE", "dev")
     monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
-    aws_sign.reset_credential_chain()
+    signing.reset_credential_chain()
     try:
-        assert aws_sign.credentials() == Credentials("AKIAPROFILE", "profilesecret", None)
+        assert signing.credentials() == Credentials("AKIAPROFILE", "profilesecret", None)
     finally:
-        aws_sign.reset_credential_chain()
+        signing.reset_credential_chain()
 
 
 def test_botocore_is_imported_only_when_the_environment_has_no_credentials():
     code = (
         "import os, sys\n"
         "os.environ.update(AWS_ACCESS_KEY_ID='a', AWS_SECRET_ACCESS_KEY='b')\n"
-        "from gamebot import aws\n"
+        "from gamebot.aws import client as aws\n"
         "c = aws.DynamoDB(endpoint='http://127.0.0.1:9')\n"
-        "from gamebot.aws_sign import credentials\n"
+        "from gamebot.aws.signing import credentials\n"
         "credentials()\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('boto3', 'botocore')))\n"
     )

@@ -15,7 +15,7 @@ import pytest
 
 from engine import public_view
 from gamebot.presenter.board import board
-from gamebot.session import Session, chat_key
+from gamebot.storage.session import Session, chat_key
 from localdev import updates as U
 from localdev.autoplay import Policy
 from tests.reliability.support import SETUPS, RobustDriver
@@ -104,11 +104,11 @@ def test_the_board_says_the_game_is_over_only_once_the_result_is_on_screen(setup
 def test_a_steps_group_messages_take_the_budget_together_or_wait_together():
     """A step's news and the board that tells it reach the group together: with room for two of three
     group messages, all three wait until three slots are free (and a message of its own goes alone)."""
-    from gamebot.effects import Budget, Effect, Outbox
-    from gamebot.session import Session
-    from gamebot.steps import Plan
-    from gamebot.store import FakeRepository
-    from gamebot.uow import UnitOfWork
+    from gamebot.outbox.plan import Plan
+    from gamebot.outbox.uow import UnitOfWork
+    from gamebot.storage.effects import Budget, Effect, Outbox
+    from gamebot.storage.session import Session
+    from gamebot.storage.store import FakeRepository
 
     budget = Budget()
     box = Outbox(group_ops=[1000.0 + i for i in range(18)])  # 18 of 20 slots taken in the last minute

@@ -1,12 +1,12 @@
-"""gamebot.bot_name: the username is asked for only when read, once, and a failure never raises."""
+"""gamebot.botapi.bot_name: the username is asked for only when read, once, and a failure never raises."""
 from __future__ import annotations
 
 import logging
 
 import pytest
 
-from gamebot.bot_name import BotName
-from gamebot.callbacks import Codec
+from gamebot.botapi.bot_name import BotName
+from gamebot.botapi.callbacks import Codec
 from gamebot.presenter.lobby import lobby
 from gamebot.presenter.table import Table
 
@@ -56,7 +56,7 @@ def test_an_at_sign_in_the_answer_is_dropped():
 def test_a_failed_lookup_reads_as_empty_and_is_retried_only_after_the_pause(failure, caplog):
     lookup, clock = Lookup(failure, "GameBot"), Clock()
     name = BotName(lookup, retry_after=30.0, clock=clock)
-    with caplog.at_level(logging.WARNING, logger="gamebot.bot_name"):
+    with caplog.at_level(logging.WARNING, logger="gamebot.botapi.bot_name"):
         assert str(name) == "" and not name
     assert TOKEN not in caplog.text and "username" in caplog.text
     clock.now += 29.0

@@ -13,7 +13,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamebot.effects import SEND_MARGIN, WINDOW, Budget, Outbox
+from gamebot.storage.effects import SEND_MARGIN, WINDOW, Budget, Outbox
 
 
 def busiest(times: list[float]) -> int:
@@ -63,7 +63,7 @@ def test_a_slot_frees_only_once_the_call_it_stands_for_has_left_the_minute():
 
 
 def test_a_full_outbox_refuses_new_progress_and_never_drops_an_essential_entry():
-    from gamebot.effects import MAX_OUTBOX, Effect
+    from gamebot.storage.effects import MAX_OUTBOX, Effect
 
     box = Outbox()
     for i in range(MAX_OUTBOX + 50):  # Telegram keeps saying wait: the essential messages pile up
@@ -75,7 +75,7 @@ def test_a_full_outbox_refuses_new_progress_and_never_drops_an_essential_entry()
 
 
 def test_progress_that_takes_over_a_waiting_essential_edit_is_kept_as_essential():
-    from gamebot.effects import Effect
+    from gamebot.storage.effects import Effect
 
     box = Outbox()
     box.add(Effect(seq=0, op="edit", chat=5, message_id=9, text="the vote's result", not_before=2e9))

@@ -1,17 +1,17 @@
-"""Typed buttons (gamebot.buttons): every operation encodes to the same bytes the codec always made,
+"""Typed buttons (gamebot.botapi.buttons): every operation encodes to the same bytes the codec always made,
 decodes back to itself, and every button a whole game shows decodes to a known operation whose
 encoding is byte for byte the data on screen (stored keyboards of live games keep working)."""
 from __future__ import annotations
 
 import pytest
 
-from gamebot import buttons as B
-from gamebot.callbacks import BadCallback, Codec
-from gamebot.context import Deps
+from gamebot.botapi import buttons as B
+from gamebot.botapi.callbacks import BadCallback, Codec
 from gamebot.handlers.language import language_picker
+from gamebot.outbox.context import Deps
 from gamebot.outgoing.views import settings_page
-from gamebot.session import LOBBY, Player, Session, kind_tag
-from gamebot.store import FakeRepository
+from gamebot.storage.session import LOBBY, Player, Session, kind_tag
+from gamebot.storage.store import FakeRepository
 from tests.reliability.support import SETUPS
 from tests.reliability.transcripts import play
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from gamebot import texts
+from gamebot.language import texts
 from gamebot.presenter.events import event_line
 from gamebot.presenter.table import Table
 from gamebot.presenter.values import id_list

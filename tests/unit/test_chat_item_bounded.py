@@ -1,6 +1,6 @@
 """The chat's item stays small whatever the group's history: every vote rewrites it, DynamoDB charges a
 write unit per KB and refuses items over 400 KB. The /nextgame subscribers and the idle record of all
-games live in items of their own (``gamebot.subscribers``, ``gamebot.idle_record``); items written by
+games live in items of their own (``gamebot.storage.subscribers``, ``gamebot.storage.idle_record``); items written by
 earlier versions are moved out at their first write (``recovery.move_out``)."""
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gamebot import idle_record, subscribers
-from gamebot.dynamo import DynamoRepository
-from gamebot.session import Session, chat_key
-from gamebot.store import Item
+from gamebot.aws.dynamo import DynamoRepository
+from gamebot.storage import idle_record, subscribers
+from gamebot.storage.session import Session, chat_key
+from gamebot.storage.store import Item
 from localdev import updates as U
 from scripts.bench_webhook import item_size
 from tests.unit.gamebot_fakes import GROUP
@@ -174,7 +174,7 @@ def test_a_notice_that_fails_is_tried_again_and_nobody_is_told_twice():
         apply = h.io.apply
 
         def flaky(out: Any) -> Any:
-            from gamebot.telegram_io import Result
+            from gamebot.botapi.telegram_io import Result
 
             if out.tag == "nextgame" and out.keyboard and out.chat_id in failing:
                 failing.discard(out.chat_id)  # (once each)

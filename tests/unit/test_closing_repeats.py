@@ -5,13 +5,12 @@ a newer edit of the message makes the repeat unnecessary. (Through whole contain
 ``tests/reliability/test_closed_messages.py``.)"""
 from __future__ import annotations
 
-from gamebot.effects import RACE_WINDOW, Outbox
-from gamebot.presenter.table import Btn
-from gamebot.session import Session
-from gamebot.steps import Plan
-from gamebot.store import FakeRepository
-from gamebot.telegram_io import Out
-from gamebot.uow import UnitOfWork
+from gamebot.botapi.telegram_io import Btn, Out
+from gamebot.outbox.plan import Plan
+from gamebot.outbox.uow import UnitOfWork
+from gamebot.storage.effects import RACE_WINDOW, Outbox
+from gamebot.storage.session import Session
+from gamebot.storage.store import FakeRepository
 
 GROUP = -100
 KB = [[Btn("✅ Approve", "V:a"), Btn("❌ Reject", "V:r")]]

@@ -11,7 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SKIP = {".venv", ".sam-venv", ".aws-sam", ".git", "node_modules"}
 SHARED = ROOT / "shared"
-# The Lambda Python runtime brings boto3 and botocore itself. gamebot.aws_sign imports botocore only when
+# The Lambda Python runtime brings boto3 and botocore itself. gamebot.aws.signing imports botocore only when
 # the environment has no AWS keys, which never happens in Lambda (a developer's profile, locally).
 RUNTIME = {"boto3", "botocore"}
 
@@ -129,11 +129,89 @@ def test_no_module_uses_another_modules_underscore_names():
 def test_the_underscore_scan_sees_imports_and_attributes(tmp_path):
     sample = tmp_path / "sample.py"
     sample.write_text(
-        "from engine.plugin import _ACTIVE_CACHE\nfrom . import texts\nimport gamebot.store\nimport os\n"
-        "def f(self):\n    from gamebot.texts import _load\n    texts._cache.clear()\n    gamebot.store._x()\n"
+        "from engine.plugin import _ACTIVE_CACHE\nfrom . import texts\nimport gamebot.storage.store\nimport os\n"
+        "def f(self):\n    from gamebot.language.texts import _load\n    texts._cache.clear()\n    gamebot.storage.store._x()\n"
         "    self._mine()\n    os._exit(0)\n    texts.__name__\n"
     )
     assert sorted(u.split(": ", 1)[1] for u in underscore_uses(sample)) == [
-        "from engine.plugin import _ACTIVE_CACHE", "from gamebot.texts import _load", "gamebot.store._x",
+        "from engine.plugin import _ACTIVE_CACHE", "from gamebot.language.texts import _load", "gamebot.storage.store._x",
         "texts._cache",
     ]
+
+
+# --- the rooms of gamebot ------------------------------------------------------------------------------
+
+GAMEBOT = SHARED / "gamebot"
+# how a room's docstring names what it may import from outside shared/gamebot
+THIRD_PARTY = {"``engine``": "engine", "python-telegram-bot": "telegram", "pydantic": "pydantic",
+               "Babel": "babel", "openskill": "openskill", "Pillow": "PIL", "botocore": "botocore"}
+
+
+def rooms() -> list[str]:
+    return sorted(p.name for p in GAMEBOT.iterdir() if (p / "__init__.py").exists())
+
+
+def may_import(room: str) -> set[str]:
+    """What the room's docstring says it may import: ``gamebot.<room>`` names and the third-party names
+    of ``THIRD_PARTY`` in its "May import:" paragraph ("every other room", "every room but ``x``")."""
+    doc = ast.get_docstring(ast.parse((GAMEBOT / room / "__init__.py").read_text())) or ""
+    assert "May import:" in doc, f"gamebot/{room}/__init__.py does not say what it may import"
+    said = doc.split("May import:", 1)[1].split("\n\n", 1)[0]
+    allowed = {name for name in re.findall(r"``gamebot\.(\w+)``", said)}
+    if "every other room" in said:
+        allowed |= set(rooms()) - {room}
+    if found := re.search(r"every room but ``(\w+)``", said):
+        allowed |= set(rooms()) - {room, found.group(1)}
+    return allowed | {module for phrase, module in THIRD_PARTY.items() if phrase in said}
+
+
+def imports_of(room: str) -> dict[str, set[str]]:
+    """The rooms and third-party packages ``room`` imports, each with the modules that import it."""
+    found: dict[str, set[str]] = {}
+    for path in python_files(GAMEBOT / room):
+        for name in imported_modules(path):
+            top = name.split(".")[0]
+            if name.startswith("gamebot."):
+                other = name.split(".")[1]
+                if other != room and (GAMEBOT / other / "__init__.py").exists():
+                    found.setdefault(other, set()).add(path.stem)
+            elif top in THIRD_PARTY.values():
+                found.setdefault(top, set()).add(path.stem)
+    return found
+
+
+def test_every_room_imports_only_what_its_docstring_says_it_may():
+    offenders = [f"gamebot.{room}.{sorted(by)} imports {other}, which gamebot/{room}/__init__.py does not allow"
+                 for room in rooms() for other, by in sorted(imports_of(room).items())
+                 if other not in may_import(room)]
+    assert offenders == []
+
+
+def test_the_rooms_are_layered_as_the_package_docstring_lists_them():
+    """``gamebot/__init__.py`` lists the rooms from the bottom up: a room imports only those before it
+    (no cycle between rooms), and every room is listed."""
+    doc = ast.get_docstring(ast.parse((GAMEBOT / "__init__.py").read_text())) or ""
+    order = re.findall(r"^``(\w+)``", doc, re.M)
+    assert sorted(order) == rooms()
+    upward = [f"{room} imports {other}" for i, room in enumerate(order) for other in imports_of(room)
+              if other in order and order.index(other) > i]
+    assert upward == []
+
+
+def test_the_room_check_sees_an_import_a_room_may_not_make(tmp_path, monkeypatch):
+    """(The check above is not vacuous: a storage module importing the handlers is caught.)"""
+    fake = tmp_path / "gamebot"
+    for room in rooms():
+        (fake / room).mkdir(parents=True)
+        (fake / room / "__init__.py").write_text((GAMEBOT / room / "__init__.py").read_text())
+    (fake / "__init__.py").write_text((GAMEBOT / "__init__.py").read_text())
+    (fake / "storage" / "bad.py").write_text("from gamebot.handlers import play\n")
+    monkeypatch.setattr(sys.modules[__name__], "GAMEBOT", fake)
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    assert "handlers" in imports_of("storage") and "handlers" not in may_import("storage")
+    try:
+        test_every_room_imports_only_what_its_docstring_says_it_may()
+    except AssertionError:
+        pass
+    else:
+        raise AssertionError("the room check let storage import the handlers")

@@ -20,7 +20,7 @@ import pytest
 from engine import prompts, public_view
 from gamebot.presenter.board import board
 from gamebot.presenter.table import Table
-from gamebot.session import collecting
+from gamebot.storage.session import collecting
 from tests.helpers import play_game
 from tests.unit.audit_helpers import random_setup
 

@@ -1,5 +1,5 @@
 """Delivery keeps each chat's order while different chats are sent to at the same time
-(``gamebot.courier.Courier.deliver``: each chat's calls in order, the chats in parallel).
+(``gamebot.outbox.courier.Courier.deliver``: each chat's calls in order, the chats in parallel).
 
 The Bot API here is a fake whose calls take a varied (seeded) number of turns of the event loop, so that
 calls to different chats interleave. Each chat must get its messages in the order they were decided,
@@ -13,12 +13,12 @@ from collections import Counter
 
 import pytest
 
-from gamebot.courier import IN_FLIGHT, Courier
-from gamebot.session import Session
-from gamebot.steps import Plan
-from gamebot.store import FakeRepository
-from gamebot.telegram_io import Out, Result
-from gamebot.uow import UnitOfWork
+from gamebot.botapi.telegram_io import Out, Result
+from gamebot.outbox.courier import IN_FLIGHT, Courier
+from gamebot.outbox.plan import Plan
+from gamebot.outbox.uow import UnitOfWork
+from gamebot.storage.session import Session
+from gamebot.storage.store import FakeRepository
 from tests.reliability.support import SETUPS
 from tests.unit.flood_fakes import play
 from tests.unit.gamebot_fakes import GROUP, T0, Clock, RecordingIO

@@ -1,4 +1,4 @@
-"""The group's budget (``gamebot.effects.Budget``, 20 sends and edits a minute by default) measured on
+"""The group's budget (``gamebot.storage.effects.Budget``, 20 sends and edits a minute by default) measured on
 whole games at one action a second: the group never gets more than Telegram allows in any minute; and
 what Telegram's flood control refuses anyway (429) is not lost, progress included.
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from gamebot.effects import GROUP_LIMIT, Budget
+from gamebot.storage.effects import GROUP_LIMIT, Budget
 from localdev.flood import FloodControl
 from tests.reliability.support import ALL_MODULES, SETUPS, final_state
 from tests.unit.flood_fakes import FloodHarness, busiest_minute, play

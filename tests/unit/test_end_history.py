@@ -1,15 +1,15 @@
-"""The end's text history and head (gamebot.ending, gamebot.chronicle): a player can retell the whole
+"""The end's text history and head (gamebot.story.end_text, gamebot.story.by_round): a player can retell the whole
 game from them: numbered teams (a team not proposed in time counts, as on the vote track), timed-out
 turns, the Lady of the Lake, Excalibur, Plot cards, the Recruitment and the assassination by name, a
 Rogue's solo win by name; in English and in French."""
 from __future__ import annotations
 
 from engine import Action, apply_action, prompts, public_view
-from gamebot import chronicle, ending
 from gamebot.outgoing.notices import picture_out
 from gamebot.presenter.board import board
 from gamebot.presenter.events import event_line
 from gamebot.presenter.table import Table
+from gamebot.story import by_round, end_text
 from tests.builder import make_state
 from tests.helpers import act, propose, run_quest
 
@@ -35,11 +35,11 @@ def test_teams_are_numbered_in_their_round_and_a_team_not_proposed_in_time_count
     s = timeout(s, 3)  # Dave does not play his card
     s, _ = propose(s, (0, 1, 2))  # round 2: Dave leads after Carol
     pv = public_view(s)
-    (r1, r2) = chronicle.rounds(pv)
+    (r1, r2) = by_round.rounds(pv)
     assert [(t.number, t.leader, t.skipped) for t in r1.turns] == [(1, 0, True), (2, 1, True), (3, 2, False)]
     assert [t["seat"] for t in r1.turns[2].timeouts] == [4] and [t["seat"] for t in r1.quest_timeouts] == [3]
     assert [(t.number, t.leader) for t in r2.turns] == [(1, 3)]
-    assert ending.history(table(), pv) == [
+    assert end_text.history(table(), pv) == [
         "<b>History</b>",
         "<b>Round 1</b> · Quest 1",
         "  Team 1 · Alice: ⏰ no team proposed in time → rejected",
@@ -79,7 +79,7 @@ def test_the_history_tells_the_lady_excalibur_plot_cards_and_who_ran_out_of_time
             {"round": 2, "when": "after_quest", "proposals": 3, "seat": 3, "kind": "loyalty_card", "hidden": True},
         ],
     )
-    history = ending.history(table(), pv)
+    history = end_text.history(table(), pv)
     assert history[1:] == [
         "<b>Round 1</b> · Quest 1",
         "  Team 1 · Alice: Alice and Bob → ✅ Alice | ❌ Bob, Carol, Dave and Erin → rejected",
@@ -98,7 +98,7 @@ def test_the_history_tells_the_lady_excalibur_plot_cards_and_who_ran_out_of_time
     ]
     # What a check showed is never there: only who examined whom.
     assert "Good" not in "\n".join(history) and "Evil" not in "\n".join(history)
-    french = ending.history(table(lang="fr"), pv)
+    french = end_text.history(table(lang="fr"), pv)
     assert "  🌊 Erin a utilisé la Dame du Lac sur Dave" in french
     assert "  ⏰ Temps écoulé : Dave et Erin (vote)" in french
     assert "  Équipe 2 · Bob : Bob et Carol → ✅ Alice, Bob, Carol et Erin | ❌ Dave → approuvée" in french
@@ -112,7 +112,7 @@ def test_a_recruited_servant_who_finds_merlin_is_named_as_the_one_who_did():
     s, _ = act(s, 3, "recruit", (1,))
     s, _ = act(s, 1, "assassinate", (0,))
     pv = public_view(s)
-    head, history = ending.game_over(table(7), pv)
+    head, history = end_text.game_over(table(7), pv)
     assert head.splitlines()[:3] == ["🏁 <b>Game over: Evil wins!</b>", "Bob found Merlin.",
                                      "Winners: Bob, Dave, Erin and Grace"]
     assert history.splitlines()[-3:] == [
@@ -120,14 +120,14 @@ def test_a_recruited_servant_who_finds_merlin_is_named_as_the_one_who_did():
         "  🤝 Dave names Bob... who <b>is</b> the Untrustworthy Servant and now joins Evil!",
         "  🗡 Bob names Alice... and Alice <b>is</b> Merlin!",
     ]
-    fr_head, _ = ending.game_over(table(7, "fr"), pv)
+    fr_head, _ = end_text.game_over(table(7, "fr"), pv)
     assert "Bob a trouvé Merlin." in fr_head
 
 
 def test_the_messengers_target_is_told_and_the_assassin_named():
     attempt = {"assassin": 1, "kind": "messengers", "announced": True, "named": [0, 2], "hit": False}
     pv = _pv(winner="good", win_reason="assassination_missed", winners=[0, 2, 4], assassination=attempt)
-    head, history = ending.game_over(table(), pv)
+    head, history = end_text.game_over(table(), pv)
     assert head.splitlines()[1] == "Bob did not find both Good Messengers."
     assert history.splitlines()[-3:] == [
         "<b>After the quests</b>",
@@ -135,8 +135,8 @@ def test_the_messengers_target_is_told_and_the_assassin_named():
         "  🗡 Bob names Alice and Carol... who are <b>not</b> both Good Messengers!",
     ]
     hit = _pv(win_reason="messengers_assassinated", assassination={**attempt, "hit": True})
-    assert ending.reason(table(), hit) == "Bob found both Good Messengers."
-    assert ending.reason(table(lang="fr"), hit) == "Bob a trouvé les deux Messagers du Bien."
+    assert end_text.reason(table(), hit) == "Bob found both Good Messengers."
+    assert end_text.reason(table(lang="fr"), hit) == "Bob a trouvé les deux Messagers du Bien."
     started = [event_line(table(), "AssassinationStarted", {"assassin": 1, "choices": choices})
                for choices in (["merlin"], ["messengers"], ["merlin", "messengers"])]
     assert started[0].endswith("Bob must now name Merlin.")
@@ -148,12 +148,12 @@ def test_a_rogue_who_wins_alone_is_named_in_the_head_the_picture_and_its_caption
     pv = _pv(winner="good", win_reason="good_rogue_solo", winners=[4],
              roles=["merlin", "assassin", "servant", "minion", "good_rogue"],
              rogue={"watch": None, "watches": [], "tokens": [], "solo": 4, "partial": []})
-    head, _ = ending.game_over(table(), pv)
+    head, _ = end_text.game_over(table(), pv)
     assert head.splitlines()[:2] == ["🏁 <b>Game over: Erin (Good Rogue) wins alone!</b>",
                                      "The Good Rogue completed their plan."]
     assert "Winners" not in head  # the title already says who won
-    assert ending.result(table(), pv) == ("Erin wins alone", "good")
-    fr_head, _ = ending.game_over(table(lang="fr"), pv)
+    assert end_text.result(table(), pv) == ("Erin wins alone", "good")
+    fr_head, _ = end_text.game_over(table(lang="fr"), pv)
     assert fr_head.startswith("🏁 <b>Fin de la partie : Erin (Brigand du Bien) l'emporte en solitaire !</b>")
     last = {"game_id": "g", "status": "ended", "names": NAMES[:5], "user_ids": list(range(5)), "view": pv}
     out = picture_out(-1, last, "en")

@@ -11,10 +11,9 @@ from __future__ import annotations
 import collections
 import random
 
-from gamebot.effects import Budget
+from gamebot.botapi.telegram_io import Btn, Out
 from gamebot.outgoing.notices import fold_into_pressed
-from gamebot.presenter.table import Btn
-from gamebot.telegram_io import Out
+from gamebot.storage.effects import Budget
 from localdev.autoplay import Policy
 from tests.reliability.support import RobustDriver, set_settings
 from tests.unit.gamebot_fakes import Harness, HarnessScreen

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from gamebot import texts
-from gamebot.session import chat_key, user_key
-from gamebot.store import Item
+from gamebot.language import texts
+from gamebot.storage.session import chat_key, user_key
+from gamebot.storage.store import Item
 from localdev import updates as U
 from tests.unit.gamebot_fakes import GROUP, Harness, session
 

@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamebot.callbacks import MAX_BYTES, BadCallback, Codec, parse_start_payload, start_payload
-from gamebot.session import kind_tag
+from gamebot.botapi.callbacks import MAX_BYTES, BadCallback, Codec, parse_start_payload, start_payload
+from gamebot.storage.session import kind_tag
 
 CODEC = Codec("123456:TOKEN")
 BIG_GROUP = -1009999999999999  # the largest ids Telegram uses for supergroups (52 bits)
@@ -76,8 +76,8 @@ def test_kind_tags_are_two_characters_and_distinguish_base_prompts():
 
 
 def test_a_button_of_the_running_game_names_the_session_to_read_ahead_and_a_forgery_names_none():
-    from gamebot.inbound import read_ahead
-    from gamebot.session import chat_key
+    from gamebot.botapi.inbound import read_ahead
+    from gamebot.storage.session import chat_key
 
     codec, other = Codec("token"), Codec("another token")
     group = -1001234567890

@@ -1,4 +1,4 @@
-"""What a warm container remembers between updates (``gamebot.memo``) gives what computing it again
+"""What a warm container remembers between updates (``gamebot.storage.state_cache``) gives what computing it again
 gives; an update is parsed from only what the handlers read (``inbound.essentials``)."""
 from __future__ import annotations
 
@@ -8,17 +8,18 @@ import pytest
 from telegram import Update
 
 from engine import GameConfig, GameState, new_game, public_view
-from gamebot import inbound, memo
+from gamebot.botapi import inbound
 from gamebot.presenter.board import board
 from gamebot.presenter.table import Table
-from gamebot.session import Session
+from gamebot.storage import state_cache
+from gamebot.storage.session import Session
 
 
 @pytest.fixture(autouse=True)
 def _fresh():
-    memo.clear()
+    state_cache.clear()
     yield
-    memo.clear()
+    state_cache.clear()
 
 
 def _state(seed: int = 3) -> GameState:
@@ -33,28 +34,28 @@ def _table(lang: str = "en") -> Table:
 def test_a_stored_state_is_parsed_once_and_read_back_as_written():
     state = _state()
     text = state.to_json()
-    first = memo.game_state(text)
+    first = state_cache.game_state(text)
     assert first == GameState.from_json(text)
-    assert memo.game_state(str(text)) is first  # the same text read again (another string object)
+    assert state_cache.game_state(str(text)) is first  # the same text read again (another string object)
     s = Session(chat_id=-100)
     s.set_game(state)
     assert Session(chat_id=-100, state=s.state).game() is state  # what this container wrote
     with pytest.raises(ValueError):
-        memo.game_state("{not json")
+        state_cache.game_state("{not json")
 
 
 def test_views_and_boards_are_those_computed_afresh():
     state = _state()
-    pv = memo.public(state)
-    assert pv == public_view(state) and memo.public(state) is pv
+    pv = state_cache.public(state)
+    assert pv == public_view(state) and state_cache.public(state) is pv
     other = GameState.from_json(state.to_json())  # an equal state, another object: its own entry
-    assert memo.public(other) is not pv and memo.public(other) == pv
+    assert state_cache.public(other) is not pv and state_cache.public(other) == pv
     for lang in ("en", "fr"):
         for status in ("playing", "ended"):
-            assert memo.board(board, _table(lang), pv, status) == board(_table(lang), pv, status)
+            assert state_cache.board(board, _table(lang), pv, status) == board(_table(lang), pv, status)
     renamed = _table()
     renamed.names = [f"Q{i}" for i in range(7)]
-    assert memo.board(board, renamed, pv) == board(renamed, pv) != memo.board(board, _table(), pv)
+    assert state_cache.board(board, renamed, pv) == board(renamed, pv) != state_cache.board(board, _table(), pv)
 
 
 CALLBACK = {

@@ -10,9 +10,9 @@ from engine import Event, GameConfig, Prompt, Theme, apply_action, new_game, pub
 from engine.bots import choose_action
 from engine.event_types import Idents, Quest, Seat, Seats, forget, prompt_info, view_entry
 from engine.game import actors
-from gamebot import ending
-from gamebot.callbacks import MAX_BYTES, Codec
-from gamebot.markup import Html
+from gamebot.botapi.callbacks import MAX_BYTES, Codec
+from gamebot.core.service import Service
+from gamebot.language.markup import Html
 from gamebot.outgoing.game import game_outs
 from gamebot.presenter.board import board
 from gamebot.presenter.events import announcements, event_line, private_events
@@ -21,9 +21,9 @@ from gamebot.presenter.role_card import role_card
 from gamebot.presenter.table import MAX_TEXT, Table, split
 from gamebot.presenter.view_lines import BOARD_LINES
 from gamebot.presenter.vote import proposal_line, vote_message
-from gamebot.service import Service
-from gamebot.session import PLAYING, Player, Session
-from gamebot.store import FakeRepository
+from gamebot.storage.session import PLAYING, Player, Session
+from gamebot.storage.store import FakeRepository
+from gamebot.story import end_text
 from tests.builder import played_out
 from tests.helpers import scrambled
 from tests.unit.gamebot_fakes import RecordingIO
@@ -186,7 +186,7 @@ def test_board_shows_tracks_leader_and_lady_from_the_public_view():
 
 def test_game_over_lists_every_role_and_the_history_with_counts_only():
     state = played_out(GameConfig(players=5), 4)
-    msgs = ending.game_over(_table(5), public_view(state))
+    msgs = end_text.game_over(_table(5), public_view(state))
     text = "\n".join(msgs)
     for seat in range(5):
         assert NAMES[seat] in text
@@ -356,7 +356,7 @@ def test_the_history_tells_what_the_modules_did_each_round():
           "lancelot": {"variant": "bigbox_switch", "cards": [{"round": 1, "card": "switch"}], "deck_left": 5},
           "plot": {"played": [{"round": 1, "card": "keeping_close_eye", "seat": 2, "target": 1},
                               {"round": 2, "card": "open_up", "seat": 3, "target": 0}]}}
-    _, history = ending.game_over(_table(5), pv)
+    _, history = end_text.game_over(_table(5), pv)
     assert history.split("\n")[1:] == [
         "<b>Round 1</b> · Quest 1",
         "  ⚜️ Allegiance card: Switch",

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from gamebot.handlers import lobby
-from gamebot.session import Session, archive_key, chat_key, user_key
+from gamebot.storage.session import Session, archive_key, chat_key, user_key
 from localdev import updates as U
 from localdev.autoplay import Driver, Policy
 from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen, session
@@ -78,7 +78,7 @@ def test_settings_offer_every_engine_role_of_the_theme_and_presets(h):
     h.press_label(1, GROUP, "Settings")
     h.press_label(1, 1, "Characters")
     labels = " ".join(b.text for row in h.io.last(1).keyboard for b in row)
-    from gamebot.texts import name_of
+    from gamebot.language.texts import name_of
 
     for role in engine.ROLES.values():
         if not role.filler and engine.Theme.AVALON in role.themes:
@@ -99,7 +99,7 @@ def test_start_deals_each_player_a_private_role_and_posts_the_board(h):
     assert s.status == "playing" and s.board_msg == h.io.chat(GROUP)[0].message_id
     for seat, uid in enumerate(players):
         card = next(m.text for m in h.io.chat(uid) if "Your secret role" in m.text)
-        from gamebot.texts import name_of
+        from gamebot.language.texts import name_of
 
         assert name_of("role", state.roles[seat]) in card
     leader = players[state.leader]
@@ -169,7 +169,7 @@ def test_the_team_plays_from_the_group_and_nobody_gets_a_private_quest_prompt(h)
 
 def _cost(h, press) -> tuple[int, int, bool]:
     """(reads, writes, whether new decision buttons were sent) of one press. The receipts (one note per
-    message sent from the outbox, ``gamebot.courier``) are counted apart: exactly one per new message."""
+    message sent from the outbox, ``gamebot.outbox.courier``) are counted apart: exactly one per new message."""
     before, sent = dict(h.repo.calls), len(h.io.outs)
     press()
     new = h.io.outs[sent:]
@@ -236,7 +236,7 @@ def test_full_games_end_with_every_role_revealed(h, n):
     s = session(h)
     state = archived_game(h, s)
     end = "\n".join(m.text for m in h.io.chat(GROUP) if "Game over" in m.text or "<b>Roles</b>" in m.text)
-    from gamebot.texts import name_of
+    from gamebot.language.texts import name_of
 
     for seat in range(n):
         assert name_of("role", state.roles[seat]) in end
@@ -524,7 +524,7 @@ def test_concurrent_votes_both_count_after_a_version_conflict(h):
 def test_the_settings_offer_to_designate_an_assassin_whenever_the_engine_needs_one(h):
     """Messengers without Merlin still have an Assassination stage: the host may choose who assassinates,
     among exactly the characters the engine accepts (then back to the automatic choice)."""
-    from gamebot.store import Item
+    from gamebot.storage.store import Item
 
     h.lobby(list(range(1, 8)))
     item = h.repo.items[chat_key(GROUP)]

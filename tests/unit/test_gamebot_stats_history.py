@@ -9,10 +9,10 @@ import random
 import pytest
 
 from engine import GameConfig, GameState
-from gamebot import ratings, stats
 from gamebot.handlers.statistics import stats_effect
-from gamebot.session import Session, archive_key, chat_key
-from gamebot.store import FakeRepository, VersionConflict
+from gamebot.scores import ratings, stats
+from gamebot.storage.session import Session, archive_key, chat_key
+from gamebot.storage.store import FakeRepository, VersionConflict
 from tests.builder import played_out
 from tests.e2e.driver import Driver, Policy
 from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen, session
@@ -248,12 +248,12 @@ def test_the_end_of_a_game_sends_its_picture_after_the_text(h):
 
 
 def test_without_a_picture_the_end_messages_still_arrive(h, monkeypatch):
-    import gamebot.picture
+    import gamebot.story.picture
 
     def broken(*args, **kwargs):
         raise RuntimeError("no pictures today")
 
-    monkeypatch.setattr(gamebot.picture, "render_png", broken)
+    monkeypatch.setattr(gamebot.story.picture, "render_png", broken)
     play(h, [1, 2, 3, 4, 5])
     assert h.io.photos(GROUP) == []
     assert any("Game over" in m.text for m in h.io.chat(GROUP))
@@ -300,9 +300,9 @@ def test_history_in_french_and_after_a_cancelled_game(h):
 
 def test_history_falls_back_to_the_text_history(h, monkeypatch):
     play(h, [1, 2, 3, 4, 5])
-    import gamebot.picture
+    import gamebot.story.picture
 
-    monkeypatch.setattr(gamebot.picture, "render_png", lambda *a, **k: (_ for _ in ()).throw(OSError("x")))
+    monkeypatch.setattr(gamebot.story.picture, "render_png", lambda *a, **k: (_ for _ in ()).throw(OSError("x")))
     photos = len(h.io.photos(GROUP))
     h.command(1, "/history")
     assert len(h.io.photos(GROUP)) == photos
@@ -311,11 +311,11 @@ def test_history_falls_back_to_the_text_history(h, monkeypatch):
 
 def test_the_picture_shows_no_more_than_the_public_summary(h, monkeypatch):
     """What is drawn comes from Session.last only: counts per quest, never who played which card."""
-    import gamebot.picture
+    import gamebot.story.picture
 
     seen = []
-    real = gamebot.picture.render_png
-    monkeypatch.setattr(gamebot.picture, "render_png", lambda last, lang, *a: seen.append(last) or real(last, lang))
+    real = gamebot.story.picture.render_png
+    monkeypatch.setattr(gamebot.story.picture, "render_png", lambda last, lang, *a: seen.append(last) or real(last, lang))
     play(h, [1, 2, 3, 4, 5])
     [last] = seen
     assert last == session(h).last

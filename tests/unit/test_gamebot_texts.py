@@ -13,7 +13,7 @@ import engine
 from engine import errors as engine_errors
 from engine.event_types import EVENTS, is_private
 from engine.presets import PRESETS
-from gamebot import texts
+from gamebot.language import texts
 from gamebot.presenter.events import SILENT_PRIVATE, SILENT_PUBLIC
 from gamebot.presenter.settings import available_modules
 from gamebot.presenter.table import Table
@@ -35,7 +35,7 @@ def test_there_are_seven_catalogs():
 
 
 def test_the_command_menu_is_registered_in_every_language():
-    from gamebot import commands
+    from gamebot.botapi import commands
 
     menus = commands.menus()
     assert {m.get("language_code") for m in menus} == {None, "fr", "es", "de", "ru", "pt", "it"}
@@ -118,7 +118,7 @@ def with_tiny_catalog(tmp_path):
 
 
 def test_adding_a_language_is_adding_one_catalog_file(with_tiny_catalog):
-    from gamebot import commands
+    from gamebot.botapi import commands
 
     assert "eo" in texts.languages() and texts.language_name("eo") == "Esperanto"
     assert texts.lang_for("eo") == "eo"
@@ -133,9 +133,9 @@ def test_adding_a_language_is_adding_one_catalog_file(with_tiny_catalog):
 
 
 def test_the_settings_panel_offers_every_catalog_language(with_tiny_catalog):
-    from gamebot.callbacks import Codec
-    from gamebot.session import Settings
-    from gamebot.settings_panel import Pages
+    from gamebot.botapi.callbacks import Codec
+    from gamebot.outgoing.settings_panel import Pages
+    from gamebot.storage.session import Settings
 
     table = Table(chat_id=-1, game_id="g", lang="en")
     pages = Pages(table, Codec("k"), Settings(), 5, "eo", timers_enforced=True)
@@ -311,7 +311,7 @@ def test_french_counts_zero_and_one_as_singular():
 
 
 def test_plural_blocks_use_each_languages_cldr_categories():
-    from gamebot import plurals
+    from gamebot.language import plurals
 
     russian = "{n, plural, one {# карта} few {# карты} many {# карт} other {# карты}}"
     assert [plurals.expand(russian, "ru", {"n": n}) for n in (1, 2, 5, 11, 21, 22, 25)] == [
@@ -326,7 +326,7 @@ def test_plural_blocks_use_each_languages_cldr_categories():
 
 
 def test_in_a_nested_plural_block_the_number_sign_is_its_own_blocks_number():
-    from gamebot import plurals
+    from gamebot.language import plurals
 
     nested = "{n, plural, one {# team} other {# teams, {k, plural, one {# card} other {# cards}} each}}"
     assert plurals.expand(nested, "en", {"n": 3, "k": 1}) == "3 teams, 1 card each"

@@ -1,6 +1,6 @@
 """Phase timers through ``Service.handle`` and ``Timers.fire`` with a FakeScheduler and a fake clock.
 
-Each chat has one pending timer, its alarm (``gamebot.alarm``), at the next moment something is due.
+Each chat has one pending timer, its alarm (``gamebot.timing.alarm``), at the next moment something is due.
 Timers are fired by hand in time order (``fire_next``), like EventBridge Scheduler would; the clock
 moves one second per update (the harness's pace) and when a timer fires, so nothing here depends on
 real time.
@@ -12,11 +12,11 @@ import random
 import pytest
 
 from engine import Action, GameConfig, new_game, prompts
+from gamebot.core.service import Reply, Service
 from gamebot.handlers.play import apply_move
-from gamebot.scheduler import Timer
-from gamebot.service import Reply, Service
-from gamebot.session import Session, chat_key, serial
-from gamebot.timers import DEFAULT_LIMITS, EXTEND_SECONDS, MAX_EXTENSIONS
+from gamebot.storage.session import Session, chat_key, serial
+from gamebot.timing.policy import DEFAULT_LIMITS, EXTEND_SECONDS, MAX_EXTENSIONS
+from gamebot.timing.scheduler import Timer
 from localdev import updates as U
 from tests.e2e.driver import Driver, Policy
 from tests.unit.gamebot_fakes import GROUP, T0, Clock, Harness, HarnessScreen
@@ -445,7 +445,7 @@ def test_a_local_scheduler_fires_the_service_timers_in_process():
     import asyncio
     import threading
 
-    from gamebot.scheduler import LocalScheduler
+    from gamebot.timing.scheduler import LocalScheduler
 
     h = Harness()
     clock = Clock()

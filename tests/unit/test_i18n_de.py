@@ -17,7 +17,7 @@ import re
 import pytest
 
 from engine.modules.plot import PLOT_CARDS
-from gamebot import texts, wording
+from gamebot.language import texts, wording
 from gamebot.presenter.events import event_line
 from gamebot.presenter.table import Table
 from gamebot.presenter.view_lines import plugin_board_lines

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from gamebot import plurals, texts
+from gamebot.language import plurals, texts
 from gamebot.presenter.table import Table
 from gamebot.presenter.values import hands_text
 

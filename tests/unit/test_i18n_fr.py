@@ -13,9 +13,9 @@ import re
 import pytest
 
 from engine import GameConfig
-from gamebot import plurals, texts
+from gamebot.language import plurals, texts
 from gamebot.presenter.table import Table
-from gamebot.reveal_text import reveal_text
+from gamebot.story.reveal_words import reveal_text
 
 THEMES = ("avalon", "resistance")
 PLOT_CARDS = sorted(k.removeprefix("plot.") for k in texts.catalog("fr").messages if k.startswith("plot."))

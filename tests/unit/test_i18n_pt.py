@@ -20,7 +20,7 @@ import re
 
 import pytest
 
-from gamebot import plurals, texts
+from gamebot.language import plurals, texts
 
 LANG = "pt"
 THEMES = ("avalon", "resistance")

@@ -1,5 +1,5 @@
 """The webhook and timer functions give their AWS requests a deadline from the invocation's remaining
-time (``gamebot.runtime.invocation``): against a DynamoDB that never answers, a request started with
+time (``gamebot.core.runtime.invocation``): against a DynamoDB that never answers, a request started with
 1.3 s left gives up after its first attempt (not four attempts of 5 s: 20 s) and the function answers in
 time: the webhook a 500 (nothing was committed: Telegram redelivers), the timer by raising the
 retryable error (the invocation fails and is retried). The deadline ends with the invocation."""
@@ -11,8 +11,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from gamebot import aws_http, dynamo, runtime
-from gamebot.aws import AWSNetworkError
+from gamebot.aws import dynamo
+from gamebot.aws import transport as aws_http
+from gamebot.aws.client import AWSNetworkError
+from gamebot.core import runtime
 from localdev import updates as U
 from tests.unit.aws_fakes import SILENT, ScriptedServer
 

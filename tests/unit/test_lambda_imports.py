@@ -19,7 +19,7 @@ sys.path[:0] = [sys.argv[1], sys.argv[2], sys.argv[3]]
 import app
 svc = app.service()
 svc.repo.client  # the DynamoDB client
-from gamebot.scheduler import EventBridgeScheduler
+from gamebot.timing.scheduler import EventBridgeScheduler
 EventBridgeScheduler("arn:t", "arn:r", "g").client  # the EventBridge Scheduler client
 from localdev import updates as U
 event = U.webhook_event(U.command(U.group(-5), U.user(1), "/help"), os.environ["TELEGRAM_WEBHOOK_SECRET"])

@@ -1,4 +1,4 @@
-"""Markup is safe by construction (``gamebot.markup.Html``): only escaped text, the catalog's templates and
+"""Markup is safe by construction (``gamebot.language.markup.Html``): only escaped text, the catalog's templates and
 the code's own literal tags make it; its operations escape what is not markup; ``plain`` is what Telegram
 shows; the Bot API module refuses a plain string for an HTML method and markup for a button's answer."""
 from __future__ import annotations
@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from gamebot import texts
-from gamebot.markup import Html, NotMarkup, cap, escape, plain, require, require_plain, restored
-from gamebot.presenter.table import Btn, Table, split
-from gamebot.telegram_io import Out, TelegramIO, response_method
+from gamebot.botapi.telegram_io import Btn, Out, TelegramIO, response_method
+from gamebot.language import texts
+from gamebot.language.markup import Html, NotMarkup, cap, escape, plain, require, require_plain, restored
+from gamebot.presenter.table import Table, split
 from localdev.fake_telegram import html_to_plain
 
 HOSTILE = ["Tom & <Jerry>", "<b>bold</b>", '<a href="tg://user?id=1">x</a>', "a&amp;b", 'say "hi"', "it's"]
@@ -229,7 +229,7 @@ def test_only_the_outbox_and_the_vote_messages_intro_restore_stored_markup() -> 
         str(path.relative_to(SHARED)) for path in SHARED.rglob("*.py") if path.name != "markup.py"
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
         if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "restored")
-    assert callers == ["delivery.py", "round_message.py"]
+    assert callers == ["outbox/delivery.py", "presenter/round_message.py"]
 
 
 # --- answers: markup for a command's reply, plain text for a press ---------------------------------
@@ -238,15 +238,15 @@ def test_only_the_outbox_and_the_vote_messages_intro_restore_stored_markup() -> 
 def _job(callback: bool) -> Any:
     from types import SimpleNamespace
 
-    from gamebot.handling import Job
+    from gamebot.handlers.handling import Job
 
     update = SimpleNamespace(effective_chat=SimpleNamespace(id=-5))
     return Job(update=update, update_id=1, callback_id="q1" if callback else None)  # type: ignore[arg-type]
 
 
 def test_an_answer_is_html_for_a_command_and_plain_text_for_a_press() -> None:
-    from gamebot.handling import respond
-    from gamebot.steps import Plan, Reply
+    from gamebot.handlers.handling import respond
+    from gamebot.outbox.plan import Plan, Reply
 
     text = texts.t("lobby.only_host", "en", host="Tom & <Jerry>")
     job = _job(callback=False)
@@ -263,8 +263,8 @@ def test_an_answer_is_html_for_a_command_and_plain_text_for_a_press() -> None:
 
 
 def test_a_text_stored_in_the_outbox_is_markup_again_when_it_is_sent() -> None:
-    from gamebot.delivery import to_effect, to_out
-    from gamebot.effects import Effect
+    from gamebot.outbox.delivery import to_effect, to_out
+    from gamebot.storage.effects import Effect
 
     out = Out("send", chat_id=-5, text=texts.t("lobby.only_host", "en", host="<b>x</b>"),
               keyboard=[[Btn(escape("Tom & <Jerry>"), "d")]])

@@ -40,9 +40,9 @@ def test_a_game_whose_board_could_not_be_pinned_unpins_nothing(h):
 def test_a_new_lobby_keeps_what_waits_in_the_outbox_and_the_group_s_budget(h):
     """What the last game decided and could not send yet (its end waiting for the group's budget) still
     goes out after a new lobby opens, and the new lobby does not restart the group's count of messages."""
-    from gamebot.effects import Effect
-    from gamebot.session import ENDED, Session, chat_key
-    from gamebot.store import Item
+    from gamebot.storage.effects import Effect
+    from gamebot.storage.session import ENDED, Session, chat_key
+    from gamebot.storage.store import Item
     from tests.unit.gamebot_fakes import T0, session
 
     h.service.set_clock(lambda: T0)

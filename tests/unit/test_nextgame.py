@@ -1,7 +1,7 @@
 """/nextgame: told once, in private, when the next lobby opens in the group; then the subscription ends."""
 from __future__ import annotations
 
-from gamebot import subscribers
+from gamebot.storage import subscribers
 from localdev import updates as U
 from tests.unit.gamebot_fakes import GROUP, Harness, session
 

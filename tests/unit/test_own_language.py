@@ -10,7 +10,7 @@ from tests.unit.gamebot_fakes import GROUP, Harness, session
 
 
 def record(h: Harness, uid: int):
-    from gamebot.session import UserRecord, user_key
+    from gamebot.storage.session import UserRecord, user_key
 
     return UserRecord.model_validate(h.repo.items[user_key(uid)].body)
 

@@ -1,4 +1,4 @@
-"""How item bodies are stored (``gamebot.packing``): text, or zlib with a preset dictionary named in the
+"""How item bodies are stored (``gamebot.storage.packing``): text, or zlib with a preset dictionary named in the
 stream's own header; what earlier versions wrote (plain zlib, text) still reads."""
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import zlib
 
 import pytest
 
-from gamebot import packing
-from gamebot.session import Session, chat_key
+from gamebot.storage import packing
+from gamebot.storage.session import Session, chat_key
 from localdev.autoplay import Policy
 from tests.reliability.support import SETUPS, RobustDriver, set_settings
 from tests.unit.gamebot_fakes import Harness, HarnessScreen

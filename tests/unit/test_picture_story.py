@@ -13,8 +13,8 @@ from PIL import Image
 import engine
 from engine import Action, apply_action, public_view
 from engine.bots import choose_action
-from gamebot import chronicle, picture, picture_layout
 from gamebot.presenter.table import Table
+from gamebot.story import by_round, picture, picture_layout
 from tests.builder import make_state
 from tests.helpers import act, propose
 from tests.reliability.support import SETUPS
@@ -45,7 +45,7 @@ def summary(state):
 
 
 def check_layout(pv):
-    rounds = chronicle.rounds(pv)
+    rounds = by_round.rounds(pv)
     lay = picture_layout.plan(pv["players"], rounds, 200, [c["result"] for c in pv["track"]])
     # the grid spans the picture: five equal slots from the names to the right margin
     assert lay.slot_left(0) == lay.grid_x and lay.grid_right == pytest.approx(lay.width - picture_layout.M)
@@ -73,7 +73,7 @@ def test_the_picture_draws_every_setup_with_its_columns_under_the_quest_circles(
         state = played(setup, seed, absent)
         pv = public_view(state)
         lay = check_layout(pv)
-        assert sum(len(r.turns) for r in chronicle.rounds(pv)) == len(lay.columns) >= len(pv["proposals"])
+        assert sum(len(r.turns) for r in by_round.rounds(pv)) == len(lay.columns) >= len(pv["proposals"])
         for lang in ("en", "fr"):
             image = Image.open(io.BytesIO(picture.render_png(summary(state), lang)))
             assert image.format == "PNG" and image.width >= picture_layout.MIN_WIDTH and image.height > n * picture.CELL
@@ -130,7 +130,7 @@ def test_the_notes_tell_what_the_grid_cannot_and_nothing_it_shows():
                        {"round": 3, "when": "end", "proposals": 2, "seat": 1, "kind": "assassinate", "hidden": False}],
           "assassination": {"assassin": 1, "kind": "merlin", "named": [3], "hit": False}}
     table = Table(chat_id=0, game_id="g", names=NAMES[:5])
-    blocks = picture.notes(table, pv, chronicle.rounds(pv))
+    blocks = picture.notes(table, pv, by_round.rounds(pv))
     assert [[n.text for n in block] for block in blocks] == [
         ["Round 1 · Quest 1", "🌊 Erin used the Lady of the Lake on Carol"],
         ["Round 2 · Quest 2", "⏰ Out of time: Carol (Quest cards)",

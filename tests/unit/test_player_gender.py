@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from gamebot import plurals, texts
+from gamebot.language import plurals, texts
 
 LANGS = ["en", "fr", "es", "de", "ru", "pt", "it"]
 # Placeholders whose value is a person's name (a seat's player, the host, whoever is waited for).

@@ -11,9 +11,9 @@ import pytest
 from engine import ALL, ROLES, GameConfig, Theme, validate_config
 from engine.basics import MAX_PLAYERS, MIN_PLAYERS
 from engine.plugin import Needs, active_plugins
-from gamebot import deadlines
+from gamebot.timing import policy
 
-PHASES = {phase for phase, _ in deadlines.PHASES}
+PHASES = {phase for phase, _ in policy.PHASES}
 
 
 @pytest.mark.parametrize("plugin", sorted(ALL.values(), key=lambda p: p.id), ids=lambda p: p.id)

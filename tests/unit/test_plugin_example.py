@@ -14,11 +14,11 @@ import pytest
 
 from engine import GameConfig, GameState, Side, validate_config
 from engine.plugin import ALL, register, unregister
-from gamebot import texts
-from gamebot.markup import plain
+from gamebot.language import texts
+from gamebot.language.markup import plain
 from gamebot.presenter.settings import available_roles, issue_text
 from gamebot.presenter.table import Table
-from gamebot.session import Session, archive_key, chat_key
+from gamebot.storage.session import Session, archive_key, chat_key
 from tests.e2e.driver import Driver, Policy
 from tests.reliability.support import set_settings
 from tests.unit.audit_helpers import random_setup

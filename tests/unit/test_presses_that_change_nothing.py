@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from gamebot.session import chat_key
-from gamebot.uow import refusals_key
+from gamebot.outbox.uow import refusals_key
+from gamebot.storage.session import chat_key
 from localdev import updates as U
 from tests.reliability.support import set_settings
 from tests.unit.gamebot_fakes import GROUP, Harness, session

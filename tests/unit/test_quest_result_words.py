@@ -8,9 +8,10 @@ import pytest
 from bigbox_helpers import act_events, quest, to_cards
 
 from engine import public_view
-from gamebot import chronicle, ending, picture, texts
+from gamebot.language import texts
 from gamebot.presenter.events import announcements, event_line
 from gamebot.presenter.table import Table
+from gamebot.story import by_round, end_text, picture
 from tests.builder import make_state
 from tests.helpers import act, propose, run_quest, vote
 
@@ -68,9 +69,9 @@ def test_the_end_history_and_the_picture_notes_say_it_too():
     state, _ = _quest_four_with_one_fail()
     pv = public_view(state)
     table = Table(chat_id=-1, game_id="g", lang="en", names=NAMES)
-    history = "\n".join(ending.history(table, pv))
+    history = "\n".join(end_text.history(table, pv))
     assert ": success with 1 Fail, 2 were needed (" in history
-    notes = [n.text for block in picture.notes(table, pv, chronicle.rounds(pv)) for n in block]
+    notes = [n.text for block in picture.notes(table, pv, by_round.rounds(pv)) for n in block]
     assert any("success with 1 Fail, 2 were needed" in n for n in notes)
     assert not any(": failed (" in n for n in notes)  # a plain result is drawn on the track, not noted
 
@@ -99,5 +100,5 @@ def test_magic_reversing_a_result_is_said_plainly_both_ways():
         state, events = act_events(state, seat, "play", choice=card)
     (line,) = [x for x in announcements(table, events) if "Quest 4" in x]
     assert line.startswith("❌ <b>Quest 4 failed</b> with no Fail (")
-    history = "\n".join(ending.history(table, public_view(state)))
+    history = "\n".join(end_text.history(table, public_view(state)))
     assert ": success despite 1 Fail (" in history and ": failed with no Fail (" in history

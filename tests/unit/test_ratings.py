@@ -1,5 +1,5 @@
-"""Skill ratings (gamebot.ratings, openskill's Weng-Lin model) and the counting of games
-(gamebot.stats): property tests on random tables, outcomes and redeliveries."""
+"""Skill ratings (gamebot.scores.ratings, openskill's Weng-Lin model) and the counting of games
+(gamebot.scores.stats): property tests on random tables, outcomes and redeliveries."""
 from __future__ import annotations
 
 import copy
@@ -8,8 +8,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamebot import ratings, stats
-from gamebot.store import Item
+from gamebot.scores import ratings, stats
+from gamebot.storage.store import Item
 
 GROUP = -100
 
@@ -122,7 +122,7 @@ def test_statistics_items_from_before_ratings_keep_working():
 def test_an_outcome_survives_the_outbox():
     o = stats.Outcome(chat_id=GROUP, game_id="g", theme="avalon", winner="good", user_ids=[1, 2], names=["A", "B"],
                       roles=["merlin", "assassin"], sides=["good", "evil"], winners=[0], idle={2: 3})
-    from gamebot.effects import Effect
+    from gamebot.storage.effects import Effect
 
     effect = Effect.model_validate_json(Effect(seq=1, op="stats", chat=0, stats=o.data()).model_dump_json())
     assert stats.Outcome.of(effect.stats) == o

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from gamebot import texts
+from gamebot.language import texts
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 

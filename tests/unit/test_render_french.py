@@ -1,11 +1,11 @@
 """Rendering in French: events, knowledge, board extras and the end, from the French catalog."""
 from __future__ import annotations
 
-from gamebot import ending
 from gamebot.presenter.events import event_line
 from gamebot.presenter.role_card import knowledge_lines
 from gamebot.presenter.table import Table
 from gamebot.presenter.view_lines import plugin_board_lines
+from gamebot.story import end_text
 
 NAMES = ["Arthur", "Bérénice", "Clément", "Dalia", "Émile", "Fanny", "Gaspard"]
 
@@ -66,7 +66,7 @@ def test_the_end_in_french():
           "proposals": [{"round": 1, "quest": 0, "leader": 0, "team": [0, 2], "votes": "AARRA", "approved": True}],
           "quests": [{"round": 1, "quest": 0, "team": [0, 2], "cards": {"success": 2}, "success": True}],
           "assassination": {"assassin": 1, "kind": "merlin", "named": [4], "hit": False}}
-    head, history = ending.game_over(Table(chat_id=-1, game_id="g", lang="fr", names=NAMES[:5]), pv)
+    head, history = end_text.game_over(Table(chat_id=-1, game_id="g", lang="fr", names=NAMES[:5]), pv)
     assert head.startswith("🏁 <b>Fin de la partie : le Bien l'emporte !</b>\nBérénice a manqué Merlin.")
     assert "😇 Arthur : <b>Merlin</b> (Bien)" in head and "😈 Dalia : <b>Sbire de Mordred</b>\n" in head
     assert history.splitlines()[:3] == [

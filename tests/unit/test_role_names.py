@@ -11,11 +11,12 @@ import re
 import pytest
 
 from engine import ROLES, GameConfig, Theme, public_view
-from gamebot import ending, texts, wording
+from gamebot.language import texts, wording
 from gamebot.presenter.lobby import rules_text
 from gamebot.presenter.role_card import role_card
 from gamebot.presenter.table import Table
-from gamebot.reveal_text import reveal_text
+from gamebot.story import end_text
+from gamebot.story.reveal_words import reveal_text
 from localdev.autoplay import Driver, Policy
 from tests.helpers import play_game
 from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen
@@ -81,7 +82,7 @@ def test_sentences_about_a_character_use_its_sentence_form(lang):
     assert wording.role_a(table, "assassin") in reveal or wording.role_a(table, "assassin").capitalize() in reveal
     # with nobody to name (an older summary), the end names the Assassin at the start of a sentence
     pv = {"winner": "evil", "win_reason": "merlin_assassinated", "roles": [], "sides": []}
-    why = html.unescape(ending.reason(table, pv))
+    why = html.unescape(end_text.reason(table, pv))
     sentence = wording.role_a(table, "assassin")
     assert why.startswith(sentence[:1].upper() + sentence[1:]), why
 
@@ -99,7 +100,7 @@ def test_the_role_lists_of_a_whole_game_show_bare_names_in_every_language(lang):
     assert game.final.over
     pv = public_view(game.final)
     table = Table(chat_id=-1, game_id="g", lang=lang, theme="avalon", names=NAMES)
-    shown = role_lines(html.unescape("\n".join(ending.game_over(table, pv))))
+    shown = role_lines(html.unescape("\n".join(end_text.game_over(table, pv))))
     dealt = list(game.final.roles)
     assert len(shown) == 10
     for seat, name in enumerate(NAMES):

@@ -12,8 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from gamebot import scheduler as sched
-from gamebot.scheduler import EventBridgeScheduler, FakeScheduler, LocalScheduler, Timer, at_expression
+from gamebot.timing import scheduler as sched
+from gamebot.timing.scheduler import (
+    EventBridgeScheduler,
+    FakeScheduler,
+    LocalScheduler,
+    Timer,
+    at_expression,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 HANG = 10.0  # seconds: only a guard against a broken thread, never a timing assertion
@@ -126,16 +132,16 @@ def test_without_timers_boto3_and_the_scheduler_client_are_never_loaded():
 import asyncio, os, sys
 os.environ.update(TIMER_FUNCTION_ARN="arn:aws:lambda:us-east-1:1:function:t", SCHEDULER_ROLE_ARN="arn:aws:iam::1:role/r",
                   SCHEDULE_GROUP="g")
-from gamebot.scheduler import scheduler_from_env
-from gamebot.service import Service
-from gamebot.store import FakeRepository
-from gamebot.callbacks import Codec
+from gamebot.timing.scheduler import scheduler_from_env
+from gamebot.core.service import Service
+from gamebot.storage.store import FakeRepository
+from gamebot.botapi.callbacks import Codec
 from tests.unit.gamebot_fakes import RecordingIO
 from localdev import updates as U
 s = scheduler_from_env()
 svc = Service(FakeRepository(), RecordingIO(), Codec("1:x"), bot_username="b", scheduler=s)
-from gamebot.session import Session, Settings, TimerSettings, chat_key
-from gamebot.store import Item
+from gamebot.storage.session import Session, Settings, TimerSettings, chat_key
+from gamebot.storage.store import Item
 off = Settings(timers=TimerSettings(limits={"join": 0}))
 svc.repo.put(Item(key=chat_key(-5), body=Session(chat_id=-5, settings=off).body()), None)
 asyncio.new_event_loop().run_until_complete(svc.handle(U.start(U.user(1))))

@@ -1,4 +1,4 @@
-"""A player never needs a toast to know where a decision stands (``gamebot.selection``).
+"""A player never needs a toast to know where a decision stands (``gamebot.handlers.selection``).
 
 Every tap on a keyboard of toggles draws it again at once: the Leader's team picker marks each chosen
 player ✅, names them ("Selected: ...") and counts them on Propose; a select-mode private prompt (the
@@ -11,8 +11,9 @@ from __future__ import annotations
 import pytest
 
 from engine.models import Prompt
-from gamebot import selection, texts
-from gamebot.session import Selection
+from gamebot.handlers import selection
+from gamebot.language import texts
+from gamebot.storage.session import Selection
 from localdev import updates as U
 from tests.reliability.support import set_settings
 from tests.unit.flood_fakes import FloodHarness

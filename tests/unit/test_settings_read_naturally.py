@@ -12,12 +12,13 @@ from hypothesis import strategies as st
 
 from engine import actors, apply_action, new_game
 from engine.bots import choose_action
-from gamebot import deadlines, texts
-from gamebot.callbacks import Codec
+from gamebot.botapi.callbacks import Codec
+from gamebot.language import texts
+from gamebot.outgoing.settings_panel import Pages
 from gamebot.presenter.lobby import rules_text, settings_summary
 from gamebot.presenter.table import Table
-from gamebot.session import Settings
-from gamebot.settings_panel import Pages
+from gamebot.storage.session import Settings
+from gamebot.timing import policy
 from tests.unit.audit_helpers import random_setup
 
 LANGS = texts.languages()
@@ -94,7 +95,7 @@ def test_no_language_says_a_variant_twice(lang):
 
 def _phase_buttons(st_: Settings) -> list[str]:
     _, rows = page("timers", st_)
-    names = {deadlines.phase_name(Table(chat_id=-1, game_id="g", lang="en"), p): p for p, _ in deadlines.PHASES}
+    names = {policy.phase_name(Table(chat_id=-1, game_id="g", lang="en"), p): p for p, _ in policy.PHASES}
     return [names[b.split(":")[0]] for row in rows for b in row if b.split(":")[0] in names]
 
 
@@ -131,7 +132,7 @@ def test_a_phase_not_listed_keeps_its_limit_and_its_button_index():
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 100_000))
 def test_every_phase_a_game_reaches_is_listed(seed):
-    from gamebot.settings_check import phases_in_play
+    from gamebot.outgoing.settings_check import phases_in_play
 
     rng = random.Random(seed)
     config = None
@@ -144,7 +145,7 @@ def test_every_phase_a_game_reaches_is_listed(seed):
     for _ in range(3000):
         if state.over:
             break
-        assert deadlines.phase_of(state) in listed, (deadlines.phase_of(state), config)
+        assert policy.phase_of(state) in listed, (policy.phase_of(state), config)
         seat = rng.choice(actors(state))
         state, _ = apply_action(state, choose_action(state, seat, rng))
     assert state.over

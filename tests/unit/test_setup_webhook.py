@@ -26,8 +26,8 @@ import boto3
 import pytest
 from botocore.stub import Stubber
 
-from gamebot import texts
-from gamebot.commands import bot_api_commands, commands, menus
+from gamebot.botapi.commands import bot_api_commands, commands, menus
+from gamebot.language import texts
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "123456:AAE-test_token-value"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gamebot import texts
+from gamebot.language import texts
 
 REPO = Path(__file__).resolve().parents[2]
 FIVE = "1. Walter, 2. Thomas, 3. Laura, 4. Evie, 5. Justin"

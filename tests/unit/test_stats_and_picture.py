@@ -1,4 +1,4 @@
-"""The pure parts: statistics arithmetic (gamebot.stats) and the game picture (gamebot.picture)."""
+"""The pure parts: statistics arithmetic (gamebot.scores.stats) and the game picture (gamebot.story.picture)."""
 from __future__ import annotations
 
 import io
@@ -10,7 +10,9 @@ import pytest
 from PIL import Image, ImageFont
 
 import engine
-from gamebot import picture, ratings, stats, texts
+from gamebot.language import texts
+from gamebot.scores import ratings, stats
+from gamebot.story import picture
 from tests.builder import played_out
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -155,7 +157,7 @@ def test_quest_card_counts_follow_what_each_card_counts_as():
 
 def test_pillow_is_not_imported_to_handle_ordinary_updates():
     code = (
-        "import sys; sys.path[:0] = [sys.argv[1], sys.argv[2]]; import app, gamebot.service, gamebot.handlers.statistics; "
+        "import sys; sys.path[:0] = [sys.argv[1], sys.argv[2]]; import app, gamebot.core.service, gamebot.handlers.statistics; "
         "assert 'PIL' not in sys.modules, 'PIL imported at start'"
     )
     result = subprocess.run([sys.executable, "-c", code, str(ROOT / "shared"), str(ROOT / "functions/webhook")],

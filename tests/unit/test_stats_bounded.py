@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
-from gamebot import ratings, stats
-from gamebot.dynamo import DynamoRepository
-from gamebot.store import FakeRepository
+from gamebot.aws.dynamo import DynamoRepository
+from gamebot.scores import ratings, stats
+from gamebot.storage.store import FakeRepository
 from scripts.bench_webhook import item_size
 
 GROUP = -1009

@@ -1,8 +1,8 @@
-"""The per-player throttle (``gamebot.throttle``): a token bucket per Telegram user, in memory, with a
+"""The per-player throttle (``gamebot.botapi.throttle``): a token bucket per Telegram user, in memory, with a
 bounded table. Through the webhook: tests/e2e/test_throttle_e2e.py."""
 from __future__ import annotations
 
-from gamebot.throttle import BURST, PER_SECOND, Throttle
+from gamebot.botapi.throttle import BURST, PER_SECOND, Throttle
 from localdev import updates as U
 
 

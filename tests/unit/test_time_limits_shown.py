@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from gamebot.store import Item
+from gamebot.storage.store import Item
 from localdev.autoplay import Driver, Policy
 from tests.reliability.support import RobustDriver, set_settings
 from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen

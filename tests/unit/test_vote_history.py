@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from engine import GameConfig, Theme, apply_action
-from gamebot import vote_history
 from gamebot.presenter.table import Table
+from gamebot.story import votes_so_far
 from localdev import updates as U
 from tests.helpers import next_action, scrambled
 from tests.reliability.support import SETUPS, set_settings
@@ -45,10 +45,10 @@ def test_the_history_is_the_same_whatever_the_secrets(setup, seed):
     for state in _states(setup, seed):
         other = scrambled(state, None, rng)
         assert other.roles != state.roles
-        data = vote_history.story(state, NAMES, "g1")
-        assert data == vote_history.story(other, NAMES, "g1")
+        data = votes_so_far.story(state, NAMES, "g1")
+        assert data == votes_so_far.story(other, NAMES, "g1")
         table = Table(chat_id=GROUP, game_id="g1", lang="en", theme=data["view"]["theme"], names=NAMES)
-        assert vote_history.text(table, data) == vote_history.text(table, vote_history.story(other, NAMES, "g1"))
+        assert votes_so_far.text(table, data) == votes_so_far.text(table, votes_so_far.story(other, NAMES, "g1"))
 
 
 def test_the_picture_is_the_same_whatever_the_secrets():
@@ -56,8 +56,8 @@ def test_the_picture_is_the_same_whatever_the_secrets():
     state = states[len(states) * 2 // 3]  # mid-game: proposals, votes, quests, the Lady, Plot cards
     assert state.proposals and state.quests
     other = scrambled(state, None, random.Random(1))
-    png = vote_history.picture(vote_history.story(state, NAMES, "g"), "en")
-    assert png == vote_history.picture(vote_history.story(other, NAMES, "g"), "en")
+    png = votes_so_far.picture(votes_so_far.story(state, NAMES, "g"), "en")
+    assert png == votes_so_far.picture(votes_so_far.story(other, NAMES, "g"), "en")
     assert Image.open(io.BytesIO(png)).format == "PNG"
 
 
@@ -65,7 +65,7 @@ def test_the_text_tells_every_proposal_vote_and_quest_so_far():
     states = list(_states("base", 5))
     state = states[len(states) * 2 // 3]
     table = Table(chat_id=GROUP, game_id="g", lang="en", names=NAMES)
-    text = "\n".join(vote_history.text(table, vote_history.story(state, NAMES, "g")))
+    text = "\n".join(votes_so_far.text(table, votes_so_far.story(state, NAMES, "g")))
     assert "Vote history" in text and f"round {state.round} in progress" in text
     assert text.count(" → ✅ ") == len(state.proposals)  # each team: who approved, who rejected
     assert sum(1 for line in text.split("\n") if ": failed" in line or ": success" in line) == len(state.quests)
@@ -191,7 +191,7 @@ def _round_two_quest_under_way():
 
 def _outcome_row(png: bytes, players: int) -> list[tuple[int, int, int]]:
     """The pixels of the picture's "Vote" row (one mark per Leader's turn: approved, rejected, open)."""
-    from gamebot import picture_layout
+    from gamebot.story import picture_layout
 
     img = Image.open(io.BytesIO(png)).convert("RGB")
     lay = picture_layout.plan(players, [], 184)  # (the rows' heights depend on the number of players only)
@@ -200,10 +200,10 @@ def _outcome_row(png: bytes, players: int) -> list[tuple[int, int, int]]:
 
 
 def test_an_open_vote_is_a_turn_without_result_with_who_has_voted_so_far():
-    from gamebot import chronicle
+    from gamebot.story import by_round
 
-    data = vote_history.story(_round_two_vote_open(), FIVE, "g")
-    last = chronicle.rounds(data["view"])[-1]
+    data = votes_so_far.story(_round_two_vote_open(), FIVE, "g")
+    last = by_round.rounds(data["view"])[-1]
     (turn,) = last.turns
     assert turn.open and not turn.approved and turn.voted == [2, 4] and turn.votes == ""
     assert not last.underway and last.quest is None
@@ -211,15 +211,15 @@ def test_an_open_vote_is_a_turn_without_result_with_who_has_voted_so_far():
 
 def test_the_text_tells_an_open_vote_as_open():
     table = Table(chat_id=GROUP, game_id="g", lang="en", names=FIVE)
-    text = "\n".join(vote_history.text(table, vote_history.story(_round_two_vote_open(), FIVE, "g")))
+    text = "\n".join(votes_so_far.text(table, votes_so_far.story(_round_two_vote_open(), FIVE, "g")))
     assert "Team 1 · Bob: Ann, Bob and Cid → 🗳 vote open, 2 voted so far: Cid and Eve" in text
     assert "rejected" not in text and text.count("approved") == 1  # (round 1's team only)
 
 
 def test_the_picture_draws_an_open_vote_as_open():
-    from gamebot import picture_draw as pd
+    from gamebot.story import picture_draw as pd
 
-    png = vote_history.picture(vote_history.story(_round_two_vote_open(), FIVE, "g"), "en")
+    png = votes_so_far.picture(votes_so_far.story(_round_two_vote_open(), FIVE, "g"), "en")
     row = _outcome_row(png, 5)
     assert pd.REJECT not in row  # no rejection drawn...
     assert row.count(pd.APPROVE) > 10  # ...round 1's approved team is (a disc 30 px wide)
@@ -227,18 +227,18 @@ def test_the_picture_draws_an_open_vote_as_open():
 
 
 def test_a_quest_under_way_is_told_and_drawn_without_a_result():
-    from gamebot import chronicle, picture_layout
-    from gamebot import picture_draw as pd
+    from gamebot.story import by_round, picture_layout
+    from gamebot.story import picture_draw as pd
 
-    data = vote_history.story(_round_two_quest_under_way(), FIVE, "g")
-    last = chronicle.rounds(data["view"])[-1]
+    data = votes_so_far.story(_round_two_quest_under_way(), FIVE, "g")
+    last = by_round.rounds(data["view"])[-1]
     assert last.underway and last.played == 1 and last.quest is None and last.team == [0, 1, 2]
     table = Table(chat_id=GROUP, game_id="g", lang="en", names=FIVE)
-    text = "\n".join(vote_history.text(table, data))
+    text = "\n".join(votes_so_far.text(table, data))
     assert "⚔️ Ann, Bob and Cid: the quest is under way (cards played: 1 of 3)" in text
     assert ": success (" not in text.split("Round 2")[1] and "failed" not in text
-    png = vote_history.picture(data, "en")
+    png = votes_so_far.picture(data, "en")
     img = Image.open(io.BytesIO(png)).convert("RGB")
-    lay = picture_layout.plan(5, chronicle.rounds(data["view"]), 184)
+    lay = picture_layout.plan(5, by_round.rounds(data["view"]), 184)
     circle = (int(lay.slot_centre(1)) - 20, picture_layout.TRACK_TOP + 52)  # quest 2's circle, left of its number
     assert img.getpixel(circle) == pd.NEUTRAL  # neither succeeded nor failed

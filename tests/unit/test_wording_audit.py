@@ -9,9 +9,10 @@ import pytest
 from engine import Action, GameConfig, Prompt, apply_action, new_game, public_view, view
 from engine.bots import choose_action
 from engine.game import actors
-from gamebot import ending, texts
-from gamebot.callbacks import Codec
+from gamebot.botapi.callbacks import Codec
+from gamebot.core.service import Reply, Service
 from gamebot.handlers.play import apply_move
+from gamebot.language import texts
 from gamebot.presenter.board import board
 from gamebot.presenter.events import event_line
 from gamebot.presenter.lobby import rules_text
@@ -20,9 +21,9 @@ from gamebot.presenter.role_card import knowledge_lines, role_card
 from gamebot.presenter.table import Table
 from gamebot.presenter.view_lines import plugin_board_lines
 from gamebot.presenter.vote import vote_message
-from gamebot.service import Reply, Service
-from gamebot.session import PLAYING, Player, Session
-from gamebot.store import FakeRepository
+from gamebot.storage.session import PLAYING, Player, Session
+from gamebot.storage.store import FakeRepository
+from gamebot.story import end_text
 from tests.builder import make_state
 from tests.helpers import run_quest
 from tests.unit.bigbox_helpers import play_cards, to_cards
@@ -76,16 +77,16 @@ def test_the_role_card_gives_the_article_and_does_not_repeat_the_side(lang, spy,
 def test_end_of_game_role_lines_do_not_repeat_the_side():
     pv = {"players": 4, "winner": "evil", "roles": ["minion", "servant", "evil_lancelot", "good_lancelot"],
           "sides": ["evil", "good", "good", "evil"], "proposals": [], "quests": []}
-    head = ending.game_over(table("en", "resistance", 4), {**pv, "roles": ["minion", "servant", "minion", "servant"],
+    head = end_text.game_over(table("en", "resistance", 4), {**pv, "roles": ["minion", "servant", "minion", "servant"],
                                                            "sides": ["evil", "good", "evil", "good"]})[0]
     assert "😈 Alice: <b>Spy</b>\n" in head and "(Spy)" not in head and "(Resistance)" not in head
-    head = ending.game_over(table("en", "avalon", 4), pv)[0]
+    head = end_text.game_over(table("en", "avalon", 4), pv)[0]
     assert "(Evil) (Evil)" not in head
     assert "😇 Carol: <b>Lancelot (Evil)</b> (now Good)" in head and "😈 Dave: <b>Lancelot (Good)</b> (now Evil)" in head
-    head = ending.game_over(table("fr", "resistance", 4), {**pv, "roles": ["minion", "servant", "minion", "servant"],
+    head = end_text.game_over(table("fr", "resistance", 4), {**pv, "roles": ["minion", "servant", "minion", "servant"],
                                                            "sides": ["evil", "good", "evil", "good"]})[0]
     assert "😈 Alice : <b>Espion</b>\n" in head and "(Espion)" not in head
-    head = ending.game_over(table("fr", "avalon", 4), pv)[0]
+    head = end_text.game_over(table("fr", "avalon", 4), pv)[0]
     assert "😇 Carol : <b>Lancelot du Mal</b> (passé au Bien)" in head and "(Mal) (Mal)" not in head
 
 
@@ -285,13 +286,13 @@ def _started(h: Harness, options: dict) -> Session:
     h.lobby([1, 2, 3, 4, 5, 6, 7])
     set_settings(h.repo, GROUP, "avalon", ["merlin", "assassin"], options)
     h.press_label(1, GROUP, "Start")
-    from gamebot.session import chat_key
+    from gamebot.storage.session import chat_key
 
     return Session.from_body(h.repo.items[chat_key(GROUP)].body)
 
 
 def _selected(h: Harness) -> str:
-    from gamebot.session import chat_key
+    from gamebot.storage.session import chat_key
 
     s = Session.from_body(h.repo.items[chat_key(GROUP)].body)
     leader = s.players[s.game().leader].id
@@ -351,13 +352,13 @@ def test_bots_still_play_games_through():
         for p in view(state, seat)["you"]["prompts"]:
             private_prompt(table("fr", n=8), p, CODEC, serial=1, pv=public_view(state))
         state, _ = apply_action(state, choose_action(state, seat, rng))
-    assert ending.game_over(table("en", n=8), public_view(state))
+    assert end_text.game_over(table("en", n=8), public_view(state))
 
 
 def test_a_side_the_name_says_in_another_grammatical_form_is_not_said_again():
     """Russian says "Гонец Добра" (of Good, genitive): the language's theme words for the side (``Good``,
     ``Good_gen``...) count as the side's name, so the role card does not add "Сторона: Добро"."""
-    from gamebot import wording
+    from gamebot.language import wording
     from gamebot.presenter.table import Table
 
     for lang in ("ru", "en", "fr"):
@@ -372,7 +373,7 @@ def test_the_reveal_names_several_plain_minions_in_the_plural():
     ("Minions of Mordred", "Sbires de Mordred", "Приспешники Мордреда"), one of them in the singular."""
     from engine import GameConfig
     from gamebot.presenter.table import Table
-    from gamebot.reveal_text import reveal_text
+    from gamebot.story.reveal_words import reveal_text
 
     def evil_line(players: int, lang: str) -> str:
         text = reveal_text(Table(chat_id=-1, game_id="g", lang=lang), GameConfig(players=players, roles=["merlin", "assassin"]))

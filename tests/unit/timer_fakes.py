@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from gamebot.scheduler import FakeScheduler, Timer
-from gamebot.service import Service
-from gamebot.session import Session, chat_key
+from gamebot.core.service import Service
+from gamebot.storage.session import Session, chat_key
+from gamebot.timing.scheduler import FakeScheduler, Timer
 from localdev import updates as U
 from tests.unit.gamebot_fakes import GROUP, T0, Clock, Harness
 
@@ -25,8 +25,8 @@ class Timed(Harness):
         return Session.from_body(self.repo.items[chat_key(self.group)].body)
 
     def record(self) -> dict[str, int]:
-        """The group's idle record of all games, as its own item holds it (``gamebot.idle_record``)."""
-        from gamebot.idle_record import stored
+        """The group's idle record of all games, as its own item holds it (``gamebot.storage.idle_record``)."""
+        from gamebot.storage.idle_record import stored
 
         return stored(self.repo, self.group)[0]
 

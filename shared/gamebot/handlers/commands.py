@@ -5,27 +5,29 @@ import logging
 from typing import Any
 
 from engine import prompts, public_view
+from gamebot.botapi.callbacks import parse_start_payload
+from gamebot.botapi.telegram_io import Out
+from gamebot.handlers import lobby
+from gamebot.handlers.handling import Job, finish, reply_lang, transact, transient
+from gamebot.handlers.play import archive
+from gamebot.language import texts
+from gamebot.language.markup import Html
+from gamebot.outbox.context import GROUP_TYPES, Deps, display_name, lang_of, own_lang, player_lang, seated
+from gamebot.outbox.plan import Plan, Reply
+from gamebot.outgoing import game as outgoing
+from gamebot.outgoing import views
+from gamebot.presenter import round_message
+from gamebot.presenter.board import board, board_keyboard
+from gamebot.presenter.lobby import rules_text
+from gamebot.presenter.table import NL, Table, esc
+from gamebot.presenter.vote import vote_message
+from gamebot.storage import recovery
+from gamebot.storage.session import CANCELLED, LOBBY, PLAYING, DamagedSession, Session, chat_key, serial
+from gamebot.storage.store import Item
+from gamebot.story import end_text
+from gamebot.story.reveal_words import reveal_text
 
-from .. import ending, recovery, round_message, texts
-from ..callbacks import parse_start_payload
-from ..context import GROUP_TYPES, Deps, display_name, lang_of, own_lang, player_lang, seated
-from ..handling import Job, finish, reply_lang, transact, transient
-from ..markup import Html
-from ..outgoing import game as outgoing
-from ..outgoing import views
-from ..presenter.board import board, board_keyboard
-from ..presenter.lobby import rules_text
-from ..presenter.table import NL, Table, esc
-from ..presenter.vote import vote_message
-from ..reveal_text import reveal_text
-from ..session import CANCELLED, LOBBY, PLAYING, DamagedSession, Session, chat_key, serial
-from ..steps import Plan, Reply
-from ..store import Item
-from ..telegram_io import Out
-from . import lobby
-from .play import archive
-
-log = logging.getLogger("gamebot.service")
+log = logging.getLogger("gamebot.core.service")
 
 
 async def cmd_help(deps: Deps, job: Job, args: str) -> None:
@@ -33,7 +35,7 @@ async def cmd_help(deps: Deps, job: Job, args: str) -> None:
     session = deps.load(chat.id)[0] if chat.type in GROUP_TYPES else None
     lang = reply_lang(job, session, deps)
     lines = [texts.t("help.title", lang), "", texts.t("help.body", lang), "", texts.t("help.commands", lang)]
-    from ..commands import commands as command_menu  # only for /help: not at cold start
+    from gamebot.botapi.commands import commands as command_menu  # only for /help: not at cold start
 
     for name, description in command_menu(lang):
         lines.append(texts.t("help.command_line", lang, command=name, description=esc(description)))
@@ -196,7 +198,7 @@ async def cancel_game(deps: Deps, job: Job) -> None:
 
 async def cancel_damaged(deps: Deps, job: Job) -> None:
     """/cancel of a game that does not load (or cannot be cancelled the usual way): the host or a
-    group admin closes what can be salvaged (gamebot.recovery), so that the group can play again."""
+    group admin closes what can be salvaged (gamebot.storage.recovery), so that the group can play again."""
     chat_id, user = job.update.effective_chat.id, job.update.effective_user
     stored = deps.repo.get(chat_key(chat_id))
     if stored is None:
@@ -243,6 +245,6 @@ def close(deps: Deps, s: Session, by: str, removed: bool = False) -> Plan:
     if s.board_msg:
         plan.outs.append(Out("edit", chat_id=s.chat_id, message_id=s.board_msg, essential=False, tag="board",
                              text=board(table, pv, status="cancelled")))
-    for text in ending.game_over(table, pv, cancelled_by=by):
+    for text in end_text.game_over(table, pv, cancelled_by=by):
         plan.outs.append(Out("send", chat_id=s.chat_id, text=text, tag="end"))
     return plan

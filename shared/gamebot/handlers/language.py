@@ -5,18 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from engine import public_view
-
-from .. import texts
-from ..buttons import Language, Pressed
-from ..context import Deps, lang_of, own_lang
-from ..handling import Job, finish, reply_lang, transact
-from ..outgoing import views
-from ..presenter.board import board, board_keyboard
-from ..presenter.table import Btn, esc
-from ..session import LOBBY, PLAYING, Session, UserRecord, user_key
-from ..steps import Plan, Reply
-from ..store import Item, Write
-from ..telegram_io import Out
+from gamebot.botapi.buttons import Language, Pressed
+from gamebot.botapi.telegram_io import Btn, Out
+from gamebot.handlers.handling import Job, finish, reply_lang, transact
+from gamebot.language import texts
+from gamebot.outbox.context import Deps, lang_of, own_lang
+from gamebot.outbox.plan import Plan, Reply
+from gamebot.outgoing import views
+from gamebot.presenter.board import board, board_keyboard
+from gamebot.presenter.table import esc
+from gamebot.storage.session import LOBBY, PLAYING, Session, UserRecord, user_key
+from gamebot.storage.store import Item, Write
 
 
 def language_names() -> str:

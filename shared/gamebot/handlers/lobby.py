@@ -7,21 +7,20 @@ from typing import Any
 
 import engine
 from engine import new_game, validate_config
-
-from .. import settings_check, texts
-from ..buttons import Join, Leave, OpenSettings, PlayAgain, Pressed, StartGame
-from ..context import MAX_PLAYERS, Deps, display_name, lang_of, own_lang
-from ..deadlines import carry_over, configure
-from ..handling import Job, check_game, finish, host_check, transact
-from ..outgoing import game as outgoing
-from ..outgoing import views
-from ..presenter.table import esc
-from ..session import CANCELLED, LOBBY, PLAYING, Player, Session, new_game_id, user_key
-from ..steps import Plan, Reply
-from ..store import Item, Write
-from ..telegram_io import Out
-from . import nextgame
-from .settings import lobby_settings
+from gamebot.botapi.buttons import Join, Leave, OpenSettings, PlayAgain, Pressed, StartGame
+from gamebot.botapi.telegram_io import Out
+from gamebot.handlers import nextgame
+from gamebot.handlers.handling import Job, check_game, finish, host_check, transact
+from gamebot.handlers.settings import lobby_settings
+from gamebot.language import texts
+from gamebot.outbox.context import MAX_PLAYERS, Deps, display_name, lang_of, own_lang
+from gamebot.outbox.plan import Plan, Reply
+from gamebot.outgoing import game as outgoing
+from gamebot.outgoing import settings_check, views
+from gamebot.presenter.table import esc
+from gamebot.storage.session import CANCELLED, LOBBY, PLAYING, Player, Session, new_game_id, user_key
+from gamebot.storage.store import Item, Write
+from gamebot.timing.policy import carry_over, configure
 
 
 async def cmd_newgame(deps: Deps, job: Job, args: str) -> None:

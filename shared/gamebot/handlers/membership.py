@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import logging
 
-from .. import idle_record, subscribers, texts
-from ..context import GROUP_TYPES, Deps, lang_of
-from ..handling import Job, finish, transact
-from ..session import CANCELLED, Session, chat_key, user_key
-from ..steps import Plan
-from ..store import Item, VersionConflict, Write
-from ..telegram_io import Out
-from .commands import close
+from gamebot.botapi.telegram_io import Out
+from gamebot.handlers.commands import close
+from gamebot.handlers.handling import Job, finish, transact
+from gamebot.language import texts
+from gamebot.outbox.context import GROUP_TYPES, Deps, lang_of
+from gamebot.outbox.plan import Plan
+from gamebot.storage import idle_record, subscribers
+from gamebot.storage.session import CANCELLED, Session, chat_key, user_key
+from gamebot.storage.store import Item, VersionConflict, Write
 
-log = logging.getLogger("gamebot.service")
+log = logging.getLogger("gamebot.core.service")
 
 
 async def on_my_chat_member(deps: Deps, job: Job) -> None:

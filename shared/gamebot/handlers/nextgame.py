@@ -1,7 +1,7 @@
 """``/nextgame`` in a group: the bot tells you in private when the next lobby opens there, once (then
 the subscription ends).
 
-The subscribers live in items of their own (``gamebot.subscribers``), never in the chat's item: a
+The subscribers live in items of their own (``gamebot.storage.subscribers``), never in the chat's item: a
 subscription is one write there. A lobby that opens stores one ``nextgame`` effect in the chat's outbox
 (:func:`lobby_opened`), whatever the number of subscribers; each delivery of it (:func:`notify`) tells a
 bounded batch (``BATCH`` when the chat's alarm delivers, ``BATCH_UPDATE`` beside an update's own messages,
@@ -15,15 +15,16 @@ from __future__ import annotations
 
 import asyncio
 
-from .. import recovery, subscribers, texts
-from ..buttons import Join
-from ..context import Deps, lang_of, own_lang
-from ..effects import Effect
-from ..handling import Job, finish
-from ..presenter.table import Btn, Table, esc
-from ..session import LOBBY, Session, chat_key, user_key
-from ..steps import Plan
-from ..telegram_io import Out, Result
+from gamebot.botapi.buttons import Join
+from gamebot.botapi.telegram_io import Btn, Out, Result
+from gamebot.handlers.handling import Job, finish
+from gamebot.language import texts
+from gamebot.outbox.context import Deps, lang_of, own_lang
+from gamebot.outbox.plan import Plan
+from gamebot.presenter.table import Table, esc
+from gamebot.storage import recovery, subscribers
+from gamebot.storage.effects import Effect
+from gamebot.storage.session import LOBBY, Session, chat_key, user_key
 
 BATCH = 300  # subscribers told by one delivery of the chat's alarm (the timer function may run 30 s)
 BATCH_UPDATE = 20  # ... by the delivery of an update (beside its own messages, before its answer)

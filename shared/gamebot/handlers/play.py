@@ -9,17 +9,18 @@ from typing import Any
 
 from engine import Action, GameState, IllegalAction, apply_action, prompts, public_view, waiting_for
 from engine.timeouts import TIMEOUT
-
-from .. import memo, round_message, selection, texts, wording
-from ..buttons import Card, Pressed, TeamConfirm, TeamQuest, TeamSeat, Vote
-from ..context import Deps, lang_of
-from ..handling import Job, check_game, finish, transact
-from ..markup import escape
-from ..outgoing import game as outgoing
-from ..session import PLAYING, Selection, Session, archive_key, serial
-from ..steps import Plan, Reply
-from ..store import Item, Write
-from . import statistics
+from gamebot.botapi.buttons import Card, Pressed, TeamConfirm, TeamQuest, TeamSeat, Vote
+from gamebot.handlers import selection, statistics
+from gamebot.handlers.handling import Job, check_game, finish, transact
+from gamebot.language import texts, wording
+from gamebot.language.markup import escape
+from gamebot.outbox.context import Deps, lang_of
+from gamebot.outbox.plan import Plan, Reply
+from gamebot.outgoing import game as outgoing
+from gamebot.presenter import round_message
+from gamebot.storage import state_cache
+from gamebot.storage.session import PLAYING, Selection, Session, archive_key, serial
+from gamebot.storage.store import Item, Write
 
 # press(deps, session, state, seat (None: not at the table), user, lang, message id, pressed) -> Plan
 Press = Callable[[Deps, Session, GameState, "int | None", Any, str, "int | None", Pressed], Plan]
@@ -47,7 +48,7 @@ async def game_button(deps: Deps, job: Job, pressed: Pressed, press: Press) -> N
 def apply_move(deps: Deps, s: Session, state: GameState, action: Action, lang: str,
                trigger: tuple[str, int | None]) -> Plan:
     """A player's move: the new state and its messages, or the engine's refusal (a ``Reply``)."""
-    if action.kind == TIMEOUT:  # only the timer path (gamebot.timers) times a seat out
+    if action.kind == TIMEOUT:  # only the timer path (gamebot.handlers.timekeeper) times a seat out
         raise Reply(texts.t("error.stale", lang), final=True)
     try:
         new, events = apply_action(state, action)
@@ -158,7 +159,7 @@ def team_press(deps: Deps, s: Session, state: GameState, seat: int | None, user:
         raise Reply(texts.t("error.stale", lang), final=True)
     s.sel["g"] = sel
     names = deps.table(s, lang).names
-    # every toggle draws the picker again: the team so far marked, named and counted (gamebot.selection)
+    # every toggle draws the picker again: the team so far marked, named and counted (gamebot.handlers.selection)
     return Plan(session=s, outs=[outgoing.picker_out(deps, s, state, prompt, sel, msg_id)] if msg_id else [],
                 answer=selection.toast([names[t] for t in sel.targets], [], lang, state.config.theme.value))
 
@@ -186,7 +187,7 @@ def card_press(deps: Deps, s: Session, state: GameState, seat: int | None, user:
                msg_id: int | None, pressed: Pressed) -> Plan:
     """A quest card pressed under the round message: seen by the bot alone; the presser alone is
     answered (the card played, or why it is refused and which cards they may play)."""
-    cards = memo.public(state)["table_cards"]
+    cards = state_cache.public(state)["table_cards"]
     op = pressed.op
     if serial(state) != pressed.serial or not round_message.quest_open(state) or not isinstance(op, Card) \
             or op.index >= len(cards):

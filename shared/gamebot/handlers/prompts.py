@@ -1,24 +1,31 @@
 """Private decisions: a player presses a button of a prompt the bot sent them (a target, a choice, a
 quest, pass, confirm). An immediate prompt acts on the first press. In select mode each toggle draws the
 prompt again with the selection so far, and Confirm before it is whole says what is still to choose
-(``gamebot.selection``)."""
+(``gamebot.handlers.selection``)."""
 from __future__ import annotations
 
 from typing import Any
 
 from engine import Action, GameState, prompts, public_view
-
-from .. import selection, texts
-from ..buttons import Pressed, PromptChoice, PromptConfirm, PromptPass, PromptQuest, PromptTarget
-from ..context import Deps, player_lang
-from ..handling import Job
-from ..markup import Html
-from ..presenter.prompts import answered, choice_label, private_prompt, prompt_mode
-from ..presenter.table import NL
-from ..session import Selection, Session, kind_tag, serial
-from ..steps import Plan, Reply
-from ..telegram_io import Out
-from .play import apply_move, game_button
+from gamebot.botapi.buttons import (
+    Pressed,
+    PromptChoice,
+    PromptConfirm,
+    PromptPass,
+    PromptQuest,
+    PromptTarget,
+)
+from gamebot.botapi.telegram_io import Out
+from gamebot.handlers import selection
+from gamebot.handlers.handling import Job
+from gamebot.handlers.play import apply_move, game_button
+from gamebot.language import texts
+from gamebot.language.markup import Html
+from gamebot.outbox.context import Deps, player_lang
+from gamebot.outbox.plan import Plan, Reply
+from gamebot.presenter.prompts import answered, choice_label, private_prompt, prompt_mode
+from gamebot.presenter.table import NL
+from gamebot.storage.session import Selection, Session, kind_tag, serial
 
 DONE = Html("✔️")  # the answer to a press that made the move
 
@@ -87,7 +94,7 @@ def prompt_press(deps: Deps, s: Session, state: GameState, seat: int | None, use
     theme = state.config.theme.value
     if action is None:
         s.sel[key] = sel
-        # every toggle draws the prompt again: the selection so far marked and counted (gamebot.selection)
+        # every toggle draws the prompt again: the selection so far marked and counted (gamebot.handlers.selection)
         plan = Plan(session=s, answer=selection.toast(
             [table.names[t] for t in sel.targets],
             [choice_label(table, sel.choice, prompt.kind) if sel.choice else "",

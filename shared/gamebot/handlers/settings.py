@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import settings_check, settings_panel, texts
-from ..buttons import Panel, Pressed, SettingsDone
-from ..context import Deps, lang_of
-from ..handling import Job, finish, host_check, transact
-from ..outgoing import views
-from ..session import LOBBY, Session, Settings
-from ..steps import Plan, Reply
-from ..telegram_io import Out
+from gamebot.botapi.buttons import Panel, Pressed, SettingsDone
+from gamebot.botapi.telegram_io import Out
+from gamebot.handlers.handling import Job, finish, host_check, transact
+from gamebot.language import texts
+from gamebot.outbox.context import Deps, lang_of
+from gamebot.outbox.plan import Plan, Reply
+from gamebot.outgoing import settings_check, settings_panel, views
+from gamebot.storage.session import LOBBY, Session, Settings
 
 # What ``/newgame <word>`` may name: the start of a game's name in any of our languages.
 GAME_WORDS = {"res": "resistance", "rés": "resistance", "ava": "avalon"}

@@ -4,22 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import ending, recovery, texts
-from ..context import Deps, lang_of, own_lang
-from ..effects import Effect
-from ..handling import Job, finish, reply_lang
-from ..outgoing.notices import picture_out
-from ..presenter.table import Table, esc
-from ..session import ENDED, Session, chat_key, user_key
-from ..steps import Plan
-from ..store import retrying
-from ..telegram_io import Out
+from gamebot.botapi.telegram_io import Out
+from gamebot.handlers.handling import Job, finish, reply_lang
+from gamebot.language import texts
+from gamebot.outbox.context import Deps, lang_of, own_lang
+from gamebot.outbox.plan import Plan
+from gamebot.outgoing.notices import picture_out
+from gamebot.presenter.table import Table, esc
+from gamebot.storage import recovery
+from gamebot.storage.effects import Effect
+from gamebot.storage.session import ENDED, Session, chat_key, user_key
+from gamebot.storage.store import retrying
+from gamebot.story import end_text
 
 
 def stats_effect(s: Session, state: Any, final_view: dict[str, Any]) -> Effect | None:
     """The outbox entry that counts a game that just ended in the statistics and ratings, delivered
     after the commit (``tally``); None for a game that does not count (cancelled, too few humans)."""
-    from .. import stats  # only when a game ends: not at cold start
+    from gamebot.scores import stats  # only when a game ends: not at cold start
 
     if not stats.counts(s.status, sum(1 for p in s.players if not p.bot)):
         return None
@@ -33,7 +35,7 @@ def tally(deps: Deps, effect: Effect) -> None:
     """Deliver a ``stats`` effect: read the game's statistics items (one batched read) and write them
     in one version-checked transaction (re-run from fresh reads on a conflict). Items that counted this
     game already are left out, so delivering it again changes nothing."""
-    from .. import stats
+    from gamebot.scores import stats
 
     o = stats.Outcome.of(effect.stats or {})
 
@@ -57,8 +59,8 @@ def end_extras(deps: Deps, s: Session, state: Any, final_view: dict[str, Any], p
 
 
 async def cmd_stats(deps: Deps, job: Job, args: str) -> None:
-    from .. import stats  # (not at cold start)
-    from ..presenter import stats as shown
+    from gamebot.presenter import stats as shown
+    from gamebot.scores import stats  # (not at cold start)
 
     chat = job.update.effective_chat
     user = job.update.effective_user
@@ -102,7 +104,7 @@ async def cmd_history(deps: Deps, job: Job, args: str) -> None:
         table = Table(chat_id=target, game_id=str(last.get("game_id") or ""), lang=lang,
                              theme=str(pv.get("theme") or "avalon"), names=list(last.get("names") or []))
         outs = [Out("send", chat_id=target, text=text, user_id=user_id, tag="history")
-                for text in ending.game_over(table, pv)]
+                for text in end_text.game_over(table, pv)]
     else:
         outs = [out]
     await finish(deps, job, Plan(outs=outs))

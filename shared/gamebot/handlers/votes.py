@@ -1,19 +1,20 @@
 """The vote history of the game in progress, asked for with the board's button or ``/votes``: sent to
 whoever asked, in private (the group is not flooded), at most once a minute each. Someone the bot
-cannot message is given the link that opens its private chat. The history itself: ``gamebot.vote_history``.
+cannot message is given the link that opens its private chat. The history itself: ``gamebot.story.votes_so_far``.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from .. import texts, vote_history
-from ..buttons import Pressed
-from ..context import Deps, lang_of, seated
-from ..handling import Job, finish, reply_lang
-from ..session import PLAYING, Session, user_key
-from ..steps import Plan
-from ..store import Item, retrying
-from ..telegram_io import Out
+from gamebot.botapi.buttons import Pressed
+from gamebot.botapi.telegram_io import Out
+from gamebot.handlers.handling import Job, finish, reply_lang
+from gamebot.language import texts
+from gamebot.outbox.context import Deps, lang_of, seated
+from gamebot.outbox.plan import Plan
+from gamebot.storage.session import PLAYING, Session, user_key
+from gamebot.storage.store import Item, retrying
+from gamebot.story import votes_so_far
 
 SENT, SEEN, WAIT, UNREACHABLE = "sent", "seen", "wait", "unreachable"
 
@@ -28,8 +29,8 @@ def take_turn(deps: Deps, user_id: int, update_id: int | None, now: float) -> tu
             return SEEN, 0.0
         if not rec.reachable:
             return UNREACHABLE, 0.0
-        if rec.votes_at is not None and now - rec.votes_at < vote_history.WAIT_SECONDS:
-            return WAIT, rec.votes_at + vote_history.WAIT_SECONDS - now
+        if rec.votes_at is not None and now - rec.votes_at < votes_so_far.WAIT_SECONDS:
+            return WAIT, rec.votes_at + votes_so_far.WAIT_SECONDS - now
         rec = rec.model_copy(update={"votes_at": int(now)})
         if update_id is not None:
             rec.mark_seen(update_id)
@@ -53,18 +54,18 @@ async def send(deps: Deps, job: Job, s: Session, user: Any, lang: str) -> None:
         return
     in_group = job.callback_id is None and job.update.effective_chat.id != user.id  # /votes in the group
     if outcome == WAIT:  # (said in private to a command in the group: nothing more in the group)
-        note = vote_history.wait_text(lang, wait)
+        note = votes_so_far.wait_text(lang, wait)
         await finish(deps, job, Plan(outs=[Out("send", chat_id=user.id, user_id=user.id, text=note, essential=False,
                                                tag="votes")]) if in_group else Plan(answer=note))
         return
-    data = vote_history.story(s.game(), s.names(), s.game_id or "")
+    data = votes_so_far.story(s.game(), s.names(), s.game_id or "")
     answer = texts.t("votes.sent", lang) if job.callback_id is not None else None
-    results = await finish(deps, job, Plan(outs=vote_history.outs(table, data, user.id), answer=answer))
+    results = await finish(deps, job, Plan(outs=votes_so_far.outs(table, data, user.id), answer=answer))
     failed = [r for r in results if not r.ok and r.out.op == "photo"]
     if failed and failed[0].error == "forbidden":
         deps.mark_user(user.id, blocked=True)
     elif failed:  # the picture could not be sent: the text instead
-        await deps.io.run(vote_history.outs(table, data, user.id, drawn=False))
+        await deps.io.run(votes_so_far.outs(table, data, user.id, drawn=False))
 
 
 async def on_button(deps: Deps, job: Job, pressed: Pressed) -> None:

@@ -7,18 +7,19 @@ from __future__ import annotations
 from typing import Any
 
 from engine import GameState, prompts, public_view, view
-
-from .. import ending, memo, round_message
-from ..context import Deps, player_lang
-from ..markup import Html
-from ..presenter.board import board, board_keyboard, play_again_keyboard
-from ..presenter.events import announcements, private_events
-from ..presenter.prompts import private_prompt
-from ..presenter.role_card import role_card
-from ..presenter.table import NL, Table, esc
-from ..presenter.vote import proposal_line, team_picker, vote_message
-from ..session import ENDED, Selection, Session, collecting, serial
-from ..telegram_io import Out
+from gamebot.botapi.telegram_io import Out
+from gamebot.language.markup import Html
+from gamebot.outbox.context import Deps, player_lang
+from gamebot.presenter import round_message
+from gamebot.presenter.board import board, board_keyboard, play_again_keyboard
+from gamebot.presenter.events import announcements, private_events
+from gamebot.presenter.prompts import private_prompt
+from gamebot.presenter.role_card import role_card
+from gamebot.presenter.table import NL, Table, esc
+from gamebot.presenter.vote import proposal_line, team_picker, vote_message
+from gamebot.storage import state_cache
+from gamebot.storage.session import ENDED, Selection, Session, collecting, serial
+from gamebot.story import end_text
 
 GAP, NOTHING = Html("\n\n"), Html("")
 INTRO_LIMIT = 1000  # characters of news kept atop the vote message
@@ -100,8 +101,8 @@ def game_outs(
         return tables[lang]
 
     chat = s.chat_id
-    pv = memo.public(after)  # (shared: read, never changed)
-    pv_before = memo.public(before) if before is not None else None
+    pv = state_cache.public(after)  # (shared: read, never changed)
+    pv_before = state_cache.public(before) if before is not None else None
     s_after = serial(after)
     same_point = collecting(before, after)  # a vote or a card that was not the last: no new decision, same board
     kind, trig_msg = trigger
@@ -168,7 +169,7 @@ def game_outs(
     status = "ended" if after.over else "playing"
     if kind == "start" and s.board_msg:
         # the lobby message becomes the board, opening with the start's announcements: one message
-        board_text = memo.board(board, table, pv, status)
+        board_text = state_cache.board(board, table, pv, status)
         if news:
             board_text = news + GAP + board_text
         head.insert(0, Out("edit", chat_id=chat, message_id=s.board_msg, text=board_text,
@@ -176,8 +177,8 @@ def game_outs(
                            tag="board", view="board"))
         # (remembered only if the lobby message was gone and the board had to be sent anew)
     elif not same_point and s.board_msg:
-        board_text = memo.board(board, table, pv, status)
-        if pv_before is None or memo.board(board, table, pv_before) != board_text or after.over:
+        board_text = state_cache.board(board, table, pv, status)
+        if pv_before is None or state_cache.board(board, table, pv_before) != board_text or after.over:
             # (every edit keeps the board's button while the game runs)
             board_outs.append(Out("edit", chat_id=chat, message_id=s.board_msg, text=board_text,
                                   keyboard=None if after.over else board_keyboard(table, deps.codec),
@@ -188,7 +189,7 @@ def game_outs(
     if after.over and (before is None or not before.over):
         s.status = ENDED
         s.sel = {}
-        for text in ending.game_over(table, pv):
+        for text in end_text.game_over(table, pv):
             tail.append(Out("send", chat_id=chat, text=text, tag="end"))
         tail[-1].keyboard = play_again_keyboard(table, deps.codec)
         tail[-1].remember = "again_msg"  # (its button goes once it can do nothing: ``notices.settle_again``)

@@ -6,17 +6,18 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from .. import ending, texts
-from ..context import Deps
-from ..deadlines import closing_reminders
-from ..delivery import Facts
-from ..markup import Html
-from ..presenter.table import Table
-from ..session import LOBBY, PLAYING, Session, serial
-from ..steps import Plan
-from ..telegram_io import Out
+from gamebot.botapi.telegram_io import Out
+from gamebot.language import texts
+from gamebot.language.markup import Html
+from gamebot.outbox.context import Deps
+from gamebot.outbox.delivery import Facts
+from gamebot.outbox.plan import Plan
+from gamebot.presenter.table import Table
+from gamebot.storage.session import LOBBY, PLAYING, Session, serial
+from gamebot.story import end_text
+from gamebot.timing.policy import closing_reminders
 
-log = logging.getLogger("gamebot.service")
+log = logging.getLogger("gamebot.core.service")
 
 
 def follow_up(deps: Deps, session: Session, facts: Facts) -> list[Out]:
@@ -118,7 +119,9 @@ def picture_out(chat_id: int, last: dict[str, Any], lang: str, user_id: int | No
     """The photo of the game summarised in ``last``, or None if it cannot be drawn (the text
     history already said everything: a picture is a bonus)."""
     try:
-        from ..picture import render_png  # (Pillow: only when a picture is drawn, not at cold start)
+        from gamebot.story.picture import (
+            render_png,  # (Pillow: only when a picture is drawn, not at cold start)
+        )
 
         png = render_png(last, lang)
     except Exception:
@@ -131,7 +134,7 @@ def picture_out(chat_id: int, last: dict[str, Any], lang: str, user_id: int | No
     else:  # who won: a side, or a Rogue alone, by name
         table = Table(chat_id=chat_id, game_id=str(last.get("game_id") or ""), lang=lang, theme=theme,
                              names=list(last.get("names") or []))
-        result = ending.result(table, pv)[0]
+        result = end_text.result(table, pv)[0]
     caption = texts.t("history.caption", lang, theme, game=texts.t(f"theme.{theme}", lang, theme),
                       players=pv.get("players", len(last.get("names") or [])), result=result)
     return Out("photo", chat_id=chat_id, photo=png, text=caption, user_id=user_id, essential=essential,

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import memo, round_message, settings_panel, texts
-from ..context import Deps
-from ..markup import Html
-from ..presenter import lobby as lobby_text
-from ..presenter.board import board, board_keyboard
-from ..presenter.settings import issue_text
-from ..presenter.table import NL
-from ..session import ENDED, LOBBY, PLAYING, Session
-from ..telegram_io import Out
+from gamebot.botapi.telegram_io import Out
+from gamebot.language import texts
+from gamebot.language.markup import Html
+from gamebot.outbox.context import Deps
+from gamebot.outgoing import settings_panel
+from gamebot.presenter import lobby as lobby_text
+from gamebot.presenter import round_message
+from gamebot.presenter.board import board, board_keyboard
+from gamebot.presenter.settings import issue_text
+from gamebot.presenter.table import NL
+from gamebot.storage import state_cache
+from gamebot.storage.session import ENDED, LOBBY, PLAYING, Session
 
 
 def lobby(deps: Deps, s: Session) -> tuple[Html, list]:
@@ -46,10 +49,10 @@ def refresh(deps: Deps, s: Session, view: str) -> Out | None:
     table = deps.table(s)
     if view == "board" and s.board_msg and state is not None:
         return Out("edit", chat_id=s.chat_id, message_id=s.board_msg, essential=False, tag="board", view="board",
-                   text=memo.board(board, table, memo.public(state), "ended" if state.over else "playing"),
+                   text=state_cache.board(board, table, state_cache.public(state), "ended" if state.over else "playing"),
                    keyboard=None if state.over else board_keyboard(table, deps.codec))
     if view == "vote" and state is not None:
-        return round_message.refresh(s, table, deps.codec, state, memo.public(state))
+        return round_message.refresh(s, table, deps.codec, state, state_cache.public(state))
     if view == "lobby" and s.lobby_msg and s.status == LOBBY:
         text, kb = lobby(deps, s)
         return Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=text, keyboard=kb, essential=False,

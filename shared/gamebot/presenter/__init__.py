@@ -14,8 +14,13 @@ prompt's info or an entry nobody wrote words for is shown field by field by its 
 through ``values.readable`` (nested data, None and empty things left out). An event's sentence may depend on its card or reason
 (``ev.PlotCardPlayed.no_confidence``), and a sentence is only used when the event fills all its blanks.
 
-Rooms: ``table`` (the Table, buttons, escaping), ``values`` (data as words), ``events`` (event
-sentences), ``view_lines`` (plug-ins' board and history lines), ``board``, ``vote`` (team picker, vote
-message), ``role_card``, ``prompts`` (private decisions), ``lobby`` (lobby, rules), ``settings`` (what
-the host may choose, configuration problems). This package imports nothing: import the module you need.
+Modules: ``table`` (the Table a message is drawn for, escaping), ``values`` (data as words), ``events``
+(event sentences), ``view_lines`` (plug-ins' board and history lines), ``board``, ``vote`` (team picker,
+vote message), ``round_message`` (the round's group message: votes, then the quest's cards),
+``role_card``, ``prompts`` (private decisions), ``lobby`` (lobby, rules), ``settings`` (what the host
+may choose, configuration problems), ``stats`` (/stats), ``time_limits`` (how a time limit reads).
+This package's ``__init__`` imports nothing: import the module you need.
+
+May import: ``engine`` (views and events), ``gamebot.language``, ``gamebot.storage``,
+``gamebot.botapi`` (buttons and callback data), ``gamebot.scores`` (what /stats shows).
 """

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import wording
-from ..buttons import PlayAgain, VoteHistory
-from ..callbacks import Codec
-from ..markup import Html
-from .limits import board_lines
-from .table import NL, Btn, Keyboard, Table, esc
-from .view_lines import plugin_board_lines
+from gamebot.botapi.buttons import PlayAgain, VoteHistory
+from gamebot.botapi.callbacks import Codec
+from gamebot.botapi.telegram_io import Btn, Keyboard
+from gamebot.language import wording
+from gamebot.language.markup import Html
+from gamebot.presenter.table import NL, Table, esc
+from gamebot.presenter.time_limits import board_lines
+from gamebot.presenter.view_lines import plugin_board_lines
 
 
 def _quest_cell(table: Table, cell: dict[str, Any]) -> Html:

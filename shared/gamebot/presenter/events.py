@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .. import texts, wording
-from ..markup import Html, cap
-from .table import NL, Table, esc
-from .values import allegiance_row, event_params, quest_outcome
+from gamebot.language import texts, wording
+from gamebot.language.markup import Html, cap
+from gamebot.presenter.table import NL, Table, esc
+from gamebot.presenter.values import allegiance_row, event_params, quest_outcome
 
 # Public events folded into other messages (progress counters, the picker and the vote message).
 # PlotCardPassed: a holder asked in turn who does not play their card (nothing happened); VoteShown: an

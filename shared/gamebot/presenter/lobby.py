@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import texts, wording
-from ..buttons import Join, Leave, Op, OpenSettings, StartGame
-from ..callbacks import Codec
-from ..markup import Html
-from .settings import in_reading_order
-from .table import NL, Btn, Keyboard, Table, esc
+from gamebot.botapi.buttons import Join, Leave, Op, OpenSettings, StartGame
+from gamebot.botapi.callbacks import Codec
+from gamebot.botapi.telegram_io import Btn, Keyboard
+from gamebot.language import texts, wording
+from gamebot.language.markup import Html
+from gamebot.presenter.settings import in_reading_order
+from gamebot.presenter.table import NL, Table, esc
 
 
 def settings_summary(table: Table, roles: list[str], options: dict[str, Any]) -> tuple[Html, Html]:

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import texts, wording
-from ..buttons import Op, PromptChoice, PromptConfirm, PromptPass, PromptQuest, PromptTarget
-from ..callbacks import Codec
-from ..markup import Html, cap, require
-from ..session import kind_tag
-from .limits import prompt_lines
-from .table import NL, Btn, Keyboard, Table, esc
-from .values import prompt_params
+from gamebot.botapi.buttons import Op, PromptChoice, PromptConfirm, PromptPass, PromptQuest, PromptTarget
+from gamebot.botapi.callbacks import Codec
+from gamebot.botapi.telegram_io import Btn, Keyboard
+from gamebot.language import texts, wording
+from gamebot.language.markup import Html, cap, require
+from gamebot.presenter.table import NL, Table, esc
+from gamebot.presenter.time_limits import prompt_lines
+from gamebot.presenter.values import prompt_params
+from gamebot.storage.session import kind_tag
 
 
 def prompt_mode(prompt: dict[str, Any]) -> str:

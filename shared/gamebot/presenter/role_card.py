@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import texts, wording
-from ..markup import Html
-from .table import NL, Table, esc
+from gamebot.language import texts, wording
+from gamebot.language.markup import Html
+from gamebot.presenter.table import NL, Table, esc
 
 
 def knowledge_lines(table: Table, knowledge: list[dict[str, Any]]) -> list[Html]:

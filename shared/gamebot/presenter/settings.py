@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import texts
-from ..markup import Html
-from .table import Table, esc
+from gamebot.language import texts
+from gamebot.language.markup import Html
+from gamebot.presenter.table import Table, esc
 
 # The characters as a player thinks of them: Good, then Evil, then those who may change sides (the two
 # Lancelots, the Untrustworthy Servant whom the Assassin may recruit), each group in the rulebooks' order:

@@ -1,15 +1,16 @@
 """The /stats texts (markup: names and titles escaped by the catalog's templates): a group's leaderboard
-and statistics, and a player's own, from the statistics items (``gamebot.stats``; read through
+and statistics, and a player's own, from the statistics items (``gamebot.scores.stats``; read through
 ``stats.migrate``)."""
 from __future__ import annotations
 
 from dataclasses import replace
 from typing import Any
 
-from .. import ratings, texts
-from ..markup import Html
-from ..stats import migrate
-from .table import NL, Table, esc
+from gamebot.language import texts
+from gamebot.language.markup import Html
+from gamebot.presenter.table import NL, Table, esc
+from gamebot.scores import ratings
+from gamebot.scores.stats import migrate
 
 EVIL_WINS = (("three_failures", ("three_failures",)), ("five_rejections", ("five_rejections",)),
              ("assassination", ("merlin_assassinated", "messengers_assassinated")), ("rogue", ("evil_rogue_solo",)))

@@ -1,7 +1,7 @@
 """The table a message is drawn for (names, language, theme, ids for buttons), buttons, HTML escaping
 and splitting long texts.
 
-Texts are markup (``gamebot.markup.Html``): names come out of :meth:`Table.name` escaped, the catalog's
+Texts are markup (``gamebot.language.markup.Html``): names come out of :meth:`Table.name` escaped, the catalog's
 templates escape what they are given; a button's label is plain text (Telegram shows it as it is), so
 :class:`Btn` keeps what a markup label shows, and a raw name stays raw there.
 """
@@ -11,29 +11,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import texts
-from ..bot_name import BotName
-from ..callbacks import start_payload
-from ..markup import Html, escape, plain, require
+from gamebot.botapi.bot_name import BotName
+from gamebot.botapi.callbacks import start_payload
+from gamebot.language import texts
+from gamebot.language.markup import Html, escape, plain, require
 
 MAX_TEXT = 4000  # Telegram allows 4096 characters per message
 
 
-@dataclass(frozen=True)
-class Btn:
-    """An inline button. Its label is plain text: a markup label becomes what it shows (a name in it
-    raw again, never escaped)."""
-
-    text: str
-    data: str | None = None
-    url: str | None = None
-
-    def __post_init__(self) -> None:
-        if isinstance(self.text, Html):
-            object.__setattr__(self, "text", plain(self.text))
-
-
-Keyboard = list[list[Btn]]
 
 
 @dataclass

@@ -10,10 +10,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.event_types import prompt_shown, shown, view_shown
-
-from .. import texts
-from ..markup import Html
-from .table import Table, esc
+from gamebot.language import texts
+from gamebot.language.markup import Html
+from gamebot.presenter.table import Table, esc
 
 NOTHING = Html("")  # (a value with nothing to show)
 

@@ -8,12 +8,19 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.event_types import view_shown
-
-from .. import texts, wording
-from ..markup import Html
-from .events import event_line
-from .table import Table, esc
-from .values import allegiance_name, allegiance_row, hands_text, id_list, readable, shown_params, view_params
+from gamebot.language import texts, wording
+from gamebot.language.markup import Html
+from gamebot.presenter.events import event_line
+from gamebot.presenter.table import Table, esc
+from gamebot.presenter.values import (
+    allegiance_name,
+    allegiance_row,
+    hands_text,
+    id_list,
+    readable,
+    shown_params,
+    view_params,
+)
 
 BASE_VIEW_KEYS = {
     "players", "theme", "roles_in_play", "options", "stage", "round", "leader", "quest", "quest_choices",

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import texts, wording
-from ..buttons import Op, TeamConfirm, TeamQuest, TeamSeat, Vote
-from ..callbacks import Codec
-from ..markup import Html
-from .events import announcements
-from .limits import prompt_lines
-from .table import NL, Btn, Keyboard, Table, esc
+from gamebot.botapi.buttons import Op, TeamConfirm, TeamQuest, TeamSeat, Vote
+from gamebot.botapi.callbacks import Codec
+from gamebot.botapi.telegram_io import Btn, Keyboard
+from gamebot.language import texts, wording
+from gamebot.language.markup import Html
+from gamebot.presenter.events import announcements
+from gamebot.presenter.table import NL, Table, esc
+from gamebot.presenter.time_limits import prompt_lines
 
 
 def team_picker(
@@ -25,7 +26,7 @@ def team_picker(
     serial: int,
 ) -> tuple[Html, Keyboard]:
     """The Leader's keyboard in their private chat: player names to toggle, quest choice (Targeting), Propose.
-    Drawn again at every toggle (``gamebot.selection``): ✅ on each name in ``selected``, "Selected: ..." in
+    Drawn again at every toggle (``gamebot.handlers.selection``): ✅ on each name in ``selected``, "Selected: ..." in
     the text, the count on Propose."""
     leader = pv["leader"]
     def data(op: Op) -> str:

@@ -1,0 +1,295 @@
+"""DynamoDB implementation of :class:`gamebot.storage.store.Repository` (a boto3-style low-level client).
+
+Table layout (see template.yaml): partition key ``pk`` (S) only; ``version`` (N), ``body`` (S: the
+compact JSON of the body; or B: that JSON compressed with zlib and a preset dictionary, when it is
+longer than ``COMPRESS_ABOVE`` bytes: ``gamebot.storage.packing``), ``expires_at`` (N, epoch seconds, the
+table's TTL attribute). A game's session compresses about 8:1 (7 KB of JSON on average, 0.9 KB
+stored), and DynamoDB charges a write unit per KB written and a read unit per 4 KB read.
+
+Semantics match ``FakeRepository``: a write states the version it replaces (``None``: the item must
+not exist); an item whose ``expires_at`` has passed counts as absent everywhere (DynamoDB's TTL
+deletes lazily, up to days later), so it is hidden from ``get`` and can be created over.
+
+A notes item (``note``/``notes``: a delivery's receipts) has no body or version: each note is its own
+number attribute ``n_<name>``, set by an UpdateItem without condition, so concurrent notes never undo
+each other.
+
+The default client is our own (``gamebot.aws.client.DynamoDB``: no boto3 on the Lambda's path, a fraction of
+botocore's CPU per request), created lazily, once per container (warm Lambda invocations reuse it and
+its kept-alive connections). The region comes from ``AWS_REGION`` / ``AWS_DEFAULT_REGION`` (us-east-1
+if unset, for local use), the endpoint from ``AWS_ENDPOINT_URL_DYNAMODB`` / ``AWS_ENDPOINT_URL``
+(DynamoDB Local, moto server). ``DynamoRepository(table, client=...)`` takes any client with boto3's
+low-level methods: a boto3 client works too (tests and scripts pass them).
+"""
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from gamebot.storage.packing import COMPRESS_ABOVE, pack, unpack  # noqa: F401 (COMPRESS_ABOVE: also read from here)
+from gamebot.storage.store import (
+    MAX_TRANSACTION_ITEMS,
+    Delete,
+    Item,
+    Repository,
+    VersionConflict,
+    Write,
+    check_transaction,
+)
+
+DEFAULT_REGION = "us-east-1"  # (gamebot.aws.client.DEFAULT_REGION)
+
+_client_lock = threading.Lock()
+_shared_client: Any = None
+
+NOTE_PREFIX = "n_"  # a notes item keeps each note in its own attribute: n_<name> (N)
+
+
+def default_client() -> Any:
+    """The process-wide DynamoDB client, created on first use."""
+    global _shared_client
+    with _client_lock:
+        if _shared_client is None:
+            from gamebot.aws.client import (
+                DynamoDB,  # (4 attempts, connect timeout 3 s, read timeout 5 s)
+            )
+
+            _shared_client = DynamoDB()
+        return _shared_client
+
+
+def reset_default_client() -> None:
+    """Forget the cached client (tests that change the environment)."""
+    global _shared_client
+    with _client_lock:
+        _shared_client = None
+
+
+def _version(record: dict[str, Any]) -> int:
+    return int(record["version"]["N"]) if "version" in record else 0
+
+
+def _expiry(record: dict[str, Any]) -> int | None:
+    expires = record.get("expires_at")
+    return int(float(expires["N"])) if expires else None
+
+
+def _error_code(exc: Exception) -> str:
+    response = getattr(exc, "response", None) or {}
+    return str(response.get("Error", {}).get("Code", ""))
+
+
+# Reasons in a cancelled transaction that mean "someone else got there first": reload and retry.
+_CONFLICT_REASONS = {"ConditionalCheckFailed", "TransactionConflict"}
+
+
+class DynamoRepository(Repository):
+    """Repository on one DynamoDB table. ``calls`` counts requests like ``FakeRepository.calls``."""
+
+    def __init__(
+        self,
+        table_name: str,
+        client: Any = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.table_name = table_name
+        self._client = client
+        self.clock = clock
+        self.calls = {"read": 0, "write": 0, "note": 0}  # (a note is a write of a receipt: counted apart)
+        self._prefetched = threading.local()  # .entry: (key, aws.Pending) read ahead by ``prefetching``
+        self.read_ahead = {"started": 0, "used": 0}  # reads started by ``prefetching``, and those a get took
+
+    @property
+    def client(self) -> Any:
+        if self._client is None:
+            self._client = default_client()
+        return self._client
+
+    # -- encoding ----------------------------------------------------------------------------
+
+    def _now(self) -> int:
+        return int(self.clock())
+
+    @staticmethod
+    def encode_item(item: Item, version: int) -> dict[str, Any]:
+        record: dict[str, Any] = {"pk": {"S": item.key}, "version": {"N": str(version)}, "body": pack(item.body)}
+        if item.expires_at is not None:
+            record["expires_at"] = {"N": str(int(item.expires_at))}
+        return record
+
+    @staticmethod
+    def _decode(record: dict[str, Any]) -> Item:
+        return Item(key=record["pk"]["S"], body=unpack(record["body"]) if "body" in record else {},
+                    version=_version(record), expires_at=_expiry(record))
+
+    def _condition(self, expect: int | None) -> dict[str, Any]:
+        """Condition that the stored item is at version ``expect`` (None: absent or expired)."""
+        now = {"N": str(self._now())}
+        if expect is None:
+            return {
+                "ConditionExpression": "attribute_not_exists(pk) OR expires_at <= :now",
+                "ExpressionAttributeValues": {":now": now},
+            }
+        return {
+            "ConditionExpression": (
+                "version = :expected AND (attribute_not_exists(expires_at) OR expires_at > :now)"
+            ),
+            "ExpressionAttributeValues": {":expected": {"N": str(expect)}, ":now": now},
+        }
+
+    # -- Repository --------------------------------------------------------------------------
+
+    @contextmanager
+    def prefetching(self, key: str | None) -> Iterator[None]:
+        """Read ``key`` now, without waiting: the block's first ``get(key)`` takes its answer (the
+        webhook parses the update meanwhile). Unused, it is forgotten when the block ends."""
+        start = getattr(self.client, "start", None)
+        if key is None or start is None:
+            yield
+            return
+        self.calls["read"] += 1
+        self.read_ahead["started"] += 1
+        self._prefetched.entry = (key, start("GetItem", self._get_params(key)))
+        try:
+            yield
+        finally:
+            self._prefetched.entry = None
+
+    def _get_params(self, key: str) -> dict[str, Any]:
+        return {"TableName": self.table_name, "Key": {"pk": {"S": key}}, "ConsistentRead": True}
+
+    def get(self, key: str) -> Item | None:
+        entry = getattr(self._prefetched, "entry", None)
+        if entry is not None and entry[0] == key:
+            self._prefetched.entry = None
+            self.read_ahead["used"] += 1
+            response = entry[1].result()
+        else:
+            self.calls["read"] += 1
+            response = self.client.get_item(**self._get_params(key))
+        record = response.get("Item")
+        if record is None:
+            return None
+        item = self._decode(record)
+        if item.expires_at is not None and item.expires_at <= self.clock():
+            return None  # expired: TTL has not deleted it yet
+        return item
+
+    def get_many(self, keys: list[str]) -> dict[str, Item]:
+        """One TransactGetItems (strongly consistent, up to 100 keys). It needs no IAM action of its
+        own: DynamoDB authorizes each item with dynamodb:GetItem, which the function already has."""
+        unique = list(dict.fromkeys(keys))
+        if not unique:
+            return {}
+        if len(unique) > MAX_TRANSACTION_ITEMS:
+            raise ValueError(f"at most {MAX_TRANSACTION_ITEMS} keys at once")
+        if len(unique) == 1:
+            item = self.get(unique[0])
+            return {unique[0]: item} if item is not None else {}
+        self.calls["read"] += 1
+        try:
+            response = self.client.transact_get_items(
+                TransactItems=[{"Get": {"TableName": self.table_name, "Key": {"pk": {"S": key}}}} for key in unique]
+            )
+        except Exception as exc:
+            # a write in flight on one of the items cancels the read: read again (retrying re-runs)
+            if _error_code(exc) in ("TransactionCanceledException", "TransactionConflictException"):
+                raise VersionConflict(", ".join(unique)) from exc
+            raise
+        found = {}
+        for entry in response.get("Responses") or []:
+            record = entry.get("Item")
+            if not record:
+                continue
+            item = self._decode(record)
+            if item.expires_at is not None and item.expires_at <= self.clock():
+                continue
+            found[item.key] = item
+        return found
+
+    def put(self, item: Item, expect: int | None) -> Item:
+        version = (expect or 0) + 1
+        self.calls["write"] += 1
+        try:
+            self.client.put_item(TableName=self.table_name, Item=self.encode_item(item, version),
+                                 **self._condition(expect))
+        except Exception as exc:
+            if _error_code(exc) == "ConditionalCheckFailedException":
+                raise VersionConflict(item.key) from exc
+            raise
+        return Item(key=item.key, body=item.body, version=version, expires_at=item.expires_at)
+
+    def note(self, key: str, name: str, value: int, expires_at: int) -> None:
+        self.calls["note"] += 1
+        self.client.update_item(
+            TableName=self.table_name, Key={"pk": {"S": key}},
+            UpdateExpression="SET #n = :v, expires_at = :e",
+            ExpressionAttributeNames={"#n": NOTE_PREFIX + name},
+            ExpressionAttributeValues={":v": {"N": str(int(value))}, ":e": {"N": str(int(expires_at))}},
+        )
+
+    def notes(self, key: str) -> dict[str, int]:
+        self.calls["read"] += 1
+        record = self.client.get_item(TableName=self.table_name, Key={"pk": {"S": key}}, ConsistentRead=True
+                                      ).get("Item")
+        if record is None:
+            return {}
+        expires = record.get("expires_at")
+        if expires is not None and float(expires["N"]) <= self.clock():
+            return {}
+        return {k[len(NOTE_PREFIX):]: int(v["N"]) for k, v in record.items() if k.startswith(NOTE_PREFIX)}
+
+    def delete(self, key: str, expect: int | None = None) -> None:
+        self.calls["write"] += 1
+        kwargs: dict[str, Any] = {"TableName": self.table_name, "Key": {"pk": {"S": key}}}
+        if expect is not None:
+            kwargs.update(self._condition(expect))
+        try:
+            self.client.delete_item(**kwargs)
+        except Exception as exc:
+            if _error_code(exc) == "ConditionalCheckFailedException":
+                raise VersionConflict(key) from exc
+            raise
+
+    def transact(self, writes: list[Write], deletes: list[Delete] | None = None) -> list[Item]:
+        deletes = deletes or []
+        check_transaction(writes, deletes)
+        if not writes and not deletes:
+            return []
+        if len(writes) == 1 and not deletes:  # a single write needs no (twice as costly) transaction
+            return [self.put(writes[0].item, writes[0].expect)]
+        if len(deletes) == 1 and not writes:
+            self.delete(deletes[0].key, deletes[0].expect)
+            return []
+        ops: list[dict[str, Any]] = []
+        out: list[Item] = []
+        for w in writes:
+            version = (w.expect or 0) + 1
+            ops.append({"Put": {"TableName": self.table_name, "Item": self.encode_item(w.item, version),
+                                **self._condition(w.expect)}})
+            out.append(Item(key=w.item.key, body=w.item.body, version=version,
+                            expires_at=w.item.expires_at))
+        for d in deletes:
+            op: dict[str, Any] = {"TableName": self.table_name, "Key": {"pk": {"S": d.key}}}
+            if d.expect is not None:
+                op.update(self._condition(d.expect))
+            ops.append({"Delete": op})
+        self.calls["write"] += 1
+        try:
+            self.client.transact_write_items(TransactItems=ops)
+        except Exception as exc:
+            code = _error_code(exc)
+            if code == "TransactionCanceledException":
+                reasons = getattr(exc, "response", {}).get("CancellationReasons") or []
+                codes = {r.get("Code") for r in reasons}
+                if codes & _CONFLICT_REASONS:
+                    keys = [w.item.key for w in writes] + [d.key for d in deletes]
+                    raise VersionConflict(", ".join(keys)) from exc
+            elif code == "TransactionConflictException":
+                raise VersionConflict("transaction conflict") from exc
+            raise
+        return out
+

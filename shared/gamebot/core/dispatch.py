@@ -1,0 +1,106 @@
+"""Which handler an update goes to: a command by its name, a button by its scope, a change of the
+bot's membership, a chat migration. The tables are built once, at import."""
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from gamebot.botapi import buttons
+from gamebot.botapi.callbacks import BadCallback
+from gamebot.handlers import (
+    commands,
+    language,
+    lobby,
+    membership,
+    nextgame,
+    play,
+    prompts,
+    settings,
+    statistics,
+    timekeeper,
+    votes,
+)
+from gamebot.handlers.handling import Job, finish
+from gamebot.language import texts
+from gamebot.outbox.context import GROUP_TYPES, Deps, lang_of
+from gamebot.outbox.plan import Plan
+
+Handler = Callable[[Deps, Job, Any], Awaitable[None]]
+
+# command name -> (handler(deps, job, args), in a group only)
+COMMANDS: dict[str, tuple[Handler, bool]] = {
+    "start": (commands.cmd_start, False),
+    "newgame": (lobby.cmd_newgame, True),
+    "status": (commands.cmd_status, False),
+    "rules": (commands.cmd_rules, False),
+    "help": (commands.cmd_help, False),
+    "cancel": (commands.cmd_cancel, True),
+    "leave": (lobby.cmd_leave, True),
+    "extend": (timekeeper.cmd_extend, True),
+    "forcestart": (timekeeper.cmd_forcestart, True),
+    "idles": (timekeeper.cmd_idles, True),
+    "stats": (statistics.cmd_stats, False),
+    "history": (statistics.cmd_history, False),
+    "language": (language.cmd_language, False),
+    "votes": (votes.cmd_votes, False),
+    "nextgame": (nextgame.cmd_nextgame, True),
+}
+
+# button scope (``gamebot.botapi.callbacks``) -> handler(deps, job, pressed)
+BUTTONS: dict[str, Handler] = {
+    "L": lobby.on_button,
+    "S": settings.on_button,
+    "T": play.on_team,
+    "V": play.on_vote,
+    "Q": play.on_card,
+    "P": prompts.on_prompt,
+    "G": language.on_button,
+    "H": votes.on_button,
+}
+
+
+async def on_message(deps: Deps, job: Job) -> None:
+    msg = job.update.message
+    if msg.migrate_to_chat_id:
+        await membership.migrate(deps, job, msg.chat.id, msg.migrate_to_chat_id)
+        return
+    text = msg.text or ""
+    if not text.startswith("/") or msg.from_user is None:
+        return
+    word, _, args = text.partition(" ")
+    cmd, _, target = word[1:].partition("@")
+    if target and deps.bot_username and target.lower() != deps.bot_username.lower():
+        return  # addressed to another bot
+    entry = COMMANDS.get(cmd.lower())
+    if entry is None:
+        return
+    handler, group_only = entry
+    private = msg.chat.type == "private"
+    if private and group_only:
+        await finish(deps, job, Plan(answer=texts.t("error.group_only", deps.private_lang(msg.from_user))))
+        return
+    if not private and msg.chat.type not in GROUP_TYPES:
+        return
+    await handler(deps, job, args.strip())
+
+
+async def on_callback(deps: Deps, job: Job) -> None:
+    q = job.update.callback_query
+    job.callback_id = q.id
+    try:
+        pressed = buttons.decode(deps.codec, q.data)
+    except BadCallback:
+        await finish(deps, job, Plan(answer=texts.t("error.stale", lang_of(q.from_user))))
+        return
+    await BUTTONS[pressed.scope](deps, job, pressed)
+
+
+async def dispatch(deps: Deps, job: Job) -> None:
+    """Hand the update to its handler; every other update type is ignored (200)."""
+    u = job.update
+    if u.callback_query is not None:
+        await on_callback(deps, job)
+    elif u.message is not None:
+        await on_message(deps, job)
+    elif u.my_chat_member is not None:
+        await membership.on_my_chat_member(deps, job)

@@ -1,0 +1,138 @@
+"""One update being handled (:class:`Job`) and the steps every handler shares: run a decision in the
+unit of work (:func:`transact`), answer and deliver (:func:`finish`), and the usual checks.
+
+Bot API calls are made only after the commit, so an error there never causes a second application.
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from telegram import Update
+
+from gamebot.botapi.telegram_io import Out, Result, response_method
+from gamebot.language import texts
+from gamebot.language.markup import plain
+from gamebot.outbox.context import GROUP_TYPES, Deps, lang_of
+from gamebot.outbox.plan import Plan, Reply
+from gamebot.outgoing.notices import picture_out
+from gamebot.presenter.table import MAX_TEXT
+from gamebot.storage.session import Session
+from gamebot.storage.store import Item, VersionConflict
+
+log = logging.getLogger("gamebot.core.service")
+
+
+@dataclass
+class Job:
+    """One update being handled (``update`` None: a timer)."""
+
+    update: Update | None
+    update_id: int | None
+    committed: bool = False
+    callback_id: str | None = None
+    answered: bool = False
+    response: dict[str, Any] | None = None  # the Bot API method returned in the webhook's answer
+
+
+def reply_lang(job: Job, s: Session | None = None, deps: Deps | None = None) -> str:
+    """Replies in a group speak the group's language; in private, the user's (else their group's).
+    ``deps`` given: a private reply also follows the language the user chose there (their record)."""
+    chat = job.update.effective_chat
+    if chat is not None and chat.type in GROUP_TYPES and s is not None and texts.supported(s.lang):
+        return s.lang
+    if deps is not None and chat is not None and chat.type == "private":
+        return deps.private_lang(job.update.effective_user, s)
+    return lang_of(job.update.effective_user, s)
+
+
+def transact(deps: Deps, job: Job, chat_id: int, decide: Callable[[Session | None], Plan]) -> Plan:
+    """Run ``decide(session) -> Plan`` in the unit of work (version-checked write, effects stored)."""
+    user = job.update.effective_user if job.update is not None else None
+    plan = deps.uow.commit(job.update_id, chat_id, decide, user_id=user.id if user is not None else None)
+    if plan.early:  # refused when it was first handled (a redelivery): refused again, nothing applied
+        plan.answer = texts.t("error.early", lang_of(user, plan.step.session if plan.step else None))
+    if plan.step is not None and plan.step.committed:
+        job.committed = True
+    return plan
+
+
+def respond(job: Job, plan: Plan) -> None:
+    """The answer of this update that goes back in the webhook's reply (a method Telegram performs):
+    the answer to the pressed button (its plain text: a toast or an alert shows no HTML), or a
+    one-message reply to a command (the markup, as HTML)."""
+    if job.response is not None or job.update is None:
+        return
+    if job.callback_id and not job.answered:
+        job.response = response_method("answer", callback_id=job.callback_id, text=plain(plan.answer)[:200] or None,
+                                       alert=plan.alert, url=plan.url)
+        job.answered = True
+    elif plan.answer and not job.callback_id and job.update.effective_chat is not None:
+        chat = job.update.effective_chat.id
+        if len(plan.answer) <= MAX_TEXT and not any(o.chat_id == chat for o in plan.outs):
+            job.response = response_method("send", chat_id=chat, text=plan.answer)
+        else:
+            plan.outs.insert(0, Out("send", chat_id=chat, text=plan.answer, tag="reply", essential=False))
+        plan.answer = None
+
+
+async def finish(deps: Deps, job: Job, plan: Plan) -> list[Result]:
+    """Answer the update and deliver what the plan sends (committed: through the unit of work)."""
+    respond(job, plan)
+    committed = plan.step is not None and plan.step.committed
+    if (not job.callback_id and not committed and (job.response or plan.picture is not None
+                                                   or any(o.op != "answer" for o in plan.outs))
+            and not claim(deps, job.update_id)):
+        job.response = None  # a command already answered: Telegram redelivered it
+        return []
+    if plan.step is not None:
+        return await deps.courier.deliver(plan)
+    outs = [o for o in plan.outs if o.op != "answer"]
+    if plan.picture is not None:  # (no session to keep it in: drawn and sent now)
+        photo = picture_out(*plan.picture)
+        if photo is not None:
+            outs.append(photo)
+    return await deps.io.run(outs) if outs else []
+
+
+def claim(deps: Deps, update_id: int) -> bool:
+    """Record that this update (a command whose answer nothing else records) is answered: False if
+    it already was. One conditional write; the record expires after a day (Telegram gives up
+    redelivering long before). A storage failure answers anyway: twice is better than never."""
+    try:
+        deps.repo.put(Item(key=f"update#{update_id}", body={}, expires_at=int(deps.clock()) + 86400), None)
+    except VersionConflict:
+        return False
+    except Exception:
+        log.warning("could not record that update %s is answered", update_id)
+    return True
+
+
+def check_game(s: Session | None, game_id: str, status: str, lang: str) -> Session:
+    """The session, if the pressed button belongs to its current game in ``status``; else out of date."""
+    if s is None or s.game_id != game_id or s.status != status:
+        raise Reply(texts.t("error.stale", lang), final=True)  # (that game never comes back to ``status``)
+    return s
+
+
+def host_check(s: Session, user: Any) -> None:
+    if user.id != s.host:
+        host = next((p.name for p in s.players if p.id == s.host), "?")
+        raise Reply(texts.t("lobby.only_host", lang_of(user, s), host=host), alert=True)
+
+
+def transient(exc: BaseException) -> bool:
+    """Errors a redelivery may get past: storage conflicts, AWS throttling and failures on AWS's side or the
+    network's (our client's retryable ``AWSError``, or any botocore/boto3/urllib3 error of an injected client)."""
+    from gamebot.aws.client import (
+        AWSError,  # (our AWS client: not needed by the tests' in-memory repository)
+    )
+
+    if isinstance(exc, VersionConflict | ConnectionError | TimeoutError):
+        return True
+    if isinstance(exc, AWSError):
+        return exc.retryable
+    module = type(exc).__module__ or ""
+    return module.startswith(("botocore", "boto3", "urllib3"))

@@ -1,0 +1,221 @@
+"""After the commit: send what it decided, then record what went out (one write, the ack).
+
+``deliver`` sends each chat's operations in order, the chats at the same time (at most ``IN_FLIGHT``
+calls at once), while the scheduler calls (the chat's alarm) and the counting of a finished game run in
+worker threads; each message sent from the outbox is noted at once (its receipt) so that a death after
+the call does not send it again. The ack writes, under a version check, what was delivered and what
+the calls taught (message ids, unreachable players...); what waits (Telegram's flood control, the
+group's budget, an entry that failed) wakes the chat through its alarm; a failure of the process leaves
+it to the redelivery, the chat's next update or the alarm (``uow.UnitOfWork`` takes a dead delivery
+over from its receipts).
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from gamebot.botapi.telegram_io import Out, Result
+from gamebot.outbox.delivery import Facts, held_back, learn, to_effect, to_out
+from gamebot.outbox.plan import Plan, Step
+from gamebot.outbox.uow import UnitOfWork
+from gamebot.storage.effects import RECEIPT_DAYS, Effect, receipts_key
+from gamebot.storage.session import Session, chat_key
+from gamebot.storage.store import Item, retrying
+
+log = logging.getLogger("gamebot.outbox.courier")
+
+TALLIED = ("stats", "idle")  # outbox entries counted in the store (``tally``), no Bot API call of their own
+IN_FLIGHT = 16  # Bot API calls at once (the bot may make about 30 per second in all; the HTTP pool holds 16)
+MAX_DRAIN = 3  # delivery rounds one update may run (notices found by the ack, entries others left)
+RETRY_LATER = 5.0  # seconds before an entry that failed on the network is tried again (times its tries)
+GIVE_UP = 8  # tries of an entry that keeps failing (5xx, network) before it is dropped (about 3 minutes)
+
+
+class Courier:
+    """Delivers what ``uow``'s commits stored, through ``io`` (``telegram_io.TelegramIO``)."""
+
+    def __init__(self, uow: UnitOfWork, io: Any,
+                 schedule: Callable[[list[Any]], None] | None = None,
+                 follow_up: Callable[[Session, Facts], list[Out]] | None = None,
+                 tally: Callable[[Effect], None] | None = None,
+                 notify: Callable[[Effect, Session | None, int], Awaitable[Result]] | None = None) -> None:
+        self.uow = uow
+        self.io = io
+        self.schedule = schedule or (lambda calls: None)
+        self.follow_up = follow_up or (lambda s, facts: [])
+        self.tally = tally or (lambda e: None)  # a "stats" or "idle" effect: count a finished game (blocking store calls)
+        self.notify = notify  # a "nextgame" effect: tell a batch of the subscribers (its Result says if more wait)
+
+    async def deliver(self, plan: Plan) -> list[Result]:
+        """Send what the committed ``plan`` may send now, then record it (one write)."""
+        step = plan.step
+        if step is None:
+            return []
+        calls = self._aside(self.schedule, plan.schedule)  # the alarm moves while the messages go out
+        results: list[Result] = []
+        try:
+            for _ in range(MAX_DRAIN):
+                batch = await self._send(step)
+                results += batch
+                if step.session is None or not (step.stored or self._worth_recording(batch)):
+                    break
+                follow, more = self._ack(step, batch)
+                if more:
+                    if calls is not None:
+                        await calls  # (in order: the commit's alarm before the one the ack sets)
+                    calls = self._aside(self.schedule, more)
+                if follow is None:
+                    break
+                step = follow
+        finally:
+            if calls is not None:
+                await calls
+        return results
+
+    @staticmethod
+    def _aside(work: Callable[[list[Any]], None], calls: list[Any]) -> asyncio.Future | None:
+        """Run ``work(calls)`` (blocking AWS requests) in a worker thread, so that the event loop keeps
+        sending meanwhile; None when there is nothing to do."""
+        if not calls:
+            return None
+        return asyncio.ensure_future(asyncio.to_thread(work, list(calls)))
+
+    @staticmethod
+    def _worth_recording(results: list[Result]) -> bool:
+        """Did progress teach something the session must keep (an id, a blocked user, the board pinned or
+        no right to pin, an edit Telegram's flood control held back, a reminder to delete later)?"""
+        return any((r.ok and r.out.remember and r.message_id and r.message_id != r.out.message_id)
+                   or (r.ok and r.out.expires_with and r.message_id)
+                   or r.error == "forbidden" or r.out.op == "pin" or held_back(r) for r in results)
+
+    async def _send(self, step: Step) -> list[Result]:
+        """Each chat's operations one after the other, the chats at the same time (at most ``IN_FLIGHT``
+        calls at once): a chat never waits for another's calls."""
+        outs = [to_out(e, step.session, self.uow.photo) for e in step.stored if e.op not in (*TALLIED, "nextgame")]
+        outs += list(step.direct)
+        limit = asyncio.Semaphore(IN_FLIGHT)
+        tallies = [self._tally(e) for e in step.stored if e.op in TALLIED]  # beside the chats' calls
+        tallies += [self._notify(e, step) for e in step.stored if e.op == "nextgame"]
+
+        async def chain(ops: list[Out]) -> list[Result]:
+            done: list[Result] = []
+            for i, out in enumerate(ops):
+                async with limit:
+                    result = (await self.io.run([out]))[0]
+                if result.ok and result.message_id and out.seq is not None and out.op in ("send", "photo"):
+                    # noted before anything else runs (no await in between): a death after this call
+                    # can only repeat this one message if Telegram's answer itself was lost
+                    self._receipt(step, out.seq, result.message_id)
+                done.append(result)
+                if result.error == "retry_after":  # Telegram said wait: the chat's later operations wait too;
+                    # its progress is held back as if Telegram had refused it (stored entries stay stored)
+                    done += [Result(o, False, error="retry_after", detail=result.detail)
+                             for o in ops[i + 1:] if o.seq is None]
+                    break
+            return done
+
+        per_chat: dict[int | None, list[Out]] = {}
+        for o in outs:
+            if o is not None:
+                per_chat.setdefault(o.chat_id, []).append(o)
+        return [r for done in await asyncio.gather(*tallies, *(chain(ops) for ops in per_chat.values()))
+                for r in done]
+
+    async def _tally(self, e: Effect) -> list[Result]:
+        """A "stats" effect, in a worker thread (store calls): a failure is tried again like a send."""
+        out = Out("stats", chat_id=e.chat, tag=e.tag, seq=e.seq)
+        try:
+            await asyncio.to_thread(self.tally, e)
+        except Exception:
+            game = e.stats or {}
+            log.exception("could not count game %s of chat %s (tried again later)", game.get("game_id"),
+                          game.get("chat_id"))
+            return [Result(out, False, error="network")]
+        return [Result(out, True)]
+
+    async def _notify(self, e: Effect, step: Step) -> list[Result]:
+        """A "nextgame" effect: a batch of the subscribers told (a failure is tried again like a send)."""
+        out = Out("nextgame", chat_id=e.chat, tag=e.tag, seq=e.seq)
+        if self.notify is None:
+            return [Result(out, True)]
+        try:
+            return [await self.notify(e, step.session, step.owner)]
+        except Exception:
+            log.exception("could not tell the /nextgame subscribers of chat %s (tried again later)", step.chat_id)
+            return [Result(out, False, error="network")]
+
+    def _receipt(self, step: Step, seq: int, message_id: int) -> None:
+        if not step.lease:
+            return
+        try:
+            self.uow.repo.note(receipts_key(step.chat_id, step.lease), str(seq), message_id,
+                           int(self.uow.clock()) + RECEIPT_DAYS * 86400)
+        except Exception:  # the ack still records it; only a death before the ack would send it again
+            log.warning("could not note the receipt of message %s in chat %s", message_id, step.chat_id)
+
+    def _ack(self, step: Step, results: list[Result]) -> tuple[Step | None, list[Any]]:
+        """Record the delivery in one version-checked write (re-read on a conflict). Returns the next
+        round of delivery when the write left deliverable entries (notices, entries others added), and
+        the scheduler calls the write committed (the alarm)."""
+        now = self.uow.clock()
+        by_seq = {r.out.seq: r for r in results if r.out.seq is not None}
+        facts = Facts.of(results)
+        tries: list[int] = []
+        next_step: list[Step | None] = [None]
+        committed: list[Any] = []
+
+        def attempt() -> None:
+            if not tries:
+                session, version = Session.from_body(step.session.body()), step.version
+            else:
+                stored = self.uow.repo.get(chat_key(step.chat_id))
+                if stored is None:
+                    return
+                session, version = Session.from_body(stored.body), stored.version
+            tries.append(1)
+            box = session.outbox
+            for seq, r in by_seq.items():
+                if r.error == "retry_after":
+                    box.wait(seq, now + float(r.detail or 1))
+                elif r.error in ("network", "telegram") and (r.out.op in ("send", "photo") or r.out.essential) \
+                        and box.tries(seq) < GIVE_UP:  # (an edit is tried again too: it cannot show twice)
+                    box.wait(seq, now + RETRY_LATER * (1 + box.tries(seq)))
+                else:
+                    if not r.ok and r.error in ("network", "telegram"):
+                        log.warning("gave up on %s (%s) in chat %s after %d tries", r.out.op, r.out.tag,
+                                    r.out.chat_id, box.tries(seq) + 1)
+                    box.done([seq])
+                if r.ok:
+                    learn(session, r)
+            for r in results:
+                if r.ok and r.out.seq is None:
+                    learn(session, r)
+                elif held_back(r):  # not lost: its latest state goes out once Telegram allows
+                    until = now + float(r.detail or 1)
+                    if r.out.view and r.out.chat_id == session.chat_id:
+                        box.hold(r.out.view, until, now)
+                    else:
+                        box.add(to_effect(r.out, progress=True)).not_before = until
+            for out in self.follow_up(session, facts):
+                box.add(to_effect(out))
+            if box.lease is not None and box.lease.owner == step.owner:
+                box.lease = None
+            plan = Plan(session=session)
+            follow = self.uow.sort(session, plan, step.chat_id, step.owner) if box.effects else None
+            if follow is None:
+                plan.schedule = self.uow.arm(session, now, set(), False)
+            item = Item(key=chat_key(step.chat_id), body=session.body())
+            self.uow.repo.put(item, version)
+            committed[:] = plan.schedule
+            if follow is not None and follow.stored:
+                follow.session, follow.version, follow.committed = session, (version or 0) + 1, True
+                next_step[0] = follow
+
+        try:
+            retrying(attempt)
+        except Exception:
+            log.exception("could not record a delivery in chat %s", step.chat_id)
+            return None, []
+        return next_step[0], committed

@@ -1,0 +1,297 @@
+"""The unit of work: load a chat's session, decide, commit with a version check.
+
+``commit`` runs one attempt under ``store.retrying``: read the chat's session (one read), let the
+decision change it, sort the operations it produced (``gamebot.storage.effects``: essential ones into the
+outbox, progress sent only within the group's budget), bring the chat's alarm up to date
+(``gamebot.timing.alarm``), record the update id, take the delivery lease and write the session back with a
+condition on the version read. A conflict re-runs the attempt from a fresh read; a redelivered update
+(its id is recorded) is applied once, and only what its first delivery left undelivered goes out.
+A press that changes nothing (refused, or repeated) is answered and writes nothing to the chat's item
+(``refusals_key``).
+
+What the commit decided is sent afterwards by ``gamebot.outbox.courier.Courier``, which takes back the
+step ``commit`` returns (``Plan.step``).
+"""
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from gamebot.botapi.telegram_io import Out, Result
+from gamebot.outbox.delivery import learn, to_effect, to_out
+from gamebot.outbox.plan import Plan, Reply, Step
+from gamebot.storage.effects import LEASE_SECONDS, Budget, Effect, Lease, receipts_key
+from gamebot.storage.session import Session, chat_key, keeps_moved_out
+from gamebot.storage.store import Item, Repository, VersionConflict, Write, retrying
+
+log = logging.getLogger("gamebot.outbox.uow")
+
+REFUSALS_KEPT = 86400  # seconds a refused press stays noted (Telegram stops redelivering long before)
+
+
+def refusals_key(chat_id: int, user_id: int) -> str:
+    """The notes item of one player's refused presses in one chat (``Repository.note``: one attribute per
+    update id, no version, so it never contends with the chat's item nor with other players). A refusal
+    writes nothing to the chat's item: a final one (``Reply.final``: already voted, a button of a decision
+    that is over, a move that is not the presser's) is simply refused again when redelivered; one that the
+    same press could pass later (not yet their turn, a team not complete...) is noted here, and read back
+    only when a press older than the chat's last applied update is about to be applied."""
+    return f"refused#{chat_id}#{user_id}"
+
+
+class UnitOfWork:
+    """Load a chat, let a decision change it, write it back under a version check (with the update id and
+    the outbox), retry on a conflict. What the commit decided is sent afterwards by ``courier.Courier``."""
+
+    def __init__(self, repo: Repository, clock: Callable[[], float] = time.time,
+                 plan_timers: Callable[[Session, Any], list[Out]] | None = None,
+                 arm: Callable[[Session, float, set[int], bool], list[Any]] | None = None,
+                 photo: Callable[[Session, Effect], Out | None] | None = None,
+                 settle: Callable[[Plan], None] | None = None,
+                 refresh: Callable[[Session, str], Out | None] | None = None,
+                 budget: Budget | None = None,
+                 upgrade: Callable[[Repository, Item], Item | None] | None = None) -> None:
+        self.repo = repo
+        self.clock = clock
+        self.plan_timers = plan_timers or (lambda s, old: [])
+        self.arm = arm or (lambda s, now, in_flight, fired: [])
+        self.photo = photo or (lambda s, e: None)
+        self.settle = settle or (lambda plan: None)
+        self.refresh = refresh or (lambda s, view: None)
+        self.budget = budget or Budget()
+        self.upgrade = upgrade or (lambda repo, item: None)  # an earlier version's item: moved, then read
+
+    # --- commit ------------------------------------------------------------------------------------
+
+    def commit(self, owner: int | None, chat_id: int, decide: Callable[[Session | None], Plan],
+               user_id: int | None = None) -> Plan:
+        """Run ``decide`` under the version-checked write. ``owner``: the update id (None: a timer);
+        ``user_id``: who pressed or wrote (a refusal writes nothing to the chat's item; a player's refusal
+        that the same press could pass later is noted apart, ``refusals_key``, so that its redelivery gets
+        the same refusal: ``Plan.early``)."""
+        me = owner or 0
+        noted: dict[str, bool] = {}  # whether this update was refused before: read once, whatever the retries
+
+        def decided(stored: Item | None) -> Plan:
+            session = Session.from_body(stored.body) if stored is not None else None
+            version = stored.version if stored is not None else None
+            if session is not None and owner is not None and owner in session.seen:
+                return self._resume(Plan(), session, version, chat_id, me, again=False)  # a redelivery: applied once
+            deadline = session.deadline if session is not None else None
+            try:
+                plan = decide(session)
+            except Reply as r:  # a refusal writes nothing to the chat's item (see ``refusals_key``)
+                if not r.final and owner is not None and user_id is not None and session is not None \
+                        and session.seat_of(user_id) is not None:
+                    self.repo.note(refusals_key(chat_id, user_id), str(owner), 1, int(self.clock()) + REFUSALS_KEPT)
+                plan = Plan(answer=r.text, alert=r.alert, url=r.url)
+                return self._uncommitted(plan, session, version, chat_id, me)
+            if plan.session is None and stored is not None and (
+                    any(o.essential and o.op in ("send", "photo") for o in plan.outs) or plan.picture is not None
+                    or plan.effects):
+                plan.session = Session.from_body(stored.body)  # new messages: record the update
+            if (plan.session is not None or plan.writes) and self._refused_before(session, owner, user_id, chat_id,
+                                                                                  noted):
+                return self._uncommitted(Plan(early=True), session, version, chat_id, me)
+            if plan.session is None:
+                if plan.writes:
+                    self.repo.transact(plan.writes)
+                return self._uncommitted(plan, session, version, chat_id, me, written=bool(plan.writes))
+            s = plan.session
+            self.settle(plan)
+            plan.outs += self.plan_timers(s, deadline)  # (and the reminders of a decision that is over go)
+            step = self.sort(s, plan, chat_id, me)
+            s.mark_seen(owner)
+            self._write(plan, s, version, chat_id)
+            step.version, step.committed = plan.version, True
+            plan.step = step
+            return plan
+
+        def attempt() -> Plan:
+            return decided(self._read(chat_key(chat_id)))
+
+        return retrying(attempt)
+
+    def _refused_before(self, session: Session | None, owner: int | None, user_id: int | None, chat_id: int,
+                        noted: dict[str, bool]) -> bool:
+        """Was this update, now about to be applied, refused when it was first handled? Only a press older
+        than an update the chat has applied since can have been (a redelivery, or a press another one
+        overtook): for it, and only for it, its presser's refusals item is read (once: ``noted``)."""
+        if owner is None or user_id is None or session is None or not session.seen or owner > max(session.seen):
+            return False
+        if "refused" not in noted:
+            noted["refused"] = str(owner) in self.repo.notes(refusals_key(chat_id, user_id))
+        return noted["refused"]
+
+    def resume(self, chat_id: int, owner: int = 0) -> Plan:
+        """Deliver what waits in a chat's outbox (a flush timer, or anyone who finds it waiting)."""
+
+        def attempt() -> Plan:
+            stored = self._read(chat_key(chat_id))
+            if stored is None:
+                return Plan()
+            return self._resume(Plan(), Session.from_body(stored.body), stored.version, chat_id, owner)
+
+        return retrying(attempt)
+
+    def _read(self, key: str) -> Item | None:
+        return self._upgraded(self.repo.get(key))
+
+    def _upgraded(self, stored: Item | None) -> Item | None:
+        """The chat's item as this version keeps it: an item of an earlier version has what now lives in
+        items of its own moved there first (one version-checked transaction: ``recovery.move_out``)."""
+        if stored is None or not keeps_moved_out(stored.body):
+            return stored
+        try:
+            return self.upgrade(self.repo, stored) or stored
+        except VersionConflict:
+            raise  # (read again and retry)
+        except Exception:  # the group plays on with the item as it is (nothing is dropped from it)
+            log.exception("could not move the history out of chat item %s", stored.key)
+            return stored
+
+    def _take_over(self, s: Session, chat_id: int, owner: int) -> bool:
+        """A delivery that did not finish (its function died, or this is its update again): what its
+        receipts say was sent is done, so that only the rest goes out again."""
+        box = s.outbox
+        lease = box.lease
+        if lease is None or (lease.owner != owner and lease.until > self.clock()):
+            return False  # nothing to take over, or a delivery still running (its ack records what it sent)
+        if lease.id and box.effects:
+            for name, message_id in self.repo.notes(receipts_key(chat_id, lease.id)).items():
+                effect = next((e for e in box.effects if str(e.seq) == name), None)
+                if effect is not None:
+                    box.done([effect.seq])
+                    learn(s, Result(Out(effect.op, chat_id=effect.chat, message_id=effect.message_id,
+                                              remember=effect.remember, live=effect.live), True, message_id))
+        box.lease = None
+        return True
+
+    def _resume(self, plan: Plan, session: Session, version: int | None, chat_id: int, owner: int,
+                again: bool = True) -> Plan:
+        """``again``: closing edits due to be sent again go too (not with a redelivery, which writes
+        nothing when nothing else is due: the chat's next update sends them)."""
+        plan.session = session
+        step = self.sort(session, plan, chat_id, owner, again=again)
+        if step.stored or step.direct or step.took_over or plan.schedule:  # lease, budget, views, alarm: one write
+            self._write(plan, session, version, chat_id)
+            step.version, step.committed = plan.version, True
+        else:
+            step.version = version
+        # a redelivery: the closing edits of its first delivery again (they may not have been made; an edit
+        # made twice changes nothing, so no write records them)
+        step.direct += [o for e in session.outbox.replayed(owner) if (o := to_out(e, session, self.photo))]
+        plan.step = step
+        return plan
+
+    def _uncommitted(self, plan: Plan, session: Session | None, version: int | None, chat_id: int, owner: int,
+                     written: bool = False) -> Plan:
+        plan.step = Step(chat_id, owner, session, version, direct=[o for o in plan.outs if o.op != "answer"],
+                         committed=written)
+        return plan
+
+    def _write(self, plan: Plan, s: Session, version: int | None, chat_id: int) -> None:
+        item = Item(key=chat_key(chat_id), body=s.body())
+        if plan.writes:
+            self.repo.transact([Write(item, version), *plan.writes])
+        else:
+            self.repo.put(item, version)
+        plan.version = (version or 0) + 1
+
+    def sort(self, s: Session, plan: Plan, chat_id: int, owner: int, again: bool = True) -> Step:
+        """Essential operations into the outbox; the outbox entries that go out now (the group's within
+        its budget, under this delivery's lease); progress within what the budget leaves."""
+        took_over = self._take_over(s, chat_id, owner)
+        now = self.clock()
+        box = s.outbox
+        group = s.chat_id
+        step = box.next_seq  # this step's group messages reach the group together (the board with the news)
+        box.drop_repeats(plan.outs)  # (older than this step's edits of the same messages)
+        for out in plan.outs:
+            if out.essential and out.op != "answer":
+                box.add(to_effect(out, step))
+            if out.op in ("edit", "markup") and out.message_id and (out.essential or not out.has_buttons()):
+                box.closes(to_effect(out), now)  # (a closing edit: repeated if a progress edit may overtake it)
+        if plan.picture is not None:  # drawn at delivery, after the text of the end (never holding it back)
+            chat, _, lang = plan.picture
+            box.add(Effect(seq=0, op="photo", chat=chat, picture=lang, tag="picture"))
+            plan.picture = None
+        for effect in plan.effects:
+            box.add(effect)
+        plan.effects = []
+        stored: list[Effect] = []
+        group_full = False
+        deliverable = box.deliverable(now, owner)
+        for i, e in enumerate(deliverable):
+            if e.chat == group:
+                if group_full:
+                    continue
+                first = i == 0 or deliverable[i - 1].chat != group or not e.step or deliverable[i - 1].step != e.step
+                if first:  # the budget takes the whole step's group messages, or none of them yet
+                    run = 1
+                    while (i + run < len(deliverable) and e.step and deliverable[i + run].chat == group
+                           and deliverable[i + run].step == e.step):
+                        run += 1
+                    slot = box.admit(now, True, self.budget, run)
+                    if slot is not None:  # over the group's budget: this step and what follows it wait
+                        box.wait(e.seq, slot)
+                        group_full = True
+                        continue
+            stored.append(e)
+        for e in stored:
+            e.not_before = None
+        if stored:
+            box.lease = Lease(owner=owner, until=now + LEASE_SECONDS, id=f"{owner}.{box.next_seq}.{int(now)}")
+        progress: list[Out] = []
+        views = {o.view for o in plan.outs if o.view}
+        for out in plan.outs:
+            if out.essential and out.op != "answer":
+                box.shown(out.view, now)  # an essential edit carries the view's latest state
+        extra = []  # views whose latest state was held back before
+        for v in list(box.dirty):
+            if v in views:
+                continue
+            out = self.refresh(s, v)
+            if out is None:  # nothing to show any more (the lobby became the board...)
+                box.shown(v, now)
+            else:
+                extra.append(out)
+        # closing edits sent again, once no older progress edit can overtake them (like progress: no ack);
+        # a message this step edits anyway needs none (its edit is newer: a repeat would undo it)
+        box.drop_repeats(extra)
+        repeats = box.due_repeats(now) if again else []
+        again_outs = [o for e in repeats if (o := to_out(e, s, self.photo)) is not None]
+        for out in again_outs:
+            out.essential, out.seq = False, None
+        queued = {e.chat for e in box.effects if e not in stored}  # chats where something waits
+        for out in [*plan.outs, *extra, *again_outs]:
+            if out.essential or out.op == "answer":
+                continue
+            later = any(out is o for o in again_outs)  # a repeat that cannot go now waits for a later update
+            if out.chat_id != group:
+                if out.chat_id in queued and later:
+                    box.repeats.append(to_effect(out).model_copy(update={"tag": "repeat", "not_before": now}))
+                elif out.chat_id in queued:  # behind what waits there (Telegram said wait): the chat keeps its order
+                    box.add(to_effect(out, progress=True))
+                else:
+                    progress.append(out)
+                continue
+            if box.admit_progress(now, out.view, box.group_waiting(group), self.budget) is None:
+                progress.append(out)
+            elif later:  # the group's budget is full
+                box.repeats.append(to_effect(out).model_copy(update={"tag": "repeat", "not_before": now}))
+            # else held back: the view's latest state goes out with a later edit (or when the alarm wakes)
+        for out in progress:  # what goes out now is drawn before the write, so that nothing is left to do
+            out.draw()        # between the commit and its send
+            if out.op == "edit" and out.message_id and out.chat_id and out.has_buttons():
+                box.raced(out.chat_id, out.message_id, now)
+        closing = [o for o in progress if o.op in ("edit", "markup") and (o.chat_id or 0) > 0 and o.keyboard is None
+                   and o.tag != "repeat"]  # (a repeat belongs to no step: whichever update runs next sends it)
+        if closing:
+            box.keep_for_replay(owner, [to_effect(o) for o in closing])
+        # what waits (the budget, flood control, another delivery) wakes the chat when due: its alarm
+        plan.schedule = [*plan.schedule, *self.arm(s, now, {e.seq for e in stored}, plan.fired)]
+        return Step(chat_id, owner, s, None, stored=stored, direct=progress, took_over=took_over,
+                    lease=box.lease.id if stored and box.lease is not None else "")

@@ -1,0 +1,199 @@
+"""Repository of versioned items, with conditional (version-checked) writes.
+
+Every item has a string ``key``, an integer ``version`` and a JSON-able ``body``. A write states the
+version it expects to replace (``None``: the item must not exist yet); if another writer got there
+first the write raises :class:`VersionConflict`, and the caller reloads, reapplies and retries
+(:func:`retrying`). ``FakeRepository`` here and ``DynamoRepository`` (``gamebot.aws.dynamo``) share
+these semantics and are checked by the same contract tests.
+"""
+from __future__ import annotations
+
+import copy
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class VersionConflict(Exception):
+    """Someone else wrote the item since it was read."""
+
+
+@dataclass
+class Item:
+    key: str
+    body: dict[str, Any]
+    version: int = 0  # 0: never written
+    expires_at: int | None = None  # epoch seconds; DynamoDB TTL deletes it some time after
+
+
+@dataclass
+class Write:
+    """One write inside a transaction. ``expect``: version to replace, or None for a new item."""
+
+    item: Item
+    expect: int | None
+
+
+@dataclass
+class Delete:
+    key: str
+    expect: int | None = None  # None: delete whatever is there
+
+
+MAX_TRANSACTION_ITEMS = 100  # DynamoDB TransactWriteItems limit
+
+
+def check_transaction(writes: list[Write], deletes: list[Delete]) -> None:
+    """Refuse what DynamoDB refuses (ValidationException): >100 items, or one key touched twice."""
+    keys = [w.item.key for w in writes] + [d.key for d in deletes]
+    if len(keys) > MAX_TRANSACTION_ITEMS:
+        raise ValueError(f"a transaction holds at most {MAX_TRANSACTION_ITEMS} items, not {len(keys)}")
+    if len(set(keys)) != len(keys):
+        twice = sorted({k for k in keys if keys.count(k) > 1})
+        raise ValueError(f"a transaction may touch each item once; repeated: {twice}")
+
+
+class Repository(ABC):
+    @abstractmethod
+    def get(self, key: str) -> Item | None: ...
+
+    @contextmanager
+    def prefetching(self, key: str | None) -> Iterator[None]:
+        """Within the block, ``get(key)`` may answer from a read started when the block began (DynamoDB:
+        the request goes out at once and the webhook's work overlaps its round trip). Here: nothing."""
+        yield
+
+    def get_many(self, keys: list[str]) -> dict[str, Item]:
+        """The items of ``keys`` that exist (absent or expired ones are left out), read together: one
+        request for up to 100 keys where the store allows it (DynamoDB: TransactGetItems)."""
+        found = {}
+        for key in dict.fromkeys(keys):
+            item = self.get(key)
+            if item is not None:
+                found[key] = item
+        return found
+
+    @abstractmethod
+    def put(self, item: Item, expect: int | None) -> Item:
+        """Write ``item`` if its stored version is ``expect``. Returns it with the new version."""
+
+    @abstractmethod
+    def transact(self, writes: list[Write], deletes: list[Delete] | None = None) -> list[Item]:
+        """All writes and deletes, or none (VersionConflict). Returns the written items.
+
+        Like DynamoDB's TransactWriteItems: at most 100 items, each key at most once (ValueError).
+        """
+
+    @abstractmethod
+    def delete(self, key: str, expect: int | None = None) -> None: ...
+
+    @abstractmethod
+    def note(self, key: str, name: str, value: int, expires_at: int) -> None:
+        """Record ``name = value`` in the notes item ``key``, without a version check: one atomic write
+        that concurrent notes of other names never undo (a delivery's receipts, ``gamebot.outbox.uow``). The
+        item expires at ``expires_at``; notes items are read with ``notes``, never with ``get``."""
+
+    @abstractmethod
+    def notes(self, key: str) -> dict[str, int]:
+        """Every note of the item ``key`` (empty when there is none or it expired)."""
+
+
+
+@dataclass
+class FakeRepository(Repository):
+    """In-memory repository with the same conditional-write semantics, for unit tests."""
+
+    items: dict[str, Item] = field(default_factory=dict)
+    clock: Callable[[], float] = time.time
+    calls: dict[str, int] = field(default_factory=lambda: {"read": 0, "write": 0, "note": 0})
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Lock()
+
+    def _live(self, key: str) -> Item | None:
+        item = self.items.get(key)
+        if item is not None and item.expires_at is not None and item.expires_at <= self.clock():
+            del self.items[key]
+            return None
+        return item
+
+    def get(self, key: str) -> Item | None:
+        with self._lock:
+            self.calls["read"] += 1
+            item = self._live(key)
+            return copy.deepcopy(item) if item else None
+
+    def get_many(self, keys: list[str]) -> dict[str, Item]:
+        if len(set(keys)) > MAX_TRANSACTION_ITEMS:
+            raise ValueError(f"at most {MAX_TRANSACTION_ITEMS} keys at once")
+        with self._lock:
+            self.calls["read"] += 1
+            found = {key: self._live(key) for key in dict.fromkeys(keys)}
+            return {key: copy.deepcopy(item) for key, item in found.items() if item is not None}
+
+    def _check(self, key: str, expect: int | None) -> None:
+        current = self._live(key)
+        if expect is None and current is not None:
+            raise VersionConflict(key)
+        if expect is not None and (current is None or current.version != expect):
+            raise VersionConflict(key)
+
+    def put(self, item: Item, expect: int | None) -> Item:
+        return self.transact([Write(item, expect)])[0]
+
+    def transact(self, writes: list[Write], deletes: list[Delete] | None = None) -> list[Item]:
+        deletes = deletes or []
+        check_transaction(writes, deletes)
+        if not writes and not deletes:
+            return []
+        with self._lock:
+            self.calls["write"] += 1
+            for w in writes:
+                self._check(w.item.key, w.expect)
+            for d in deletes:
+                if d.expect is not None:
+                    self._check(d.key, d.expect)
+            out = []
+            for w in writes:
+                stored = copy.deepcopy(w.item)
+                stored.version = (w.expect or 0) + 1
+                self.items[stored.key] = stored
+                out.append(copy.deepcopy(stored))
+            for d in deletes:
+                self.items.pop(d.key, None)
+            return out
+
+    def delete(self, key: str, expect: int | None = None) -> None:
+        self.transact([], [Delete(key, expect)])
+
+    def note(self, key: str, name: str, value: int, expires_at: int) -> None:
+        with self._lock:
+            self.calls["note"] += 1
+            item = self._live(key)
+            if item is None:
+                item = self.items[key] = Item(key=key, body={})
+            item.body[name] = int(value)
+            item.expires_at = int(expires_at)
+
+    def notes(self, key: str) -> dict[str, int]:
+        with self._lock:
+            self.calls["read"] += 1
+            item = self._live(key)
+            return dict(item.body) if item is not None else {}
+
+
+
+def retrying[T](attempt: Callable[[], T], tries: int = 25, backoff: float = 0.005) -> T:
+    """Run ``attempt`` (read, apply, conditional write) again after each VersionConflict."""
+    for i in range(tries):
+        try:
+            return attempt()
+        except VersionConflict:
+            if i == tries - 1:
+                raise
+            time.sleep(backoff * (1 + i % 5))
+    raise AssertionError("unreachable")  # pragma: no cover

@@ -1,0 +1,81 @@
+"""The chat's alarm clock, as policy with no I/O: when a chat must next wake up, and the scheduler calls
+that move its one pending wake-up there.
+
+Each chat has at most one pending timer, its alarm (``Session.alarm``), set to the earliest moment
+something is due: the running time limit's reminder or expiry, an outbox entry that waits for the
+group's budget or for Telegram's flood control, a held-back progress edit, or a delivery of another
+container that might have died. Every write of the session brings the alarm up to date in the same
+write (:func:`rearm`); the scheduler calls (create the new schedule, delete the old one) are made after
+the commit, next to the Bot API calls. A vote that changes none of those moments costs no scheduler
+call, and a decision taken in time leaves no timer behind to fire for nothing.
+
+A timer that fires (``gamebot.handlers.timekeeper``) does whatever is due then, and the write that records it sets
+the next alarm. Schedule names are unique per chat (``Alarm.n``), so a late delete can only remove the
+schedule it was meant for; a replaced schedule that still fires finds nothing due.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from gamebot.botapi.callbacks import b36
+from gamebot.storage.session import Alarm, Session
+from gamebot.timing.scheduler import Timer
+
+WAKE = "wake"  # the payload kind of an alarm
+SOON = 5  # seconds: what is due this soon when a timer fires is done now (clocks differ a little)
+AGAIN = 30  # seconds: something overdue that a wake-up could not settle is looked at again after this
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """One scheduler call to make after the commit: create ``timer``, or delete the schedule ``cancel``."""
+
+    timer: Timer | None = None
+    cancel: str | None = None
+
+
+def wake_at(s: Session, now: float, in_flight: set[int] | frozenset[int] = frozenset()) -> float | None:
+    """When the chat must next wake up (None: nothing will be due). ``in_flight``: the outbox entries the
+    delivery that follows this write sends: that delivery takes care of them, and if its function dies,
+    the update's redelivery (Telegram's, or the timer invocation's retry) resumes it."""
+    times: list[float] = []
+    d = s.deadline
+    if d is not None:
+        if d.remind_at is not None and not d.reminded:
+            times.append(d.remind_at)
+        times.append(d.due)
+    box = s.outbox
+    times += [e.not_before for e in box.effects if e.not_before is not None]
+    if box.dirty and box.dirty_at is not None:
+        times.append(box.dirty_at)
+    held = [e for e in box.effects if e.not_before is None and e.seq not in in_flight]
+    if held:  # another delivery holds them (come back if it dies), or nobody does yet: now
+        times.append(box.lease.until if box.lease is not None and box.lease.until > now else now)
+    return min(times) if times else None
+
+
+def rearm(s: Session, now: float, in_flight: set[int] | frozenset[int], payload: dict[str, Any],
+          consumed: bool = False) -> list[Schedule]:
+    """Set ``s.alarm`` to the next wake-up; the scheduler calls that make it so. ``consumed``: the alarm
+    on record has just fired (what it was for is being done: it is no longer pending)."""
+    current = s.alarm
+    want = wake_at(s, now, in_flight)
+    if want is not None:
+        want = math.ceil(want)
+        if want <= now:  # overdue: a wake-up is running (or failed); look again a little later
+            want = math.ceil(now) + (AGAIN if consumed else 1)
+    if current is not None and not consumed and want == current.at:
+        return []
+    if want is None:
+        s.alarm = None
+        return [Schedule(cancel=current.name)] if current is not None and not consumed else []
+    n = current.n + 1 if current is not None else 1
+    s.alarm = Alarm(at=want, name=f"gb{b36(s.chat_id)}-{b36(n)}-{b36(want)}", n=n)
+    timer = Timer(name=s.alarm.name, at=want, payload={**payload, "chat": s.chat_id, "kind": WAKE, "due": want,
+                                                       "name": s.alarm.name})
+    calls = [Schedule(timer=timer)]
+    if current is not None and not consumed:
+        calls.append(Schedule(cancel=current.name))
+    return calls
