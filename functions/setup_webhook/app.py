@@ -25,14 +25,14 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import time
 import traceback
 import urllib.error
 import urllib.request
 from typing import Any
 
-DEFAULT_API_BASE_URL = "https://api.telegram.org"
+from gamebot.environment import Environment
+
 # The update types the bot handles. chat_member is not needed (and must be asked for explicitly);
 # my_chat_member tells us when the bot is added to or removed from a group.
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
@@ -42,7 +42,7 @@ MAX_REASON = 1000  # CloudFormation rejects responses over 4 KB
 BOT_INFO_TYPE = "Custom::TelegramBotInfo"  # getMe at deploy time; every other type: the webhook
 
 logger = logging.getLogger()
-logger.setLevel(os.environ.get("LOG_LEVEL", "INFO").upper())
+logger.setLevel(Environment.read().log_level)
 
 
 class TelegramError(Exception):
@@ -84,8 +84,7 @@ def redact(text: str, *secrets: str | None) -> str:
 
 
 def api_base_url(explicit: str | None = None) -> str:
-    base = explicit or os.environ.get("TELEGRAM_API_BASE_URL") or DEFAULT_API_BASE_URL
-    return base.rstrip("/")
+    return (explicit or Environment.read().api_base_url).rstrip("/")
 
 
 def bot_id(token: str) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from gamebot.core.runtime import Container, environment, invocation, lambda_logging
+from gamebot.environment import Environment
 from gamebot.storage.session import chat_key
 
 log = lambda_logging("gamebot.timer")
@@ -35,10 +36,10 @@ def service(target_arn: str = "") -> Any:
     from gamebot.core.runtime import build_service
     from gamebot.timing.scheduler import scheduler_from_env
 
-    async def build(settings: tuple[str, ...]) -> Any:
-        return await build_service(settings, scheduler=scheduler_from_env(target_arn or None), pool=8)
+    async def build(env: Environment) -> Any:
+        return await build_service(env, scheduler=scheduler_from_env(target_arn or None, env=env), pool=8)
 
-    return _CONTAINER.get(environment() + (target_arn,), build)
+    return _CONTAINER.get(environment(target_arn), build)
 
 
 def reset() -> None:

@@ -4,28 +4,21 @@ Thin on purpose: check the secret header, parse the JSON body, hand it to ``game
 The Bot, the repository and the service are built once per container and ONE asyncio event loop is
 kept at module scope (``asyncio.run`` per call closes the loop the Bot's HTTP client is bound to).
 
-Environment: ``TABLE_NAME``, ``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_WEBHOOK_SECRET``,
-``TELEGRAM_API_BASE_URL`` (default https://api.telegram.org), ``TELEGRAM_BOT_USERNAME`` (the stack
-sets it; without it the username is asked with getMe when a deep link first needs it, never before the
-first answer: ``gamebot.botapi.bot_name``), ``AWS_ENDPOINT_URL_DYNAMODB`` / ``AWS_ENDPOINT_URL`` (the SDKs' standard
-names, read by our own AWS client ``gamebot.aws.client``: boto3 is not imported),
-``GAME_ARCHIVE_DAYS`` (days a finished game's archive item lives before TTL deletes it; default 30),
-``TIMER_FUNCTION_ARN``, ``SCHEDULER_ROLE_ARN``, ``SCHEDULE_GROUP`` (phase timers; without them: none),
-``PLAYER_THROTTLE`` (``0``: no per-player throttle, for local play at machine speed; ``gamebot.botapi.throttle``).
-The token and the secret are never logged.
+Its settings come from the environment, read in one place (``gamebot.environment.Environment``: the
+variables, their types and defaults). The token and the secret are never logged.
 """
 from __future__ import annotations
 
 import base64
 import hmac
 import json
-import os
 import time
 from typing import Any
 
 from gamebot.botapi.inbound import MAX_BODY, refusal
 from gamebot.botapi.throttle import Throttle
 from gamebot.core.runtime import Container, environment, invocation, lambda_logging
+from gamebot.environment import BadSetting, Environment
 
 log = lambda_logging("gamebot.webhook")
 
@@ -37,24 +30,23 @@ _CONTAINER = Container()  # the service and the one event loop of this container
 THROTTLE = Throttle()  # each player's presses and commands in this container (gamebot.botapi.throttle)
 
 
-async def _build(settings: tuple[str, ...]) -> Any:
+async def _build(env: Environment) -> Any:
     from gamebot.core.runtime import build_service
     from gamebot.timing.scheduler import scheduler_from_env
 
-    return await build_service(settings, scheduler=scheduler_from_env())
+    return await build_service(env, scheduler=scheduler_from_env(env=env))
 
 
-def service() -> Any:
+def service(settings: Any = None) -> Any:
     """The container's service (rebuilt only if the configuration changed, e.g. between tests)."""
-    return _CONTAINER.get(environment(), _build)
+    return _CONTAINER.get(settings or environment(), _build)
 
 
 def _response(status: int, body: str = "") -> dict[str, Any]:
     return {"statusCode": status, "headers": {"content-type": "text/plain"}, "body": body}
 
 
-def _authorised(headers: dict[str, str]) -> bool:
-    expected = os.environ.get("TELEGRAM_WEBHOOK_SECRET", "")
+def _authorised(headers: dict[str, str], expected: str) -> bool:
     given = headers.get(SECRET_HEADER, "")
     if not expected:
         return False  # never run open: a missing secret configuration refuses everything
@@ -63,8 +55,14 @@ def _authorised(headers: dict[str, str]) -> bool:
 
 def lambda_handler(event: dict[str, Any], context: Any = None) -> dict[str, Any]:
     started = time.perf_counter()
+    try:
+        settings = environment()
+    except BadSetting as exc:  # (names the variable, never its value)
+        log.error("a setting does not parse (%s); Telegram will redeliver", exc)
+        return _response(500, "retry")
+    env = settings[0]
     headers = {str(k).lower(): str(v) for k, v in (event.get("headers") or {}).items()}
-    if not _authorised(headers):
+    if not _authorised(headers, env.webhook_secret):
         log.warning("refused an update with a missing or wrong secret token")
         return _response(401, "unauthorised")
     body = event.get("body") or ""
@@ -81,12 +79,12 @@ def lambda_handler(event: dict[str, Any], context: Any = None) -> dict[str, Any]
         log.warning("ignored a body that is not a Telegram update (%s)", str(exc)[:200] or type(exc).__name__)
         return _response(200, "ignored")  # a retry would not help
     # a flood of one player's presses or commands: answered before anything is read (gamebot.botapi.throttle)
-    throttled = THROTTLE.check(data) if os.environ.get("PLAYER_THROTTLE", "").strip() != "0" else None
+    throttled = THROTTLE.check(data) if env.player_throttle else None
     if throttled is not None:
         log.info("update %s throttled", data.get("update_id"))
         return _method(throttled.method) if throttled.method is not None else _response(200, "ok")
     try:
-        svc = service()
+        svc = service(settings)
     except Exception as exc:  # e.g. a bad setting; the message may contain the token: log the type only
         log.error("could not build the service (%s); Telegram will redeliver", type(exc).__name__)
         return _response(500, "retry")

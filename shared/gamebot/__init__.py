@@ -15,4 +15,7 @@ From the bottom up (a room imports only rooms listed before it):
 ``outgoing``  the messages a change causes; the settings panel and its check
 ``handlers``  the features, and the steps they share
 ``core``      an update in, its answer out: the service, the runtime of a container, the dispatch
+
+Beside the rooms, ``environment`` holds the deployment's settings (every environment variable, typed,
+read there alone); it imports the standard library only, and any room may import it.
 """

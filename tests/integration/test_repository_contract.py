@@ -11,6 +11,7 @@ import boto3
 import pytest
 from moto import mock_aws
 
+from gamebot import environment
 from gamebot.aws.dynamo import DynamoRepository
 from gamebot.storage.store import Delete, FakeRepository, Item, Repository, VersionConflict, Write, retrying
 from localdev.tables import (
@@ -442,8 +443,8 @@ def test_default_client_is_created_once_from_the_environment(monkeypatch):
         monkeypatch.delenv("AWS_ENDPOINT_URL_DYNAMODB")
         monkeypatch.delenv("AWS_ENDPOINT_URL", raising=False)
         client = DynamoRepository("t").client
-        assert client.region == dynamo.DEFAULT_REGION
-        assert client.endpoint_url == f"https://dynamodb.{dynamo.DEFAULT_REGION}.amazonaws.com"
+        assert client.region == environment.DEFAULT_REGION
+        assert client.endpoint_url == f"https://dynamodb.{environment.DEFAULT_REGION}.amazonaws.com"
     finally:
         dynamo.reset_default_client()
 

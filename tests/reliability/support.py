@@ -143,10 +143,12 @@ class Container:
         import asyncio
 
         from gamebot.core.runtime import build_service
+        from gamebot.environment import Environment
 
         self.loop = asyncio.new_event_loop()
-        # as gamebot.core.runtime.environment() reads them; no group budget: these containers play at full speed
-        settings = (TOKEN, fake.base_url, table, "", endpoint, "", "0")
+        # no group budget: these containers play at full speed
+        settings = Environment(bot_token=TOKEN, api_base_url=fake.base_url, table_name=table,
+                               aws_endpoints=(("DYNAMODB", endpoint),), group_messages_per_minute=0)
         self.service = self.loop.run_until_complete(build_service(settings))
         # not the process-wide client: one per container (ours, as the Lambda functions have it)
         self.service.repo._client = aws_dynamo_client(endpoint)

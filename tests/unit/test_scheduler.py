@@ -103,15 +103,15 @@ def test_local_scheduler_stops_cleanly_with_timers_pending():
 
 
 def test_scheduler_from_env_needs_the_three_settings(monkeypatch):
-    for name in (sched.ENV_TARGET, sched.ENV_ROLE, sched.ENV_GROUP):
+    for name in ("TIMER_FUNCTION_ARN", "SCHEDULER_ROLE_ARN", "SCHEDULE_GROUP"):
         monkeypatch.delenv(name, raising=False)
     assert sched.scheduler_from_env() is None
-    monkeypatch.setenv(sched.ENV_ROLE, "arn:aws:iam::123456789012:role/r")
-    monkeypatch.setenv(sched.ENV_GROUP, "g")
+    monkeypatch.setenv("SCHEDULER_ROLE_ARN", "arn:aws:iam::123456789012:role/r")
+    monkeypatch.setenv("SCHEDULE_GROUP", "g")
     assert sched.scheduler_from_env() is None  # no target yet
     found = sched.scheduler_from_env(target_arn="arn:aws:lambda:us-east-1:123456789012:function:t")
     assert isinstance(found, EventBridgeScheduler) and found.group == "g"
-    monkeypatch.setenv(sched.ENV_TARGET, "arn:aws:lambda:us-east-1:123456789012:function:w")
+    monkeypatch.setenv("TIMER_FUNCTION_ARN", "arn:aws:lambda:us-east-1:123456789012:function:w")
     assert sched.scheduler_from_env().target_arn.endswith(":w")
 
 

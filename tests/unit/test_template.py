@@ -109,9 +109,8 @@ def test_timer_function_is_the_timer_handler_and_schedules_with_the_stacks_role_
 
 
 def test_template_names_match_the_scheduler_environment_variables():
-    from gamebot.timing import scheduler
 
-    assert {scheduler.ENV_TARGET, scheduler.ENV_ROLE, scheduler.ENV_GROUP} <= set(
+    assert {"TIMER_FUNCTION_ARN", "SCHEDULER_ROLE_ARN", "SCHEDULE_GROUP"} <= set(
         resources["WebhookFunction"]["Properties"]["Environment"]["Variables"])
 
 

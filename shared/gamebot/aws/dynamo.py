@@ -40,8 +40,6 @@ from gamebot.storage.store import (
     check_transaction,
 )
 
-DEFAULT_REGION = "us-east-1"  # (gamebot.aws.client.DEFAULT_REGION)
-
 _client_lock = threading.Lock()
 _shared_client: Any = None
 

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 import threading
 import time
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 from urllib.parse import quote
 
-DEFAULT_REGION = "us-east-1"
+from gamebot.environment import Environment, aws_credentials
+
 ALGORITHM = "AWS4-HMAC-SHA256"
 EMPTY_SHA256 = hashlib.sha256(b"").hexdigest()
 UNRESERVED = "-_.~"  # RFC 3986 unreserved characters besides letters and digits: never encoded
@@ -44,23 +44,19 @@ _chain: Any = None  # botocore's credentials object, once found
 
 
 def region() -> str:
-    return os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or DEFAULT_REGION
+    """``AWS_REGION``, else ``AWS_DEFAULT_REGION``, else us-east-1 (``gamebot.environment``)."""
+    return Environment.read().aws_region
 
 
 def endpoint_url(service_id: str, host_prefix: str, region_name: str) -> str:
     """``AWS_ENDPOINT_URL_<SERVICE_ID>``, else ``AWS_ENDPOINT_URL``, else ``https://<prefix>.<region>.amazonaws.com``."""
-    env = os.environ
-    return (env.get(f"AWS_ENDPOINT_URL_{service_id}") or env.get("AWS_ENDPOINT_URL")
-            or f"https://{host_prefix}.{region_name}.amazonaws.com")
+    return Environment.read().aws_endpoint(service_id) or f"https://{host_prefix}.{region_name}.amazonaws.com"
 
 
 def credentials() -> Credentials:
     """The environment's credentials, else botocore's chain (loaded on first need, then kept)."""
-    env = os.environ
-    key, secret = env.get("AWS_ACCESS_KEY_ID"), env.get("AWS_SECRET_ACCESS_KEY")
-    if key and secret:
-        return Credentials(key, secret, env.get("AWS_SESSION_TOKEN") or None)
-    return _chain_credentials()
+    found = aws_credentials()
+    return Credentials(*found) if found is not None else _chain_credentials()
 
 
 def _chain_credentials() -> Credentials:

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import http.client
 import io
-import os
 import ssl  # (http.client imports it anyway)
 import threading
 from collections.abc import Callable, Iterator
@@ -35,6 +34,8 @@ from contextvars import ContextVar
 from time import monotonic
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
+
+from gamebot.environment import Environment
 
 CONNECT_TIMEOUT = 3.0
 READ_TIMEOUT = 5.0
@@ -74,7 +75,7 @@ def ssl_context() -> Any:
     global _SSL
     with _lock:
         if _SSL is None:
-            _SSL = ssl.create_default_context(cafile=os.environ.get("AWS_CA_BUNDLE") or None)
+            _SSL = ssl.create_default_context(cafile=Environment.read().aws_ca_bundle or None)
         return _SSL
 
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from typing import Any
+
+from gamebot.environment import Environment
 
 # Seconds of an invocation no AWS request may use: after the last one gives up, the function must still
 # log the failure and answer (the webhook's 500 that asks Telegram to redeliver, the timer's raise that
@@ -31,8 +32,7 @@ def lambda_logging(name: str) -> logging.Logger:
     logs its API base URL at DEBUG, so those loggers are capped whatever LOG_LEVEL says."""
     if not logging.getLogger().handlers:
         logging.basicConfig(level=logging.INFO)
-    level = os.environ.get("LOG_LEVEL", "INFO").upper()
-    logging.getLogger("gamebot").setLevel(level if level in ("DEBUG", "INFO", "WARNING", "ERROR") else "INFO")
+    logging.getLogger("gamebot").setLevel(Environment.read().log_level)
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("httpcore").setLevel(logging.WARNING)
     logging.getLogger("telegram").setLevel(logging.INFO)
@@ -53,24 +53,20 @@ def invocation(context: Any) -> Iterator[float | None]:
         yield left
 
 
-def environment(*names: str) -> tuple[str, ...]:
-    """The settings a service is built from: the common environment, then ``names``, then the scheduler's."""
-    from gamebot.timing.scheduler import env_key
-
-    common = (
-        os.environ.get("TELEGRAM_BOT_TOKEN", ""),
-        os.environ.get("TELEGRAM_API_BASE_URL", "https://api.telegram.org").rstrip("/"),
-        os.environ.get("TABLE_NAME", ""),
-        os.environ.get("TELEGRAM_BOT_USERNAME", ""),
-        os.environ.get("AWS_ENDPOINT_URL_DYNAMODB", ""),
-        os.environ.get("GAME_ARCHIVE_DAYS", ""),
-        os.environ.get("GROUP_MESSAGES_PER_MINUTE", ""),
-    )
-    return common + tuple(os.environ.get(n, "") for n in names) + env_key()
+# What a container's service is built from, and its cache key: the environment, and the scheduler installed
+# in-process (the playground's) with anything else the function adds (the timer function's own ARN).
+Settings = tuple[Environment, tuple[str, ...]]
 
 
-async def build_service(settings: tuple[str, ...], scheduler: Any = None, pool: int = 16) -> Any:
-    """A Service on DynamoDB and the Bot API from ``environment()``'s settings. Nothing is asked of
+def environment(*extra: str) -> Settings:
+    """The settings a container's service is built from now (``Container.get`` rebuilds it on a change)."""
+    from gamebot.timing.scheduler import installed_key
+
+    return Environment.read(), (installed_key(), *extra)
+
+
+async def build_service(env: Environment, scheduler: Any = None, pool: int = 16) -> Any:
+    """A Service on DynamoDB and the Bot API from the environment's settings. Nothing is asked of
     Telegram here: without ``TELEGRAM_BOT_USERNAME`` (the stack always sets it) the username is learned
     when a deep link first needs it (``bot_name.BotName``), not before the container's first answer."""
     from telegram import Bot
@@ -80,10 +76,10 @@ async def build_service(settings: tuple[str, ...], scheduler: Any = None, pool: 
     from gamebot.botapi.bot_name import BotName
     from gamebot.botapi.callbacks import Codec
     from gamebot.botapi.telegram_io import LazyRequest, TelegramIO, get_me_username
-    from gamebot.core.service import ARCHIVE_DAYS, Service
+    from gamebot.core.service import Service
     from gamebot.storage.effects import Budget
 
-    token, base_url, table, username, _, archive_days, per_minute = settings[:7]
+    token, base_url, per_minute = env.bot_token, env.api_base_url, env.group_messages_per_minute
 
     def client() -> HTTPXRequest:
         return HTTPXRequest(connection_pool_size=pool, read_timeout=10.0, write_timeout=10.0, connect_timeout=5.0)
@@ -92,10 +88,10 @@ async def build_service(settings: tuple[str, ...], scheduler: Any = None, pool: 
     # sharing the request object saves Bot() a second HTTP client.
     request = LazyRequest(client, read_timeout=10.0)
     bot = Bot(token=token, base_url=f"{base_url}/bot", request=request, get_updates_request=request)
-    name: str | BotName = username or BotName(lambda: get_me_username(token, base_url))
-    return Service(DynamoRepository(table), TelegramIO(bot), Codec(token), bot_username=name,
-                   archive_days=float(archive_days or ARCHIVE_DAYS), scheduler=scheduler,
-                   budget=Budget.per_minute(int(per_minute)) if per_minute.strip().isdigit() else None)
+    name: str | BotName = env.bot_username or BotName(lambda: get_me_username(token, base_url))
+    return Service(DynamoRepository(env.table_name), TelegramIO(bot), Codec(token), bot_username=name,
+                   archive_days=env.archive_days, scheduler=scheduler,
+                   budget=Budget.per_minute(per_minute) if per_minute is not None else None)
 
 
 class Container:
@@ -103,16 +99,17 @@ class Container:
 
     def __init__(self) -> None:
         self.loop = asyncio.new_event_loop()
-        self.settings: tuple[str, ...] | None = None
+        self.settings: Settings | None = None
         self.service: Any = None
 
     def run(self, coro: Coroutine[Any, Any, Any]) -> Any:
         return self.loop.run_until_complete(coro)
 
-    def get(self, settings: tuple[str, ...], build: Callable[[tuple[str, ...]], Coroutine[Any, Any, Any]]) -> Any:
+    def get(self, settings: Settings, build: Callable[[Environment], Coroutine[Any, Any, Any]]) -> Any:
+        """The service built from ``settings`` (built again when they changed since the last call)."""
         if self.settings != settings:
             self.reset()
-            self.service = self.run(build(settings))
+            self.service = self.run(build(settings[0]))
             self.settings = settings
         return self.service
 

@@ -25,7 +25,6 @@ import heapq
 import itertools
 import json
 import logging
-import os
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -33,11 +32,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from gamebot.environment import Environment
+
 log = logging.getLogger("gamebot.timing.scheduler")
 
-ENV_TARGET = "TIMER_FUNCTION_ARN"
-ENV_ROLE = "SCHEDULER_ROLE_ARN"
-ENV_GROUP = "SCHEDULE_GROUP"
 
 
 @dataclass(frozen=True)
@@ -256,19 +254,19 @@ def install(scheduler: Scheduler | None) -> None:
         _INSTALLED.append(scheduler)
 
 
-def scheduler_from_env(target_arn: str | None = None) -> Scheduler | None:
+def scheduler_from_env(target_arn: str | None = None, env: Environment | None = None) -> Scheduler | None:
     """The installed scheduler, else EventBridge Scheduler when the stack configured it (``SCHEDULE_GROUP``,
     ``SCHEDULER_ROLE_ARN``, ``TIMER_FUNCTION_ARN`` or ``target_arn``), else None: no timers."""
     if _INSTALLED:
         return _INSTALLED[0]
-    target = os.environ.get(ENV_TARGET) or target_arn
-    role, group = os.environ.get(ENV_ROLE), os.environ.get(ENV_GROUP)
+    env = env or Environment.read()
+    target = env.timer_function_arn or target_arn
+    role, group = env.scheduler_role_arn, env.schedule_group
     if not (target and role and group):
         return None
     return EventBridgeScheduler(target, role, group)
 
 
-def env_key() -> tuple[str, ...]:
-    """The scheduler settings of the environment (part of a Lambda's cache key for its service)."""
-    return (os.environ.get(ENV_TARGET, ""), os.environ.get(ENV_ROLE, ""), os.environ.get(ENV_GROUP, ""),
-            str(id(_INSTALLED[0])) if _INSTALLED else "")
+def installed_key() -> str:
+    """Which scheduler is installed in-process (part of a container's cache key for its service)."""
+    return str(id(_INSTALLED[0])) if _INSTALLED else ""

@@ -1,0 +1,130 @@
+"""The deployment's settings: every environment variable the bot reads, typed, read in this module alone.
+
+Lambda gets them from ``template.yaml``; the playground and the tests set them too. ``Environment.read()``
+reads them all at once (a few microseconds): the Lambda functions read them per invocation, so that a
+container's service is rebuilt when they change (``gamebot.core.runtime.Container``: tests change them
+between cases). A value that does not parse raises :class:`BadSetting`, which names the variable (the
+functions log it and answer 500; the value itself is never logged, it may be a secret). Secrets are left
+out of the object's ``repr``.
+
+=================================  ===========================================================  ============
+variable                           what it sets                                                 default
+=================================  ===========================================================  ============
+``TELEGRAM_BOT_TOKEN``             the bot's token                                              (none)
+``TELEGRAM_WEBHOOK_SECRET``        the webhook's secret header (unset: every update refused)    (none)
+``TELEGRAM_API_BASE_URL``          the Bot API (a fake one in tests and the playground)         Telegram's
+``TELEGRAM_BOT_USERNAME``          the bot's username, for deep links (unset: asked once)       (asked)
+``TABLE_NAME``                     the DynamoDB table                                           (none)
+``GAME_ARCHIVE_DAYS``              days a finished game's archive item lives                    30
+``GROUP_MESSAGES_PER_MINUTE``      the group budget (sends+edits per group per minute; 0: none) 20
+``PLAYER_THROTTLE``                ``0``: no per-player throttle (local play at machine speed)  on
+``LOG_LEVEL``                      the bot's log level                                          INFO
+``TIMER_FUNCTION_ARN``,            EventBridge Scheduler for the phase timers (all three, or    (no timers)
+``SCHEDULER_ROLE_ARN``,            no timers)
+``SCHEDULE_GROUP``
+``AWS_REGION`` /                   the AWS region                                               us-east-1
+``AWS_DEFAULT_REGION``
+``AWS_ENDPOINT_URL_<SERVICE>`` /   an endpoint override per service (``DYNAMODB``,              AWS's
+``AWS_ENDPOINT_URL``               ``SCHEDULER``), or for all: DynamoDB Local, a moto server
+``AWS_CA_BUNDLE``                  a CA bundle for a TLS endpoint of one's own                  system's
+``AWS_ACCESS_KEY_ID``,             credentials (Lambda's); unset: botocore's chain (a           (chain)
+``AWS_SECRET_ACCESS_KEY``,         developer's profile)
+``AWS_SESSION_TOKEN``
+=================================  ===========================================================  ============
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+TELEGRAM_API = "https://api.telegram.org"
+DEFAULT_REGION = "us-east-1"
+ARCHIVE_DAYS = 30.0
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+class BadSetting(ValueError):
+    """An environment variable whose value does not parse (the message names it, never its value)."""
+
+
+@dataclass(frozen=True)
+class Environment:
+    """What the environment sets, typed (see the module's table)."""
+
+    bot_token: str = field(default="", repr=False)
+    webhook_secret: str = field(default="", repr=False)
+    api_base_url: str = TELEGRAM_API
+    bot_username: str = ""
+    table_name: str = ""
+    archive_days: float = ARCHIVE_DAYS
+    group_messages_per_minute: int | None = None  # None: the budget's default
+    player_throttle: bool = True
+    log_level: str = "INFO"
+    timer_function_arn: str = ""
+    scheduler_role_arn: str = ""
+    schedule_group: str = ""
+    aws_region: str = DEFAULT_REGION
+    aws_endpoints: tuple[tuple[str, str], ...] = ()  # (service id or "", URL): AWS_ENDPOINT_URL[_<ID>]
+    aws_ca_bundle: str = ""
+
+    @classmethod
+    def read(cls, env: Mapping[str, str] | None = None) -> Environment:
+        """The settings ``env`` (default: the process environment) holds now."""
+        env = os.environ if env is None else env
+        level = env.get("LOG_LEVEL", "INFO").strip().upper()
+        return cls(
+            bot_token=env.get("TELEGRAM_BOT_TOKEN", ""),
+            webhook_secret=env.get("TELEGRAM_WEBHOOK_SECRET", ""),
+            api_base_url=(env.get("TELEGRAM_API_BASE_URL") or TELEGRAM_API).rstrip("/"),
+            bot_username=env.get("TELEGRAM_BOT_USERNAME", ""),
+            table_name=env.get("TABLE_NAME", ""),
+            archive_days=_number(env, "GAME_ARCHIVE_DAYS", float) or ARCHIVE_DAYS,
+            group_messages_per_minute=_number(env, "GROUP_MESSAGES_PER_MINUTE", int, zero=True),
+            player_throttle=env.get("PLAYER_THROTTLE", "").strip() != "0",
+            log_level=level if level in LOG_LEVELS else "INFO",
+            timer_function_arn=env.get("TIMER_FUNCTION_ARN", ""),
+            scheduler_role_arn=env.get("SCHEDULER_ROLE_ARN", ""),
+            schedule_group=env.get("SCHEDULE_GROUP", ""),
+            aws_region=env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION") or DEFAULT_REGION,
+            aws_endpoints=tuple(sorted((name[len("AWS_ENDPOINT_URL_"):], value) for name, value in env.items()
+                                       if name.startswith("AWS_ENDPOINT_URL_") and value))
+            + ((("", env["AWS_ENDPOINT_URL"]),) if env.get("AWS_ENDPOINT_URL") else ()),
+            aws_ca_bundle=env.get("AWS_CA_BUNDLE", ""),
+        )
+
+    def aws_endpoint(self, service_id: str) -> str | None:
+        """``AWS_ENDPOINT_URL_<SERVICE_ID>``, else ``AWS_ENDPOINT_URL``, else None (AWS's own)."""
+        found = dict(self.aws_endpoints)
+        return found.get(service_id) or found.get("") or None
+
+    @property
+    def timers(self) -> tuple[str, str, str] | None:
+        """(timer function ARN, scheduler role ARN, schedule group) when all three are set, else None."""
+        if self.timer_function_arn and self.scheduler_role_arn and self.schedule_group:
+            return self.timer_function_arn, self.scheduler_role_arn, self.schedule_group
+        return None
+
+
+def aws_credentials(env: Mapping[str, str] | None = None) -> tuple[str, str, str | None] | None:
+    """The AWS credentials the environment holds (Lambda's): (key id, secret key, session token or None),
+    else None. Read at each request's signing, so this reads the three variables alone."""
+    env = os.environ if env is None else env
+    key, secret = env.get("AWS_ACCESS_KEY_ID"), env.get("AWS_SECRET_ACCESS_KEY")
+    if key and secret:
+        return key, secret, env.get("AWS_SESSION_TOKEN") or None
+    return None
+
+
+def _number[T: (int, float)](env: Mapping[str, str], name: str, kind: type[T], zero: bool = False) -> T | None:
+    """The number ``name`` holds (above 0, or 0 too if ``zero``), None when unset or empty."""
+    value = env.get(name, "").strip()
+    if not value:
+        return None
+    try:
+        number = kind(value)
+    except ValueError:
+        raise BadSetting(f"{name} must be a {'whole ' if kind is int else ''}number") from None
+    if number < 0 or (number == 0 and not zero):
+        raise BadSetting(f"{name} must be {'0 or more' if zero else 'above 0'}")
+    return number
