@@ -20,7 +20,7 @@ from gamebot.handlers import (
     timekeeper,
     votes,
 )
-from gamebot.handlers.handling import Job, finish
+from gamebot.handlers.handling import Job, MissingPart, finish
 from gamebot.language import texts
 from gamebot.outbox.context import GROUP_TYPES, Deps, lang_of
 from gamebot.outbox.plan import Plan
@@ -60,7 +60,7 @@ BUTTONS: dict[str, Handler] = {
 
 
 async def on_message(deps: Deps, job: Job) -> None:
-    msg = job.update.message
+    msg = job.message
     if msg.migrate_to_chat_id:
         await membership.migrate(deps, job, msg.chat.id, msg.migrate_to_chat_id)
         return
@@ -85,7 +85,7 @@ async def on_message(deps: Deps, job: Job) -> None:
 
 
 async def on_callback(deps: Deps, job: Job) -> None:
-    q = job.update.callback_query
+    q = job.query
     job.callback_id = q.id
     try:
         pressed = buttons.decode(deps.codec, q.data)
@@ -98,6 +98,8 @@ async def on_callback(deps: Deps, job: Job) -> None:
 async def dispatch(deps: Deps, job: Job) -> None:
     """Hand the update to its handler; every other update type is ignored (200)."""
     u = job.update
+    if u is None:
+        raise MissingPart("a timer's job has no update to dispatch (``Timers.fire`` handles timers)")
     if u.callback_query is not None:
         await on_callback(deps, job)
     elif u.message is not None:

@@ -30,7 +30,8 @@ from gamebot.handlers import nextgame, statistics
 from gamebot.handlers.handling import Job, respond, transient
 from gamebot.handlers.timekeeper import Timers
 from gamebot.language import texts
-from gamebot.outbox.context import ARCHIVE_DAYS, Deps, lang_of
+from gamebot.outbox.context import ARCHIVE_DAYS as ARCHIVE_DAYS  # (re-exported: the runtime reads it here)
+from gamebot.outbox.context import Deps, lang_of
 from gamebot.outbox.courier import Courier
 from gamebot.outbox.plan import Plan, Reply  # noqa: F401 (Reply: also read from here)
 from gamebot.outbox.uow import UnitOfWork
@@ -157,7 +158,7 @@ class Service:
             return Answer(200, job.response)
         except DamagedSession as exc:  # a clear answer (to a button or a command) until /cancel closes it
             log.warning("update %s: %s", job.update_id, exc)
-            u = job.update
+            u = update
             if u.callback_query is not None or (u.message is not None and (u.message.text or "").startswith("/")):
                 respond(job, Plan(answer=texts.t("damaged.notice", lang_of(u.effective_user)), alert=True))
             return Answer(200, job.response)

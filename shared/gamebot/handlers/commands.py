@@ -8,7 +8,7 @@ from engine import prompts, public_view
 from gamebot.botapi.callbacks import parse_start_payload
 from gamebot.botapi.telegram_io import Out
 from gamebot.handlers import lobby
-from gamebot.handlers.handling import Job, finish, reply_lang, transact, transient
+from gamebot.handlers.handling import Job, finish, game_of, reply_lang, transact, transient
 from gamebot.handlers.play import archive
 from gamebot.language import texts
 from gamebot.language.markup import Html
@@ -31,7 +31,7 @@ log = logging.getLogger("gamebot.core.service")
 
 
 async def cmd_help(deps: Deps, job: Job, args: str) -> None:
-    chat = job.update.effective_chat
+    chat = job.chat
     session = deps.load(chat.id)[0] if chat.type in GROUP_TYPES else None
     lang = reply_lang(job, session, deps)
     lines = [texts.t("help.title", lang), "", texts.t("help.body", lang), "", texts.t("help.commands", lang)]
@@ -45,21 +45,21 @@ async def cmd_help(deps: Deps, job: Job, args: str) -> None:
 
 
 async def cmd_rules(deps: Deps, job: Job, args: str) -> None:
-    chat = job.update.effective_chat
-    session = None
+    chat = job.chat
     if chat.type in GROUP_TYPES:
         session, _ = deps.load(chat.id)
-    elif job.update.effective_user:
-        session = deps.group_of(job.update.effective_user.id)
+    else:
+        session = deps.group_of(job.user.id)
     lang = reply_lang(job, session, deps)
     if session is not None and session.active:
         table = deps.table(session, lang)
         roles, options = list(session.settings.roles), dict(session.settings.options)
-        if session.state:
-            cfg = session.game().config
+        state = session.game()  # (None: a lobby, no game yet)
+        if state is not None:
+            cfg = state.config
             roles, options = list(cfg.roles), dict(cfg.options)
         text = rules_text(table, roles, options)
-        config = session.game().config if session.state else lobby.config(session, min(max(len(session.players), 5), 10))
+        config = state.config if state is not None else lobby.config(session, min(max(len(session.players), 5), 10))
         text += "\n\n" + reveal_text(table, config)
     else:
         text = Html("\n\n").join(
@@ -70,9 +70,8 @@ async def cmd_rules(deps: Deps, job: Job, args: str) -> None:
 
 
 async def cmd_start(deps: Deps, job: Job, args: str) -> None:
-    msg = job.update.message
-    user = msg.from_user
-    if msg.chat.type != "private":
+    user = job.user
+    if job.chat.type != "private":
         await cmd_help(deps, job, args)
         return
     lang = lang_of(user)
@@ -91,20 +90,25 @@ async def cmd_start(deps: Deps, job: Job, args: str) -> None:
         return  # a redelivered /start: it was answered the first time
     if rec.chat is not None:
         session, _ = deps.load(rec.chat)
-        if seated(session, user.id):
+        if session is not None and seated(session, user.id):
             await reconnect(deps, job, session, user.id)
             return
     await finish(deps, job, Plan(answer=texts.t("start.welcome", own_lang(user, rec) or lang,
                                                 name=esc(user.first_name))))
 
 
+def seat_in_game(s: Session | None, user_id: int) -> int | None:
+    """``user_id``'s seat in the game running in ``s`` (None: not seated there, as ``seated`` says)."""
+    return s.seat_of(user_id) if s is not None and seated(s, user_id) else None
+
+
 async def reconnect(deps: Deps, job: Job, session: Session, user_id: int) -> None:
     """A player who (re)opened the private chat gets their role and current prompts again."""
 
     def decide(s: Session | None) -> Plan:
-        if not seated(s, user_id):
+        seat = seat_in_game(s, user_id)
+        if s is None or seat is None:
             raise Reply(texts.t("status.private_none", reply_lang(job, s)))
-        seat = s.seat_of(user_id)
         if user_id in s.unreachable:
             s.unreachable.remove(user_id)
             plan = Plan(session=s)
@@ -118,18 +122,19 @@ async def reconnect(deps: Deps, job: Job, session: Session, user_id: int) -> Non
 
 
 async def cmd_status(deps: Deps, job: Job, args: str) -> None:
-    chat = job.update.effective_chat
-    user = job.update.effective_user
+    chat = job.chat
+    user = job.user
     if chat.type == "private":
         session = deps.group_of(user.id)
-        if not seated(session, user.id):
+        if session is None or not seated(session, user.id):
             await finish(deps, job, Plan(answer=texts.t("status.private_none", reply_lang(job, session, deps))))
             return
 
         def private(s: Session | None) -> Plan:  # recorded: a redelivered /status is answered once
-            if not seated(s, user.id):
+            seat = seat_in_game(s, user.id)
+            if s is None or seat is None:
                 raise Reply(texts.t("status.private_none", reply_lang(job, s)))
-            return Plan(outs=outgoing.private_status(deps, s, s.seat_of(user.id)))
+            return Plan(outs=outgoing.private_status(deps, s, seat))
 
         await finish(deps, job, transact(deps, job, session.chat_id, private))
         return
@@ -146,7 +151,7 @@ async def cmd_status(deps: Deps, job: Job, args: str) -> None:
     def group(s: Session | None) -> Plan:  # recorded: a redelivered /status is answered once
         if s is None or s.status != PLAYING:
             raise Reply(texts.t("status.none", reply_lang(job, s)))
-        state = s.game()
+        state = game_of(s)
         table = deps.table(s)
         pv = public_view(state)
         outs = [Out("send", chat_id=chat.id, text=board(table, pv, names=True), remember="board_msg",
@@ -175,8 +180,8 @@ async def cmd_cancel(deps: Deps, job: Job, args: str) -> None:
 
 
 async def cancel_game(deps: Deps, job: Job) -> None:
-    chat = job.update.effective_chat
-    user = job.update.effective_user
+    chat = job.chat
+    user = job.user
     session, _ = deps.load(chat.id)
     if session is None or not session.active:
         await finish(deps, job, Plan(answer=texts.t("cancel.nothing", reply_lang(job, session))))
@@ -199,7 +204,7 @@ async def cancel_game(deps: Deps, job: Job) -> None:
 async def cancel_damaged(deps: Deps, job: Job) -> None:
     """/cancel of a game that does not load (or cannot be cancelled the usual way): the host or a
     group admin closes what can be salvaged (gamebot.storage.recovery), so that the group can play again."""
-    chat_id, user = job.update.effective_chat.id, job.update.effective_user
+    chat_id, user = job.chat.id, job.user
     stored = deps.repo.get(chat_key(chat_id))
     if stored is None:
         await finish(deps, job, Plan(answer=texts.t("cancel.nothing", lang_of(user))))
@@ -224,7 +229,7 @@ def close(deps: Deps, s: Session, by: str, removed: bool = False) -> Plan:
     s.sel = {}
     pv: dict[str, Any] = {}
     if was_playing:
-        state = s.game()
+        state = game_of(s)
         pv = public_view(state)
         pv["roles"] = list(state.roles)  # the game is over: every role may be shown
         pv["sides"] = [x.value for x in state.sides]

@@ -7,7 +7,7 @@ from typing import Any
 from engine import public_view
 from gamebot.botapi.buttons import Language, Pressed
 from gamebot.botapi.telegram_io import Btn, Out
-from gamebot.handlers.handling import Job, finish, reply_lang, transact
+from gamebot.handlers.handling import Job, finish, game_of, reply_lang, transact
 from gamebot.language import texts
 from gamebot.outbox.context import Deps, lang_of, own_lang
 from gamebot.outbox.plan import Plan, Reply
@@ -32,8 +32,8 @@ def language_picker(deps: Deps, chat_id: int, lang: str) -> tuple[str, list[list
 
 
 async def cmd_language(deps: Deps, job: Job, args: str) -> None:
-    chat = job.update.effective_chat
-    user = job.update.effective_user
+    chat = job.chat
+    user = job.user
     wanted = args.strip().lower()
     if chat.type == "private":
         await own_language(deps, job, user, wanted)
@@ -53,7 +53,7 @@ async def cmd_language(deps: Deps, job: Job, args: str) -> None:
 
 
 async def on_button(deps: Deps, job: Job, pressed: Pressed) -> None:
-    q = job.update.callback_query
+    q = job.query
     op = pressed.op
     private = pressed.chat_id == q.from_user.id  # the picker of the presser's own language ("": follow)
     if not isinstance(op, Language) or not (texts.supported(op.lang) or private and op.lang == ""):
@@ -99,7 +99,7 @@ async def set_language(deps: Deps, job: Job, chat: Any, user: Any, code: str, pi
                                  tag="lobby", view="lobby"))
         elif s.status == PLAYING and s.board_msg:
             plan.outs.append(Out("edit", chat_id=chat_id, message_id=s.board_msg, tag="board", view="board",
-                                 text=board(deps.table(s), public_view(s.game())),
+                                 text=board(deps.table(s), public_view(game_of(s))),
                                  keyboard=board_keyboard(deps.table(s), deps.codec)))
         return plan
 
@@ -170,7 +170,7 @@ async def set_own_language(deps: Deps, job: Job, user: Any, code: str, picker_ms
         if job.update_id is not None:
             fresh.mark_seen(job.update_id)
         seat = s.seat_of(user.id) if s is not None and s.active else None
-        if seat is not None:
+        if s is not None and seat is not None:
             s.players[seat].lang = own_lang(user, fresh)
         plan = said(fresh, s)
         plan.session = s if seat is not None else None

@@ -3,11 +3,12 @@ the host opening the settings panel, and starting the game (the deal)."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 import engine
 from engine import new_game, validate_config
-from gamebot.botapi.buttons import Join, Leave, OpenSettings, PlayAgain, Pressed, StartGame
+from gamebot.botapi.buttons import Join, Leave, Op, OpenSettings, PlayAgain, Pressed, StartGame
 from gamebot.botapi.telegram_io import Out
 from gamebot.handlers import nextgame
 from gamebot.handlers.handling import Job, check_game, finish, host_check, transact
@@ -24,9 +25,8 @@ from gamebot.timing.policy import carry_over, configure
 
 
 async def cmd_newgame(deps: Deps, job: Job, args: str) -> None:
-    msg = job.update.message
-    user = msg.from_user
-    chat = msg.chat
+    user = job.user
+    chat = job.chat
 
     def decide(s: Session | None) -> Plan:
         if s is not None and s.active:
@@ -101,8 +101,9 @@ def play_again(deps: Deps, s: Session | None, user: Any, pressed: Pressed, msg_i
                       invited=list(s.players))
 
 
-def join(deps: Deps, s: Session | None, user: Any, game_id: str, via_start: bool = False) -> Plan:
-    """``user`` joins the lobby of ``game_id`` (its button, or ``via_start``: the private deep link)."""
+def join(deps: Deps, s: Session | None, user: Any, game_id: str | None, via_start: bool = False) -> Plan:
+    """``user`` joins the lobby of ``game_id`` (its button, or ``via_start``: the private deep link; "Play
+    again" names ``s``'s own, a ``Session.game_id``)."""
     rec, version = deps.load_user(user.id)
     own = own_lang(user, rec)  # "" when we do not speak the user's language
     lang = lang_of(user, s) if s is not None and s.seat_of(user.id) is not None else own or lang_of(user, s)
@@ -145,8 +146,8 @@ def join(deps: Deps, s: Session | None, user: Any, game_id: str, via_start: bool
 
 
 async def cmd_leave(deps: Deps, job: Job, args: str) -> None:
-    chat = job.update.effective_chat
-    user = job.update.effective_user
+    chat = job.chat
+    user = job.user
     plan = transact(deps, job, chat.id, lambda s: leave(deps, s, user, None))
     await finish(deps, job, plan)
 
@@ -239,7 +240,8 @@ def launch(deps: Deps, s: Session, cfg: engine.GameConfig, msg_id: int | None) -
 
 # What a lobby button decides: (deps, session, user, pressed, message id) -> Plan. (Module names are
 # looked up at each press.)
-DECISIONS = {
+Decision = Callable[[Deps, Session | None, Any, Pressed, int | None], Plan]
+DECISIONS: dict[type[Op], Decision] = {
     Join: lambda deps, s, user, pressed, msg_id: join(deps, s, user, pressed.game_id),
     Leave: lambda deps, s, user, pressed, msg_id: leave(deps, s, user, pressed.game_id),
     OpenSettings: lambda deps, s, user, pressed, msg_id: open_settings(deps, s, user, pressed),
@@ -249,9 +251,9 @@ DECISIONS = {
 
 
 async def on_button(deps: Deps, job: Job, pressed: Pressed) -> None:
-    q = job.update.callback_query
+    q = job.query
     user = q.from_user
-    decision = DECISIONS.get(type(pressed.op))
+    decision = DECISIONS.get(type(pressed.op)) if pressed.op is not None else None
     if decision is None:
         await finish(deps, job, Plan(answer=texts.t("error.stale", lang_of(user))))
         return

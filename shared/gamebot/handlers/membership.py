@@ -18,7 +18,7 @@ log = logging.getLogger("gamebot.core.service")
 
 
 async def on_my_chat_member(deps: Deps, job: Job) -> None:
-    m = job.update.my_chat_member
+    m = job.my_chat_member
     chat = m.chat
     status = m.new_chat_member.status
     if chat.type == "private":
@@ -45,18 +45,18 @@ async def on_my_chat_member(deps: Deps, job: Job) -> None:
 
 async def user_blocked(deps: Deps, job: Job, user_id: int) -> None:
     rec = deps.mark_user(user_id, blocked=True)
-    if rec.chat is None:
+    if rec is None or rec.chat is None:  # (None: only for an update id already seen, and none is given)
         return
     chat_id = rec.chat
 
     def decide(s: Session | None) -> Plan:
-        if s is None or not s.active or s.game_id != rec.game_id or s.seat_of(user_id) is None:
+        seat = s.seat_of(user_id) if s is not None else None
+        if s is None or not s.active or s.game_id != rec.game_id or seat is None:
             return Plan()
         if user_id in s.unreachable:
             return Plan()
         s.unreachable.append(user_id)
         table = deps.table(s)
-        seat = s.seat_of(user_id)
         return Plan(session=s, outs=[Out("send", chat_id=s.chat_id, tag="blocked",
                                          text=table.t("blocked.group", name=table.mention(seat), link=table.deep_link("r")))])
 

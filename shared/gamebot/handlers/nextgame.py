@@ -34,8 +34,8 @@ PAUSE = 1.0  # seconds the entry waits before the next batch
 
 
 async def cmd_nextgame(deps: Deps, job: Job, args: str) -> None:
-    chat = job.update.effective_chat
-    user = job.update.effective_user
+    chat = job.chat
+    user = job.user
     found = deps.repo.get_many([chat_key(chat.id), user_key(user.id)])  # (one read; nothing written there)
     s = Session.from_body(found[chat_key(chat.id)].body) if chat_key(chat.id) in found else None
     lang = lang_of(user, s)

@@ -11,7 +11,7 @@ from engine import Action, GameState, IllegalAction, apply_action, prompts, publ
 from engine.timeouts import TIMEOUT
 from gamebot.botapi.buttons import Card, Pressed, TeamConfirm, TeamQuest, TeamSeat, Vote
 from gamebot.handlers import selection, statistics
-from gamebot.handlers.handling import Job, check_game, finish, transact
+from gamebot.handlers.handling import Job, check_game, finish, game_of, transact
 from gamebot.language import texts, wording
 from gamebot.language.markup import escape
 from gamebot.outbox.context import Deps, lang_of
@@ -29,14 +29,14 @@ Press = Callable[[Deps, Session, GameState, "int | None", Any, str, "int | None"
 async def game_button(deps: Deps, job: Job, pressed: Pressed, press: Press) -> None:
     """A button of the running game: ``press`` decides under the version-checked write, once the
     button is known to belong to this game."""
-    q = job.update.callback_query
+    q = job.query
     user = q.from_user
     msg_id = q.message.message_id if q.message else None
 
     def decide(s: Session | None) -> Plan:
         lang = lang_of(user, s)
         s = check_game(s, pressed.game_id, PLAYING, lang)
-        return press(deps, s, s.game(), s.seat_of(user.id), user, lang, msg_id, pressed)
+        return press(deps, s, game_of(s), s.seat_of(user.id), user, lang, msg_id, pressed)
 
     plan = transact(deps, job, pressed.chat_id, decide)
     await finish(deps, job, plan)
@@ -125,7 +125,7 @@ def team_press(deps: Deps, s: Session, state: GameState, seat: int | None, user:
     if serial(state) != pressed.serial:
         raise Reply(texts.t("error.stale", lang), final=True)  # (a decision point never comes back)
     mine = [p for p in prompts(state, seat) if p.kind == "propose"] if seat is not None else []
-    if not mine:
+    if seat is None or not mine:
         raise Reply(texts.t("team.only_leader", lang, leader=s.players[state.leader].name), final=True)
     prompt = mine[0]
     sel = s.sel.get("g")
@@ -195,7 +195,8 @@ def card_press(deps: Deps, s: Session, state: GameState, seat: int | None, user:
     if seat is None:
         raise Reply(texts.t("error.not_in_game", lang), final=True)
     table = deps.table(s, lang)
-    action = Action(seat=seat, kind="play", choice=cards[op.index])
+    card = cards[op.index]
+    action = Action(seat=seat, kind="play", choice=card)
     try:
         new, events = apply_action(state, action)
     except IllegalAction as exc:
@@ -203,7 +204,7 @@ def card_press(deps: Deps, s: Session, state: GameState, seat: int | None, user:
         raise (Reply(text, final=exc.code in FINAL) if text is not None else refusal(s, state, action, lang, exc)
                ) from None
     plan = commit_game(deps, s, state, new, events, trigger=("card", msg_id))
-    plan.answer = round_message.played(table, action.choice)
+    plan.answer = round_message.played(table, card)
     return plan
 
 

@@ -14,6 +14,7 @@ from gamebot.botapi.buttons import (
     PromptPass,
     PromptQuest,
     PromptTarget,
+    PromptUnknown,
 )
 from gamebot.botapi.telegram_io import Out
 from gamebot.handlers import selection
@@ -28,6 +29,7 @@ from gamebot.presenter.table import NL
 from gamebot.storage.session import Selection, Session, kind_tag, serial
 
 DONE = Html("✔️")  # the answer to a press that made the move
+PROMPT_OPS = (PromptPass, PromptTarget, PromptChoice, PromptQuest, PromptConfirm, PromptUnknown)
 
 
 def _action(op: Any, prompt: Any, mode: str, seat: int, sel: Selection) -> Action | None:
@@ -73,7 +75,8 @@ def prompt_press(deps: Deps, s: Session, state: GameState, seat: int | None, use
         raise Reply(texts.t("error.not_in_game", lang), final=True)
     s_now = serial(state)
     op = pressed.op
-    mine = [p for p in prompts(state, seat) if kind_tag(p.kind) == op.tag]
+    tag = op.tag if isinstance(op, PROMPT_OPS) else None  # (a private prompt's buttons decode to these)
+    mine = [p for p in prompts(state, seat) if kind_tag(p.kind) == tag]
     if s_now != pressed.serial or not mine:
         plan = Plan(answer=texts.t("error.stale", lang))
         if msg_id:  # take the dead buttons away

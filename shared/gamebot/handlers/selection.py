@@ -23,7 +23,7 @@ from gamebot.language.markup import Html
 
 def toast(names: list[str], extra: list[str], lang: str, theme: str) -> Html:
     """``Selected: Bob, Carol · 🃏 Charge`` (for the answer to a press: its plain text; ``names`` raw)."""
-    parts = [Html(", ").join(names)] if names else []
+    parts: list[str] = [Html(", ").join(names)] if names else []  # (``join`` escapes the plain ones)
     parts += [p for p in extra if p]
     if not parts:
         return texts.t("team.selected_none", lang, theme)

@@ -29,7 +29,7 @@ def lobby_settings(previous: Any, args: str) -> Any:
 
 
 async def on_button(deps: Deps, job: Job, pressed: Pressed) -> None:
-    q = job.update.callback_query
+    q = job.query
     user = q.from_user
     msg_id = q.message.message_id if q.message else None
 
@@ -38,9 +38,12 @@ async def on_button(deps: Deps, job: Job, pressed: Pressed) -> None:
         if s is None or s.game_id != pressed.game_id or s.status != LOBBY:
             raise Reply(texts.t("settings.not_lobby", lang), alert=True)
         host_check(s, user)
-        if isinstance(pressed.op, SettingsDone):
+        op = pressed.op
+        if isinstance(op, SettingsDone):
             return settings_done(deps, s, user, lang, msg_id)
-        return panel_press(deps, s, user, lang, msg_id, pressed.op)
+        if not isinstance(op, Panel):  # (the panel's buttons decode to these two: never so)
+            raise Reply(texts.t("error.stale", lang))
+        return panel_press(deps, s, user, lang, msg_id, op)
 
     plan = transact(deps, job, pressed.chat_id, decide)
     await finish(deps, job, plan)

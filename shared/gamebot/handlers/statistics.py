@@ -62,8 +62,8 @@ async def cmd_stats(deps: Deps, job: Job, args: str) -> None:
     from gamebot.presenter import stats as shown
     from gamebot.scores import stats  # (not at cold start)
 
-    chat = job.update.effective_chat
-    user = job.update.effective_user
+    chat = job.chat
+    user = job.user
     if chat.type == "private":
         found = deps.repo.get_many([stats.user_stats_key(user.id), user_key(user.id)])  # (one read)
         item, mine = found.get(stats.user_stats_key(user.id)), found.get(user_key(user.id))
@@ -80,8 +80,8 @@ async def cmd_stats(deps: Deps, job: Job, args: str) -> None:
 
 
 async def cmd_history(deps: Deps, job: Job, args: str) -> None:
-    chat = job.update.effective_chat
-    user = job.update.effective_user
+    chat = job.chat
+    user = job.user
     if chat.type == "private":
         session = deps.group_of(user.id)
         last = session.last if session is not None else None

@@ -28,7 +28,7 @@ from typing import Any
 from engine import Action, actors, apply_action, prompts, waiting_for
 from engine.timeouts import TIMEOUT
 from gamebot.botapi.telegram_io import Out
-from gamebot.handlers.handling import Job, finish, host_check, reply_lang, transact
+from gamebot.handlers.handling import Job, finish, game_of, host_check, reply_lang, transact
 from gamebot.handlers.lobby import config, launch
 from gamebot.handlers.play import commit_game
 from gamebot.language import texts
@@ -38,6 +38,7 @@ from gamebot.outbox.plan import Plan, Reply
 from gamebot.outgoing.settings_check import issues_for
 from gamebot.presenter.settings import issue_text
 from gamebot.presenter.table import NL, esc
+from gamebot.presenter.time_limits import duration
 from gamebot.storage import idle_record
 from gamebot.storage.session import ACTIVE, CANCELLED, LOBBY, Deadline, Session, chat_key, serial
 from gamebot.timing.alarm import SOON, Schedule, rearm
@@ -49,7 +50,6 @@ from gamebot.timing.policy import (
     closing_reminders,
     default_text,
     desired_deadline,
-    duration,
     key,
     new_deadline,
     record_idle,
@@ -71,7 +71,8 @@ class Timers:
 
     @property
     def scheduler(self) -> Scheduler | None:
-        return self.deps.scheduler
+        scheduler: Scheduler | None = self.deps.scheduler
+        return scheduler
 
     # --- planning ------------------------------------------------------------------------------------
 
@@ -142,32 +143,33 @@ def due(deps: Deps, s: Session, outcome: list[str]) -> Plan | None:
         return None
     if now + SOON >= d.due:
         outcome[0] = "expired"
-        return expire_join(deps, s) if d.phase == "join" else expire_game(deps, s)
+        return expire_join(deps, s) if d.phase == "join" else expire_game(deps, s, d)
     if d.remind_at is not None and not d.reminded and now + SOON >= d.remind_at:
         d.reminded = True
         outcome[0] = "reminded"
-        return Plan(session=s, outs=reminder(deps, s))
+        return Plan(session=s, outs=reminder(deps, s, d))
     return None
 
 
-def reminder(deps: Deps, s: Session) -> list[Out]:
-    """The reminders of the running time limit: in the group and to each player it waits for. Each is
-    deleted once its decision is over (``policy.closing_reminders``)."""
-    d = s.deadline
+def reminder(deps: Deps, s: Session, d: Deadline) -> list[Out]:
+    """The reminders of the running time limit ``d``: in the group and to each player it waits for. Each
+    is deleted once its decision is over (``policy.closing_reminders``)."""
     table = deps.table(s)
     left = time_left(table, d.due - deps.clock())
     about = key(d)
     if d.phase == "join":
         text = table.t("timers.remind_join", left=left, count=len(s.players), max=MAX_EXTENSIONS)
         return [Out("send", chat_id=s.chat_id, text=text, essential=False, tag="remind", expires_with=about)]
-    state = s.game()
+    state = game_of(s)
     waiting = waiting_for(state)
+    seats, kind = waiting.get("seats"), waiting.get("kind")
     default = default_text(table, d.phase, s.settings.timers)
-    if waiting.get("hidden") or not waiting.get("seats"):
+    # (``waiting_for`` names seats in a list, always with their decision's kind)
+    if waiting.get("hidden") or not seats or not isinstance(seats, list) or not isinstance(kind, str):
         text = table.t("timers.remind_hidden", left=left)
     else:
-        who = texts.join_names([table.mention(x) for x in waiting["seats"]], table.lang)
-        text = table.t("timers.remind", left=left, who=who, what=esc(table.kind(waiting["kind"])),
+        who = texts.join_names([table.mention(x) for x in seats], table.lang)
+        text = table.t("timers.remind", left=left, who=who, what=esc(table.kind(kind)),
                        default=default)
     outs = [Out("send", chat_id=s.chat_id, text=text, essential=False, tag="remind", expires_with=about)]
     for seat in actors(state):  # a private nudge, hidden decisions included: only they see it
@@ -179,9 +181,9 @@ def reminder(deps: Deps, s: Session) -> list[Out]:
     return outs
 
 
-def expire_game(deps: Deps, s: Session) -> Plan:
-    before = state = s.game()
-    d = s.deadline
+def expire_game(deps: Deps, s: Session, d: Deadline) -> Plan:
+    """The running time limit ``d`` is up: every seat it waits for times out."""
+    before = state = game_of(s)
     events: list[Any] = []
     for seat in actors(before):
         if state.over or (serial(state), step_of(state)) != (d.serial, d.step):
@@ -242,14 +244,15 @@ def start(deps: Deps, s: Session, players: list[Any], dropped: list[Any], notice
 
 
 async def cmd_extend(deps: Deps, job: Job, args: str) -> None:
-    chat = job.update.effective_chat
-    user = job.update.effective_user
+    chat = job.chat
+    user = job.user
     lang = lang_of(user)
 
     def decide(s: Session | None) -> Plan:
         if s is None or s.status != LOBBY or s.deadline is None or s.deadline.phase != "join":
             raise Reply(texts.t("timers.extend.none", lang))
-        if s.seat_of(user.id) is None:
+        seat = s.seat_of(user.id)
+        if seat is None:
             raise Reply(texts.t("timers.extend.not_player", lang))
         d = s.deadline
         if d.extensions >= MAX_EXTENSIONS:
@@ -259,7 +262,7 @@ async def cmd_extend(deps: Deps, job: Job, args: str) -> None:
         s.deadline = new_deadline("join", d.serial + 1, "", d.limit, due, extensions=d.extensions + 1)
         table = deps.table(s)
         return Plan(session=s, answer=table.t(
-            "timers.extend.done", name=esc(s.players[s.seat_of(user.id)].name),
+            "timers.extend.done", name=esc(s.players[seat].name),
             left=duration(table, due - now), used=d.extensions + 1, max=MAX_EXTENSIONS))
 
     plan = transact(deps, job, chat.id, decide)
@@ -267,8 +270,8 @@ async def cmd_extend(deps: Deps, job: Job, args: str) -> None:
 
 
 async def cmd_forcestart(deps: Deps, job: Job, args: str) -> None:
-    chat = job.update.effective_chat
-    user = job.update.effective_user
+    chat = job.chat
+    user = job.user
     lang = lang_of(user)
 
     def decide(s: Session | None) -> Plan:
@@ -292,7 +295,7 @@ IDLES_SHOWN = 30  # /idles names the players who ran out of time most (the recor
 
 
 async def cmd_idles(deps: Deps, job: Job, args: str) -> None:
-    chat = job.update.effective_chat
+    chat = job.chat
     found = deps.repo.get_many([chat_key(chat.id), *idle_record.keys(chat.id)])  # (one read)
     session = Session.from_body(found[chat_key(chat.id)].body) if chat_key(chat.id) in found else None
     lang = reply_lang(job, session)  # the group's language, as every group reply

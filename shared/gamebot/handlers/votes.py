@@ -8,7 +8,7 @@ from typing import Any
 
 from gamebot.botapi.buttons import Pressed
 from gamebot.botapi.telegram_io import Out
-from gamebot.handlers.handling import Job, finish, reply_lang
+from gamebot.handlers.handling import Job, finish, game_of, reply_lang
 from gamebot.language import texts
 from gamebot.outbox.context import Deps, lang_of, seated
 from gamebot.outbox.plan import Plan
@@ -52,13 +52,13 @@ async def send(deps: Deps, job: Job, s: Session, user: Any, lang: str) -> None:
         await finish(deps, job, Plan(answer=table.t("votes.need_private", link=link), url=link or None,
                                      alert=not link))
         return
-    in_group = job.callback_id is None and job.update.effective_chat.id != user.id  # /votes in the group
+    in_group = job.callback_id is None and job.chat.id != user.id  # /votes in the group (a command: a chat)
     if outcome == WAIT:  # (said in private to a command in the group: nothing more in the group)
         note = votes_so_far.wait_text(lang, wait)
         await finish(deps, job, Plan(outs=[Out("send", chat_id=user.id, user_id=user.id, text=note, essential=False,
                                                tag="votes")]) if in_group else Plan(answer=note))
         return
-    data = votes_so_far.story(s.game(), s.names(), s.game_id or "")
+    data = votes_so_far.story(game_of(s), s.names(), s.game_id or "")
     answer = texts.t("votes.sent", lang) if job.callback_id is not None else None
     results = await finish(deps, job, Plan(outs=votes_so_far.outs(table, data, user.id), answer=answer))
     failed = [r for r in results if not r.ok and r.out.op == "photo"]
@@ -70,7 +70,7 @@ async def send(deps: Deps, job: Job, s: Session, user: Any, lang: str) -> None:
 
 async def on_button(deps: Deps, job: Job, pressed: Pressed) -> None:
     """The board's button, pressed by anyone in the group."""
-    user = job.update.callback_query.from_user
+    user = job.query.from_user
     s, _ = deps.load(pressed.chat_id)
     lang = lang_of(user, s)
     if s is None or s.status != PLAYING or s.game_id != pressed.game_id or pressed.op is None:
@@ -81,11 +81,11 @@ async def on_button(deps: Deps, job: Job, pressed: Pressed) -> None:
 
 async def cmd_votes(deps: Deps, job: Job, args: str) -> None:
     """``/votes``: in a group, its game's history; in private, the game of the group they play in."""
-    chat = job.update.effective_chat
-    user = job.update.effective_user
+    chat = job.chat
+    user = job.user
     if chat.type == "private":
         s = deps.group_of(user.id)
-        if not seated(s, user.id):
+        if s is None or not seated(s, user.id):
             await finish(deps, job, Plan(answer=texts.t("votes.private_none", lang_of(user, s))))
             return
         await send(deps, job, s, user, lang_of(user, s))
