@@ -2,22 +2,20 @@
 bot's membership, a chat migration. The tables are built once, at import."""
 from __future__ import annotations
 
+import importlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from gamebot.botapi import buttons
 from gamebot.botapi.callbacks import BadCallback
+from gamebot.botapi.commands import COMMANDS as command_table
 from gamebot.handlers import (
-    commands,
     language,
     lobby,
     membership,
-    nextgame,
     play,
     prompts,
     settings,
-    statistics,
-    timekeeper,
     votes,
 )
 from gamebot.handlers.handling import Job, MissingPart, finish
@@ -27,24 +25,17 @@ from gamebot.outbox.plan import Plan
 
 Handler = Callable[[Deps, Job, Any], Awaitable[None]]
 
-# command name -> (handler(deps, job, args), in a group only)
-COMMANDS: dict[str, tuple[Handler, bool]] = {
-    "start": (commands.cmd_start, False),
-    "newgame": (lobby.cmd_newgame, True),
-    "status": (commands.cmd_status, False),
-    "rules": (commands.cmd_rules, False),
-    "help": (commands.cmd_help, False),
-    "cancel": (commands.cmd_cancel, True),
-    "leave": (lobby.cmd_leave, True),
-    "extend": (timekeeper.cmd_extend, True),
-    "forcestart": (timekeeper.cmd_forcestart, True),
-    "idles": (timekeeper.cmd_idles, True),
-    "stats": (statistics.cmd_stats, False),
-    "history": (statistics.cmd_history, False),
-    "language": (language.cmd_language, False),
-    "votes": (votes.cmd_votes, False),
-    "nextgame": (nextgame.cmd_nextgame, True),
-}
+
+
+def _handler(path: str) -> Handler:
+    """``"<module>.<function>"`` of ``gamebot.handlers`` (``botapi.commands.COMMANDS``) as a function."""
+    module, _, name = path.partition(".")
+    found: Handler = getattr(importlib.import_module(f"gamebot.handlers.{module}"), name)
+    return found
+
+
+# command name -> (handler(deps, job, args), in a group only): from the one table of commands
+COMMANDS: dict[str, tuple[Handler, bool]] = {c.name: (_handler(c.handler), c.group_only) for c in command_table}
 
 # button scope (``gamebot.botapi.callbacks``) -> handler(deps, job, pressed)
 BUTTONS: dict[str, Handler] = {
