@@ -6,9 +6,10 @@ answered by the generic fallback, so new roles and modules are playable by bots 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from .basics import Side
-from .models import Action, GameState, Prompt
+from .models import Action, Event, GameState, Prompt
 from .queries import prompts
 
 
@@ -53,13 +54,13 @@ def choose_action(state: GameState, seat: int, rng: random.Random) -> Action | N
         team = ([seat] + others)[:size]
         return Action(seat=seat, kind="propose", targets=tuple(sorted(team)), quest=quest)
     if p.kind == "vote":
-        team = set(p.info.get("team", []))
+        on_team = set(p.info.get("team", []))
         if state.vote_track >= 4:  # a fifth rejection loses the game for Good
-            approve = not evil or bool(team & known_evil)
+            approve = not evil or bool(on_team & known_evil)
         elif evil:
-            approve = bool(team & known_evil) or rng.random() < 0.3
+            approve = bool(on_team & known_evil) or rng.random() < 0.3
         else:
-            approve = not (team & known_evil) and (seat in team or rng.random() < 0.6)
+            approve = not (on_team & known_evil) and (seat in on_team or rng.random() < 0.6)
         return Action(seat=seat, kind="vote", choice="approve" if approve else "reject")
     if p.kind == "play":
         choices = p.choices
@@ -71,7 +72,8 @@ def choose_action(state: GameState, seat: int, rng: random.Random) -> Action | N
     return _generic(p, rng)
 
 
-def play_random_game(state: GameState, rng: random.Random, max_actions: int = 5000):
+def play_random_game(state: GameState, rng: random.Random,
+                     max_actions: int = 5000) -> Iterator[tuple[Action, GameState, list[Event]]]:
     """Drive a game to its end with bots; yields (action, new_state, events) after each move."""
     from .game import actors, apply_action
 

@@ -23,6 +23,8 @@ import functools
 import typing
 from typing import Annotated, Any, NotRequired, Required, Union
 
+from pydantic import ConfigDict, with_config
+
 __all__ = [
     "EVENTS", "PROMPTS", "VIEWS", "CardCounts", "CardId", "CardIds", "Hands", "Ident", "Idents", "Quest", "Quests",
     "RankId", "RoleId", "Seat", "Seats", "Shown", "SideId", "SourceId", "VoteId", "event", "forget", "is_private",
@@ -63,7 +65,7 @@ EVENTS: dict[str, type] = {}  # event type -> its declaration
 _PRIVATE: set[str] = set()
 PROMPTS: dict[str, tuple[type, ...]] = {}  # prompt kind -> the declarations of its ``info`` (one per asker)
 VIEWS: dict[str, type] = {}  # public-view key -> the declaration of a plug-in's entry
-STRICT = {"extra": "forbid", "strict": True}  # read by the tests' validation
+STRICT: ConfigDict = {"extra": "forbid", "strict": True}  # read by the tests' validation
 
 
 def event(cls: type | None = None, *, private: bool = False) -> Any:
@@ -71,7 +73,7 @@ def event(cls: type | None = None, *, private: bool = False) -> Any:
     ``TypedDict`` whose name is the event type."""
 
     def declare(cls: type) -> type:
-        cls.__pydantic_config__ = STRICT
+        cls = with_config(STRICT)(cls)  # (sets ``cls.__pydantic_config__``: read by the tests' validation)
         EVENTS[cls.__name__] = cls
         if private:
             _PRIVATE.add(cls.__name__)
@@ -86,7 +88,7 @@ def prompt_info(*kinds: str) -> Any:
     prompt of the same kind (the Opinion Maker's open vote) declares its own: the info matches one of them."""
 
     def declare(cls: type) -> type:
-        cls.__pydantic_config__ = STRICT
+        cls = with_config(STRICT)(cls)  # (sets ``cls.__pydantic_config__``: read by the tests' validation)
         for kind in kinds:
             if cls not in PROMPTS.get(kind, ()):
                 PROMPTS[kind] = (*PROMPTS.get(kind, ()), cls)
@@ -100,7 +102,7 @@ def view_entry(key: str) -> Any:
     """Declare a plug-in's public-view entry ``view[key]`` (a dict), on a ``TypedDict``."""
 
     def declare(cls: type) -> type:
-        cls.__pydantic_config__ = STRICT
+        cls = with_config(STRICT)(cls)  # (sets ``cls.__pydantic_config__``: read by the tests' validation)
         VIEWS[key] = cls
         view_shown.cache_clear()
         return cls

@@ -26,8 +26,11 @@ from typing import Protocol
 class Placed(Protocol):
     """What the order reads of a plug-in (``engine.plugin.Plugin``, not imported: it imports this)."""
 
-    id: str
-    place: str
+    @property
+    def id(self) -> str: ...  # (read only: a plug-in's are class attributes)
+
+    @property
+    def place(self) -> str: ...
 
 
 PLACES: tuple[str, ...] = (

@@ -18,7 +18,7 @@ from typing import NotRequired, TypedDict
 from .basics import Side
 from .errors import InvalidChoice
 from .event_types import Seat, SideId, SourceId, event, prompt_info
-from .models import Action, Pending, Prompt
+from .models import Action, GameConfig, Pending, Prompt
 from .plugin import Ctx, Plugin, register
 
 # The events this file emits (``engine.event_types``)
@@ -56,7 +56,7 @@ def someone_may_choose(ctx: Ctx) -> bool:
     return any(len(ctx.role(seat).loyalty_options(ctx, seat)) > 1 for seat in range(ctx.n))
 
 
-def _resolve(ctx: Ctx, checker: int, target: int, shown: Side, source: str, extra: dict,
+def _resolve(ctx: Ctx, checker: int, target: int, shown: Side, source: str, extra: dict[str, object],
              anonymous: bool = False) -> None:
     ctx.learn(checker, target, shown.value, source, **extra)
     ctx.emit("LoyaltySeen", to=[checker], seat=target, side=shown.value, source=source)
@@ -76,7 +76,7 @@ class LoyaltyChecks(Plugin):
     place = "engine"
     timer_phase = "loyalty"
 
-    def active(self, config) -> bool:
+    def active(self, config: GameConfig) -> bool:
         return True
 
     def prompt(self, ctx: Ctx, pending: Pending, seat: int) -> Prompt:
@@ -93,13 +93,14 @@ class LoyaltyChecks(Plugin):
         return None
 
     def handle(self, ctx: Ctx, pending: Pending, action: Action) -> None:
-        if action.choice not in pending.data["options"]:
+        choice = action.choice
+        if choice is None or choice not in pending.data["options"]:
             raise InvalidChoice("Hand over one of the Loyalty cards you may give.")
         _resolve(
             ctx,
             pending.data["checker"],
             action.seat,
-            Side(action.choice),
+            Side(choice),
             pending.data["source"],
             pending.data.get("extra") or {},
             bool(pending.data.get("anonymous")),

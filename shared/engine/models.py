@@ -126,6 +126,11 @@ class QuestRecord(BaseModel):
     success: bool
 
 
+def _no_results() -> list[bool | None]:
+    """A new game's quest results: none played yet (five slots)."""
+    return [None] * 5
+
+
 class GameState(BaseModel):
     schema_version: int = 1
     config: GameConfig
@@ -139,7 +144,7 @@ class GameState(BaseModel):
     stage: str = "reveal"
     hook_i: int = 0
     quest: int | None = None  # slot being attempted this round
-    results: list[bool | None] = Field(default_factory=lambda: [None] * 5)
+    results: list[bool | None] = Field(default_factory=_no_results)
     vote_track: int = 0
     team: list[int] = Field(default_factory=list)
     votes: dict[int, bool] = Field(default_factory=dict)

@@ -317,7 +317,7 @@ def load_plugins() -> None:
             importlib.import_module(f"{pkg_name}.{info.name}")
 
 
-_ACTIVE_CACHE: dict[tuple, tuple[str, ...]] = {}
+_ACTIVE_CACHE: dict[tuple[Theme, tuple[str, ...], str, str | None], tuple[str, ...]] = {}
 
 
 def active_plugins(config: GameConfig) -> list[Plugin]:

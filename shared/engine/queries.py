@@ -1,6 +1,7 @@
 """What a seat may do now, and whom the table waits for: read-only questions about a state."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 from typing import TypedDict
 
@@ -82,7 +83,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         if p.optional:
             out.append(Action(seat=seat, kind=p.kind, choice="pass"))
         if p.pick:
-            quests = p.quests or [None]
+            quests: Sequence[int | None] = p.quests or [None]
             for q in quests:
                 size = int(p.info.get("sizes", {}).get(str(q), p.pick)) if q is not None else p.pick
                 for team in combinations(p.targets, size):

@@ -27,13 +27,14 @@ ones only once the game is over, when who held them is no longer a secret.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 from typing import Any, TypedDict
 
 from . import cards
 from .basics import Theme
 from .event_types import Ident, Quest, Seat, Seats, event
-from .models import Action, GameConfig, Pending, Prompt
+from .models import Action, ConfigIssue, GameConfig, Pending, Prompt
 from .plugin import ALL, TIMEOUT, Ctx, Plugin, issue, register
 
 # The events this file emits (``engine.event_types``)
@@ -81,7 +82,8 @@ def every_answer(prompt: Prompt) -> list[Action]:
     out: list[Action] = []
     if prompt.pick:
         sizes = prompt.info.get("sizes") or {}
-        for quest in prompt.quests or [None]:
+        quests: Sequence[int | None] = prompt.quests or [None]
+        for quest in quests:
             size = int(sizes.get(str(quest), prompt.pick)) if quest is not None else prompt.pick
             for team in combinations(prompt.targets, size):
                 out += [Action(seat=seat, kind=kind, targets=team, quest=quest, choice=c) for c in choices]
@@ -164,7 +166,7 @@ class Timeouts(Plugin):
     def active(self, config: GameConfig) -> bool:
         return True
 
-    def validate(self, config: GameConfig):
+    def validate(self, config: GameConfig) -> list[ConfigIssue]:
         value = config.options.get(VOTE_OPTION)
         if value is not None and value not in VOTE_CHOICES:
             return [

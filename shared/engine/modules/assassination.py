@@ -104,7 +104,7 @@ def target_kinds(config: GameConfig) -> list[str]:
 
 def assassin_seat(ctx: Ctx) -> int:
     """Who assassinates: the seat handed the task (``hand_over``), else the dealt Assassin."""
-    override = ctx.state.mods.get(Assassination.id, {}).get("assassin")
+    override: int | None = ctx.state.mods.get(Assassination.id, {}).get("assassin")
     if override is not None:
         return override
     return dealt_assassin(ctx.config, ctx.state.roles)
@@ -228,7 +228,7 @@ class Assassination(Module):
     place = "assassination"
     timer_phase = "assassination"
 
-    def active(self, config) -> bool:
+    def active(self, config: GameConfig) -> bool:
         return bool(target_kinds(config))
 
     def validate(self, config: GameConfig) -> list[ConfigIssue]:

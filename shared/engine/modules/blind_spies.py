@@ -5,6 +5,7 @@ The Evil reveal step (``engine.reveal``) reads this option; this module owns the
 from __future__ import annotations
 
 from ..basics import Theme
+from ..models import ConfigIssue, GameConfig
 from ..plugin import Module, issue, register
 
 
@@ -14,7 +15,7 @@ class BlindSpies(Module):
     option = "blind_spies"
     themes = frozenset({Theme.AVALON, Theme.RESISTANCE})
 
-    def validate(self, config):
+    def validate(self, config: GameConfig) -> list[ConfigIssue]:
         if "merlin" in config.roles:
             return [
                 issue(

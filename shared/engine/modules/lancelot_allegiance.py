@@ -28,6 +28,7 @@ from typing import Any, NotRequired, TypedDict
 from .. import cards as card_registry
 from ..basics import QUESTS, Side
 from ..event_types import CardId, CardIds, Quest, SideId, event
+from ..models import ConfigIssue, GameConfig
 from ..plugin import Ctx, Module, issue, register
 from ..roles.lancelot import LANCELOTS
 
@@ -79,8 +80,14 @@ VARIANTS: dict[str, Variant] = {
 }
 
 
-def variant(ctx: Ctx) -> Variant | None:
-    return VARIANTS.get(ctx.config.option("lancelot"))
+def variant(ctx: Ctx) -> Variant:
+    """The game's variant. The module takes part only in a game that names one, and ``validate`` refuses
+    a name that is none of ``VARIANTS``: a game being played always has one."""
+    name = ctx.config.option("lancelot")
+    found = VARIANTS.get(name)
+    if found is None:
+        raise ValueError(f"no Lancelot variant {name!r} (a configuration naming it is refused)")
+    return found
 
 
 def lancelot_seats(ctx: Ctx) -> list[int]:
@@ -106,7 +113,7 @@ class LancelotAllegiance(Module):
     option_values = tuple(VARIANTS)
     place = "allegiance"
 
-    def validate(self, config):
+    def validate(self, config: GameConfig) -> list[ConfigIssue]:
         name = config.option("lancelot")
         if name not in VARIANTS:
             return [

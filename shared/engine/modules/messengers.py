@@ -27,7 +27,7 @@ from typing import Any, TypedDict
 
 from .. import cards
 from ..event_types import RankId, event
-from ..models import GameConfig
+from ..models import ConfigIssue, GameConfig
 from ..plugin import Ctx, Module, Tally, issue, register
 from ..reveal import RevealStep, register_step
 from .assassination import register_target
@@ -86,7 +86,7 @@ class Messengers(Module):
     def active(self, config: GameConfig) -> bool:
         return "good_messenger" in config.roles or "evil_messenger" in config.roles
 
-    def validate(self, config: GameConfig):
+    def validate(self, config: GameConfig) -> list[ConfigIssue]:
         if config.roles.count("good_messenger") != 2 or config.roles.count("evil_messenger") != 1:
             return [
                 issue(

@@ -9,7 +9,7 @@ reveal themself at the Reveal (see the role file).
 from __future__ import annotations
 
 from .. import cards
-from ..models import GameConfig
+from ..models import ConfigIssue, GameConfig
 from ..plugin import Ctx, Module, Tally, issue, register
 
 MAGIC = "magic"
@@ -28,7 +28,7 @@ class SorcererModule(Module):
     def active(self, config: GameConfig) -> bool:
         return any(r in config.roles for r in SORCERERS)
 
-    def validate(self, config: GameConfig):
+    def validate(self, config: GameConfig) -> list[ConfigIssue]:
         if all(r in config.roles for r in SORCERERS):
             return []
         return [

@@ -13,6 +13,7 @@ know each other, and Evil Lancelot only extends his thumb for Evil; he does not 
 from __future__ import annotations
 
 from ..basics import Side
+from ..models import GameConfig
 from ..plugin import Ctx, Needs, Role, register
 from ..reveal import RevealStep, register_step
 
@@ -70,11 +71,11 @@ class EvilLancelot(_Lancelot):
     looks_in = frozenset({"evil", "lancelot"})
     can_assassinate = True
 
-    def may_assassinate(self, config) -> bool:
+    def may_assassinate(self, config: GameConfig) -> bool:
         # In the variants he may change sides, so he is never the one who assassinates.
         return not config.option("lancelot")
 
-    def reveal_traits(self, config):
+    def reveal_traits(self, config: GameConfig) -> tuple[frozenset[str], frozenset[str]]:
         if config.option("lancelot"):
             # "Evil Lancelot, extend your thumb so that the other agents of Evil may know you":
             # known to Evil, does not know them; the Lancelot step is removed.

@@ -1,5 +1,6 @@
 """Percival: Good; sees Merlin and Morgana at the reveal without knowing which is which."""
 from ..basics import Side
+from ..models import ConfigIssue, GameConfig
 from ..plugin import Ctx, Needs, Role, issue, register
 from ..reveal import RevealStep, register_step
 
@@ -20,7 +21,7 @@ class Percival(Role):
     looks_in = frozenset({"percival"})
     needs = (Needs("percival_without_merlin", "Percival has no Merlin to find in this game.", any_of=("merlin",)),)
 
-    def validate(self, config):
+    def validate(self, config: GameConfig) -> list[ConfigIssue]:
         if config.players == 5 and not {"mordred", "morgana"} & set(config.roles):
             return [
                 issue(

@@ -20,7 +20,7 @@ from typing import Any, TypedDict
 from ..basics import Side
 from ..errors import InvalidTarget
 from ..event_types import Seat, SideId, SourceId, event
-from ..models import Action, Pending, Prompt
+from ..models import Action, ConfigIssue, GameConfig, Pending, Prompt
 from ..modules.assassination import assassin_seat, hand_over, skipped, target_kinds
 from ..plugin import Ctx, Role, issue, register
 from ..reveal import RevealStep, register_step
@@ -49,7 +49,7 @@ class AllegianceChanged(TypedDict):
 register_step(RevealStep(id="untrustworthy_servant", order=35, label="assassin", shown_by="assassin"))
 
 
-def _assassination_stage(config) -> bool:
+def _assassination_stage(config: GameConfig) -> bool:
     """Is there an Assassination stage in this game (Merlin, or another assassination target)?"""
     return bool(target_kinds(config))
 
@@ -68,7 +68,7 @@ class UntrustworthyServant(Role):
     place = "recruitment"  # the Recruitment stage comes before the Assassination stage
     timer_phase = "assassination"  # the Recruitment stage, just before the Assassination, has its time limit
 
-    def validate(self, config):
+    def validate(self, config: GameConfig) -> list[ConfigIssue]:
         if not _assassination_stage(config):
             return [
                 issue(

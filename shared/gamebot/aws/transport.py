@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from time import monotonic
-from typing import Any, NamedTuple
+from typing import Any, BinaryIO, NamedTuple
 from urllib.parse import urlsplit
 
 from gamebot.environment import Environment
@@ -86,14 +86,14 @@ class Response(NamedTuple):
     close: bool  # the server closes the connection after this answer
 
 
-def _line(reader: Any) -> bytes:
+def _line(reader: BinaryIO) -> bytes:
     line = reader.readline(MAX_LINE + 1)
     if len(line) > MAX_LINE:
         raise http.client.LineTooLong("header line")
     return line
 
 
-def read_response(reader: Any, method: str) -> Response:
+def read_response(reader: BinaryIO, method: str) -> Response:
     """One HTTP/1.x answer from a buffered reader (interim 1xx answers skipped)."""
     while True:
         line = _line(reader)
@@ -129,8 +129,8 @@ def read_response(reader: Any, method: str) -> Response:
     return Response(status, headers, reader.read(), True)  # delimited by the end of the connection
 
 
-def _chunked(reader: Any) -> bytes:
-    parts = []
+def _chunked(reader: BinaryIO) -> bytes:
+    parts: list[bytes] = []
     while True:
         size_line = _line(reader)
         try:
@@ -177,7 +177,8 @@ class TimedReader(io.RawIOBase):
         if self.until is not None:
             left = self.until - monotonic()
             self.sock.settimeout(min(READ_TIMEOUT, left) if left > 0 else 0.0)  # (0: BlockingIOError if none)
-        return self.sock.recv_into(buffer)
+        received: int = self.sock.recv_into(buffer)  # (a socket's recv_into: the bytes it read)
+        return received
 
 
 class Sent(NamedTuple):
@@ -185,7 +186,7 @@ class Sent(NamedTuple):
 
     request: bytes
     method: str
-    connection: Any  # _Connection
+    connection: _Connection
     reused: bool  # it went on a kept-alive connection (which may turn out to have been dropped)
     until: float | None  # when its budget ends (``monotonic()``), None without a budget
 

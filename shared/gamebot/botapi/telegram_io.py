@@ -31,7 +31,7 @@ import time
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, LinkPreviewOptions
 from telegram.constants import ParseMode
@@ -94,13 +94,19 @@ class Btn:
 
 Keyboard = list[list[Btn]]
 
+OutOp = Literal["send", "edit", "markup", "answer", "photo", "pin", "unpin", "delete", "stats", "idle", "nextgame"]
+"""What an :class:`Out` does. Bot API calls: ``send``, ``edit`` (text and buttons), ``markup`` (the buttons
+only), ``answer`` (a button press), ``photo`` (``photo`` bytes, ``text`` the caption), ``pin``, ``unpin``,
+``delete``. The outbox's entries that are no Bot API call (``gamebot.storage.effects.EffectOp``) stand as
+operations too when a delivery reports on them: ``stats`` and ``idle`` (counted in the store), ``nextgame``
+(the /nextgame subscribers told)."""
+
 
 @dataclass
 class Out:
     """One Bot API call the service wants made."""
 
-    op: str  # "send" | "edit" | "answer" | "pin" | "unpin" | "markup" | "photo" (``photo`` bytes, ``text`` the
-    # caption) | "delete"
+    op: OutOp
     chat_id: int | None = None
     text: str | None = None
     keyboard: list[list[Btn]] | None = None
@@ -219,8 +225,8 @@ def _seconds(value: Any) -> float:
 INLINE_WAIT = 3.0  # seconds of a 429 worth waiting for inside the update; longer: the outbox waits
 
 
-def response_method(op: str, chat_id: int | None = None, text: str | None = None, callback_id: str | None = None,
-                    alert: bool = False, url: str | None = None) -> dict[str, Any]:
+def response_method(op: Literal["answer", "send"], chat_id: int | None = None, text: str | None = None,
+                    callback_id: str | None = None, alert: bool = False, url: str | None = None) -> dict[str, Any]:
     """A Bot API call as a webhook reply (Telegram performs it once it has our answer): ``answer`` a
     button press (plain text), or ``send`` one message (markup: a plain ``str`` is refused)."""
     if op == "answer":

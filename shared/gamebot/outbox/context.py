@@ -7,18 +7,24 @@ up to the service.
 """
 from __future__ import annotations
 
+import random
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from gamebot.botapi.bot_name import BotName
 from gamebot.botapi.callbacks import Codec
+from gamebot.botapi.telegram_io import TelegramIO
 from gamebot.language import texts
+from gamebot.outbox.courier import Courier
+from gamebot.outbox.uow import UnitOfWork
 from gamebot.presenter.table import Table
 from gamebot.storage import recovery
 from gamebot.storage.session import PLAYING, DamagedSession, Player, Session, UserRecord, chat_key, user_key
 from gamebot.storage.store import Item, Repository, retrying
 from gamebot.timing.policy import running
+from gamebot.timing.scheduler import Scheduler
 
 GROUP_TYPES = ("group", "supergroup")
 MAX_PLAYERS = 10
@@ -44,7 +50,7 @@ def lang_of(user: Any, s: Session | None = None) -> str:
     """A person's language: their seat's in ``s`` when they have one (what they chose, else their app's:
     ``Player.lang``), else their Telegram app's if a catalog speaks it, else the group's."""
     seat = s.seat_of(user.id) if s is not None and getattr(user, "id", None) is not None else None
-    if seat is not None and texts.supported(s.players[seat].lang):
+    if s is not None and seat is not None and texts.supported(s.players[seat].lang):
         return s.players[seat].lang
     fallback = s.lang if s is not None and texts.supported(s.lang) else texts.DEFAULT_LANG
     return texts.lang_for(getattr(user, "language_code", None), fallback)
@@ -64,26 +70,28 @@ def player_lang(s: Session, seat: int) -> str:
 
 @dataclass
 class Deps:
-    """The handlers' dependencies. ``uow``: the ``gamebot.outbox.uow.UnitOfWork`` (set once it is built);
-    ``scheduler``: the phase timers' scheduler (None: no time limits); ``seeds``: a ``random.Random``
-    for game seeds (tests), else ``secrets``."""
+    """The handlers' dependencies. ``scheduler``: the phase timers' scheduler (None: no time limits);
+    ``seeds``: a ``random.Random`` for game seeds (tests), else ``secrets``. ``uow`` and ``courier`` are
+    built with these dependencies (their callbacks read them), so they are set right after, by whoever
+    builds them (``gamebot.core.service.Service``): not arguments, and unset until then."""
 
     repo: Repository
-    io: Any
+    io: TelegramIO
     codec: Codec
     bot_username: str | BotName = ""
-    clock: Any = time.time
-    seeds: Any = None
+    clock: Callable[[], float] = time.time
+    seeds: random.Random | None = None
     archive_days: float = ARCHIVE_DAYS
-    scheduler: Any = None
-    uow: Any = None
-    courier: Any = None  # the ``gamebot.outbox.courier.Courier`` that sends what the unit of work committed
+    scheduler: Scheduler | None = None
+    uow: UnitOfWork = field(init=False, repr=False, compare=False)  # the unit of work the handlers commit through
+    courier: Courier = field(init=False, repr=False, compare=False)  # sends what the unit of work committed
 
     def table(self, session: Session, lang: str | None = None) -> Table:
         """The table messages about ``session`` are drawn for (``lang``: default the group's)."""
         theme = session.settings.theme
-        if session.state:
-            theme = session.game().config.theme.value
+        state = session.game()  # (None: no game stored)
+        if state is not None:
+            theme = state.config.theme.value
         limit = running(session, self.clock()) if self.scheduler is not None else None
         return Table(
             chat_id=session.chat_id,

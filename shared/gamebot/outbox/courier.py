@@ -14,15 +14,15 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
 
-from gamebot.botapi.telegram_io import Out, Result
+from gamebot.botapi.telegram_io import Out, Result, TelegramIO
 from gamebot.outbox.delivery import Facts, held_back, learn, to_effect, to_out
 from gamebot.outbox.plan import Plan, Step
 from gamebot.outbox.uow import UnitOfWork
 from gamebot.storage.effects import RECEIPT_DAYS, Effect, receipts_key
 from gamebot.storage.session import Session, chat_key
 from gamebot.storage.store import Item, retrying
+from gamebot.timing.alarm import Schedule
 
 log = logging.getLogger("gamebot.outbox.courier")
 
@@ -36,8 +36,8 @@ GIVE_UP = 8  # tries of an entry that keeps failing (5xx, network) before it is 
 class Courier:
     """Delivers what ``uow``'s commits stored, through ``io`` (``telegram_io.TelegramIO``)."""
 
-    def __init__(self, uow: UnitOfWork, io: Any,
-                 schedule: Callable[[list[Any]], None] | None = None,
+    def __init__(self, uow: UnitOfWork, io: TelegramIO,
+                 schedule: Callable[[list[Schedule]], None] | None = None,
                  follow_up: Callable[[Session, Facts], list[Out]] | None = None,
                  tally: Callable[[Effect], None] | None = None,
                  notify: Callable[[Effect, Session | None, int], Awaitable[Result]] | None = None) -> None:
@@ -61,7 +61,7 @@ class Courier:
                 results += batch
                 if step.session is None or not (step.stored or self._worth_recording(batch)):
                     break
-                follow, more = self._ack(step, batch)
+                follow, more = self._ack(step, step.session, batch)
                 if more:
                     if calls is not None:
                         await calls  # (in order: the commit's alarm before the one the ack sets)
@@ -75,7 +75,7 @@ class Courier:
         return results
 
     @staticmethod
-    def _aside(work: Callable[[list[Any]], None], calls: list[Any]) -> asyncio.Future | None:
+    def _aside(work: Callable[[list[Schedule]], None], calls: list[Schedule]) -> asyncio.Future[None] | None:
         """Run ``work(calls)`` (blocking AWS requests) in a worker thread, so that the event loop keeps
         sending meanwhile; None when there is nothing to do."""
         if not calls:
@@ -155,8 +155,9 @@ class Courier:
         except Exception:  # the ack still records it; only a death before the ack would send it again
             log.warning("could not note the receipt of message %s in chat %s", message_id, step.chat_id)
 
-    def _ack(self, step: Step, results: list[Result]) -> tuple[Step | None, list[Any]]:
-        """Record the delivery in one version-checked write (re-read on a conflict). Returns the next
+    def _ack(self, step: Step, written: Session, results: list[Result]) -> tuple[Step | None, list[Schedule]]:
+        """Record the delivery in one version-checked write (re-read on a conflict; ``written``: the
+        session as ``step`` wrote or read it, where the first try starts from). Returns the next
         round of delivery when the write left deliverable entries (notices, entries others added), and
         the scheduler calls the write committed (the alarm)."""
         now = self.uow.clock()
@@ -164,11 +165,11 @@ class Courier:
         facts = Facts.of(results)
         tries: list[int] = []
         next_step: list[Step | None] = [None]
-        committed: list[Any] = []
+        committed: list[Schedule] = []
 
         def attempt() -> None:
             if not tries:
-                session, version = Session.from_body(step.session.body()), step.version
+                session, version = Session.from_body(written.body()), step.version
             else:
                 stored = self.uow.repo.get(chat_key(step.chat_id))
                 if stored is None:

@@ -46,7 +46,7 @@ def learn(session: Session, r: Result) -> None:
     if out.expires_with and r.message_id and out.op == "send":  # a reminder: deleted once its decision is over
         session.reminders = [*session.reminders, Reminder(chat=out.chat_id or 0, msg=r.message_id,
                                                           key=out.expires_with)][-MAX_REMINDERS:]
-    if out.live is not None and r.message_id and out.op == "send":
+    if out.live is not None and r.message_id and out.op == "send" and out.chat_id is not None:  # (sent to a chat)
         state = session.game() if session.status == PLAYING else None
         if state is not None and serial(state) == out.live:
             session.track_keyboard(out.chat_id, r.message_id, out.live)
@@ -66,7 +66,10 @@ def held_back(r: Result) -> bool:
 
 def to_effect(out: Out, step: int | None = None, progress: bool = False) -> Effect:
     """``out`` as an outbox entry; ``step``: the step it belongs to (None: an entry on its own); ``progress``:
-    progress that must wait here (refused when the outbox is full)."""
+    progress that must wait here (refused when the outbox is full). An answer to a button press is never
+    stored (the unit of work answers it at once): there is no entry for it."""
+    if out.op == "answer":
+        raise ValueError("an answer to a button press is never stored")
     return Effect(seq=0, op=out.op, chat=out.chat_id or 0, text=out.text, keyboard=keyboard_data(out.keyboard),
                   message_id=out.message_id, user_id=out.user_id, remember=out.remember, live=out.live,
                   fallback_send=out.fallback_send, tag=out.tag or "", picture=out.picture, step=step,

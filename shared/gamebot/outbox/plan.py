@@ -12,6 +12,7 @@ from gamebot.language.markup import Html, require
 from gamebot.storage.effects import Effect
 from gamebot.storage.session import Session
 from gamebot.storage.store import Write
+from gamebot.timing.alarm import Schedule
 
 
 class Reply(Exception):
@@ -40,7 +41,7 @@ class Plan:
     answer: Html | None = None  # markup: a command's reply, or a pressed button's toast (its plain text)
     alert: bool = False
     url: str | None = None
-    schedule: list[Any] = field(default_factory=list)  # scheduler calls once committed (gamebot.timing.alarm)
+    schedule: list[Schedule] = field(default_factory=list)  # scheduler calls once committed (gamebot.timing.alarm)
     fired: bool = False  # the chat's alarm fired and this attempt does what was due (gamebot.handlers.timekeeper)
     picture: tuple[int, dict[str, Any], str] | None = None  # (chat, game summary, language): sent last
     effects: list[Effect] = field(default_factory=list)  # outbox entries that are no Bot API call (statistics)

@@ -17,14 +17,14 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
 
 from gamebot.botapi.telegram_io import Out, Result
 from gamebot.outbox.delivery import learn, to_effect, to_out
 from gamebot.outbox.plan import Plan, Reply, Step
 from gamebot.storage.effects import LEASE_SECONDS, Budget, Effect, Lease, receipts_key
-from gamebot.storage.session import Session, chat_key, keeps_moved_out
+from gamebot.storage.session import Deadline, Session, chat_key, keeps_moved_out
 from gamebot.storage.store import Item, Repository, VersionConflict, Write, retrying
+from gamebot.timing.alarm import Schedule
 
 log = logging.getLogger("gamebot.outbox.uow")
 
@@ -46,8 +46,8 @@ class UnitOfWork:
     the outbox), retry on a conflict. What the commit decided is sent afterwards by ``courier.Courier``."""
 
     def __init__(self, repo: Repository, clock: Callable[[], float] = time.time,
-                 plan_timers: Callable[[Session, Any], list[Out]] | None = None,
-                 arm: Callable[[Session, float, set[int], bool], list[Any]] | None = None,
+                 plan_timers: Callable[[Session, Deadline | None], list[Out]] | None = None,
+                 arm: Callable[[Session, float, set[int], bool], list[Schedule]] | None = None,
                  photo: Callable[[Session, Effect], Out | None] | None = None,
                  settle: Callable[[Plan], None] | None = None,
                  refresh: Callable[[Session, str], Out | None] | None = None,
@@ -253,11 +253,11 @@ class UnitOfWork:
         for v in list(box.dirty):
             if v in views:
                 continue
-            out = self.refresh(s, v)
-            if out is None:  # nothing to show any more (the lobby became the board...)
+            fresh = self.refresh(s, v)
+            if fresh is None:  # nothing to show any more (the lobby became the board...)
                 box.shown(v, now)
             else:
-                extra.append(out)
+                extra.append(fresh)
         # closing edits sent again, once no older progress edit can overtake them (like progress: no ack);
         # a message this step edits anyway needs none (its edit is newer: a repeat would undo it)
         box.drop_repeats(extra)

@@ -55,7 +55,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -90,11 +90,17 @@ class Budget(BaseModel):
 UNLIMITED = Budget(limit=0, progress=0, gap=0.0)
 
 
+EffectOp = Literal["send", "edit", "markup", "pin", "unpin", "photo", "delete", "stats", "idle", "nextgame"]
+"""Every operation an outbox entry was ever stored with (a stored item must still load): the essential Bot API
+calls (``gamebot.botapi.telegram_io.OutOp`` but ``answer``, which is never stored), and the entries that are
+no Bot API call: ``stats``, ``idle``, ``nextgame``."""
+
+
 class Effect(BaseModel):
     """One stored Bot API operation (an essential ``Out``), waiting to be delivered."""
 
     seq: int
-    op: str  # "send" | "edit" | "markup" | "pin" | "photo" | "delete" | "stats" | "idle" | "nextgame"
+    op: EffectOp
     chat: int
     text: str | None = None
     keyboard: list[list[dict[str, str]]] | None = None  # rows of {"text", "data"} or {"text", "url"}

@@ -24,7 +24,7 @@ COMPRESS_ABOVE = 1024  # bytes of JSON; smaller bodies stay readable text (they 
 FOLDER = Path(__file__).resolve().parent / "zdict"
 CURRENT = 0x0C080593  # the dictionary new bodies are compressed with (its Adler-32): zdict/0c080593.bin
 _loaded: dict[int, bytes] = {}
-_primed: Any = None  # a compressor with the current dictionary loaded, never used itself
+_primed: zlib._Compress | None = None  # a compressor with the current dictionary loaded, never used itself
 
 
 class UnknownDictionary(ValueError):
@@ -46,7 +46,7 @@ def dictionary(dict_id: int) -> bytes:
     return found
 
 
-def _packer() -> Any:
+def _packer() -> zlib._Compress:
     """A compressor primed with the current dictionary, copied for each body: loading the dictionary
     into a new compressor took half of the compression's time (the copy's output is the same)."""
     global _primed
@@ -67,10 +67,14 @@ def pack(body: dict[str, Any]) -> dict[str, Any]:
 
 def unpack(value: dict[str, Any]) -> dict[str, Any]:
     """The body stored in ``value`` (as :func:`pack` wrote it, or plain zlib, or text)."""
+    body: dict[str, Any]  # (what ``pack`` was given: a JSON object)
     if "B" not in value:
-        return json.loads(value["S"])
+        body = json.loads(value["S"])
+        return body
     data = bytes(value["B"])
     if len(data) >= 6 and data[1] & 0x20:  # FDICT: the dictionary's id follows the two header bytes
         unpacker = zlib.decompressobj(zdict=dictionary(int.from_bytes(data[2:6], "big")))
-        return json.loads(unpacker.decompress(data) + unpacker.flush())
-    return json.loads(zlib.decompress(data))
+        body = json.loads(unpacker.decompress(data) + unpacker.flush())
+    else:
+        body = json.loads(zlib.decompress(data))
+    return body

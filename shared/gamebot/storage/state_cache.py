@@ -19,32 +19,57 @@ mistaken for another object's.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, Protocol
 
 from engine import GameState, public_view
 
-Table = Any  # ``presenter.table.Table`` (not imported: the presenter imports the session module, which parses states here)
+
+class DrawnFor(Protocol):
+    """What a board is drawn for, as far as this cache tells one from another: ``presenter.table.Table``
+    (not imported: the presenter imports the session module, which parses states here)."""
+
+    @property
+    def chat_id(self) -> int: ...
+    @property
+    def game_id(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def lang(self) -> str: ...
+    @property
+    def theme(self) -> str: ...
+    @property
+    def names(self) -> Sequence[str]: ...
+    @property
+    def user_ids(self) -> Sequence[int]: ...
+    @property
+    def bot_username(self) -> object: ...  # a ``str``, or a ``botapi.bot_name.BotName`` (told apart by identity)
+    @property
+    def limit(self) -> int: ...
+    @property
+    def due(self) -> int | None: ...
+
 
 STATES = 16  # parsed states kept (a few chats per container, the state before and after a move)
 VIEWS = 16
 BOARDS = 32  # (a board per language and status of a view)
 
 
-class _Lru:
+class _Lru[K: Hashable, V]:
     """A small least-recently-used map."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self.items: OrderedDict[Any, Any] = OrderedDict()
+        self.items: OrderedDict[K, V] = OrderedDict()
 
-    def get(self, key: Any) -> Any:
+    def get(self, key: K) -> V | None:
         found = self.items.get(key)
         if found is not None:
             self.items.move_to_end(key)
         return found
 
-    def put(self, key: Any, value: Any) -> None:
+    def put(self, key: K, value: V) -> None:
         self.items[key] = value
         self.items.move_to_end(key)
         while len(self.items) > self.size:
@@ -54,9 +79,9 @@ class _Lru:
         self.items.clear()
 
 
-_states = _Lru(STATES)
-_views = _Lru(VIEWS)
-_boards = _Lru(BOARDS)
+_states: _Lru[str, GameState] = _Lru(STATES)
+_views: _Lru[int, tuple[GameState, dict[str, Any]]] = _Lru(VIEWS)  # id(state) -> (state, its view)
+_boards: _Lru[tuple[Hashable, ...], tuple[dict[str, Any], object, str]] = _Lru(BOARDS)  # -> (view, bot name, board)
 
 
 def game_state(text: str) -> GameState:
@@ -83,7 +108,7 @@ def public(state: GameState) -> dict[str, Any]:
     return pv
 
 
-def board(draw: Callable[[Table, dict[str, Any], str], str], table: Table, pv: dict[str, Any],
+def board[T: DrawnFor](draw: Callable[[T, dict[str, Any], str], str], table: T, pv: dict[str, Any],
           status: str = "playing") -> str:
     """``draw(table, pv, status)`` (``presenter.board.board``, which the caller passes: the presenter imports the session,
     which uses this module), drawn once per view (``public``'s dict) and table."""

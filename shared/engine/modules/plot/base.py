@@ -130,7 +130,8 @@ def face_up_seats(state: GameState) -> set[int]:
 
 
 def hand(ctx: Ctx, seat: int) -> list[str]:
-    return plot(ctx)["hands"][seat]
+    cards: list[str] = plot(ctx)["hands"][seat]
+    return cards
 
 
 def holds(ctx: Ctx, seat: int, card_id: str) -> bool:
