@@ -106,6 +106,14 @@ class Environment:
         return None
 
 
+def adopt_timedeltas() -> None:
+    """python-telegram-bot 22 deprecates integer time periods (``RetryAfter.retry_after`` among them) and
+    warns at each one unless ``PTB_TIMEDELTA`` opts in to what its next major version does: timedeltas.
+    The bot reads every period as a timedelta, so the Bot API module opts the process in when it loads
+    (the one variable the bot sets rather than reads)."""
+    os.environ["PTB_TIMEDELTA"] = "1"
+
+
 def aws_credentials(env: Mapping[str, str] | None = None) -> tuple[str, str, str | None] | None:
     """The AWS credentials the environment holds (Lambda's): (key id, secret key, session token or None),
     else None. Read at each request's signing, so this reads the three variables alone."""

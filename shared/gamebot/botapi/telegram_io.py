@@ -38,9 +38,11 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.request import BaseRequest
 
+from gamebot.environment import adopt_timedeltas
 from gamebot.language.markup import Html, plain, require, require_plain
 
 log = logging.getLogger("gamebot.telegram")
+adopt_timedeltas()  # python-telegram-bot's periods as its next major version gives them
 
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 
@@ -216,7 +218,8 @@ def get_me_username(token: str, base_url: str, timeout: float = 5.0) -> str:
     return str(result.get("username") or "") if isinstance(result, dict) else ""
 
 
-def _seconds(value: Any) -> float:
+def _seconds(value: dtm.timedelta | float) -> float:
+    """A period as python-telegram-bot gives it (a timedelta: ``environment.adopt_timedeltas``), in seconds."""
     if isinstance(value, dtm.timedelta):
         return value.total_seconds()
     return float(value)
@@ -326,7 +329,7 @@ class TelegramIO:
                 mid = await self._call(out)
                 return Result(out, True, mid)
             except RetryAfter as exc:
-                wait = _seconds(exc._retry_after if hasattr(exc, "_retry_after") else exc.retry_after)
+                wait = _seconds(exc.retry_after)
                 if out.op == "answer" or wait > INLINE_WAIT or time.monotonic() + wait > deadline:
                     self.stats["dropped"] += 1
                     log.warning("flood control: dropped %s (%s, retry after %.0fs)", out.op, out.tag, wait)
