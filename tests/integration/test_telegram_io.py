@@ -167,3 +167,23 @@ def test_a_photo_that_telegram_refuses_is_reported_not_raised(io, server, loop):
     ]))
     assert not r.ok and r.error == "bad_request"
     assert after.ok and server.messages(GROUP)[-1]["text"] == "still delivered"
+
+
+@pytest.mark.parametrize("out, missing", [
+    (Out("send", text=Html("to no chat")), "chat_id is empty"),
+    (Out("send", chat_id=GROUP), "message text is empty"),
+    (Out("edit", chat_id=GROUP, message_id=1), "message text is empty"),
+    (Out("photo", photo=b"png"), "chat_id is empty"),
+    (Out("pin", chat_id=GROUP), "message identifier is not specified"),
+    (Out("delete", chat_id=GROUP), "message identifier is not specified"),
+    (Out("unpin"), "chat_id is empty"),
+    (Out("answer", text="no query"), "query is too old and response timeout expired or query ID is invalid"),
+])
+def test_an_operation_without_what_its_method_requires_is_a_bad_request(io, server, loop, out, missing):
+    """What Telegram answers a call without its chat, its message or its text (``TelegramIO`` refuses it the
+    same way, before the call): reported, not raised, and the next operation still goes out."""
+    server.add_group(GROUP)
+    [sent] = loop.run_until_complete(io.run([Out("send", chat_id=GROUP, text=Html("first"))]))
+    [r, after] = loop.run_until_complete(io.run([out, Out("send", chat_id=GROUP, text=Html("after"))]))
+    assert not r.ok and r.error == "bad_request" and r.detail == missing.capitalize()  # (as PTB words it)
+    assert after.ok and server.texts(GROUP) == ["first", "after"] and sent.message_id == 1

@@ -50,7 +50,9 @@ def essentials(data: dict[str, Any]) -> dict[str, Any]:
     built for the rest: of the message under a pressed button, ``PRESSED_MESSAGE``. A copy where it
     differs: ``data`` itself is not changed."""
     q = data.get("callback_query")
-    m = q.get("message") if isinstance(q, dict) else None
+    if not isinstance(q, dict):
+        return data
+    m = q.get("message")
     if not isinstance(m, dict):
         return data
     return {**data, "callback_query": {**q, "message": {k: m[k] for k in PRESSED_MESSAGE if k in m}}}

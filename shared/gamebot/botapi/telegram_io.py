@@ -136,7 +136,7 @@ class Out:
         """Draw now what is drawn when first read (``DrawnLater``); an operation built drawn has nothing to do."""
 
 
-Drawing = Callable[[], tuple[str, "list[list[Btn]] | None"]]
+Drawing = Callable[[], tuple[Html, "list[list[Btn]] | None"]]  # (a group message's text: markup)
 
 
 class DrawnLater(Out):
@@ -157,7 +157,7 @@ class DrawnLater(Out):
             self._drawn, self._draw = self._draw(), None
         return self._drawn
 
-    @property  # type: ignore[override]
+    @property
     def text(self) -> str:
         return self._content()[0]
 
@@ -166,7 +166,7 @@ class DrawnLater(Out):
         if value is not None:
             self._drawn = (value, self._content()[1])
 
-    @property  # type: ignore[override]
+    @property
     def keyboard(self) -> list[list[Btn]] | None:
         return self._content()[1]
 
@@ -225,6 +225,18 @@ def _seconds(value: dtm.timedelta | float) -> float:
     return float(value)
 
 
+def _given[T](value: T | None, missing: str) -> T:
+    """A parameter the Bot API method requires. Without it Telegram refuses the call (400, ``missing`` its
+    description): refused here the same way (the same error, as python-telegram-bot raises it), without
+    the round trip."""
+    if value is None:
+        raise BadRequest(f"Bad Request: {missing}")
+    return value
+
+
+NO_CHAT, NO_MESSAGE, NO_TEXT = "chat_id is empty", "message identifier is not specified", "message text is empty"
+NO_QUERY = "query is too old and response timeout expired or query ID is invalid"
+
 INLINE_WAIT = 3.0  # seconds of a 429 worth waiting for inside the update; longer: the outbox waits
 
 
@@ -272,9 +284,10 @@ class TelegramIO:
     async def _call(self, out: Out) -> int | None:
         self.stats["calls"] += 1
         if out.op == "send":
+            text = require(out.text, "sendMessage")  # (plain text fails loudly, before anything else)
             msg = await self.bot.send_message(
-                chat_id=out.chat_id,
-                text=require(out.text, "sendMessage"),
+                chat_id=_given(out.chat_id, NO_CHAT),
+                text=_given(text, NO_TEXT),
                 parse_mode=ParseMode.HTML,
                 reply_markup=markup(out.keyboard),
                 link_preview_options=NO_PREVIEW,
@@ -282,7 +295,7 @@ class TelegramIO:
             return msg.message_id
         if out.op == "edit":
             await self.bot.edit_message_text(
-                text=require(out.text, "editMessageText"),
+                text=_given(require(out.text, "editMessageText"), NO_TEXT),
                 chat_id=out.chat_id,
                 message_id=out.message_id,
                 parse_mode=ParseMode.HTML,
@@ -296,28 +309,32 @@ class TelegramIO:
             )
             return out.message_id
         if out.op == "answer":
+            answer = require_plain(out.text, "answerCallbackQuery")
             await self.bot.answer_callback_query(
-                callback_query_id=out.callback_id, text=require_plain(out.text, "answerCallbackQuery"),
-                show_alert=out.alert, url=out.url or None
+                callback_query_id=_given(out.callback_id, NO_QUERY), text=answer, show_alert=out.alert,
+                url=out.url or None
             )
             return None
         if out.op == "photo":
+            caption = require(out.text, "sendPhoto")
             msg = await self.bot.send_photo(
-                chat_id=out.chat_id,
+                chat_id=_given(out.chat_id, NO_CHAT),
                 photo=InputFile(out.photo or b"", filename="game.png"),
-                caption=require(out.text, "sendPhoto"),
+                caption=caption,
                 parse_mode=ParseMode.HTML,
                 reply_markup=markup(out.keyboard),
             )
             return msg.message_id
         if out.op == "pin":
-            await self.bot.pin_chat_message(chat_id=out.chat_id, message_id=out.message_id, disable_notification=True)
+            await self.bot.pin_chat_message(chat_id=_given(out.chat_id, NO_CHAT),
+                                            message_id=_given(out.message_id, NO_MESSAGE), disable_notification=True)
             return out.message_id
         if out.op == "delete":
-            await self.bot.delete_message(chat_id=out.chat_id, message_id=out.message_id)
+            await self.bot.delete_message(chat_id=_given(out.chat_id, NO_CHAT),
+                                          message_id=_given(out.message_id, NO_MESSAGE))
             return out.message_id
         if out.op == "unpin":
-            await self.bot.unpin_chat_message(chat_id=out.chat_id, message_id=out.message_id)
+            await self.bot.unpin_chat_message(chat_id=_given(out.chat_id, NO_CHAT), message_id=out.message_id)
             return out.message_id
         raise ValueError(f"unknown op {out.op}")
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import html as _html
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, overload
 
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"})
 _TAG = re.compile(r"<[^>]*>")
@@ -50,10 +50,10 @@ class Html(str):
             return NotImplemented
         return Html(str.__add__(escape(other), self))
 
-    def join(self, parts: Iterable[Any]) -> Html:  # type: ignore[override]
+    def join(self, parts: Iterable[Any]) -> Html:
         return Html(str.join(self, [escape(p) for p in parts]))
 
-    def format(self, *args: Any, **kwargs: Any) -> Html:  # type: ignore[override]
+    def format(self, *args: Any, **kwargs: Any) -> Html:
         return Html(str.format(self, *[_value(a) for a in args], **{k: _value(v) for k, v in kwargs.items()}))
 
     def format_map(self, mapping: Mapping[str, Any]) -> Html:  # type: ignore[override]
@@ -71,7 +71,7 @@ class Html(str):
         return f"Html({str.__repr__(self)})"
 
 
-class _Escaped(dict):
+class _Escaped(dict[str, Any]):
     def __init__(self, mapping: Mapping[str, Any]) -> None:
         super().__init__()
         self.source = mapping
@@ -110,6 +110,14 @@ def plain(text: str | None) -> str:
     return _html.unescape(_TAG.sub("", str(text)))
 
 
+@overload
+def cap(text: Html) -> Html: ...
+
+
+@overload
+def cap(text: str) -> str: ...
+
+
 def cap(text: str) -> str:
     """``text`` with its first letter in capitals, of the same kind (markup stays markup)."""
     first = text[:1].upper() + text[1:]
@@ -129,7 +137,15 @@ def require(text: Any, method: str) -> Html | None:
     raise NotMarkup(f"{method}: a plain {type(text).__name__} cannot be sent as HTML (build it as markup.Html)")
 
 
-def require_plain(text: Any, method: str) -> str | None:
+def require_text(text: Any, method: str) -> Html:
+    """``text`` if it is markup, where some text is needed; else NotMarkup (no text, or a plain one)."""
+    checked = require(text, method)
+    if checked is None:
+        raise NotMarkup(f"{method}: no text (it takes markup.Html)")
+    return checked
+
+
+def require_plain(text: str | None, method: str) -> str | None:
     """``text`` if it is plain text (no markup, whose tags Telegram would show as they are); else NotMarkup."""
     if isinstance(text, Html):
         raise NotMarkup(f"{method}: takes plain text; convert the markup with markup.plain")

@@ -20,7 +20,10 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from babel.plural import PluralRule
 
 CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 _HEAD = re.compile(r"\s*(\w+)\s*,\s*plural\s*,")
@@ -80,7 +83,7 @@ def blocks(template: str) -> Iterator[tuple[int, int, str, dict[str, str]]]:
 
 
 @functools.cache
-def _rule(lang: str) -> Any:
+def _rule(lang: str) -> PluralRule:
     from babel import Locale  # (imported here: only a plural loads Babel)
 
     return Locale.parse(lang.replace("-", "_")).plural_form
@@ -103,10 +106,14 @@ def expand(template: str, lang: str, values: Mapping[str, Any]) -> str:
     out, last = [], 0
     for start, end, name, branches in blocks(template):
         value = values.get(name)
-        try:
-            number = int(value) if not isinstance(value, float) else value
-        except (TypeError, ValueError):
-            number = None
+        number: int | float | None = None  # no value, or one that is no number: the ``other`` branch
+        if isinstance(value, float):
+            number = value
+        elif value is not None:
+            try:
+                number = int(value)
+            except (TypeError, ValueError):
+                pass
         if number is None:
             branch = branches["other"]
         else:

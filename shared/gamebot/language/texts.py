@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -132,6 +132,15 @@ def catalog(lang: str) -> Catalog | None:
         return _catalogs[lang]
 
 
+def default_catalog() -> Catalog:
+    """The catalog of ``DEFAULT_LANG``, which every other language falls back on: the bot ships it, and
+    cannot speak without it (CatalogError if the locales directory lacks it)."""
+    found = catalog(DEFAULT_LANG)
+    if found is None:
+        raise CatalogError(f"{DEFAULT_LANG}: no catalog in {LOCALES_DIR}, and every language falls back on it")
+    return found
+
+
 def language_name(lang: str) -> str:
     found = catalog(lang)
     return found.name if found else lang
@@ -172,7 +181,7 @@ def _entry(key: str, lang: str) -> Any:
     found = catalog(lang)
     entry = found.messages.get(key) if found else None
     if entry is None and lang != DEFAULT_LANG:
-        entry = catalog(DEFAULT_LANG).messages.get(key)
+        entry = default_catalog().messages.get(key)
     return entry
 
 
@@ -180,14 +189,14 @@ def has(key: str, lang: str = DEFAULT_LANG) -> bool:
     return _entry(key, lang) is not None
 
 
-class _Defaulting(dict):
+class _Defaulting(dict[str, Any]):
     def __missing__(self, key: str) -> str:  # a translation with an unknown placeholder still renders
         return "{" + key + "}"
 
 
 def vocab(lang: str, theme: str) -> dict[str, str]:
     """The theme's words in ``lang`` ("Quest", "Evil"...): the catalog's own text, plain strings here."""
-    found = catalog(lang) or catalog(DEFAULT_LANG)
+    found = catalog(lang) or default_catalog()
     return dict(found.vocab.get(theme) or found.vocab["avalon"])
 
 
@@ -251,7 +260,7 @@ def _plugin_name(prefix: str, ident: str, theme: str) -> str | None:
     """Names some engine plug-ins publish as data (e.g. Plot cards) when the catalog has none."""
     try:
         if prefix in _PLOT_PREFIXES or prefix == "plot":
-            from engine.modules.plot import PLOT_CARDS  # type: ignore[import-not-found]
+            from engine.modules.plot import PLOT_CARDS
 
             cid = ident.removeprefix("plot_")
             if cid in PLOT_CARDS:
@@ -261,7 +270,7 @@ def _plugin_name(prefix: str, ident: str, theme: str) -> str | None:
     return None
 
 
-def join_names(names: list[str], lang: str = DEFAULT_LANG, or_: bool = False) -> Html:
+def join_names(names: Sequence[str], lang: str = DEFAULT_LANG, or_: bool = False) -> Html:
     """``a, b and c`` (``or_``: ``a, b or c``) in the language's words: markup, each name escaped unless
     it is markup already."""
     if not names:

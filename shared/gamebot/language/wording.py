@@ -13,18 +13,39 @@ from the catalogs (``texts``).
   cards, Ambush), and "nobody will see who played what" only when that is true.
 
 Functions take the rendering ``Table`` (anything with ``t``, ``role``, ``side``, ``name``, ``names_of``,
-``lang`` and ``theme``) so that the presenter can call them without an import cycle.
+``source``, ``lang`` and ``theme``: :class:`Words`) so that the presenter can call them without an import
+cycle.
 """
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, Protocol
 
 from gamebot.language import texts
 from gamebot.language.markup import Html, escape
 
 AMBUSH = "keeping_close_eye"  # the Plot card that looks at a played quest card
 OPEN_VOTE = "opinion_maker"  # the Plot card whose holder votes first, in the open
+
+
+class Words(Protocol):
+    """What the wording asks of the rendering table (``gamebot.presenter.table.Table``)."""
+
+    lang: str
+    theme: str
+
+    def t(self, key: str, /, **params: Any) -> Html: ...
+
+    def role(self, role_id: str) -> Html: ...
+
+    def side(self, side: str) -> Html: ...
+
+    def source(self, source: str) -> Html: ...
+
+    def name(self, seat: int | None) -> Html: ...
+
+    def names_of(self, seats: Iterable[int]) -> Html: ...
 
 
 def _says(name: str, word: str) -> bool:
@@ -40,7 +61,7 @@ def home_side(role_id: str) -> str | None:
     return role.side.value if role is not None else None
 
 
-def name_says_side(table: Any, role_id: str, side: str) -> bool:
+def name_says_side(table: Words, role_id: str, side: str) -> bool:
     """Does the character's name already tell ``side`` ("Spy", "Lancelot (Evil)", "a Good Messenger")?"""
     name = table.role(role_id)
     words = texts.vocab(table.lang, table.theme)
@@ -50,7 +71,7 @@ def name_says_side(table: Any, role_id: str, side: str) -> bool:
     return any(_says(name, word) for word in (table.side(side), member, *forms))
 
 
-def side_note(table: Any, role_id: str, side: str) -> Html:
+def side_note(table: Words, role_id: str, side: str) -> Html:
     """What to say of a character's side next to its name: nothing when the name says it, "now Good"
     when the character changed sides, else the side's name (markup)."""
     home = home_side(role_id)
@@ -61,14 +82,14 @@ def side_note(table: Any, role_id: str, side: str) -> Html:
     return table.side(side)
 
 
-def role_a(table: Any, role_id: str) -> Html:
+def role_a(table: Words, role_id: str) -> Html:
     """The character's name as a sentence says it ("You are ...", "... is ..."): with its article ("a Spy",
     "the Assassin"), where the language puts one; else the bare name (Merlin)."""
     key = f"role_a.{role_id}"
     return table.t(key) if texts.has(key, table.lang) else table.role(role_id)
 
 
-def role_help(table: Any, role_id: str, side: str, options: dict[str, Any] | None = None) -> Html:
+def role_help(table: Words, role_id: str, side: str, options: dict[str, Any] | None = None) -> Html:
     """The reminder of a character's rules for the options in play: ``rolehelp.<id>.<option>`` when
     that option is on and the catalog has words for it, else ``rolehelp.<id>``, else a generic one."""
     for option, value in sorted((options or {}).items()):
@@ -81,7 +102,7 @@ def role_help(table: Any, role_id: str, side: str, options: dict[str, Any] | Non
     return table.t("rolehelp.good_generic" if side == "good" else "rolehelp.evil_generic")
 
 
-def learned(table: Any, source: str) -> Html:
+def learned(table: Words, source: str) -> Html:
     """How a player learned something, said from their side ("you saw as the Cleric"); markup."""
     key = f"learned.{source}"
     if texts.has(key, table.lang):
@@ -92,7 +113,7 @@ def learned(table: Any, source: str) -> Html:
     return table.t("learned.generic", source=table.source(source))
 
 
-def join_or(table: Any, names: list[str]) -> Html:
+def join_or(table: Words, names: list[str]) -> Html:
     """``Merlin or the Good Messengers`` (markup: each name escaped unless it is markup already)."""
     if len(names) < 2:
         return Html("").join(names)
@@ -105,23 +126,29 @@ def _holders(pv: dict[str, Any], card: str) -> list[int]:
     return [seat for seat, cards in enumerate(hands or []) if isinstance(cards, list) and card in cards]
 
 
+def _entry(pv: dict[str, Any], key: str) -> dict[str, Any]:
+    """A plug-in's view entry; empty when the game has none (or it is not a dict)."""
+    entry = pv.get(key)
+    return entry if isinstance(entry, dict) else {}
+
+
 def _seat(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def play_notes(table: Any, pv: dict[str, Any] | None, seat: int) -> list[Html]:
+def play_notes(table: Words, pv: dict[str, Any] | None, seat: int) -> list[Html]:
     """Under the quest-card prompt: who may see a played card in this game. "Nobody will see who played
     what" only when nobody can."""
     if pv is None:
         return []
     lines = []
-    plot = pv.get("plot") if isinstance(pv.get("plot"), dict) else {}
+    plot = _entry(pv, "plot")
     face_up = [s for s in plot.get("face_up") or [] if _seat(s) is not None]
     if seat in face_up:
         lines.append(table.t("prompt.play.face_up_you"))
     if [s for s in face_up if s != seat]:
         lines.append(table.t("prompt.play.face_up", names=table.names_of([s for s in face_up if s != seat])))
-    excalibur = pv.get("excalibur") if isinstance(pv.get("excalibur"), dict) else {}
+    excalibur = _entry(pv, "excalibur")
     holder = _seat(excalibur.get("holder"))
     if holder is not None and holder in (pv.get("team") or []):
         if holder == seat:
@@ -142,7 +169,7 @@ def play_notes(table: Any, pv: dict[str, Any] | None, seat: int) -> list[Html]:
     return lines or [table.t("prompt.play.secret")]
 
 
-def first_voters(table: Any, pv: dict[str, Any]) -> list[Html]:
+def first_voters(table: Words, pv: dict[str, Any]) -> list[Html]:
     """The vote message while a Charge / Opinion Maker holder must vote first: who, and that it is open."""
     waiting = pv.get("waiting") or {}
     seats = [s for s in waiting.get("seats") or [] if _seat(s) is not None]
@@ -159,12 +186,15 @@ def closed_quests(pv: dict[str, Any]) -> list[int]:
 def team_full(prompt: dict[str, Any], quest: int | None, count: int, lang: str, theme: str) -> Html | None:
     """Why the Leader may not add one more player to ``count`` selected ones (None if they may): the
     team's size, with Targeting the chosen quest's, before a quest is chosen the largest offered."""
-    sizes = {int(q): n for q, n in (prompt.get("info") or {}).get("sizes", {}).items()}
+    sizes: dict[int, int] = {int(q): n for q, n in (prompt.get("info") or {}).get("sizes", {}).items()}
     quests = prompt.get("quests") or []
-    if quests and quest is None:
+    if not quests:
+        size = int(prompt.get("pick") or 0)
+    elif quest is None:
         size = max(sizes.get(q, 0) for q in quests)
         return texts.t("team.full_noquest", lang, theme, size=size) if count >= size else None
-    size = sizes.get(quest, prompt.get("pick") or 0) if quests else int(prompt.get("pick") or 0)
+    else:
+        size = sizes.get(quest, prompt.get("pick") or 0)
     return texts.t("team.full", lang, theme, size=size) if count >= size else None
 
 

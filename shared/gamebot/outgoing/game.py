@@ -64,8 +64,11 @@ def picker_out(deps: Deps, s: Session, state: GameState, prompt: Any, sel: Selec
 
 
 def private_status(deps: Deps, s: Session, seat: int, intro: bool = False) -> list[Out]:
-    """A player's role card and current decisions again (``intro``: they have just come back)."""
+    """A player's role card and current decisions again (``intro``: they have just come back); nothing
+    without a game (the handlers ask only for a player seated in a running one)."""
     state = s.game()
+    if state is None:
+        return []
     player = s.players[seat]
     table = deps.table(s, player_lang(s, seat))
     outs = []

@@ -42,8 +42,9 @@ def follow_up(deps: Deps, session: Session, facts: Facts) -> list[Out]:
             notices.append(Out("send", chat_id=chat_id, tag="unreachable",
                                text=table.t("unreachable", name=table.mention(seat), link=table.deep_link("r"))))
     notices += closing_reminders(session)  # a reminder that arrived once its decision was over
-    if session.status == PLAYING and facts.lost:
-        hidden = {p.kind for p in session.game().pending if p.hidden}
+    state = session.game() if session.status == PLAYING and facts.lost else None
+    if state is not None:  # prompts lost while a game runs (without a game, no decision awaits them)
+        hidden = {p.kind for p in state.pending if p.hidden}
         for uid, kinds in sorted(facts.lost.items()):
             seat = session.seat_of(uid)
             if seat is None or uid in facts.blocked or uid in session.unreachable or kinds <= hidden:
@@ -81,26 +82,28 @@ def fold_into_pressed(outs: list[Out]) -> list[Out]:
 
 def settle(plan: Plan) -> None:
     """What a step decided, before it is sorted: private prompts folded into the pressed message
-    (:func:`fold_into_pressed`), then the decision buttons on screen brought up to date."""
+    (:func:`fold_into_pressed`), then the decision buttons on screen brought up to date (in the session
+    the plan writes: the unit of work settles only such plans; without one, no buttons are known)."""
     plan.outs = fold_into_pressed(plan.outs)
-    settle_keyboards(plan)
-    settle_again(plan)
+    if plan.session is None:
+        return
+    settle_keyboards(plan, plan.session)
+    settle_again(plan, plan.session)
 
 
-def settle_again(plan: Plan) -> None:
+def settle_again(plan: Plan, s: Session) -> None:
     """The last game's "Play again" opens its rematch or joins the lobby open now; once a game runs (or a
     lobby of another game was closed), it can do nothing any more: its button is taken away."""
-    s = plan.session
     if s.again_msg is None or s.status == LOBBY or (s.status != PLAYING and s.game_id == s.again_game):
         return
     plan.outs.append(Out("markup", chat_id=s.chat_id, message_id=s.again_msg, keyboard=None, tag="stale"))
     s.again_msg = s.again_game = None
 
 
-def settle_keyboards(plan: Plan) -> None:
-    """Keep the session's list of decision buttons on screen current with this plan's edits, and take
-    away the buttons of every decision that has ended (a timeout, a resolved vote, a /status copy)."""
-    s = plan.session
+def settle_keyboards(plan: Plan, s: Session) -> None:
+    """Keep the session's list of decision buttons on screen (``s``, the plan's) current with this plan's
+    edits, and take away the buttons of every decision that has ended (a timeout, a resolved vote, a
+    /status copy)."""
     edited = set()
     for out in plan.outs:
         if out.op in ("edit", "markup") and out.message_id and out.chat_id is not None:

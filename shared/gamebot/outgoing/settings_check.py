@@ -5,7 +5,7 @@ count), its issues, and the table sizes from 5 to 10 that can play it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from engine import ConfigIssue, GameConfig, InvalidConfig, validate_config
 from gamebot.language import texts
@@ -13,6 +13,9 @@ from gamebot.language.markup import Html
 from gamebot.presenter.settings import issue_text
 from gamebot.presenter.table import Table
 from gamebot.storage.session import Settings
+
+if TYPE_CHECKING:
+    from engine.presets import Preset
 
 SIZES = range(5, 11)
 
@@ -28,7 +31,7 @@ def config_for(settings: Settings, players: int) -> GameConfig:
     return settings.config(players)
 
 
-def _presets() -> dict[str, Any]:
+def _presets() -> dict[str, Preset]:
     from engine.presets import PRESETS
 
     return PRESETS

@@ -39,6 +39,7 @@ from gamebot.presenter.settings import (
     role_group,
 )
 from gamebot.presenter.table import NL, Table, esc
+from gamebot.presenter.time_limits import duration
 from gamebot.storage.session import Settings
 from gamebot.timing import policy
 
@@ -159,7 +160,7 @@ class Pages:
             label = texts.name_of("rolebutton", rid, t.lang, t.theme)
             groups.setdefault(role_group(rid), []).append(
                 self.btn(("✅ " if count else "▫️ ") + label + (f" ×{count}" if count > 1 else ""), f"r{i}"))
-        lines = [*self.head(), "", t.t("settings.page.roles")]
+        lines = [*self.head(), Html(""), t.t("settings.page.roles")]
         if groups:
             lines.append(t.t("settings.page.roles_order"))
         rows = [row for buttons in groups.values() for row in _rows(buttons)]
@@ -167,7 +168,7 @@ class Pages:
 
     def options(self) -> tuple[Html, Keyboard]:
         t, st = self.table, self.settings
-        lines = [*self.head(), "", t.t("settings.page.modules")]
+        lines = [*self.head(), Html(""), t.t("settings.page.modules")]
         buttons = []
         for i, (name_id, key, values) in enumerate(available_modules(st.theme)):
             value = st.options.get(key)
@@ -185,7 +186,7 @@ class Pages:
         lines = [t.t("settings.values.title", option=esc(t.module(key)))]
         if texts.has(f"modulehelp.{key}", t.lang):
             lines.append(t.t(f"modulehelp.{key}"))
-        lines.append("")
+        lines.append(Html(""))
         rows: Keyboard = [[self.btn(("🔘 " if not current else "▫️ ") + t.t("settings.off"), f"v{index}.0")]]
         for j, value in enumerate(values, start=1):
             label = texts.name_of("valuebutton", value, t.lang, t.theme)
@@ -197,7 +198,7 @@ class Pages:
 
     def presets(self) -> tuple[Html, Keyboard]:
         t, st = self.table, self.settings
-        lines = [*self.head(), "", t.t("settings.page.presets")]
+        lines = [*self.head(), Html(""), t.t("settings.page.presets")]
         rows: Keyboard = []
         for i, p in enumerate(available_presets(st.theme)):
             name = preset_name(t, p)
@@ -229,7 +230,7 @@ class Pages:
 
     def timers(self) -> tuple[Html, Keyboard]:
         t, limits = self.table, self.settings.timers
-        lines = [t.t("timers.page.title", title=esc(t.title)), t.t("timers.page.help"), t.t("timers.page.in_play"), ""]
+        lines = [t.t("timers.page.title", title=esc(t.title)), t.t("timers.page.help"), t.t("timers.page.in_play"), Html("")]
         buttons = []
         in_play = phases_in_play(self.settings)
         for i, (phase, _) in enumerate(policy.PHASES):  # (each phase keeps its index: ``k<i>``)
@@ -237,11 +238,11 @@ class Pages:
                 continue
             limit = policy.limit_for(limits, phase)
             name = policy.phase_name(t, phase)
-            lines.append(t.t("timers.page.line", phase=esc(name), limit=policy.duration(t, limit),
+            lines.append(t.t("timers.page.line", phase=esc(name), limit=duration(t, limit),
                              default=policy.default_text(t, phase, limits)))
-            buttons.append(self.btn(t.t("timers.button.phase", phase=name, limit=policy.duration(t, limit)), f"k{i}"))
+            buttons.append(self.btn(t.t("timers.button.phase", phase=name, limit=duration(t, limit)), f"k{i}"))
         if not self.timers_enforced:
-            lines += ["", t.t("timers.page.unavailable")]
+            lines += [Html(""), t.t("timers.page.unavailable")]
         rows = _rows(buttons)
         rows.append([self.btn(t.t("timers.button.vote", vote=t.t(f"vote.{limits.vote}")), "kv")])
         rows.append([self.btn(t.t("timers.button.all_off"), "ko"), self.btn(t.t("timers.button.defaults"), "kd")])
@@ -254,9 +255,9 @@ class Pages:
         phase = policy.PHASES[index][0]
         limit = policy.limit_for(limits, phase)
         lines = [t.t("timers.limit.title", phase=esc(policy.phase_name(t, phase)),
-                     limit=policy.duration(t, limit)),
+                     limit=duration(t, limit)),
                  t.t("timers.limit.expiry", default=policy.default_text(t, phase, limits))]
-        buttons = [self.btn(("🔘 " if choice == limit else "") + policy.duration(t, choice), f"k{index}.{j}")
+        buttons = [self.btn(("🔘 " if choice == limit else "") + duration(t, choice), f"k{index}.{j}")
                    for j, choice in enumerate(policy.CHOICES)]
         rows = [buttons[i: i + 3] for i in range(0, len(buttons), 3)]
         return NL.join(lines), [*rows, self.back("pt")]
@@ -307,9 +308,9 @@ def apply(settings: Settings, op: str, joined: int) -> tuple[str, bool, str | No
         settings.preset = None
         return "options", True, None
     if kind == "v":
-        index, _, j = rest.partition(".")
-        _, key, values = option_at(settings.theme, _index(index))
-        j_ = _index(j)
+        option, _, value = rest.partition(".")
+        _, key, values = option_at(settings.theme, _index(option))
+        j_ = _index(value)
         if not values or j_ > len(values):
             raise StaleOp(op)
         if j_ == 0:

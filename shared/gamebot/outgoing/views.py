@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gamebot.botapi.telegram_io import Out
+from gamebot.botapi.telegram_io import Keyboard, Out
 from gamebot.language import texts
 from gamebot.language.markup import Html
 from gamebot.outbox.context import Deps
@@ -18,7 +18,7 @@ from gamebot.storage import state_cache
 from gamebot.storage.session import ENDED, LOBBY, PLAYING, Session
 
 
-def lobby(deps: Deps, s: Session) -> tuple[Html, list]:
+def lobby(deps: Deps, s: Session) -> tuple[Html, Keyboard]:
     """The lobby message and its buttons."""
     table = deps.table(s)
     host = next((p.name for p in s.players if p.id == s.host), None)
@@ -28,7 +28,7 @@ def lobby(deps: Deps, s: Session) -> tuple[Html, list]:
                             invited)
 
 
-def settings_page(deps: Deps, s: Session, page: str, lang: str) -> tuple[Html, list]:
+def settings_page(deps: Deps, s: Session, page: str, lang: str) -> tuple[Html, Keyboard]:
     """A page of the host's settings panel, in ``lang``."""
     pages = settings_panel.Pages(deps.table(s, lang), deps.codec, s.settings, len(s.players), s.lang,
                                  timers_enforced=deps.scheduler is not None)

@@ -42,10 +42,10 @@ def lobby(table: Table, host: str | None, roles: list[str], options: dict[str, A
         lines.append(table.t("rematch.invited", names=names))
     if len(table.names) < 5:
         lines.append(table.t("lobby.need_more"))
-    lines += ["", table.t("lobby.settings", roles=role_names), table.t("lobby.options", options=option_names)]
+    lines += [Html(""), table.t("lobby.settings", roles=role_names), table.t("lobby.options", options=option_names)]
     if assassin:
         lines.append(table.t("lobby.assassin", role=esc(assassin)))
-    lines += ["", table.t("lobby.howto")]
+    lines += [Html(""), table.t("lobby.howto")]
 
     def data(op: Op) -> str:
         return op.encode(codec, table.chat_id, table.game_id)
@@ -64,7 +64,7 @@ def rules_text(table: Table, roles: list[str], options: dict[str, Any]) -> Html:
 
     lines = [table.t(f"rules.{table.theme}")]
     if roles:
-        lines += ["", table.t("rules.roles_in_play")]
+        lines += [Html(""), table.t("rules.roles_in_play")]
         for rid in dict.fromkeys(in_reading_order(roles)):
             side = ROLES[rid].side.value if rid in ROLES else "good"
             note = wording.side_note(table, rid, side)
@@ -72,7 +72,7 @@ def rules_text(table: Table, roles: list[str], options: dict[str, Any]) -> Html:
                                  side=esc(note), help=wording.role_help(table, rid, side, options)))
     mods = [k for k, v in options.items() if v]
     if mods:
-        lines += ["", table.t("rules.modules_in_play")]
+        lines += [Html(""), table.t("rules.modules_in_play")]
         for k in mods:
             key = f"modulehelp.{k}"
             helptext = table.t(key) if texts.has(key, table.lang) else ""

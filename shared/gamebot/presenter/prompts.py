@@ -8,7 +8,7 @@ from gamebot.botapi.buttons import Op, PromptChoice, PromptConfirm, PromptPass, 
 from gamebot.botapi.callbacks import Codec
 from gamebot.botapi.telegram_io import Btn, Keyboard
 from gamebot.language import texts, wording
-from gamebot.language.markup import Html, cap, require
+from gamebot.language.markup import Html, cap, require_text
 from gamebot.presenter.table import NL, Table, esc
 from gamebot.presenter.time_limits import prompt_lines
 from gamebot.presenter.values import prompt_params
@@ -94,7 +94,9 @@ def private_prompt(
         ]
         rows.extend(row[i : i + 3] for i in range(0, len(row), 3))
     if pick:
-        mark = (lambda s: "✅ " if s in chosen else "▫️ ") if mode == "select" else (lambda s: "")
+        def mark(s: int) -> str:
+            return ("✅ " if s in chosen else "▫️ ") if mode == "select" else ""
+
         buttons = [Btn(mark(s) + table.names[s][:24], data(PromptTarget(tag, s))) for s in prompt.get("targets") or []]
         rows.extend(buttons[i : i + 2] for i in range(0, len(buttons), 2))
     if prompt.get("choices"):
@@ -121,7 +123,7 @@ def private_prompt(
 
 def answered(table: Table, prompt_text: Html, kind: str, action: Any) -> Html:
     """The private prompt message after its answer (buttons removed)."""
-    first = require(prompt_text, "answered").lines()[0]
+    first = require_text(prompt_text, "answered").lines()[0]
     if kind == "play" and action.choice:
         return first + NL + table.t("played", card=esc(table.card(action.choice)))
     parts = []

@@ -49,7 +49,7 @@ def role_card(table: Table, v: dict[str, Any]) -> Html:
         lines.append(table.t("role.knowledge_none"))
     lines.extend(_you_lines(table, you))
     help_text = wording.role_help(table, you["role"], side, v.get("options"))
-    lines += ["", table.t("role.reminder", help=help_text)]
+    lines += [Html(""), table.t("role.reminder", help=help_text)]
     if you.get("cards"):  # the quest cards they may play now, and where
         lines.append(table.t("role.cards", cards=esc(wording.join_or(table, [table.card(c) for c in you["cards"]]))))
     lines.append(table.t("role.keep_secret"))

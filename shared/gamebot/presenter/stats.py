@@ -45,9 +45,9 @@ def group_text(table: Table, body: dict[str, Any], title: str) -> Html:
         game = texts.t(f"theme.{theme}", table.lang, theme)
         lines.append(texts.t("stats.theme_line", table.lang, theme, game=game, games=row.get("games", 0),
                              good=row.get("good", 0), evil=row.get("evil", 0)))
-    lines += ["", *_leaderboard(table, body.get("players") or {})]
+    lines += [Html(""), *_leaderboard(table, body.get("players") or {})]
     games = sum(int(r.get("games", 0)) for r in themes.values())
-    lines += ["", table.t("ratings.sides_title")]
+    lines += [Html(""), table.t("ratings.sides_title")]
     for side in ("good", "evil"):
         wins = sum(int(r.get(side, 0)) for r in themes.values())
         lines.append(table.t("ratings.side_line", side=table.t(f"stats.side.{side}"), rate=rate(wins, games),
@@ -69,7 +69,7 @@ def group_text(table: Table, body: dict[str, Any], title: str) -> Html:
     return NL.join(lines + _roles(table, body, 10))
 
 
-def _leaderboard(table: Table, rows: dict[str, Any]) -> list[str]:
+def _leaderboard(table: Table, rows: dict[str, Any]) -> list[Html]:
     ranked, waiting = ratings.leaderboard(rows)
     lines = [table.t("ratings.board_title")]
     for i, row in enumerate(ranked, 1):
@@ -82,18 +82,18 @@ def _leaderboard(table: Table, rows: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _roles(table: Table, body: dict[str, Any], n: int) -> list[str]:
+def _roles(table: Table, body: dict[str, Any], n: int) -> list[Html]:
     """Win rates by character (the most played first), then the footer."""
     rows = [(rid, v) for rid, v in (body.get("roles") or {}).items() if v.get("games")]
     rows.sort(key=lambda r: (-int(r[1]["games"]), -int(r[1].get("wins", 0)), r[0]))
     lines = []
     if rows:
-        lines += ["", table.t("ratings.roles_title")]
+        lines += [Html(""), table.t("ratings.roles_title")]
         for rid, row in rows[:n]:
             wins, games = int(row.get("wins", 0)), int(row["games"])
             lines.append(table.t("ratings.role_line", role=esc(table.role(rid)), rate=rate(wins, games),
                                  wins=wins, games=games))
-    return lines + ["", table.t("stats.footer")]
+    return lines + [Html(""), table.t("stats.footer")]
 
 
 def user_text(table: Table, body: dict[str, Any], name: str) -> Html:
@@ -118,7 +118,7 @@ def user_text(table: Table, body: dict[str, Any], name: str) -> Html:
         lines.append(table.t("stats.idle", idle=body["idle"]))
     groups = sorted((body.get("ratings") or {}).values(), key=lambda r: -int(r.get("rated", 0)))
     if groups:
-        lines += ["", table.t("ratings.user_title")]
+        lines += [Html(""), table.t("ratings.user_title")]
         for row in groups[:5]:
             group = esc(str(row.get("title") or "—"))
             if ratings.ranked(row):

@@ -14,7 +14,7 @@ from typing import Any
 from gamebot.botapi.bot_name import BotName
 from gamebot.botapi.callbacks import start_payload
 from gamebot.language import texts
-from gamebot.language.markup import Html, escape, plain, require
+from gamebot.language.markup import Html, escape, plain, require_text
 
 MAX_TEXT = 4000  # Telegram allows 4096 characters per message
 
@@ -100,7 +100,7 @@ def split(text: Html, limit: int = MAX_TEXT) -> list[Html]:
     (none is, in practice) is cut in its shown text, so that no cut falls inside a tag or an entity."""
     out: list[Html] = []
     cur: Html | None = None
-    for line in require(text, "split").lines():
+    for line in require_text(text, "split").lines():
         if len(line) > limit:
             *whole, line = _cut(line, limit)
             out.extend(whole)
@@ -117,7 +117,8 @@ def split(text: Html, limit: int = MAX_TEXT) -> list[Html]:
 def _cut(line: Html, limit: int) -> list[Html]:
     """An over-long line in pieces of at most ``limit`` characters of markup, each its shown text escaped."""
     pieces: list[Html] = []
-    piece, size = [], 0
+    piece: list[str] = []
+    size = 0
     for ch in plain(line):
         width = len(escape(ch))
         if size + width > limit:

@@ -29,10 +29,10 @@ BASE_VIEW_KEYS = {
 }
 
 
-ViewLines = Callable[[Table, dict[str, Any], Any], list[str]]
+ViewLines = Callable[[Table, dict[str, Any], Any], list[Html]]
 # view key -> the board lines of that entry (what matters to the table now; [] when nothing does)
 BOARD_LINES: dict[str, ViewLines] = {}
-RoundLines = Callable[[Table, Any, int], list[str]]
+RoundLines = Callable[[Table, Any, int], list[Html]]
 # view key -> lines of the end's history for one round, (table, entry, round) -> lines, and whether
 # they come before the round's proposals (Allegiance cards, Plot cards) or with its quest
 HISTORY_LINES: dict[str, tuple[RoundLines, bool]] = {}
@@ -54,7 +54,7 @@ def history_lines(key: str, before: bool = False) -> Callable[[RoundLines], Roun
     return register
 
 
-def plugin_history(table: Table, pv: dict[str, Any], rnd: int, before: bool) -> list[str]:
+def plugin_history(table: Table, pv: dict[str, Any], rnd: int, before: bool) -> list[Html]:
     lines = []
     for key, (round_lines, first) in HISTORY_LINES.items():
         if first == before and pv.get(key):
@@ -62,7 +62,7 @@ def plugin_history(table: Table, pv: dict[str, Any], rnd: int, before: bool) -> 
     return lines
 
 
-def plugin_board_lines(table: Table, pv: dict[str, Any]) -> list[str]:
+def plugin_board_lines(table: Table, pv: dict[str, Any]) -> list[Html]:
     """The plug-ins' board lines: known entries in ``BOARD_LINES`` order, then any other entry (a new
     plug-in) through the generic, readable fallback."""
     extra = set(pv) - BASE_VIEW_KEYS
@@ -80,7 +80,7 @@ def generic_board_lines(key: str) -> ViewLines:
     """A view entry no renderer knows: its name and its values, by their declared types (``view_params``) or
     as they are (``readable``), or nothing."""
 
-    def lines(table: Table, pv: dict[str, Any], value: Any) -> list[str]:
+    def lines(table: Table, pv: dict[str, Any], value: Any) -> list[Html]:
         text = declared_text(table, key, value) if view_shown(key) is not None else readable(table, value)
         if not text:
             return []
@@ -110,13 +110,13 @@ def _rounds_over(pv: dict[str, Any]) -> bool:
 
 
 @board_lines("lady")
-def _lady_board(table: Table, pv: dict[str, Any], lady: Any) -> list[str]:
+def _lady_board(table: Table, pv: dict[str, Any], lady: Any) -> list[Html]:
     holder = _seat(lady.get("holder")) if isinstance(lady, dict) else None
     return [table.t("board.lady", name=table.name(holder))] if holder is not None else []
 
 
 @board_lines("excalibur")
-def _excalibur_board(table: Table, pv: dict[str, Any], excalibur: Any) -> list[str]:
+def _excalibur_board(table: Table, pv: dict[str, Any], excalibur: Any) -> list[Html]:
     holder = _seat(excalibur.get("holder")) if isinstance(excalibur, dict) else None
     if holder is None or _rounds_over(pv):
         return []
@@ -124,7 +124,7 @@ def _excalibur_board(table: Table, pv: dict[str, Any], excalibur: Any) -> list[s
 
 
 @board_lines("rogue")
-def _rogue_board(table: Table, pv: dict[str, Any], rogue: Any) -> list[str]:
+def _rogue_board(table: Table, pv: dict[str, Any], rogue: Any) -> list[Html]:
     if not isinstance(rogue, dict):
         return []
     lines = []
@@ -142,7 +142,7 @@ def _rogue_board(table: Table, pv: dict[str, Any], rogue: Any) -> list[str]:
 
 
 @board_lines("plot")
-def _plot_board(table: Table, pv: dict[str, Any], plot: Any) -> list[str]:
+def _plot_board(table: Table, pv: dict[str, Any], plot: Any) -> list[Html]:
     """Who holds which Plot card, what the Leader still has to deal, who plays face up, the deck."""
     if not isinstance(plot, dict) or _rounds_over(pv):
         return []
@@ -161,7 +161,7 @@ def _plot_board(table: Table, pv: dict[str, Any], plot: Any) -> list[str]:
 
 
 @board_lines("messengers")
-def _messengers_board(table: Table, pv: dict[str, Any], messengers: Any) -> list[str]:
+def _messengers_board(table: Table, pv: dict[str, Any], messengers: Any) -> list[Html]:
     if not isinstance(messengers, dict):
         return []
     good, evil = messengers.get("good_messages") or 0, messengers.get("evil_messages") or 0
@@ -169,7 +169,7 @@ def _messengers_board(table: Table, pv: dict[str, Any], messengers: Any) -> list
 
 
 @board_lines("lancelot")
-def _lancelot_board(table: Table, pv: dict[str, Any], lancelot: Any) -> list[str]:
+def _lancelot_board(table: Table, pv: dict[str, Any], lancelot: Any) -> list[Html]:
     """Variant 2: the row of cards above the quests. Variant 1: the cards drawn so far, the deck."""
     if not isinstance(lancelot, dict):
         return []
@@ -184,7 +184,7 @@ def _lancelot_board(table: Table, pv: dict[str, Any], lancelot: Any) -> list[str
 
 
 @board_lines("revealed")
-def _revealed_board(table: Table, pv: dict[str, Any], revealed: Any) -> list[str]:
+def _revealed_board(table: Table, pv: dict[str, Any], revealed: Any) -> list[Html]:
     """Characters shown to everyone during the game (the Revealer, a recruited Untrustworthy Servant)."""
     lines = []
     for r in revealed if isinstance(revealed, list) else []:
@@ -201,7 +201,7 @@ def _revealed_board(table: Table, pv: dict[str, Any], revealed: Any) -> list[str
 @board_lines("recruitment")
 @board_lines("assassination")
 @board_lines("timeouts")
-def _announced_only(table: Table, pv: dict[str, Any], value: Any) -> list[str]:
+def _announced_only(table: Table, pv: dict[str, Any], value: Any) -> list[Html]:
     """Entries whose news the announcements already tell (cards set aside, the recruitment, the
     assassination, turns that ran out of time): the board has nothing to keep showing (a recruited
     Servant is listed under ``revealed``); the end's history tells them again."""
@@ -213,13 +213,13 @@ def _this_round(entries: Any, rnd: int) -> list[dict[str, Any]]:
 
 
 @history_lines("rogue")
-def _rogue_history(table: Table, rogue: Any, rnd: int) -> list[str]:
+def _rogue_history(table: Table, rogue: Any, rnd: int) -> list[Html]:
     watches = _this_round(rogue.get("watches") if isinstance(rogue, dict) else None, rnd)
     return [table.t("end.line.watch", seat=table.name(_seat(w.get("seat")))) for w in watches]
 
 
 @history_lines("excalibur")
-def _excalibur_history(table: Table, excalibur: Any, rnd: int) -> list[str]:
+def _excalibur_history(table: Table, excalibur: Any, rnd: int) -> list[Html]:
     uses = _this_round(excalibur.get("uses") if isinstance(excalibur, dict) else None, rnd)
     return [table.t("end.line.excalibur", **shown_params(table, {"holder": "seat", "target": "seat"},
                                                          {"holder": u.get("holder"), "target": u.get("target")}))
@@ -227,19 +227,19 @@ def _excalibur_history(table: Table, excalibur: Any, rnd: int) -> list[str]:
 
 
 @history_lines("trapper")
-def _trapper_history(table: Table, trapper: Any, rnd: int) -> list[str]:
+def _trapper_history(table: Table, trapper: Any, rnd: int) -> list[Html]:
     set_aside = _this_round(trapper.get("discarded") if isinstance(trapper, dict) else None, rnd)
     return [table.t("end.line.trapper", seat=table.name(_seat(d.get("seat")))) for d in set_aside]
 
 
 @history_lines("lancelot", before=True)
-def _lancelot_history(table: Table, lancelot: Any, rnd: int) -> list[str]:
+def _lancelot_history(table: Table, lancelot: Any, rnd: int) -> list[Html]:
     drawn = _this_round(lancelot.get("cards") if isinstance(lancelot, dict) else None, rnd)
     return [table.t("end.line.allegiance", card=esc(allegiance_name(table, str(d.get("card"))))) for d in drawn]
 
 
 @history_lines("plot", before=True)
-def _plot_history(table: Table, plot: Any, rnd: int) -> list[str]:
+def _plot_history(table: Table, plot: Any, rnd: int) -> list[Html]:
     """The Plot cards played in the round, each as its announcement said it."""
     played = _this_round(plot.get("played") if isinstance(plot, dict) else None, rnd)
     out = []

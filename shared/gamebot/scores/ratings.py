@@ -67,7 +67,8 @@ def update(rows: dict[str, dict[str, Any]], o: Any) -> None:
     before = [[model.rating(mu=float(r.get("mu", MU)), sigma=float(r.get("sigma", SIGMA))) for r in team]
               for team in players]
     # the winners rank first, every other team ties behind them; sigma never grows (a belief only sharpens)
-    after = model.rate(before, ranks=[0] + [1] * (len(sides) - 1), limit_sigma=True)
+    ranks: list[float] = [0, *[1] * (len(sides) - 1)]
+    after = model.rate(before, ranks=ranks, limit_sigma=True)
     for team, rated in zip(players, after, strict=True):
         for row, rating in zip(team, rated, strict=True):
             row["mu"], row["sigma"] = float(rating.mu), float(rating.sigma)

@@ -169,8 +169,8 @@ def add_to_chat(body: dict[str, Any], o: Outcome, known: dict[str, dict[str, Any
     if not _remember(body, o.game_id):
         return False
     players = body.setdefault("players", {})
-    for uid, row in (known or {}).items():
-        players.setdefault(uid, dict(row))
+    for key, remembered in (known or {}).items():
+        players.setdefault(key, dict(remembered))
     bump(body, "games")
     theme = body.setdefault("themes", {}).setdefault(o.theme, {})
     bump(theme, "games")

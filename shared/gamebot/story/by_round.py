@@ -123,7 +123,8 @@ def _mark_current(pv: dict[str, Any], rounds_: list[Round]) -> None:
             last.played = len(pv.get("played") or [])
 
 
-def _turns(indexed: list[tuple[int, dict[str, Any]]], timed: list[dict[str, Any]]) -> tuple[list[Turn], list[dict]]:
+def _turns(indexed: list[tuple[int, dict[str, Any]]],
+           timed: list[dict[str, Any]]) -> tuple[list[Turn], list[dict[str, Any]]]:
     """The round's turns in order: its proposals (``indexed``: their index among the game's proposals)
     merged with its timeouts (in the order they happened: each says how many teams had been proposed
     then), plus the timeouts no turn followed (the game ended)."""

@@ -58,7 +58,9 @@ def reason(table: Table, pv: dict[str, Any]) -> Html | None:
     why = pv.get("win_reason")
     if not why:
         return None
-    attempt = pv.get("assassination") if isinstance(pv.get("assassination"), dict) else {}
+    attempt = pv.get("assassination")
+    if not isinstance(attempt, dict):  # (no assassination: the reason's plain wording)
+        attempt = {}
     keys = [f"end.reason.{why}.{attempt.get('kind')}", f"end.reason.{why}"]
     for key in keys:
         if texts.has(key, table.lang):
@@ -93,7 +95,7 @@ def head(table: Table, pv: dict[str, Any], cancelled_by: str | None = None) -> l
             lines.append(table.t("end.winners", names=table.names_of(pv["winners"])))
     roles = pv.get("roles") or []
     sides = pv.get("sides") or []
-    lines += ["", table.t("end.roles")]
+    lines += [Html(""), table.t("end.roles")]
     for seat in range(len(roles)):
         side = sides[seat] if seat < len(sides) else ""
         icon = "😇" if side == "good" else "😈"
@@ -136,7 +138,9 @@ def turn_line(table: Table, turn: by_round.Turn) -> Html:
 
 
 def _lady_lines(table: Table, pv: dict[str, Any], rnd: int) -> list[Html]:
-    lady = pv.get("lady") if isinstance(pv.get("lady"), dict) else {}
+    lady = pv.get("lady")
+    if not isinstance(lady, dict):  # (no Lady of the Lake in this game)
+        lady = {}
     return [table.t("end.line.lady", holder=table.name(_seat(u.get("holder"))), target=table.name(_seat(u.get("target"))))
             for u in by_round.this_round(lady.get("uses"), rnd)]
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import io
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,21 +50,26 @@ def load_fonts(image_font: Any) -> Fonts:
     return pd.load_fonts(image_font, FONT_DIR)
 
 
+def _by_name(card: str) -> str:
+    """What a card counts as, guessed from its id (a card the engine does not know)."""
+    return "fail" if "fail" in card else "success"
+
+
 def _counts(cards: dict[str, int]) -> tuple[int, int, int]:
     """(success-like, fail-like, magic) cards of a quest."""
+    kind: Callable[[str], str]
     try:
         from engine import cards as engine_cards  # pure module; knows what each card counts as
 
         kind = engine_cards.counts_as
     except Exception:  # pragma: no cover - the engine ships with the layer
-        def kind(c: str) -> str:
-            return "fail" if "fail" in c else "success"
+        kind = _by_name
     out = {"success": 0, "fail": 0, "magic": 0}
     for card, n in cards.items():
         try:
             k = kind(card)
         except Exception:  # noqa: BLE001 - a card the engine no longer knows
-            k = "fail" if "fail" in card else "success"
+            k = _by_name(card)
         out[k if k in out else "success"] += int(n)
     return out["success"], out["fail"], out["magic"]
 
@@ -198,12 +204,12 @@ def _title(c: Canvas, pv: dict[str, Any], status: str, n: int) -> None:
             pd.INK)
     result, side = end_text.result(c.table, pv, status)
     colour = pd.GOOD if side == "good" else pd.EVIL if side == "evil" else pd.MUTED
-    result = pd.fit(fonts.title, c.glyphs.clean(fonts.title, plain(result)), width / 2 - 2 * M)
-    pd.text(draw, (width - M, 50), result, fonts.title, colour, align="right")
+    shown = pd.fit(fonts.title, c.glyphs.clean(fonts.title, plain(result)), width / 2 - 2 * M)
+    pd.text(draw, (width - M, 50), shown, fonts.title, colour, align="right")
     why = end_text.reason(c.table, pv) if status != "cancelled" else None
     if why:
-        why = pd.fit(fonts.text, c.glyphs.clean(fonts.text, plain(why)), width - 2 * M)
-        pd.text(draw, (width - M, 92), why, fonts.text, pd.MUTED, align="right")
+        shown = pd.fit(fonts.text, c.glyphs.clean(fonts.text, plain(why)), width - 2 * M)
+        pd.text(draw, (width - M, 92), shown, fonts.text, pd.MUTED, align="right")
     draw.line([(M, 112), (width - M, 112)], fill=pd.LINE, width=2)
 
 

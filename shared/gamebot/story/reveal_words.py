@@ -31,15 +31,23 @@ def _names(table: Table, role_ids: list[str], plain: dict[str, int]) -> Html:
     theme word: "Minions of Mordred", "Spies"), never a name with an "s" glued on."""
     words = texts.vocab(table.lang, table.theme)
     plural = {"servant": words.get("servants"), "minion": words.get("minions")}
-    return texts.join_names([plural[r] if plain.get(r, 0) > 1 and plural.get(r) else wording.role_a(table, r)
-                             for r in role_ids], table.lang)
+    names: list[str] = []
+    for r in role_ids:
+        several = plural.get(r) if plain.get(r, 0) > 1 else None
+        names.append(several or wording.role_a(table, r))
+    return texts.join_names(names, table.lang)
+
+
+def _roles(value: object) -> list[str]:
+    """The characters of a step of the script (the engine lists their ids; none: an empty list)."""
+    return [r for r in value if isinstance(r, str)] if isinstance(value, list) else []
 
 
 def reveal_lines(table: Table, config: GameConfig) -> list[Html]:
     lines = []
     plain = fillers(config)
     for step in reveal_script(config, dealt_roles(config)):
-        look, show = list(step["look"]), list(step.get("show") or [])
+        look, show = _roles(step["look"]), _roles(step.get("show"))
         names = _names(table, look, plain)
         values = {"look": names, "Look": cap(names), "show": _names(table, show, plain)}
         only_show = [r for r in show if r not in look]

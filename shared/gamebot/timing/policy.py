@@ -102,9 +102,9 @@ def desired_deadline(s: Session, now: float) -> Deadline | None:
             return d
         return new_deadline("join", d.serial + 1 if d is not None and d.phase == "join" else 0, "", limit,
                          int(math.ceil(now)) + limit)
-    if s.status != PLAYING or s.game() is None:
+    state = s.game() if s.status == PLAYING else None
+    if state is None:  # no game going on: no time limit
         return None
-    state = s.game()
     phase = phase_of(state)
     if phase is None:
         return None
