@@ -19,7 +19,9 @@ network call is bounded by the time Lambda has left. A failed Delete still answe
 a stack can always be deleted. The bot token never appears in a log line or a response.
 
 Standard library only (urllib), no python-telegram-bot: this function runs once per deploy and
-should start fast. ``scripts/set_webhook.py`` reuses the request-building helpers below.
+should start fast. From the layer it reads only its settings (``gamebot.environment``, itself standard
+library only) and, for ``setMyCommands``, the command menu. ``scripts/set_webhook.py`` reuses the
+request-building helpers below.
 """
 from __future__ import annotations
 

@@ -7,9 +7,10 @@ session and does whatever is due then (``Timers.fire``): the reminder or the exp
 limit, in a version-checked write, and what waits in the outbox; that write sets the chat's next alarm.
 
 Like the webhook, the service is built once per container with ONE event loop (``gamebot.core.runtime``).
-Environment: ``TABLE_NAME``, ``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_API_BASE_URL``,
-``TELEGRAM_BOT_USERNAME``, ``GAME_ARCHIVE_DAYS``, ``SCHEDULER_ROLE_ARN``, ``SCHEDULE_GROUP``; the
-alarms it schedules target this function itself (its ARN comes from the invocation context).
+Its settings come from the environment, read in one place (``gamebot.environment.Environment``): among
+them ``TABLE_NAME``, ``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_API_BASE_URL``, ``TELEGRAM_BOT_USERNAME``,
+``GAME_ARCHIVE_DAYS``, ``SCHEDULER_ROLE_ARN``, ``SCHEDULE_GROUP``; the alarms it schedules target this
+function itself (its ARN comes from the invocation context).
 Storage errors are raised so that EventBridge Scheduler retries (a retry of a timer that did act finds
 nothing due); anything else is logged and dropped. The AWS requests get a deadline a moment before the
 function's timeout (``gamebot.core.runtime.invocation``): one that cannot get through in time is raised as

@@ -1,10 +1,11 @@
 """AWS Signature Version 4, credentials, region and endpoints for our own AWS client (``gamebot.aws.client``).
 
 Credentials come from the environment, as Lambda provides them (``AWS_ACCESS_KEY_ID``,
-``AWS_SECRET_ACCESS_KEY``, ``AWS_SESSION_TOKEN``), read again for every request (a dict lookup: tests
-and scripts that change the environment are followed). Only when they are absent does botocore's
-credential chain (a profile, SSO, the instance metadata...) take over, imported then and only then: the
-Lambda functions never load botocore.
+``AWS_SECRET_ACCESS_KEY``, ``AWS_SESSION_TOKEN``), read again for every request by
+``gamebot.environment.aws_credentials`` (dict lookups: tests and scripts that change the environment are
+followed). Only when they are absent does botocore's credential chain (a profile, SSO, the instance
+metadata...) take over, imported then and only then: the Lambda functions never load botocore. The region
+and the endpoints are the environment's too, as ``gamebot.environment.Environment`` reads them.
 
 Signing (https://docs.aws.amazon.com/IAM/latest/UserGuide/create-signed-request.html): the canonical
 request (method, the path normalised and URI-encoded once more, the sorted encoded query, the signed

@@ -2,9 +2,9 @@
 
 Every update that changes a game runs as one attempt of the unit of work (``gamebot.outbox.uow``): read the
 chat's session (one read), let a handler decide (``gamebot.handlers``: lobby, settings, play, prompts,
-membership, commands, language, statistics; ``gamebot.handlers.timekeeper``), and write the session back with a
-condition on the version read, recording the update id in the same write (so a redelivered update is
-recognised and applied once). On a conflict the attempt is re-run from a fresh read. Bot API calls are
+membership, commands, language, statistics, votes, nextgame; ``gamebot.handlers.timekeeper``), and write
+the session back with a condition on the version read, recording the update id in the same write (so a
+redelivered update is recognised and applied once). On a conflict the attempt is re-run from a fresh read. Bot API calls are
 made only after the commit, so an error there never causes a second application.
 
 Steady play costs one read and one write per vote or quest card: those updates only edit messages
@@ -54,8 +54,9 @@ class Answer:
 
 
 class Service:
-    """The entry point: one update (``handle_update``) or one timer (``timekeeper.fire``) at a time, handed
-    to the handlers (``gamebot.core.dispatch``) with their dependencies (``deps``)."""
+    """The entry point: one update (``handle_update``) or one timer (``self.timers.fire``, a
+    ``gamebot.handlers.timekeeper.Timers``) at a time, handed to the handlers (``gamebot.core.dispatch``)
+    with their dependencies (``deps``)."""
 
     def __init__(
         self,

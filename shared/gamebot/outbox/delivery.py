@@ -1,7 +1,8 @@
 """What a delivery sends and learns: outbox entries to Bot API operations and back, and what the
 answers teach the session (message ids, buttons on screen, players the bot cannot reach).
 
-Used by the unit of work (``gamebot.outbox.uow``) around each delivery; no I/O here.
+Used by the unit of work (``gamebot.outbox.uow``) and the courier (``gamebot.outbox.courier``) around each
+delivery; no I/O here.
 """
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """What one attempt of the unit of work decides (:class:`Plan`), what its commit hands to the delivery
 (:class:`Step`), and how a decision stops with an answer (:class:`Reply`). Data only: the handlers
-build plans, ``gamebot.outbox.uow`` commits and delivers them.
+build plans, ``gamebot.outbox.uow`` commits them and ``gamebot.outbox.courier`` delivers what a commit
+hands on.
 """
 from __future__ import annotations
 
@@ -18,10 +19,10 @@ from gamebot.timing.alarm import Schedule
 class Reply(Exception):
     """Stop the attempt and answer with this text. Nothing is written to the chat's item. The text is
     markup: a message's reply to a command, or shown as plain text in a button's toast or alert
-    (``handling.respond``). ``final``: the same press could never pass later (its decision is over, or it
-    is not the presser's to make, or they made it already), so nothing records it; otherwise a refused
-    player is noted apart, in an item of their own (``uow.refusals_key``), so that a redelivery of the
-    press gets the same refusal."""
+    (``gamebot.handlers.handling.respond``). ``final``: the same press could never pass later (its
+    decision is over, or it is not the presser's to make, or they made it already), so nothing records it;
+    otherwise a refused player is noted apart, in an item of their own (``uow.refusals_key``), so that a
+    redelivery of the press gets the same refusal."""
 
     def __init__(self, text: Html, alert: bool = False, url: str | None = None, final: bool = False) -> None:
         super().__init__(text)

@@ -9,9 +9,9 @@ reports the saving).
 
 A zlib stream made with a preset dictionary names it in its header (FDICT, and the dictionary's
 Adler-32 as DICTID), so every stored body says how to read it: plain zlib (what earlier versions
-wrote), or a dictionary of ``DICTIONARIES``, found by that id. Dictionaries are files of this package
-(``zdict/<id>.bin``) and are never changed or removed once shipped: a better one is added under its
-own id and made ``CURRENT``; the old ones keep reading what they wrote.
+wrote), or one of the preset dictionaries, found by that id (:func:`dictionary`). Dictionaries are files
+of this package (``zdict/<id>.bin``) and are never changed or removed once shipped: a better one is
+added under its own id and made ``CURRENT``; the old ones keep reading what they wrote.
 """
 from __future__ import annotations
 

@@ -13,9 +13,10 @@ so nothing in it grows with the group's history; each field has a bound:
   ``status``, ``host``, the message ids (``lobby_msg``, ``board_msg``, ``vote_msg``, ``settings_msg``,
   ``pinned``, ``again_msg``), ``vote_serial``, ``vote_intro`` (one message's news), ``pin_hint``,
   ``deadline``, ``alarm``, ``rematch_of``, ``again_game``, ``idle_counted``;
-* ``players``: at most 10 (``context.MAX_PLAYERS``; a name at most 40 characters); ``invited``: the last
-  game's players (at most 10); ``unreachable``, ``idle``, ``idle_hidden``: players of this game; ``sel``:
-  one selection per seat and one for the group's picker;
+* ``players``: at most 10 (``gamebot.outbox.context.MAX_PLAYERS``; a name at most 40 characters); ``invited``:
+  the last game's players (at most 10); ``unreachable``, ``idle``, ``idle_hidden``: players of this game;
+  ``sel``: one selection per seat (its private prompt) and one for the Leader's team picker (``"g"``, in
+  the Leader's private chat);
 * ``settings``: each character at most as often as the panel allows, one value per option and per phase;
 * ``state``: one game's engine state (five quests of at most five proposals: ``scripts/bench_state_size.py``
   measures the longest); ``last``: one finished game's summary;
@@ -180,8 +181,9 @@ MAX_LIVE_KEYBOARDS = 40
 
 
 class Reminder(BaseModel):
-    """A reminder the bot sent (``gamebot.handlers.timekeeper``) of the time limit ``key`` (``policy.key``): it is
-    deleted once that decision is over, so that no reminder is left below newer messages."""
+    """A reminder the bot sent (``gamebot.handlers.timekeeper``) of the time limit ``key``
+    (``gamebot.timing.policy.key``): it is deleted once that decision is over, so that no reminder is left
+    below newer messages."""
 
     chat: int
     msg: int
@@ -217,7 +219,7 @@ class Session(BaseModel):
     vote_serial: int | None = None  # the decision point vote_msg belongs to
     vote_intro: str | None = None  # the news that came with the vote message, kept atop its every edit
     settings_msg: int | None = None  # the host's private settings panel
-    sel: dict[str, Selection] = Field(default_factory=dict)  # "g": group picker; str(seat): private
+    sel: dict[str, Selection] = Field(default_factory=dict)  # "g": the Leader's team picker; str(seat): a prompt
     unreachable: list[int] = Field(default_factory=list)  # user ids we could not message
     keyboards: list[LiveKeyboard] = Field(default_factory=list)  # decision buttons still on screen
     reminders: list[Reminder] = Field(default_factory=list)  # reminders on screen (deleted once their decision is over)

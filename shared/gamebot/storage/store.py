@@ -94,8 +94,9 @@ class Repository(ABC):
     @abstractmethod
     def note(self, key: str, name: str, value: int, expires_at: int) -> None:
         """Record ``name = value`` in the notes item ``key``, without a version check: one atomic write
-        that concurrent notes of other names never undo (a delivery's receipts, ``gamebot.outbox.uow``). The
-        item expires at ``expires_at``; notes items are read with ``notes``, never with ``get``."""
+        that concurrent notes of other names never undo (a delivery's receipts, ``gamebot.outbox.courier``;
+        a player's refused presses, ``gamebot.outbox.uow.refusals_key``). The item expires at ``expires_at``;
+        notes items are read with ``notes``, never with ``get``."""
 
     @abstractmethod
     def notes(self, key: str) -> dict[str, int]:
