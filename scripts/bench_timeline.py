@@ -67,7 +67,8 @@ def instrument() -> None:
     import telegram
 
     from gamebot.aws import client, dynamo
-    from gamebot.handlers import handling, play, service
+    from gamebot.core import service
+    from gamebot.handlers import handling, play
     from gamebot.outbox import uow
     from gamebot.outgoing import game
     from gamebot.storage import packing
