@@ -1,5 +1,7 @@
-"""Fixtures shared by the unit tests of the Telegram layer."""
-from __future__ import annotations
+"""Fixtures shared by the unit tests of the Telegram layer.
+
+(No ``from __future__ import annotations`` here: the test event's field types must be real types, not
+names to look up later in a module called ``conftest``, which each test folder's conftest replaces.)"""
 
 from typing import TypedDict
 
