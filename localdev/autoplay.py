@@ -889,14 +889,14 @@ class WebhookTable(FakeTelegramScreen):
 
     def idle(self) -> bool:
         """Time passes with nobody acting, when the service's clock is one the test moves (``.now``): what
-        waits in the group's outbox goes out when due, as the flush timer would deliver it."""
+        waits in the group's outbox goes out when due, as the chat's alarm would deliver it."""
         import app
 
         from gamebot.storage.session import Session, chat_key
 
         svc = app.service()
         if not hasattr(svc.clock, "now"):
-            return False  # real time: nothing to do but wait for the flush timer
+            return False  # real time: nothing to do but wait for the chat's alarm
         for _ in range(90):  # (a second at a time while a held-back view names a time already past)
             item = svc.repo.get(chat_key(self.group))
             if item is None:

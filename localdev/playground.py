@@ -10,12 +10,13 @@
   header) by one :class:`~localdev.webhook.WebhookWorker` thread;
 * simulated players (``localdev.autoplay``) in the seats marked as bots, pressing buttons through the
   same handler, paced by ``bot_delay`` seconds;
-* a web page (``localdev.web``) standing in for Telegram: the group and every player's private chat.
+* a web page (``localdev.web``) standing in for Telegram: the group and every player's private chat;
+* EventBridge Scheduler: ``gamebot.timing.scheduler.LocalScheduler``, installed for the bot, a thread
+  that runs ``functions/timer/app.py``'s handler through ``worker.call`` when a chat's alarm is due (so
+  it never overlaps an update).
 
 The background loop (:meth:`Playground.add_task`) runs every registered :class:`Task` whenever a chat
-changes or a task asks to be called again. The simulated players are one task; a local scheduler for
-phase timers plugs in the same way (its due timers call the timer handler through ``worker.call`` so
-they never overlap with updates).
+changes or a task asks to be called again: the simulated players are one.
 
 Real bot mode (``TELEGRAM_BOT_TOKEN`` set, or ``--mode telegram``): the same DynamoDB and worker, fed
 by :class:`~localdev.poller.Poller` (getUpdates long polling against ``TELEGRAM_API_BASE_URL``).
@@ -295,7 +296,7 @@ class Playground:
         self._saved_env.clear()
 
     # ------------------------------------------------------------------------------------------------
-    # background loop (the seam for local timers)
+    # background loop (the simulated players)
     # ------------------------------------------------------------------------------------------------
 
     def add_task(self, task: Task) -> None:

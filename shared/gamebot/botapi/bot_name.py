@@ -11,8 +11,9 @@ A failed lookup never fails an update: the name reads as "" (deep links are left
 no "open the bot" button, a text's link is empty, a callback answer opens nothing) and the lookup is
 tried again only after ``retry_after`` seconds, so an outage costs one try, not one per message.
 
-The lookup is synchronous (rendering is: it runs inside the storage transaction, next to boto3's own
-blocking calls), bounded by its timeout, and happens at most once per container while it succeeds.
+The lookup is synchronous (rendering is: it runs in the unit of work's decision, next to the AWS
+client's own blocking calls), bounded by its timeout, and happens at most once per container while it
+succeeds.
 
 A :class:`BotName` stands in for the username string where ``Service(bot_username=...)`` and
 ``presenter.table.Table`` use it: ``str()``, f-strings, truthiness, ``lower()`` and ``==`` read the name.

@@ -6,13 +6,16 @@ them in order and reports each one's :class:`Result`. Failure policy:
 
 * 429 ``RetryAfter``: a short wait (at most ``INLINE_WAIT`` seconds) is waited out and the call tried
   again, as long as the update's time budget allows, however many times Telegram says so; a longer
-  one is reported (``retry_after``): the unit of work keeps the operation in the outbox and a flush
-  timer sends it when Telegram allows (``gamebot.outbox.uow``), or drops it if it was only progress.
+  one is reported (``retry_after``): the delivery keeps an outbox entry waiting and holds back a progress
+  edit of a message it knows (to go out as that message then stands), the chat's alarm sends them when
+  Telegram allows (``gamebot.outbox.courier``); other progress is dropped.
 * 403 ``Forbidden`` on a private chat: reported as ``forbidden`` so the service marks the user
   unreachable and tells the group how to fix it.
 * 400 "message is not modified": ignored (counts as done). An essential edit whose message is gone
   can fall back to sending a new message (``fallback_send``).
-* timeouts / network errors: essential sends are retried once, the rest dropped.
+* timeouts / network errors: an essential send, photo or edit is tried once more at once; then it is
+  reported (``network``), and the delivery tries an outbox entry again later (``courier.GIVE_UP`` times
+  at most).
 
 Errors are logged without the token or the webhook secret (PTB never puts the token in messages).
 
@@ -51,8 +54,9 @@ class LazyRequest(BaseRequest):
     """The Bot's HTTP request object, built on its first use.
 
     Creating the HTTP client (httpx, with its TLS context and CA bundle) takes tens of milliseconds of a
-    cold start. boto3 creates its TLS context lazily too, with the first connection; both then happen
-    during the first update instead of while the container starts."""
+    cold start. Our AWS client creates its TLS context lazily too, with the first connection
+    (``gamebot.aws.transport``); both then happen during the first update instead of while the container
+    starts."""
 
     def __init__(self, factory: Any, read_timeout: float | None) -> None:
         self._factory = factory

@@ -27,7 +27,8 @@ MESSAGE_LIMIT = 3800  # Telegram's limit is 4096 characters
 
 
 def prompt_outs(deps: Deps, s: Session, state: GameState, seat: int) -> list[Out]:
-    """Private prompt messages for ``seat`` (group decisions — team, vote, quest cards — are not sent here)."""
+    """Private prompt messages for ``seat`` (not the Leader's team picker, :func:`picker_out`; nor the vote
+    and the quest cards, which are the group's round message)."""
     player = s.players[seat]
     table = deps.table(s, player_lang(s, seat))
     pv = public_view(state)
@@ -136,7 +137,7 @@ def game_outs(
     # new vote message or the end: atop it, one message).
     news = NL.join(announcements(table, [e for e in events if e not in folded]))
 
-    # 5. New decisions: the team picker and the vote in the group, everything else in private.
+    # 5. New decisions: the vote in the group, the team picker and everything else in private.
     for seat in () if same_point else range(after.n):
         now = prompts(after, seat)
         for p in now:

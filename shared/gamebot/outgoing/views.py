@@ -44,7 +44,7 @@ def config_errors(deps: Deps, s: Session, lang: str, issues: list[Any]) -> Html:
 
 def refresh(deps: Deps, s: Session, view: str) -> Out | None:
     """The latest state of a group message kept current (``view``), when its last edit was held back
-    by the group's budget: sent by a later update or a flush timer."""
+    by the group's budget: sent by a later update or the chat's alarm."""
     state = s.game() if s.status == PLAYING or s.status == ENDED else None
     table = deps.table(s)
     if view == "board" and s.board_msg and state is not None:

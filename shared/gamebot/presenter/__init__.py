@@ -1,7 +1,8 @@
 """The presenter: engine views and events -> Telegram texts (HTML) and inline keyboards.
 
 Group messages are built ONLY from ``engine.public_view(state)`` and public events (``to is None``), so
-nothing secret can reach the group before the end: the functions for the group never see the state.
+nothing secret can reach the group before the end: the functions for the group draw from the public view
+(``round_message`` asks the state only which decision it waits for, ``engine.waiting_for``, and its serial).
 Private messages are built from ``engine.view(state, seat)`` and that seat's private events.
 
 Everything is generic over the engine's plug-ins: names come from the text catalog (with a fallback

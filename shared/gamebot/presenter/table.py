@@ -1,9 +1,9 @@
-"""The table a message is drawn for (names, language, theme, ids for buttons), buttons, HTML escaping
-and splitting long texts.
+"""The table a message is drawn for (names, language, theme, ids for buttons), HTML escaping and
+splitting long texts.
 
 Texts are markup (``gamebot.language.markup.Html``): names come out of :meth:`Table.name` escaped, the catalog's
 templates escape what they are given; a button's label is plain text (Telegram shows it as it is), so
-:class:`Btn` keeps what a markup label shows, and a raw name stays raw there.
+``gamebot.botapi.telegram_io.Btn`` keeps what a markup label shows, and a raw name stays raw there.
 """
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ class Table:
     names: list[str] = field(default_factory=list)
     user_ids: list[int] = field(default_factory=list)
     bot_username: str | BotName = ""  # a BotName is asked only when a link is rendered
-    limit: int = 0  # seconds the decision awaited now may take (0: no time limit; ``presenter.limits``)
+    limit: int = 0  # seconds the decision awaited now may take (0: no time limit; ``presenter.time_limits``)
     due: int | None = None  # until when (epoch seconds)
 
     def t(self, key: str, /, **params: Any) -> Html:

@@ -27,7 +27,8 @@ SHOWN_AT_ZERO, SHOWN_PER_POINT = 1000, 10  # the scale players read: 1000 + 10 x
 
 
 def ordinal(row: dict[str, Any]) -> float:
-    """The rating shown: a cautious estimate of skill (``mu - 3 sigma``); 0 for a new player."""
+    """The rating's ordinal, which ranks players: a cautious estimate of skill (``mu - 3 sigma``); 0 for a
+    new player (players read it on the scale of :func:`shown`)."""
     return float(row.get("mu", MU)) - 3 * float(row.get("sigma", SIGMA))
 
 

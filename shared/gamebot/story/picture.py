@@ -150,7 +150,7 @@ def _columns(blocks: list[list[tuple[Note, bool]]], count: int) -> list[list[lis
 
 def render_png(last: dict[str, Any], lang: str, status: str | None = None) -> bytes:
     """The PNG picture of the game summarised in ``last`` (``Session.last``), in ``lang``."""
-    from PIL import Image, ImageDraw, ImageFont  # lazy: only a game's end or /history pays for it
+    from PIL import Image, ImageDraw, ImageFont  # lazy: only a game's end, /history or /votes pays for it
 
     pv = last["view"]
     theme = str(pv.get("theme") or "avalon")

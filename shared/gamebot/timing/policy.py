@@ -185,8 +185,3 @@ def default_text(table: Table, phase: str, settings: TimerSettings) -> str:
 
 def phase_name(table: Table, phase: str) -> str:
     return table.t(f"timers.phase.{phase}") if texts.has(f"timers.phase.{phase}", table.lang) else table.module(phase)
-
-
-# ---------------------------------------------------------------------------------------------------
-# The service side
-# ---------------------------------------------------------------------------------------------------

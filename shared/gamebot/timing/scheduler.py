@@ -13,8 +13,8 @@ Three implementations of one interface:
 * :class:`LocalScheduler` -- the local playground: a background thread with a heap that calls a
   handler in-process when each timer is due.
 
-Each chat has at most one pending timer, its alarm (``gamebot.handlers.timekeeper``): when the moment it must wake
-changes, the new schedule is created and the old one cancelled (``cancel``: best effort, after the
+Each chat has at most one pending timer, its alarm (``gamebot.timing.alarm``; what it does when it fires:
+``gamebot.handlers.timekeeper``): when the moment it must wake changes, the new schedule is created and the old one cancelled (``cancel``: best effort, after the
 commit). Scheduling is at-least-once: a timer that still fires after it was replaced finds nothing due
 and does nothing.
 """
@@ -81,7 +81,7 @@ class EventBridgeScheduler(Scheduler):
     def client(self) -> Any:
         if self._client is None:  # lazily: only when a group actually plays with timers
             from gamebot.aws.scheduler_api import (
-                Scheduler as SchedulerAPI,  # (endpoint and region from the environment)
+                Scheduler as SchedulerAPI,  # (endpoint and region: ``gamebot.environment``)
             )
 
             self._client = SchedulerAPI(max_attempts=3)
