@@ -191,7 +191,7 @@ class Result:
     out: Out
     ok: bool
     message_id: int | None = None
-    error: str | None = None  # "forbidden" | "retry_after" | "not_modified" | "bad_request" | "network"
+    error: str | None = None  # "forbidden" | "gone" | "retry_after" | "not_modified" | "bad_request" | "network" | "telegram"
     detail: str = ""
 
 
