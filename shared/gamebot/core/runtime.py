@@ -15,6 +15,7 @@ from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from gamebot.core.logs import keep_secret, structure
 from gamebot.environment import Environment
 
 # Seconds of an invocation no AWS request may use: after the last one gives up, the function must still
@@ -26,13 +27,20 @@ ANSWER_RESERVE = 1.0
 
 
 def lambda_logging(name: str) -> logging.Logger:
-    """Logging for a Lambda entry point: ``LOG_LEVEL`` for the bot, and never a URL with the token.
+    """Logging for a Lambda entry point: ``LOG_LEVEL`` for the bot, never a URL with the token, and in
+    Lambda one JSON object per line (``gamebot.core.logs``: the fields of the invocation under way, the
+    token and the webhook secret blanked out).
 
     Request URLs contain the bot token: httpx/httpcore log them at INFO/DEBUG and python-telegram-bot
-    logs its API base URL at DEBUG, so those loggers are capped whatever LOG_LEVEL says."""
+    logs its API base URL at DEBUG, so those loggers are capped whatever LOG_LEVEL says. Outside Lambda
+    (the playground, the tests, the scripts) lines stay as whoever configured logging wants them."""
+    env = Environment.read()
     if not logging.getLogger().handlers:
         logging.basicConfig(level=logging.INFO)
-    logging.getLogger("gamebot").setLevel(Environment.read().log_level)
+    if env.lambda_function:
+        structure()  # (the handler Lambda's runtime installed on the root logger)
+    keep_secret(env.bot_token, env.webhook_secret)
+    logging.getLogger("gamebot").setLevel(env.log_level)
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("httpcore").setLevel(logging.WARNING)
     logging.getLogger("telegram").setLevel(logging.INFO)
@@ -62,7 +70,9 @@ def environment(*extra: str) -> Settings:
     """The settings a container's service is built from now (``Container.get`` rebuilds it on a change)."""
     from gamebot.timing.scheduler import installed_key
 
-    return Environment.read(), (installed_key(), *extra)
+    env = Environment.read()
+    keep_secret(env.bot_token, env.webhook_secret)  # (the settings may have changed: a test, a new deploy)
+    return env, (installed_key(), *extra)
 
 
 async def build_service(env: Environment, scheduler: Any = None, pool: int = 16) -> Any:
