@@ -58,6 +58,7 @@ little. This is a benchmark, not a test: it asserts nothing about speed.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -578,6 +579,30 @@ class MotoProcess:
             self.process.wait()
 
 
+@contextlib.contextmanager
+def operator_output() -> Any:
+    """What Lambda writes for every update, written to /dev/null: its summary log line as JSON and its EMF
+    blob on stdout (``run`` names a stack: ``gamebot.core.metrics``), so that the CPU they take is measured."""
+    import logging
+
+    from gamebot.core.logs import JsonFormatter
+
+    with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
+        summary = logging.StreamHandler(sink)
+        summary.setFormatter(JsonFormatter())
+        webhook = logging.getLogger("gamebot.webhook")
+        level, propagate = webhook.level, webhook.propagate
+        webhook.setLevel(logging.INFO)
+        webhook.propagate = False
+        webhook.addHandler(summary)
+        try:
+            yield
+        finally:
+            webhook.removeHandler(summary)
+            webhook.setLevel(level)
+            webhook.propagate = propagate
+
+
 def run(quick: bool, rtt_ms: float, dynamo_ms: float, scheduler_ms: float, per_minute: int | None,
         rows_file: str | None = None) -> dict[str, Any]:
     import logging
@@ -599,6 +624,7 @@ def run(quick: bool, rtt_ms: float, dynamo_ms: float, scheduler_ms: float, per_m
             "AWS_ENDPOINT_URL_DYNAMODB": endpoint, "AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench",
             "AWS_DEFAULT_REGION": "us-east-1", "AWS_REGION": "us-east-1",
             "PLAYER_THROTTLE": "0",  # the driver presses far faster than people (gamebot.botapi.throttle)
+            "STACK_NAME": "bench",  # metrics on, as the stack deploys them (their blobs: ``operator_output``)
         })
         if per_minute is None:
             os.environ.pop("GROUP_MESSAGES_PER_MINUTE", None)  # the default budget
@@ -611,12 +637,13 @@ def run(quick: bool, rtt_ms: float, dynamo_ms: float, scheduler_ms: float, per_m
         create_table_from_template(admin_client(endpoint), TABLE, str(ROOT / "template.yaml"))
         bench = Bench(fake, rtt_ms / 1000, dynamo_ms / 1000, scheduler_ms / 1000, endpoint)
         logging.getLogger("gamebot").setLevel(logging.ERROR)  # (lambda_logging set it again)
-        for i, (name, seed) in enumerate(QUICK_PLAN if quick else FULL_PLAN):
-            n, theme, roles, options = GAMES[name]
-            group = -1007000000000 - i
-            games[group] = (name, n)
-            stuck[group] = play(bench, name, n, theme, roles, options, seed, group)
-        bench.fire_until(math.inf)  # the timers left fire too (stale by now: each still costs an invocation)
+        with operator_output():
+            for i, (name, seed) in enumerate(QUICK_PLAN if quick else FULL_PLAN):
+                n, theme, roles, options = GAMES[name]
+                group = -1007000000000 - i
+                games[group] = (name, n)
+                stuck[group] = play(bench, name, n, theme, roles, options, seed, group)
+            bench.fire_until(math.inf)  # the timers left fire too (stale by now: each still costs an invocation)
     finally:
         from gamebot.timing import scheduler
 

@@ -33,6 +33,7 @@ import urllib.error
 import urllib.request
 from typing import Any
 
+from gamebot.core.logs import structure
 from gamebot.environment import Environment
 
 # The update types the bot handles. chat_member is not needed (and must be asked for explicitly);
@@ -45,6 +46,8 @@ BOT_INFO_TYPE = "Custom::TelegramBotInfo"  # getMe at deploy time; every other t
 
 logger = logging.getLogger()
 logger.setLevel(Environment.read().log_level)
+if Environment.read().lambda_function:
+    structure()  # one JSON object per line, as the other functions log (gamebot.core.logs)
 
 
 class TelegramError(Exception):

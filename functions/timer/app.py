@@ -15,13 +15,17 @@ Storage errors are raised so that EventBridge Scheduler retries (a retry of a ti
 nothing due); anything else is logged and dropped. The AWS requests get a deadline a moment before the
 function's timeout (``gamebot.core.runtime.invocation``): one that cannot get through in time is raised as
 a storage error too, not cut off by the timeout.
+
+Each invocation ends with one summary log line (the chat, the game, the outcome, the duration) and one EMF
+blob (``gamebot.core.metrics.observed``: its duration, how late the timer fired).
 """
 from __future__ import annotations
 
 from typing import Any
 
+from gamebot.core.metrics import Invocation, observed
 from gamebot.core.runtime import Container, environment, invocation, lambda_logging
-from gamebot.environment import Environment
+from gamebot.environment import Environment, stack_name
 from gamebot.storage.session import chat_key
 
 log = lambda_logging("gamebot.timer")
@@ -63,15 +67,27 @@ def payload_of(event: Any) -> dict[str, Any] | None:
 
 
 def lambda_handler(event: Any, context: Any = None) -> dict[str, str]:
+    # one summary line and one EMF blob per timer (gamebot.core.metrics): its chat, game, lateness, outcome
+    with observed("timer", context, log, update=False) as inv:
+        inv.stack = stack_name()
+        status = _fire(event, context, inv)
+        inv.note(outcome=status["status"])
+        return status
+
+
+def _fire(event: Any, context: Any, inv: Invocation) -> dict[str, str]:
     from gamebot.core.service import transient
 
     payload = payload_of(event)
     if payload is None:
         log.warning("ignored an event that is not a timer payload")
         return {"status": "ignored"}
+    inv.note(chat_id=payload["chat"], game_id=payload.get("game") or None, timer=payload["kind"])
     target = getattr(context, "invoked_function_arn", "") or ""
     try:
         svc = service(target)
+        if payload.get("due") is not None:  # (EventBridge Scheduler fires within a minute of it, or late)
+            inv.timer_fired(svc.clock() - payload["due"])
         # the AWS requests end before the Lambda timeout, so that a storage failure is raised in time
         with invocation(context), svc.repo.prefetching(chat_key(payload["chat"])):  # read while the rest gets ready
             outcome = _CONTAINER.run(svc.timers.fire(payload))
@@ -80,5 +96,4 @@ def lambda_handler(event: Any, context: Any = None) -> dict[str, str]:
             raise  # EventBridge Scheduler retries (RetryPolicy)
         log.exception("timer %s failed", payload["kind"])
         return {"status": "error"}
-    log.info("timer %s due %s -> %s", payload["kind"], payload.get("due"), outcome)
-    return {"status": outcome}
+    return {"status": outcome}  # (the summary line says it: gamebot.core.metrics.observed)

@@ -6,19 +6,23 @@ kept at module scope (``asyncio.run`` per call closes the loop the Bot's HTTP cl
 
 Its settings come from the environment, read in one place (``gamebot.environment.Environment``: the
 variables, their types and defaults). The token and the secret are never logged.
+
+Each update ends with one summary log line (its id, type, chat, game, outcome, status and duration) and one
+EMF blob of its metrics on stdout (``gamebot.core.metrics.observed``); in Lambda every log line is JSON
+(``gamebot.core.logs``).
 """
 from __future__ import annotations
 
 import base64
 import hmac
 import json
-import time
 from typing import Any
 
 from gamebot.botapi.inbound import MAX_BODY, refusal
 from gamebot.botapi.throttle import Throttle
+from gamebot.core.metrics import Invocation, described, observed
 from gamebot.core.runtime import Container, environment, invocation, lambda_logging
-from gamebot.environment import BadSetting, Environment
+from gamebot.environment import BadSetting, Environment, stack_name
 
 log = lambda_logging("gamebot.webhook")
 
@@ -54,15 +58,26 @@ def _authorised(headers: dict[str, str], expected: str) -> bool:
 
 
 def lambda_handler(event: dict[str, Any], context: Any = None) -> dict[str, Any]:
-    started = time.perf_counter()
+    # one summary line and one EMF blob per update (gamebot.core.metrics): its id, type, chat, game, outcome
+    with observed("unknown", context, log) as inv:
+        response = _handle(event, context, inv)
+        inv.note(status=response["statusCode"])
+        return response
+
+
+def _handle(event: dict[str, Any], context: Any, inv: Invocation) -> dict[str, Any]:
     try:
         settings = environment()
     except BadSetting as exc:  # (names the variable, never its value)
+        inv.stack = stack_name()
+        inv.note(outcome="error")
         log.error("a setting does not parse (%s); Telegram will redeliver", exc)
         return _response(500, "retry")
     env = settings[0]
+    inv.stack = env.stack_name
     headers = {str(k).lower(): str(v) for k, v in (event.get("headers") or {}).items()}
     if not _authorised(headers, env.webhook_secret):
+        inv.note(outcome="refused")
         log.warning("refused an update with a missing or wrong secret token")
         return _response(401, "unauthorised")
     body = event.get("body") or ""
@@ -76,16 +91,19 @@ def lambda_handler(event: dict[str, Any], context: Any = None) -> dict[str, Any]
         if problem is not None:
             raise ValueError(problem)
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:  # RecursionError: nested too deeply
+        inv.note(outcome="ignored")
         log.warning("ignored a body that is not a Telegram update (%s)", str(exc)[:200] or type(exc).__name__)
         return _response(200, "ignored")  # a retry would not help
+    inv.note(**described(data))
     # a flood of one player's presses or commands: answered before anything is read (gamebot.botapi.throttle)
     throttled = THROTTLE.check(data) if env.player_throttle else None
     if throttled is not None:
-        log.info("update %s throttled", data.get("update_id"))
+        inv.note(outcome="throttled")
         return _method(throttled.method) if throttled.method is not None else _response(200, "ok")
     try:
         svc = service(settings)
     except Exception as exc:  # e.g. a bad setting; the message may contain the token: log the type only
+        inv.note(outcome="error")
         log.error("could not build the service (%s); Telegram will redeliver", type(exc).__name__)
         return _response(500, "retry")
     # the AWS requests end before the Lambda timeout, in time to answer (a 500 if nothing was committed)
@@ -95,7 +113,8 @@ def lambda_handler(event: dict[str, Any], context: Any = None) -> dict[str, Any]
         # a button of the running game: its group's session is read while the update is parsed
         with svc.reading_ahead(data):
             answer = _CONTAINER.run(svc.handle_update(data, checked=True))  # (refusal: above)
-    log.info("update %s -> %s in %.1f ms", data.get("update_id"), answer.status, (time.perf_counter() - started) * 1000)
+    if answer.status != 200:
+        inv.note(outcome="error")
     if answer.status == 200 and answer.method is not None:
         return _method(answer.method)
     return _response(answer.status, "ok" if answer.status == 200 else "retry")

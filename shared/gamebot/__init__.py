@@ -17,5 +17,7 @@ From the bottom up (a room imports only rooms listed before it):
 ``core``      an update in, its answer out: the service, the runtime of a container, the dispatch
 
 Beside the rooms, ``environment`` holds the deployment's settings (every environment variable, typed,
-read there alone); it imports the standard library only, and any room may import it.
+read there alone) and ``observe`` takes what the rooms report for the operator (a Bot API call failed, a
+write lost its version check...: ``gamebot.core.metrics`` turns it into log fields and metrics); both import
+the standard library only, and any room may import them.
 """

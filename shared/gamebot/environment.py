@@ -19,6 +19,10 @@ variable                           what it sets                                 
 ``GROUP_MESSAGES_PER_MINUTE``      the group budget (sends+edits per group per minute; 0: none) 20
 ``PLAYER_THROTTLE``                ``0``: no per-player throttle (local play at machine speed)  on
 ``LOG_LEVEL``                      the bot's log level                                          INFO
+``STACK_NAME``                     the stack: the ``Stack`` dimension of every metric (unset:   (none)
+                                   no metrics are written, ``gamebot.core.metrics``)
+``AWS_LAMBDA_FUNCTION_NAME``       set by Lambda itself: the log lines are JSON                 (none)
+                                   (``gamebot.core.runtime.lambda_logging``)
 ``TIMER_FUNCTION_ARN``,            EventBridge Scheduler for the phase timers (all three, or    (no timers)
 ``SCHEDULER_ROLE_ARN``,            no timers)
 ``SCHEDULE_GROUP``
@@ -67,6 +71,8 @@ class Environment:
     aws_region: str = DEFAULT_REGION
     aws_endpoints: tuple[tuple[str, str], ...] = ()  # (service id or "", URL): AWS_ENDPOINT_URL[_<ID>]
     aws_ca_bundle: str = ""
+    stack_name: str = ""
+    lambda_function: str = ""
 
     @classmethod
     def read(cls, env: Mapping[str, str] | None = None) -> Environment:
@@ -91,6 +97,8 @@ class Environment:
                                        if name.startswith("AWS_ENDPOINT_URL_") and value))
             + ((("", env["AWS_ENDPOINT_URL"]),) if env.get("AWS_ENDPOINT_URL") else ()),
             aws_ca_bundle=env.get("AWS_CA_BUNDLE", ""),
+            stack_name=stack_name(env),
+            lambda_function=env.get("AWS_LAMBDA_FUNCTION_NAME", ""),
         )
 
     def aws_endpoint(self, service_id: str) -> str | None:
@@ -104,6 +112,13 @@ class Environment:
         if self.timer_function_arn and self.scheduler_role_arn and self.schedule_group:
             return self.timer_function_arn, self.scheduler_role_arn, self.schedule_group
         return None
+
+
+def stack_name(env: Mapping[str, str] | None = None) -> str:
+    """``STACK_NAME`` alone: the metrics of an invocation whose other settings do not parse still name
+    their stack."""
+    env = os.environ if env is None else env
+    return env.get("STACK_NAME", "").strip()
 
 
 def adopt_timedeltas() -> None:

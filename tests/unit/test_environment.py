@@ -27,13 +27,14 @@ def test_every_variable_is_read_and_typed():
         "GROUP_MESSAGES_PER_MINUTE": "0", "PLAYER_THROTTLE": " 0 ", "LOG_LEVEL": "debug",
         "TIMER_FUNCTION_ARN": "arn:f", "SCHEDULER_ROLE_ARN": "arn:r", "SCHEDULE_GROUP": "g",
         "AWS_DEFAULT_REGION": "eu-west-1", "AWS_ENDPOINT_URL": "http://all", "AWS_ENDPOINT_URL_DYNAMODB": "http://db",
-        "AWS_CA_BUNDLE": "/ca.pem"})
+        "AWS_CA_BUNDLE": "/ca.pem", "STACK_NAME": " avalon ", "AWS_LAMBDA_FUNCTION_NAME": "avalon-webhook"})
     assert (env.bot_token, env.webhook_secret, env.api_base_url, env.bot_username, env.table_name) == (
         "1:abc", "s3", "http://x:1", "avalonbot", "t")
     assert env.archive_days == 7.5 and env.group_messages_per_minute == 0 and not env.player_throttle
     assert env.log_level == "DEBUG" and env.timers == ("arn:f", "arn:r", "g") and env.aws_region == "eu-west-1"
     assert env.aws_endpoint("DYNAMODB") == "http://db" and env.aws_endpoint("SCHEDULER") == "http://all"
     assert env.aws_ca_bundle == "/ca.pem"
+    assert env.stack_name == "avalon" and env.lambda_function == "avalon-webhook"
     assert Environment.read({"AWS_REGION": "ap-south-1", "AWS_DEFAULT_REGION": "x"}).aws_region == "ap-south-1"
     assert Environment.read({"LOG_LEVEL": "chatty"}).log_level == "INFO"
 

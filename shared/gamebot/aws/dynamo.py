@@ -29,7 +29,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from gamebot import observe
 from gamebot.storage.packing import COMPRESS_ABOVE, pack, unpack  # noqa: F401 (COMPRESS_ABOVE: also read from here)
+from gamebot.storage.session import chat_key
 from gamebot.storage.store import (
     MAX_TRANSACTION_ITEMS,
     Delete,
@@ -43,6 +45,7 @@ from gamebot.storage.store import (
 _client_lock = threading.Lock()
 _shared_client: Any = None
 
+CHAT_PREFIX = chat_key(0)[:-1]  # "chat#": the chats' items (their size is a metric)
 NOTE_PREFIX = "n_"  # a notes item keeps each note in its own attribute: n_<name> (N)
 
 
@@ -73,6 +76,27 @@ def _version(record: dict[str, Any]) -> int:
 def _expiry(record: dict[str, Any]) -> int | None:
     expires = record.get("expires_at")
     return int(float(expires["N"])) if expires else None
+
+
+def stored_size(record: dict[str, Any]) -> int:
+    """The bytes DynamoDB counts for an item of ours (its 400 KB limit; write units per KB): each attribute's
+    name and value (a string's UTF-8, a binary's bytes, a number about one byte per two digits, plus one)."""
+    size = 0
+    for name, value in record.items():
+        size += len(name.encode())
+        if "S" in value:
+            size += len(value["S"].encode())
+        elif "B" in value:
+            size += len(value["B"])
+        elif "N" in value:
+            size += (len(value["N"].strip("-").replace(".", "")) + 1) // 2 + 1
+    return size
+
+
+def _observe_write(record: dict[str, Any]) -> None:
+    """A chat's item written: its size, for the operator (``gamebot.observe``)."""
+    if record["pk"]["S"].startswith(CHAT_PREFIX):
+        observe.current().chat_item_written(stored_size(record))
 
 
 def _error_code(exc: Exception) -> str:
@@ -211,13 +235,14 @@ class DynamoRepository(Repository):
     def put(self, item: Item, expect: int | None) -> Item:
         version = (expect or 0) + 1
         self.calls["write"] += 1
+        record = self.encode_item(item, version)
         try:
-            self.client.put_item(TableName=self.table_name, Item=self.encode_item(item, version),
-                                 **self._condition(expect))
+            self.client.put_item(TableName=self.table_name, Item=record, **self._condition(expect))
         except Exception as exc:
             if _error_code(exc) == "ConditionalCheckFailedException":
                 raise VersionConflict(item.key) from exc
             raise
+        _observe_write(record)
         return Item(key=item.key, body=item.body, version=version, expires_at=item.expires_at)
 
     def note(self, key: str, name: str, value: int, expires_at: int) -> None:
@@ -289,5 +314,8 @@ class DynamoRepository(Repository):
             elif code == "TransactionConflictException":
                 raise VersionConflict("transaction conflict") from exc
             raise
+        for op in ops:
+            if "Put" in op:
+                _observe_write(op["Put"]["Item"])
         return out
 

@@ -39,8 +39,8 @@ from typing import Any, Literal
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, LinkPreviewOptions
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
-from telegram.request import BaseRequest
 
+from gamebot import observe
 from gamebot.environment import adopt_timedeltas
 from gamebot.language.markup import Html, plain, require, require_plain
 
@@ -48,40 +48,6 @@ log = logging.getLogger("gamebot.telegram")
 adopt_timedeltas()  # python-telegram-bot's periods as its next major version gives them
 
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
-
-
-class LazyRequest(BaseRequest):
-    """The Bot's HTTP request object, built on its first use.
-
-    Creating the HTTP client (httpx, with its TLS context and CA bundle) takes tens of milliseconds of a
-    cold start. Our AWS client creates its TLS context lazily too, with the first connection
-    (``gamebot.aws.transport``); both then happen during the first update instead of while the container
-    starts."""
-
-    def __init__(self, factory: Any, read_timeout: float | None) -> None:
-        self._factory = factory
-        self._read_timeout = read_timeout
-        self._real: BaseRequest | None = None
-
-    @property
-    def real(self) -> BaseRequest:
-        if self._real is None:
-            self._real = self._factory()
-        return self._real
-
-    @property
-    def read_timeout(self) -> float | None:
-        return self._read_timeout
-
-    async def initialize(self) -> None:
-        await self.real.initialize()
-
-    async def shutdown(self) -> None:
-        if self._real is not None:
-            await self._real.shutdown()
-
-    async def do_request(self, *args: Any, **kwargs: Any) -> tuple[int, bytes]:
-        return await self.real.do_request(*args, **kwargs)
 
 
 @dataclass(frozen=True)
@@ -217,6 +183,7 @@ def get_me_username(token: str, base_url: str, timeout: float = 5.0) -> str:
         with urllib.request.urlopen(request, timeout=timeout) as response:
             answer = json.loads(response.read())
     except Exception as exc:
+        observe.current().bot_api_failed(None)
         raise TelegramError(f"getMe failed ({type(exc).__name__})") from None
     result = answer.get("result") if isinstance(answer, dict) and answer.get("ok") else None
     return str(result.get("username") or "") if isinstance(result, dict) else ""
@@ -240,6 +207,16 @@ def _given[T](value: T | None, missing: str) -> T:
 
 NO_CHAT, NO_MESSAGE, NO_TEXT = "chat_id is empty", "message identifier is not specified", "message text is empty"
 NO_QUERY = "query is too old and response timeout expired or query ID is invalid"
+
+
+def error_code(exc: TelegramError) -> int | None:
+    """The Bot API's error code of ``exc``, where python-telegram-bot's type says it (429, 403, 400); else
+    None (the network, a timeout, another error)."""
+    for kind, code in ((RetryAfter, 429), (Forbidden, 403), (BadRequest, 400)):
+        if isinstance(exc, kind):
+            return code
+    return None
+
 
 INLINE_WAIT = 3.0  # seconds of a 429 worth waiting for inside the update; longer: the outbox waits
 
@@ -274,6 +251,7 @@ class TelegramIO:
         try:
             member = await self.bot.get_chat_member(chat_id, user_id)
         except TelegramError as exc:
+            observe.current().bot_api_failed(error_code(exc))
             log.warning("getChatMember failed: %s", type(exc).__name__)
             return False
         return member.status in ("creator", "administrator")
@@ -350,13 +328,16 @@ class TelegramIO:
                 mid = await self._call(out)
                 return Result(out, True, mid)
             except RetryAfter as exc:
+                observe.current().bot_api_failed(429)
                 wait = _seconds(exc.retry_after)
                 if out.op == "answer" or wait > INLINE_WAIT or time.monotonic() + wait > deadline:
                     self.stats["dropped"] += 1
                     log.warning("flood control: dropped %s (%s, retry after %.0fs)", out.op, out.tag, wait)
                     return Result(out, False, error="retry_after", detail=str(wait))
                 await self.sleep(wait)
+                observe.current().retry_after_waited(wait)
             except Forbidden as exc:
+                observe.current().bot_api_failed(403)
                 self.stats["errors"] += 1
                 log.info("forbidden: %s to a %s chat", out.op, "private" if out.user_id else "group")
                 return Result(out, False, error="forbidden", detail=exc.message)
@@ -369,17 +350,20 @@ class TelegramIO:
                 if out.op == "edit" and out.fallback_send and ("not found" in text or "can't be edited" in text):
                     out = Out(**{**out.__dict__, "op": "send", "message_id": None})
                     continue
+                observe.current().bot_api_failed(400)
                 self.stats["errors"] += 1
                 if out.op != "answer":  # an old callback query can no longer be answered: harmless
                     log.warning("bad request on %s (%s): %s", out.op, out.tag, exc.message)
                 return Result(out, False, error="bad_request", detail=exc.message)
             except (TimedOut, NetworkError) as exc:
+                observe.current().bot_api_failed(None)
                 self.stats["errors"] += 1
                 if out.essential and out.op in ("send", "photo", "edit") and tries < 2:  # (an edit cannot show twice)
                     continue
                 log.warning("network error on %s (%s): %s", out.op, out.tag, type(exc).__name__)
                 return Result(out, False, error="network", detail=type(exc).__name__)
             except TelegramError as exc:
+                observe.current().bot_api_failed(error_code(exc))
                 self.stats["errors"] += 1
                 log.warning("telegram error on %s (%s): %s", out.op, out.tag, type(exc).__name__)
                 return Result(out, False, error="telegram", detail=type(exc).__name__)

@@ -1,6 +1,8 @@
 """An update in, its answer out: the service (``service``: an update parsed, dispatched, committed,
 answered and delivered), the Lambda container's shared runtime (``runtime``: one Bot, repository and
-event loop, the invocation's deadline) and which handler an update goes to (``dispatch``).
+event loop, the invocation's deadline), which handler an update goes to (``dispatch``) and what the
+operator sees of an invocation (``metrics``: its log fields and CloudWatch metrics, the observer the rooms
+report to through ``gamebot.observe``; ``logs``: its log lines as JSON).
 
 May import: every other room, python-telegram-bot. Only the Lambda functions, the playground, the
 scripts and the tests import it.

@@ -15,6 +15,9 @@ from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from telegram.request import BaseRequest
+
+from gamebot.core.logs import keep_secret, structure
 from gamebot.environment import Environment
 
 # Seconds of an invocation no AWS request may use: after the last one gives up, the function must still
@@ -26,13 +29,20 @@ ANSWER_RESERVE = 1.0
 
 
 def lambda_logging(name: str) -> logging.Logger:
-    """Logging for a Lambda entry point: ``LOG_LEVEL`` for the bot, and never a URL with the token.
+    """Logging for a Lambda entry point: ``LOG_LEVEL`` for the bot, never a URL with the token, and in
+    Lambda one JSON object per line (``gamebot.core.logs``: the fields of the invocation under way, the
+    token and the webhook secret blanked out).
 
     Request URLs contain the bot token: httpx/httpcore log them at INFO/DEBUG and python-telegram-bot
-    logs its API base URL at DEBUG, so those loggers are capped whatever LOG_LEVEL says."""
+    logs its API base URL at DEBUG, so those loggers are capped whatever LOG_LEVEL says. Outside Lambda
+    (the playground, the tests, the scripts) lines stay as whoever configured logging wants them."""
+    env = Environment.read()
     if not logging.getLogger().handlers:
         logging.basicConfig(level=logging.INFO)
-    logging.getLogger("gamebot").setLevel(Environment.read().log_level)
+    if env.lambda_function:
+        structure()  # (the handler Lambda's runtime installed on the root logger)
+    keep_secret(env.bot_token, env.webhook_secret)
+    logging.getLogger("gamebot").setLevel(env.log_level)
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("httpcore").setLevel(logging.WARNING)
     logging.getLogger("telegram").setLevel(logging.INFO)
@@ -62,7 +72,9 @@ def environment(*extra: str) -> Settings:
     """The settings a container's service is built from now (``Container.get`` rebuilds it on a change)."""
     from gamebot.timing.scheduler import installed_key
 
-    return Environment.read(), (installed_key(), *extra)
+    env = Environment.read()
+    keep_secret(env.bot_token, env.webhook_secret)  # (the settings may have changed: a test, a new deploy)
+    return env, (installed_key(), *extra)
 
 
 async def build_service(env: Environment, scheduler: Any = None, pool: int = 16) -> Any:
@@ -75,7 +87,7 @@ async def build_service(env: Environment, scheduler: Any = None, pool: int = 16)
     from gamebot.aws.dynamo import DynamoRepository
     from gamebot.botapi.bot_name import BotName
     from gamebot.botapi.callbacks import Codec
-    from gamebot.botapi.telegram_io import LazyRequest, TelegramIO, get_me_username
+    from gamebot.botapi.telegram_io import TelegramIO, get_me_username
     from gamebot.core.service import Service
     from gamebot.storage.effects import Budget
 
@@ -92,6 +104,40 @@ async def build_service(env: Environment, scheduler: Any = None, pool: int = 16)
     return Service(DynamoRepository(env.table_name), TelegramIO(bot), Codec(token), bot_username=name,
                    archive_days=env.archive_days, scheduler=scheduler,
                    budget=Budget.per_minute(per_minute) if per_minute is not None else None)
+
+
+class LazyRequest(BaseRequest):
+    """The Bot's HTTP request object, built on its first use.
+
+    Creating the HTTP client (httpx, with its TLS context and CA bundle) takes tens of milliseconds of a
+    cold start. Our AWS client creates its TLS context lazily too, with the first connection
+    (``gamebot.aws.transport``); both then happen during the first update instead of while the container
+    starts."""
+
+    def __init__(self, factory: Any, read_timeout: float | None) -> None:
+        self._factory = factory
+        self._read_timeout = read_timeout
+        self._real: BaseRequest | None = None
+
+    @property
+    def real(self) -> BaseRequest:
+        if self._real is None:
+            self._real = self._factory()
+        return self._real
+
+    @property
+    def read_timeout(self) -> float | None:
+        return self._read_timeout
+
+    async def initialize(self) -> None:
+        await self.real.initialize()
+
+    async def shutdown(self) -> None:
+        if self._real is not None:
+            await self._real.shutdown()
+
+    async def do_request(self, *args: Any, **kwargs: Any) -> tuple[int, bytes]:
+        return await self.real.do_request(*args, **kwargs)
 
 
 class Container:

@@ -25,6 +25,7 @@ from telegram import Update
 from gamebot.botapi import inbound
 from gamebot.botapi.bot_name import BotName
 from gamebot.botapi.callbacks import Codec
+from gamebot.core import metrics
 from gamebot.core.dispatch import dispatch
 from gamebot.handlers import nextgame, statistics
 from gamebot.handlers.handling import Job, respond, transient
@@ -151,6 +152,7 @@ class Service:
                 problem = f"not understood ({type(exc).__name__})"
         if update is None or not well_formed(update):
             # a redelivery would fail the same way: 200, nothing stored, nothing sent
+            metrics.outcome("ignored")
             log.warning("ignored a malformed update: %s", problem or "fields missing")
             return Answer(200)
         job = Job(update=update, update_id=update.update_id)
@@ -158,12 +160,14 @@ class Service:
             await dispatch(self.deps, job)
             return Answer(200, job.response)
         except DamagedSession as exc:  # a clear answer (to a button or a command) until /cancel closes it
+            metrics.outcome("error")
             log.warning("update %s: %s", job.update_id, exc)
             u = update
             if u.callback_query is not None or (u.message is not None and (u.message.text or "").startswith("/")):
                 respond(job, Plan(answer=texts.t("damaged.notice", lang_of(u.effective_user)), alert=True))
             return Answer(200, job.response)
         except Exception as exc:
+            metrics.outcome("error")
             log.exception("update %s failed (%s)", job.update_id, "after commit" if job.committed else "before commit")
             retry = not job.committed and transient(exc)
             if job.callback_id and not retry:

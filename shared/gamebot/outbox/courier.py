@@ -15,6 +15,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
+from gamebot import observe
 from gamebot.botapi.telegram_io import Out, Result, TelegramIO
 from gamebot.outbox.delivery import Facts, held_back, learn, to_effect, to_out
 from gamebot.outbox.plan import Plan, Step
@@ -55,13 +56,14 @@ class Courier:
             return []
         calls = self._aside(self.schedule, plan.schedule)  # the alarm moves while the messages go out
         results: list[Result] = []
+        left = step.session  # the session as the last write left it: what waits in its outbox
         try:
             for _ in range(MAX_DRAIN):
                 batch = await self._send(step)
                 results += batch
                 if step.session is None or not (step.stored or self._worth_recording(batch)):
                     break
-                follow, more = self._ack(step, step.session, batch)
+                follow, more, left = self._ack(step, step.session, batch)
                 if more:
                     if calls is not None:
                         await calls  # (in order: the commit's alarm before the one the ack sets)
@@ -72,6 +74,8 @@ class Courier:
         finally:
             if calls is not None:
                 await calls
+        if left is not None:  # (for the operator: an outbox that keeps growing or ageing is stuck)
+            observe.current().outbox_left(len(left.outbox.effects), left.outbox.oldest(self.uow.clock()))
         return results
 
     @staticmethod
@@ -155,17 +159,19 @@ class Courier:
         except Exception:  # the ack still records it; only a death before the ack would send it again
             log.warning("could not note the receipt of message %s in chat %s", message_id, step.chat_id)
 
-    def _ack(self, step: Step, written: Session, results: list[Result]) -> tuple[Step | None, list[Schedule]]:
+    def _ack(self, step: Step, written: Session, results: list[Result]
+             ) -> tuple[Step | None, list[Schedule], Session | None]:
         """Record the delivery in one version-checked write (re-read on a conflict; ``written``: the
         session as ``step`` wrote or read it, where the first try starts from). Returns the next
-        round of delivery when the write left deliverable entries (notices, entries others added), and
-        the scheduler calls the write committed (the alarm)."""
+        round of delivery when the write left deliverable entries (notices, entries others added), the
+        scheduler calls the write committed (the alarm) and the session it wrote (None: no write)."""
         now = self.uow.clock()
         by_seq = {r.out.seq: r for r in results if r.out.seq is not None}
         facts = Facts.of(results)
         tries: list[int] = []
         next_step: list[Step | None] = [None]
         committed: list[Schedule] = []
+        wrote: list[Session] = []
 
         def attempt() -> None:
             if not tries:
@@ -207,9 +213,11 @@ class Courier:
             follow = self.uow.sort(session, plan, step.chat_id, step.owner) if box.effects else None
             if follow is None:
                 plan.schedule = self.uow.arm(session, now, set(), False)
+            box.stamp(now)
             item = Item(key=chat_key(step.chat_id), body=session.body())
             self.uow.repo.put(item, version)
             committed[:] = plan.schedule
+            wrote[:] = [session]
             if follow is not None and follow.stored:
                 follow.session, follow.version, follow.committed = session, (version or 0) + 1, True
                 next_step[0] = follow
@@ -218,5 +226,5 @@ class Courier:
             retrying(attempt)
         except Exception:
             log.exception("could not record a delivery in chat %s", step.chat_id)
-            return None, []
-        return next_step[0], committed
+            return None, [], None
+        return next_step[0], committed, wrote[0] if wrote else None

@@ -18,6 +18,7 @@ import logging
 import time
 from collections.abc import Callable
 
+from gamebot import observe
 from gamebot.botapi.telegram_io import Out, Result
 from gamebot.outbox.delivery import learn, to_effect, to_out
 from gamebot.outbox.plan import Plan, Reply, Step
@@ -77,6 +78,8 @@ class UnitOfWork:
         def decided(stored: Item | None) -> Plan:
             session = Session.from_body(stored.body) if stored is not None else None
             version = stored.version if stored is not None else None
+            self._observe(session, chat_id, owner)
+            before = session.status if session is not None else None
             if session is not None and owner is not None and owner in session.seen:
                 return self._resume(Plan(), session, version, chat_id, me, again=False)  # a redelivery: applied once
             deadline = session.deadline if session is not None else None
@@ -105,6 +108,9 @@ class UnitOfWork:
             step = self.sort(s, plan, chat_id, me)
             s.mark_seen(owner)
             self._write(plan, s, version, chat_id)
+            observe.current().about(chat_id, s.game_id)
+            if s.status != before:
+                observe.current().status_changed(before, s.status)
             step.version, step.committed = plan.version, True
             plan.step = step
             return plan
@@ -113,6 +119,16 @@ class UnitOfWork:
             return decided(self._read(chat_key(chat_id)))
 
         return retrying(attempt)
+
+    def _observe(self, session: Session | None, chat_id: int, owner: int | None) -> None:
+        """Tell the operator which chat and game this is, and whether an update (not a timer) finds the
+        chat's alarm overdue: the timer that should have woken it has not run (``gamebot.observe``)."""
+        watcher = observe.current()
+        watcher.about(chat_id, session.game_id if session is not None else None)
+        if owner is not None and session is not None and session.alarm is not None:
+            overdue = self.clock() - session.alarm.at
+            if overdue > 0:
+                watcher.alarm_overdue(overdue)
 
     def _refused_before(self, session: Session | None, owner: int | None, user_id: int | None, chat_id: int,
                         noted: dict[str, bool]) -> bool:
@@ -193,6 +209,7 @@ class UnitOfWork:
         return plan
 
     def _write(self, plan: Plan, s: Session, version: int | None, chat_id: int) -> None:
+        s.outbox.stamp(self.clock())  # (when each new entry was stored: how long what waits has waited)
         item = Item(key=chat_key(chat_id), body=s.body())
         if plan.writes:
             self.repo.transact([Write(item, version), *plan.writes])

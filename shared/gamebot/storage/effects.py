@@ -122,6 +122,7 @@ class Effect(BaseModel):
     expires_with: str | None = None  # a reminder: the time limit it is about (``Out.expires_with``)
     progress: bool | None = None  # progress that waits here (behind its chat, held back by Telegram): with the
     # outbox full it is refused (``MAX_OUTBOX``); an essential entry is never dropped
+    at: int | None = None  # epoch seconds: when it was first stored (``Outbox.stamp``: how long it has waited)
 
 
 class Lease(BaseModel):
@@ -242,6 +243,17 @@ class Outbox(BaseModel):
             return effect
         self.effects.append(effect)
         return effect
+
+    def stamp(self, now: float) -> None:
+        """The entries about to be stored for the first time are stored at ``now``."""
+        for e in self.effects:
+            if e.at is None:
+                e.at = int(now)
+
+    def oldest(self, now: float) -> float | None:
+        """How long the oldest entry has waited, in seconds (None: none says)."""
+        times = [e.at for e in self.effects if e.at is not None]
+        return now - min(times) if times else None
 
     def waiting(self, effect: Effect) -> bool:
         """Is ``effect`` held back (the budget, flood control), itself or behind an earlier entry of its

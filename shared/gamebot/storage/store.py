@@ -17,6 +17,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from gamebot import observe
+
 
 class VersionConflict(Exception):
     """Someone else wrote the item since it was read."""
@@ -196,5 +198,6 @@ def retrying[T](attempt: Callable[[], T], tries: int = 25, backoff: float = 0.00
         except VersionConflict:
             if i == tries - 1:
                 raise
+            observe.current().version_conflict()
             time.sleep(backoff * (1 + i % 5))
     raise AssertionError("unreachable")  # pragma: no cover
