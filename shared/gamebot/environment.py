@@ -26,6 +26,8 @@ variable                           what it sets                                 
 ``TIMER_FUNCTION_ARN``,            EventBridge Scheduler for the phase timers (all three, or    (no timers)
 ``SCHEDULER_ROLE_ARN``,            no timers)
 ``SCHEDULE_GROUP``
+``TIMER_DLQ_ARN``                  the SQS queue the timers' schedules dead-letter to (unset:   (none)
+                                   a timer that cannot be delivered is dropped)
 ``AWS_REGION`` /                   the AWS region                                               us-east-1
 ``AWS_DEFAULT_REGION``
 ``AWS_ENDPOINT_URL_<SERVICE>`` /   an endpoint override per service (``DYNAMODB``,              AWS's
@@ -68,6 +70,7 @@ class Environment:
     timer_function_arn: str = ""
     scheduler_role_arn: str = ""
     schedule_group: str = ""
+    timer_dlq_arn: str = ""
     aws_region: str = DEFAULT_REGION
     aws_endpoints: tuple[tuple[str, str], ...] = ()  # (service id or "", URL): AWS_ENDPOINT_URL[_<ID>]
     aws_ca_bundle: str = ""
@@ -92,6 +95,7 @@ class Environment:
             timer_function_arn=env.get("TIMER_FUNCTION_ARN", ""),
             scheduler_role_arn=env.get("SCHEDULER_ROLE_ARN", ""),
             schedule_group=env.get("SCHEDULE_GROUP", ""),
+            timer_dlq_arn=env.get("TIMER_DLQ_ARN", ""),
             aws_region=env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION") or DEFAULT_REGION,
             aws_endpoints=tuple(sorted((name[len("AWS_ENDPOINT_URL_"):], value) for name, value in env.items()
                                        if name.startswith("AWS_ENDPOINT_URL_") and value))

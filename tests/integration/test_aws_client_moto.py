@@ -213,6 +213,15 @@ def test_the_timers_scheduler_uses_our_client_and_ignores_a_name_scheduled_twice
     assert found["ScheduleExpression"] == "at(2030-03-17T17:46:40)" and found["Target"]["Input"] == '{"chat":-5}'
 
 
+def test_a_timers_schedule_keeps_its_retry_policy_and_dead_letter_queue(scheduler):
+    dlq = "arn:aws:sqs:us-east-1:123456789012:timers-dlq"
+    EventBridgeScheduler(TARGET["Arn"], TARGET["RoleArn"], "g", dead_letter_arn=dlq).schedule(
+        Timer("t2", 1_900_000_000, {"chat": -6, "kind": "wake"}))
+    found = scheduler.get_schedule(Name="t2", GroupName="g")["Target"]
+    assert found["DeadLetterConfig"] == {"Arn": dlq}
+    assert found["RetryPolicy"] == {"MaximumRetryAttempts": 3, "MaximumEventAgeInSeconds": 900}
+
+
 def test_a_default_client_is_one_per_process_and_follows_reset(endpoint, monkeypatch):
     from gamebot.aws import dynamo
 

@@ -39,6 +39,12 @@ def test_every_variable_is_read_and_typed():
     assert Environment.read({"LOG_LEVEL": "chatty"}).log_level == "INFO"
 
 
+def test_the_timers_dead_letter_queue_is_read_and_optional():
+    assert Environment.read({"TIMER_DLQ_ARN": "arn:aws:sqs:us-east-1:1:q"}).timer_dlq_arn == "arn:aws:sqs:us-east-1:1:q"
+    env = Environment.read({"TIMER_FUNCTION_ARN": "arn:f", "SCHEDULER_ROLE_ARN": "arn:r", "SCHEDULE_GROUP": "g"})
+    assert env.timer_dlq_arn == "" and env.timers == ("arn:f", "arn:r", "g")  # timers run without it
+
+
 @pytest.mark.parametrize("name, value", [("GAME_ARCHIVE_DAYS", "thirty"), ("GAME_ARCHIVE_DAYS", "-3"),
                                          ("GROUP_MESSAGES_PER_MINUTE", "20.5"), ("GROUP_MESSAGES_PER_MINUTE", "-1")])
 def test_a_value_that_does_not_parse_names_its_variable_and_never_its_value(name, value):

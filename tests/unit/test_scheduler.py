@@ -5,6 +5,7 @@ timeout that only guards against a hang), never on elapsed time.
 """
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import threading
@@ -177,3 +178,69 @@ def test_event_bridge_scheduler_raises_other_errors():
 
     with pytest.raises(Throttled):
         EventBridgeScheduler("t", "r", "g", client=Client()).schedule(Timer("x", 1, {}))
+
+
+# -- a timer that cannot be delivered is kept: retry policy and dead-letter queue ----------------------
+
+DLQ = "arn:aws:sqs:us-east-1:123456789012:avalon-TimerDeadLetterQueue-abc"
+
+
+class Recording:
+    def __init__(self) -> None:
+        self.created: list[dict] = []
+
+    def create_schedule(self, **kwargs):
+        self.created.append(kwargs)
+        return {}
+
+
+def test_each_schedule_is_retried_then_dead_lettered_with_the_payload_as_its_input():
+    client = Recording()
+    EventBridgeScheduler("arn:f", "arn:r", "g", client=client, dead_letter_arn=DLQ).schedule(
+        Timer("wake-5", 1_900_000_000, {"chat": -5, "kind": "wake"}))
+    (created,) = client.created
+    assert created["Target"] == {
+        "Arn": "arn:f", "RoleArn": "arn:r", "Input": '{"chat":-5,"kind":"wake"}',
+        "RetryPolicy": {"MaximumRetryAttempts": 3, "MaximumEventAgeInSeconds": 900},
+        "DeadLetterConfig": {"Arn": DLQ},
+    }
+    assert EventBridgeScheduler.MAX_RETRIES >= 3 and 60 <= EventBridgeScheduler.MAX_EVENT_AGE <= 86400  # API bounds
+
+
+def test_without_a_dead_letter_queue_the_target_has_none_but_keeps_its_retries():
+    client = Recording()
+    EventBridgeScheduler("arn:f", "arn:r", "g", client=client).schedule(Timer("x", 1, {}))
+    target = client.created[0]["Target"]
+    assert "DeadLetterConfig" not in target and target["RetryPolicy"]["MaximumRetryAttempts"] == 3
+
+
+def test_the_dead_letter_queue_comes_from_the_environment(monkeypatch):
+    for name, value in (("TIMER_FUNCTION_ARN", "arn:f"), ("SCHEDULER_ROLE_ARN", "arn:r"), ("SCHEDULE_GROUP", "g"),
+                        ("TIMER_DLQ_ARN", DLQ)):
+        monkeypatch.setenv(name, value)
+    found = sched.scheduler_from_env()
+    assert isinstance(found, EventBridgeScheduler) and found.dead_letter_arn == DLQ
+    assert found.target(Timer("x", 1, {}))["DeadLetterConfig"] == {"Arn": DLQ}
+    monkeypatch.delenv("TIMER_DLQ_ARN")
+    found = sched.scheduler_from_env()
+    assert isinstance(found, EventBridgeScheduler) and "DeadLetterConfig" not in found.target(Timer("x", 1, {}))
+
+
+def test_the_create_schedule_request_on_the_wire_carries_the_retry_policy_and_the_dead_letter_queue():
+    """Through our own client (gamebot.aws.scheduler_api) to a scripted server: the JSON body EventBridge
+    Scheduler gets."""
+    from gamebot.aws.scheduler_api import Scheduler as SchedulerAPI
+    from gamebot.aws.signing import Credentials
+    from tests.unit.aws_fakes import Answer, ScriptedServer
+
+    with ScriptedServer(Answer(200, {"ScheduleArn": "arn:x"})) as server:
+        api = SchedulerAPI(endpoint=server.url, region_name="us-east-1", creds=lambda: Credentials("AKID", "s", None),
+                           sleep=lambda s: None, rand=lambda: 1.0)
+        EventBridgeScheduler("arn:f", "arn:r", "g", client=api, dead_letter_arn=DLQ).schedule(
+            Timer("wake-7", 1_900_000_000, {"chat": -7, "kind": "wake"}))
+    (post,) = server.requests
+    assert (post.method, post.target) == ("POST", "/schedules/wake-7")
+    target = post.json()["Target"]
+    assert target["RetryPolicy"] == {"MaximumRetryAttempts": 3, "MaximumEventAgeInSeconds": 900}
+    assert target["DeadLetterConfig"] == {"Arn": DLQ}
+    assert json.loads(target["Input"]) == {"chat": -7, "kind": "wake"}  # what the dead-letter message carries

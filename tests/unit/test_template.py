@@ -7,37 +7,16 @@ from __future__ import annotations
 
 import re
 import secrets
-from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
-TEMPLATE = Path(__file__).resolve().parents[2] / "template.yaml"
+from tests.unit.cfn_template import resources, template
 
-
-class CfnLoader(yaml.SafeLoader):
-    """Reads CloudFormation short forms (!Ref, !GetAtt, !Sub ...) as their long forms."""
-
-
-def _intrinsic(loader: CfnLoader, suffix: str, node: yaml.Node) -> dict[str, Any]:
-    if isinstance(node, yaml.ScalarNode):
-        value: Any = loader.construct_scalar(node)
-    elif isinstance(node, yaml.SequenceNode):
-        value = loader.construct_sequence(node, deep=True)
-    else:
-        value = loader.construct_mapping(node, deep=True)
-    if suffix == "Ref":
-        return {"Ref": value}
-    if suffix == "GetAtt" and isinstance(value, str):
-        value = value.split(".", 1)
-    return {f"Fn::{suffix}": value}
-
-
-CfnLoader.add_multi_constructor("!", _intrinsic)
-template = yaml.load(TEMPLATE.read_text(), Loader=CfnLoader)  # a SafeLoader subclass
-resources = template["Resources"]
-
+# The stack's own table, or the one the TableName parameter names (a restored backup).
+GAME_TABLE_ARN = {"Fn::If": ["UseOwnTable", {"Fn::GetAtt": ["GameTable", "Arn"]}, {
+    "Fn::Sub": "arn:${AWS::Partition}:dynamodb:${AWS::Region}:${AWS::AccountId}:table/${TableName}"}]}
+GAME_TABLE_NAME = {"Fn::If": ["UseOwnTable", {"Ref": "GameTable"}, {"Ref": "TableName"}]}
 
 SCHEDULES_OF_THE_GROUP = {
     "Fn::Sub": "arn:${AWS::Partition}:scheduler:${AWS::Region}:${AWS::AccountId}:schedule/${TimerScheduleGroup}/*"
@@ -56,7 +35,7 @@ def test_game_functions_may_only_use_single_items_and_manage_timer_schedules(fun
                 "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem",
                 "dynamodb:ConditionCheckItem",
             ],
-            "Resource": {"Fn::GetAtt": ["GameTable", "Arn"]},
+            "Resource": GAME_TABLE_ARN,
         },
         {
             "Sid": "ManageTimerSchedules",
@@ -100,7 +79,7 @@ def test_timer_function_is_the_timer_handler_and_schedules_with_the_stacks_role_
     assert "Events" not in function  # only EventBridge Scheduler (through SchedulerRole) invokes it
     env = function["Environment"]["Variables"]
     assert set(env) == {"TABLE_NAME", "TELEGRAM_BOT_TOKEN", "TELEGRAM_BOT_USERNAME", "GAME_ARCHIVE_DAYS",
-                        "SCHEDULER_ROLE_ARN", "SCHEDULE_GROUP"}
+                        "SCHEDULER_ROLE_ARN", "SCHEDULE_GROUP", "TIMER_DLQ_ARN"}
     assert env["SCHEDULER_ROLE_ARN"] == {"Fn::GetAtt": ["SchedulerRole", "Arn"]}
     assert env["SCHEDULE_GROUP"] == {"Ref": "TimerScheduleGroup"}
     webhook = resources["WebhookFunction"]["Properties"]["Environment"]["Variables"]
@@ -116,6 +95,17 @@ def test_template_names_match_the_scheduler_environment_variables():
 
 def test_setup_function_has_no_aws_permissions():
     assert "Policies" not in resources["SetupWebhookFunction"]["Properties"]
+
+
+def test_the_functions_use_the_stacks_table_unless_table_name_names_another():
+    assert template["Parameters"]["TableName"]["Default"] == ""
+    assert template["Conditions"]["UseOwnTable"] == {"Fn::Equals": [{"Ref": "TableName"}, ""]}
+    pattern = re.compile(template["Parameters"]["TableName"]["AllowedPattern"])
+    assert pattern.match("") and pattern.match("avalon-bot-restored-2025-01-31") and not pattern.match("a b")
+    for function in ("WebhookFunction", "TimerFunction"):
+        assert resources[function]["Properties"]["Environment"]["Variables"]["TABLE_NAME"] == GAME_TABLE_NAME
+    assert template["Outputs"]["GameTableName"]["Value"] == GAME_TABLE_NAME
+    assert resources["GameTable"].get("Condition") is None  # naming another table never deletes the stack's
 
 
 def test_table_has_string_pk_ttl_on_demand_and_pitr():
@@ -145,9 +135,9 @@ def test_webhook_function_environment_uses_fixed_names():
     assert set(own) | set(shared) == {
         "TABLE_NAME", "TELEGRAM_BOT_TOKEN", "TELEGRAM_WEBHOOK_SECRET", "TELEGRAM_API_BASE_URL",
         "TELEGRAM_BOT_USERNAME", "LOG_LEVEL", "GAME_ARCHIVE_DAYS",
-        "TIMER_FUNCTION_ARN", "SCHEDULER_ROLE_ARN", "SCHEDULE_GROUP",
+        "TIMER_FUNCTION_ARN", "SCHEDULER_ROLE_ARN", "SCHEDULE_GROUP", "TIMER_DLQ_ARN", "STACK_NAME",
     }
-    assert own["TABLE_NAME"] == {"Ref": "GameTable"}
+    assert own["TABLE_NAME"] == GAME_TABLE_NAME
     assert template["Parameters"]["TelegramApiBaseUrl"]["Default"] == "https://api.telegram.org"
 
 

@@ -9,6 +9,9 @@ Three implementations of one interface:
   role the stack gives EventBridge Scheduler. The requests go through our own client
   (``gamebot.aws.scheduler_api.Scheduler``: no boto3), created only when the first timer is scheduled.
   EventBridge Scheduler fires with 60-second precision (docs: "between 1:00:00 and 1:00:59").
+  A timer that cannot be delivered is kept: each schedule's target has a retry policy and, when the
+  stack gives one (``TIMER_DLQ_ARN``), a dead-letter queue, where an event that still fails after the
+  retries lands with the payload as its body (docs/OPERATIONS.md says how to redrive it).
 * :class:`FakeScheduler` -- unit tests: records the timers; the test fires them in time order.
 * :class:`LocalScheduler` -- the local playground: a background thread with a heap that calls a
   handler in-process when each timer is due.
@@ -69,10 +72,12 @@ class EventBridgeScheduler(Scheduler):
     MAX_RETRIES = 3
     MAX_EVENT_AGE = 900  # seconds: a timer delivered later than this is useless
 
-    def __init__(self, target_arn: str, role_arn: str, group: str, client: Any = None) -> None:
+    def __init__(self, target_arn: str, role_arn: str, group: str, client: Any = None,
+                 dead_letter_arn: str = "") -> None:
         self.target_arn = target_arn
         self.role_arn = role_arn
         self.group = group
+        self.dead_letter_arn = dead_letter_arn  # the SQS queue of the timers that could not be delivered
         self._client = client
         self.created = 0
         self.deleted = 0
@@ -87,6 +92,21 @@ class EventBridgeScheduler(Scheduler):
             self._client = SchedulerAPI(max_attempts=3)
         return self._client
 
+    def target(self, timer: Timer) -> dict[str, Any]:
+        """The schedule's target: the timer function invoked with the payload, retried, then dead-lettered."""
+        target: dict[str, Any] = {
+            "Arn": self.target_arn,
+            "RoleArn": self.role_arn,
+            "Input": json.dumps(timer.payload, separators=(",", ":")),
+            "RetryPolicy": {
+                "MaximumRetryAttempts": self.MAX_RETRIES,
+                "MaximumEventAgeInSeconds": self.MAX_EVENT_AGE,
+            },
+        }
+        if self.dead_letter_arn:
+            target["DeadLetterConfig"] = {"Arn": self.dead_letter_arn}
+        return target
+
     def schedule(self, timer: Timer) -> None:
         try:
             self.client.create_schedule(
@@ -97,15 +117,7 @@ class EventBridgeScheduler(Scheduler):
                 FlexibleTimeWindow={"Mode": "OFF"},
                 ActionAfterCompletion="DELETE",
                 State="ENABLED",
-                Target={
-                    "Arn": self.target_arn,
-                    "RoleArn": self.role_arn,
-                    "Input": json.dumps(timer.payload, separators=(",", ":")),
-                    "RetryPolicy": {
-                        "MaximumRetryAttempts": self.MAX_RETRIES,
-                        "MaximumEventAgeInSeconds": self.MAX_EVENT_AGE,
-                    },
-                },
+                Target=self.target(timer),
             )
             self.created += 1
         except Exception as exc:
@@ -256,7 +268,8 @@ def install(scheduler: Scheduler | None) -> None:
 
 def scheduler_from_env(target_arn: str | None = None, env: Environment | None = None) -> Scheduler | None:
     """The installed scheduler, else EventBridge Scheduler when the stack configured it (``SCHEDULE_GROUP``,
-    ``SCHEDULER_ROLE_ARN``, ``TIMER_FUNCTION_ARN`` or ``target_arn``), else None: no timers."""
+    ``SCHEDULER_ROLE_ARN``, ``TIMER_FUNCTION_ARN`` or ``target_arn``; its dead-letter queue
+    ``TIMER_DLQ_ARN`` when set), else None: no timers."""
     if _INSTALLED:
         return _INSTALLED[0]
     env = env or Environment.read()
@@ -264,7 +277,7 @@ def scheduler_from_env(target_arn: str | None = None, env: Environment | None = 
     role, group = env.scheduler_role_arn, env.schedule_group
     if not (target and role and group):
         return None
-    return EventBridgeScheduler(target, role, group)
+    return EventBridgeScheduler(target, role, group, dead_letter_arn=env.timer_dlq_arn)
 
 
 def installed_key() -> str:

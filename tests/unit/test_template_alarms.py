@@ -1,0 +1,181 @@
+"""template.yaml's operations side: every alarm watches a metric the bot emits (namespace AvalonBot, the
+stack's dimension) or one of Lambda's or SQS's, and notifies the alarms' topic; an address is subscribed
+only when AlarmEmail is given; the timers' dead-letter queue is the one the schedules' targets name and the
+one its alarm watches; every function knows its stack's name; the dashboard shows every metric.
+docs/OPERATIONS.md explains each alarm."""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from gamebot.core import metrics
+from gamebot.environment import Environment
+from gamebot.timing.scheduler import EventBridgeScheduler, Timer, scheduler_from_env
+from tests.unit.cfn_template import environment, functions, resources, template
+
+NAMESPACE = metrics.NAMESPACE  # "AvalonBot"
+STACK = [{"Name": "Stack", "Value": {"Ref": "AWS::StackName"}}]
+
+# The names of the metrics the bot emits, from the contract of ISSUE28 (its table). TO CONNECT: once
+# shared/gamebot/core/metrics.py is merged, read them from there (its constants or table) instead, so that
+# this test compares the template's alarms and dashboard with what the code emits.
+# the metrics the code emits (its one table): every alarm on the bot's namespace must watch one of them
+BOT_METRICS = frozenset(metrics.METRICS)
+AWS_METRICS = {"AWS/Lambda": {"Errors", "Throttles", "Duration"}, "AWS/SQS": {"ApproximateNumberOfMessagesVisible"}}
+
+alarms = {name: body["Properties"] for name, body in resources.items() if body["Type"] == "AWS::CloudWatch::Alarm"}
+
+
+def _watching(namespace: str, metric: str) -> dict[str, dict[str, Any]]:
+    return {n: a for n, a in alarms.items() if (a["Namespace"], a["MetricName"]) == (namespace, metric)}
+
+
+def test_every_alarm_watches_a_metric_the_bot_emits_in_this_stack_or_one_of_aws():
+    assert alarms
+    for name, alarm in alarms.items():
+        if alarm["Namespace"] == NAMESPACE:
+            assert alarm["MetricName"] in BOT_METRICS, name
+            assert alarm["Dimensions"] == STACK, name  # the dimension every EMF blob carries
+            assert "Unit" not in alarm, name  # a unit other than the one emitted would match no data
+        else:
+            assert alarm["MetricName"] in AWS_METRICS[alarm["Namespace"]], name
+
+
+def test_every_alarm_notifies_the_alarm_topic_when_it_fires_and_when_it_clears():
+    assert resources["AlarmTopic"]["Type"] == "AWS::SNS::Topic"
+    for name, alarm in alarms.items():
+        assert alarm["AlarmActions"] == [{"Ref": "AlarmTopic"}], name
+        assert alarm["OKActions"] == [{"Ref": "AlarmTopic"}], name
+        assert alarm["TreatMissingData"] == "notBreaching", name  # no traffic is no trouble
+        assert "docs/OPERATIONS.md" in alarm["AlarmDescription"], name
+
+
+@pytest.mark.parametrize("metric", ["Errors", "Throttles"])
+def test_every_function_has_an_errors_and_a_throttles_alarm(metric):
+    watched = [a["Dimensions"] for a in _watching("AWS/Lambda", metric).values()]
+    assert sorted(watched, key=str) == sorted(
+        ([{"Name": "FunctionName", "Value": {"Ref": f}}] for f in functions()), key=str)
+    for alarm in _watching("AWS/Lambda", metric).values():
+        assert (alarm["Statistic"], alarm["Threshold"], alarm["ComparisonOperator"]) == (
+            "Sum", 1, "GreaterThanOrEqualToThreshold")
+
+
+@pytest.mark.parametrize("function", ["WebhookFunction", "TimerFunction"])
+def test_duration_alarms_at_80_percent_of_the_functions_timeout(function):
+    (alarm,) = [a for a in _watching("AWS/Lambda", "Duration").values()
+                if a["Dimensions"] == [{"Name": "FunctionName", "Value": {"Ref": function}}]]
+    timeout_s = resources[function]["Properties"].get("Timeout", template["Globals"]["Function"]["Timeout"])
+    assert alarm["Threshold"] == 0.8 * timeout_s * 1000  # Duration is in milliseconds
+    assert alarm["ExtendedStatistic"] in ("p99", "p99.9") or alarm.get("Statistic") == "Maximum"
+    assert alarm["ComparisonOperator"] == "GreaterThanThreshold"
+
+
+@pytest.mark.parametrize("metric, statistic, threshold", [
+    ("BotApi429", "Sum", 10),  # a rise of 429s (the bot keeps to the group budget: they should be rare)
+    ("OutboxOldestAge", "Maximum", 300),  # seconds: a message older than 5 minutes
+    ("TimersMissed", "Sum", 1),
+    ("ChatItemBytes", "Maximum", 300_000),  # of DynamoDB's 400 KB item limit
+])
+def test_the_bot_metric_alarms_of_the_issue(metric, statistic, threshold):
+    (alarm,) = _watching(NAMESPACE, metric).values()
+    assert (alarm["Statistic"], alarm["Threshold"]) == (statistic, threshold)
+    assert alarm["ComparisonOperator"].startswith("GreaterThan")
+
+
+def test_the_alarm_email_is_subscribed_only_when_given():
+    param = template["Parameters"]["AlarmEmail"]
+    assert param["Default"] == ""
+    pattern = re.compile(param["AllowedPattern"])
+    assert pattern.match("") and pattern.match("ops@example.com") and pattern.match("a.b+c@mail.example.org")
+    assert not pattern.match("not an address") and not pattern.match("a@b") and not pattern.match("a@@b.c")
+    assert template["Conditions"]["HasAlarmEmail"] == {"Fn::Not": [{"Fn::Equals": [{"Ref": "AlarmEmail"}, ""]}]}
+    subscriptions = {n: r for n, r in resources.items() if r["Type"] == "AWS::SNS::Subscription"}
+    assert list(subscriptions) == ["AlarmEmailSubscription"]
+    subscription = subscriptions["AlarmEmailSubscription"]
+    assert subscription["Condition"] == "HasAlarmEmail"
+    assert subscription["Properties"] == {"TopicArn": {"Ref": "AlarmTopic"}, "Protocol": "email",
+                                          "Endpoint": {"Ref": "AlarmEmail"}}
+    assert "Subscription" not in resources["AlarmTopic"]["Properties"]  # no unconditional inline one
+
+
+# ---- the timers' dead-letter queue ------------------------------------------------------------------------
+
+DLQ_ARN = {"Fn::GetAtt": ["TimerDeadLetterQueue", "Arn"]}
+
+
+def test_the_dead_letter_alarm_watches_the_queue_the_schedules_and_the_timer_function_dead_letter_to():
+    queue = resources["TimerDeadLetterQueue"]
+    assert queue["Type"] == "AWS::SQS::Queue" and "FifoQueue" not in queue["Properties"]  # Scheduler: standard only
+    (alarm,) = _watching("AWS/SQS", "ApproximateNumberOfMessagesVisible").values()
+    assert alarm["Dimensions"] == [{"Name": "QueueName", "Value": {"Fn::GetAtt": ["TimerDeadLetterQueue", "QueueName"]}}]
+    assert (alarm["Statistic"], alarm["Threshold"], alarm["ComparisonOperator"]) == (
+        "Maximum", 1, "GreaterThanOrEqualToThreshold")
+    # The functions that create schedules name it (TIMER_DLQ_ARN -> each target's DeadLetterConfig) ...
+    for function in ("WebhookFunction", "TimerFunction"):
+        assert environment(function)["TIMER_DLQ_ARN"] == DLQ_ARN
+    # ... Scheduler's role may send to it, and Lambda keeps the timer invocations that failed there too.
+    policy = resources["SchedulerDeadLetterPolicy"]["Properties"]
+    assert policy["RoleName"] == {"Ref": "SchedulerRole"}
+    assert policy["PolicyDocument"]["Statement"] == [
+        {"Sid": "DeadLetterTimers", "Effect": "Allow", "Action": "sqs:SendMessage", "Resource": DLQ_ARN}]
+    assert resources["TimerFunction"]["Properties"]["DeadLetterQueue"] == {"Type": "SQS", "TargetArn": DLQ_ARN}
+
+
+def _resolved(variables: dict[str, Any], values: dict[str, str]) -> dict[str, str]:
+    """The variables as Lambda would see them, each intrinsic replaced by its value in ``values``."""
+    return {name: value if isinstance(value, str) else values[json.dumps(value, sort_keys=True)]
+            for name, value in variables.items()}
+
+
+def test_the_schedules_the_code_creates_from_the_templates_environment_dead_letter_to_that_queue():
+    queue_arn = "arn:aws:sqs:eu-west-1:123456789012:avalon-TimerDeadLetterQueue-X"
+    values = {json.dumps(ref, sort_keys=True): value for ref, value in [
+        (DLQ_ARN, queue_arn),
+        ({"Fn::GetAtt": ["TimerFunction", "Arn"]}, "arn:aws:lambda:eu-west-1:123456789012:function:timer"),
+        ({"Fn::GetAtt": ["SchedulerRole", "Arn"]}, "arn:aws:iam::123456789012:role/scheduler"),
+        ({"Ref": "TimerScheduleGroup"}, "avalon-timers"),
+    ]}
+    wanted = ("TIMER_FUNCTION_ARN", "SCHEDULER_ROLE_ARN", "SCHEDULE_GROUP", "TIMER_DLQ_ARN")
+    env = environment("WebhookFunction")
+    scheduler = scheduler_from_env(env=Environment.read(_resolved({k: env[k] for k in wanted}, values)))
+    assert isinstance(scheduler, EventBridgeScheduler)
+    target = scheduler.target(Timer("wake", 1_900_000_000, {"chat": -5, "kind": "wake"}))
+    assert target["DeadLetterConfig"] == {"Arn": queue_arn}
+    assert target["RetryPolicy"]["MaximumRetryAttempts"] >= 3
+
+
+# ---- every function knows its stack; the dashboard --------------------------------------------------------
+
+@pytest.mark.parametrize("function", functions())
+def test_every_function_gets_the_stack_name_the_metrics_are_dimensioned_by(function):
+    assert environment(function)["STACK_NAME"] == {"Ref": "AWS::StackName"}
+
+
+def _dashboard() -> tuple[dict[str, Any], set[str]]:
+    """The dashboard's body as JSON (each ${...} of its !Sub replaced by a placeholder) and the names it substitutes."""
+    body = resources["OperationsDashboard"]["Properties"]["DashboardBody"]["Fn::Sub"]
+    assert isinstance(body, str)
+    names = set(re.findall(r"\$\{([^}!]+)\}", body))
+    return json.loads(re.sub(r"\$\{([^}!]+)\}", r"<\1>", body)), names
+
+
+def test_the_dashboard_shows_every_bot_metric_of_this_stack_and_every_alarm():
+    body, names = _dashboard()
+    shown: set[str] = set()
+    for widget in body["widgets"]:
+        for metric in widget["properties"].get("metrics", []):
+            if isinstance(metric[0], dict):  # an expression: a SEARCH of this stack's metrics by update type
+                assert 'Stack="<AWS::StackName>"' in metric[0]["expression"]
+                continue
+            namespace, name, *dimensions = [m for m in metric if not isinstance(m, dict)]
+            if namespace == NAMESPACE:
+                assert name in BOT_METRICS and dimensions == ["Stack", "<AWS::StackName>"], metric
+                shown.add(name)
+    assert shown == BOT_METRICS
+    (alarm_widget,) = [w for w in body["widgets"] if w["type"] == "alarm"]
+    assert sorted(alarm_widget["properties"]["alarms"]) == sorted(f"<{name}.Arn>" for name in alarms)
+    for name in names:  # every substitution names a resource (or its attribute) or a pseudo parameter
+        assert name.startswith("AWS::") or name.split(".")[0] in resources, name
