@@ -10,6 +10,7 @@ a message is missing.
 from __future__ import annotations
 
 import random
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -162,6 +163,32 @@ class Container:
     def close(self) -> None:
         self.loop.run_until_complete(self.service.io.bot.request.shutdown())
         self.loop.close()
+
+
+def session_of(container: Container, group: int) -> Session:
+    """The group's session as stored now (read through ``container``'s repository)."""
+    return Session.from_body(container.service.repo.get(chat_key(group)).body)
+
+
+def all_at_once(containers: list[Container], updates: list[dict[str, Any]]) -> list[Any]:
+    """Deliver ``updates[i]`` through ``containers[i]``, all threads released together: each one's status,
+    or the exception it raised (reported by the caller's assertion)."""
+    barrier = threading.Barrier(len(updates))
+    statuses: list[Any] = [None] * len(updates)
+
+    def run(i: int) -> None:
+        barrier.wait()
+        try:
+            statuses[i] = containers[i].handle(updates[i])
+        except BaseException as exc:  # noqa: BLE001 - reported by the caller's assertion
+            statuses[i] = exc
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(updates))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return statuses
 
 
 class ContainerTable:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import threading
 import time
 from typing import Any
 
@@ -22,10 +21,17 @@ import pytest
 
 from gamebot.language import texts
 from gamebot.storage import effects
-from gamebot.storage.session import Session, chat_key
 from localdev import updates as U
 from localdev.autoplay import Policy
-from tests.reliability.support import Container, ContainerTable, RobustDriver, create_table, until_vote
+from tests.reliability.support import (
+    Container,
+    ContainerTable,
+    RobustDriver,
+    all_at_once,
+    create_table,
+    session_of,
+    until_vote,
+)
 
 TRIALS = int(os.environ.get("CLOSED_TRIALS", "100"))
 PLAYERS = list(range(1, 11))
@@ -44,29 +50,6 @@ def containers(moto_endpoint, fake_server):
     for c in built:
         c.close()
     fake_server.reset()
-
-
-def _session(c: Container, group: int) -> Session:
-    return Session.from_body(c.service.repo.get(chat_key(group)).body)
-
-
-def _at_once(containers: list[Container], updates: list[dict[str, Any]]) -> list[Any]:
-    barrier = threading.Barrier(len(updates))
-    statuses: list[Any] = [None] * len(updates)
-
-    def run(i: int) -> None:
-        barrier.wait()
-        try:
-            statuses[i] = containers[i].handle(updates[i])
-        except BaseException as exc:  # noqa: BLE001 - reported by the caller's assertion
-            statuses[i] = exc
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(updates))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return statuses
 
 
 def _next_update(c: Container, group: int) -> None:
@@ -90,7 +73,7 @@ def _vote(containers: list[Container], table: ContainerTable, vote: dict[str, An
             if label in b["text"]}
     updates = [U.press(U.user(uid), fake.message(group, vote["message_id"]),
                        data["Reject" if seat in rejecters else "Approve"]) for seat, uid in enumerate(PLAYERS)]
-    assert _at_once(containers, updates) == [200] * 10
+    assert all_at_once(containers, updates) == [200] * 10
     _next_update(containers[0], group)
     shown = fake.message(group, vote["message_id"])
     labels = _labels(shown)
@@ -100,7 +83,7 @@ def _vote(containers: list[Container], table: ContainerTable, vote: dict[str, An
     assert f"✅ Approve: {texts.join_names(approve)}" in shown["text"] if approve else True
     assert f"❌ Reject: {texts.join_names(reject)}" in shown["text"] if reject else True
     approved = len(approve) > len(reject)
-    s = _session(containers[0], group)
+    s = session_of(containers[0], group)
     state = s.game() if s.state else None
     if approved and state is not None and not state.over and state.stage == "quest" and not state.pending:
         assert any("Success" in x for x in labels)  # the quest's cards on the same message
@@ -110,7 +93,7 @@ def _vote(containers: list[Container], table: ContainerTable, vote: dict[str, An
 def _cards(containers: list[Container], table: ContainerTable, rng: random.Random) -> bool:
     """The team presses its cards at once; the round message must end with every card in, no buttons."""
     group, fake = table.group, table.fake
-    s = _session(containers[0], group)
+    s = session_of(containers[0], group)
     state = s.game()
     if state.stage != "quest" or state.pending:
         return False
@@ -124,7 +107,7 @@ def _cards(containers: list[Container], table: ContainerTable, rng: random.Rando
         card = "Fail" if state.sides[seat].value == "evil" and rng.random() < 0.5 else "Success"
         data = next(d for label, d in buttons.items() if card in label)
         updates.append(U.press(U.user(PLAYERS[seat]), msg, data))
-    assert _at_once(containers[: len(updates)], updates) == [200] * len(updates)
+    assert all_at_once(containers[: len(updates)], updates) == [200] * len(updates)
     _next_update(containers[0], group)
     shown = fake.message(group, msg["message_id"])
     assert _labels(shown) == [], shown["text"]

@@ -12,13 +12,11 @@ import json
 import os
 import random
 import re
-import threading
 from typing import Any
 
 import pytest
 
 from engine import Action
-from gamebot.storage.session import Session, chat_key
 from gamebot.storage.store import VersionConflict
 from localdev import updates as U
 from localdev.autoplay import Policy
@@ -26,37 +24,15 @@ from tests.reliability.support import (
     Container,
     ContainerTable,
     RobustDriver,
+    all_at_once,
     create_table,
     final_state,
+    session_of,
     until_vote,
 )
 
 TRIALS = int(os.environ.get("RELIABILITY_TRIALS", "6"))
 PLAYERS = list(range(1, 11))
-
-
-def _session(container: Container, group: int) -> Session:
-    return Session.from_body(container.service.repo.get(chat_key(group)).body)
-
-
-def _all_at_once(containers: list[Container], updates: list[dict[str, Any]]) -> list[int]:
-    """Deliver ``updates[i]`` through ``containers[i]``, all threads released together."""
-    barrier = threading.Barrier(len(updates))
-    statuses: list[Any] = [None] * len(updates)
-
-    def run(i: int) -> None:
-        barrier.wait()
-        try:
-            statuses[i] = containers[i].handle(updates[i])
-        except BaseException as exc:  # noqa: BLE001 - reported by the assertion below
-            statuses[i] = exc
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(updates))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return statuses
 
 
 def _texts(fake: Any, chat: int) -> list[str]:
@@ -124,7 +100,7 @@ def _open_vote(driver: Any, table: ContainerTable, container: Container, group: 
     """The message of the vote now open, as the session records it (a message's keyboard alone may be an
     older state: see the note at the end of ``_vote_round``); the Leader acts until one is open."""
     for _ in range(200):
-        s = _session(container, group)
+        s = session_of(container, group)
         state = s.game() if s.state else None
         if state is None or state.over:
             return None
@@ -139,7 +115,7 @@ def _open_vote(driver: Any, table: ContainerTable, container: Container, group: 
 
 def _vote_round(containers: list[Container], table: ContainerTable, vote_msg: dict[str, Any], rng: random.Random) -> None:
     group, fake = table.group, table.fake
-    before = _session(containers[0], group)
+    before = session_of(containers[0], group)
     state = before.game()
     votes_shown = sum("<b>Votes</b>" in t for t in _texts(fake, group))
     quests_done = len(state.quests)
@@ -149,10 +125,10 @@ def _vote_round(containers: list[Container], table: ContainerTable, vote_msg: di
     reject = next(b["data"] for row in vote_msg["buttons"] for b in row if "Reject" in b["text"])
     updates = [U.press(U.user(uid), fake.message(group, vote_msg["message_id"]), reject if seat in rejecters else approve)
                for seat, uid in enumerate(PLAYERS)]
-    statuses = _all_at_once(containers, updates)
+    statuses = all_at_once(containers, updates)
     assert statuses == [200] * 10
 
-    after = _session(containers[0], group)
+    after = session_of(containers[0], group)
     new = after.game()
     assert {u["update_id"] for u in updates} <= set(after.seen)  # no update lost
     proposal = new.proposals[len(state.proposals) - 1]
@@ -178,9 +154,9 @@ def _vote_round(containers: list[Container], table: ContainerTable, vote_msg: di
         played[seat] = card
         data = next(d for label, d in buttons.items() if ("Fail" if card == "fail" else "Success") in label)
         card_updates.append(U.press(U.user(PLAYERS[seat]), fake.message(group, quest_msg["message_id"]), data))
-    statuses = _all_at_once(containers[: len(card_updates)], card_updates)
+    statuses = all_at_once(containers[: len(card_updates)], card_updates)
     assert statuses == [200] * len(card_updates)
-    final = _session(containers[0], group)
+    final = session_of(containers[0], group)
     result = final_state(containers[0].service.repo, group)  # (archived if that quest ended the game)
     assert {u["update_id"] for u in card_updates} <= set(final.seen)
     assert len(result.quests) == quests_done + 1  # the quest resolved once

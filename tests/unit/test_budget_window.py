@@ -13,17 +13,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamebot.storage.effects import SEND_MARGIN, WINDOW, Budget, Outbox
-
-
-def busiest(times: list[float]) -> int:
-    times = sorted(times)
-    best, first = 0, 0
-    for last, t in enumerate(times):
-        while times[first] <= t - WINDOW:
-            first += 1
-        best = max(best, last - first + 1)
-    return best
+from gamebot.storage.effects import SEND_MARGIN, Budget, Outbox
+from tests.unit.flood_fakes import busiest_minute
 
 
 @settings(max_examples=300, deadline=None)
@@ -51,7 +42,7 @@ def test_no_sixty_second_window_holds_more_than_the_limit(gaps, sizes, seed):
                 assert slot > now
                 still.append((slot, n))
         waiting = still
-    assert busiest(arrived) <= budget.limit
+    assert busiest_minute(arrived) <= budget.limit
 
 
 def test_a_slot_frees_only_once_the_call_it_stands_for_has_left_the_minute():
