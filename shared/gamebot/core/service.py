@@ -27,11 +27,11 @@ from gamebot.botapi.bot_name import BotName
 from gamebot.botapi.callbacks import Codec
 from gamebot.core import metrics
 from gamebot.core.dispatch import dispatch
+from gamebot.environment import ARCHIVE_DAYS
 from gamebot.handlers import nextgame, statistics
 from gamebot.handlers.handling import Job, respond, transient
 from gamebot.handlers.timekeeper import Timers
 from gamebot.language import texts
-from gamebot.outbox.context import ARCHIVE_DAYS as ARCHIVE_DAYS  # (re-exported: the runtime reads it here)
 from gamebot.outbox.context import Deps, lang_of
 from gamebot.outbox.courier import Courier
 from gamebot.outbox.plan import Plan, Reply  # noqa: F401 (Reply: also read from here)

@@ -16,6 +16,7 @@ from typing import Any
 from gamebot.botapi.bot_name import BotName
 from gamebot.botapi.callbacks import Codec
 from gamebot.botapi.telegram_io import TelegramIO
+from gamebot.environment import ARCHIVE_DAYS
 from gamebot.language import texts
 from gamebot.outbox.courier import Courier
 from gamebot.outbox.uow import UnitOfWork
@@ -28,7 +29,6 @@ from gamebot.timing.scheduler import Scheduler
 
 GROUP_TYPES = ("group", "supergroup")
 MAX_PLAYERS = 10
-ARCHIVE_DAYS = 30.0
 
 
 def display_name(user: Any) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 
 from gamebot.storage.effects import Effect
 from gamebot.storage.session import Session
-from gamebot.storage.store import Delete, Item, Repository, Write, retrying
+from gamebot.storage.store import Delete, Item, Repository, Write, moved, retrying
 
 SHARDS = 16  # (read with the chat's item in one TransactGetItems: moto, which the tests run on, takes 25)
 PLAYERS = 1000  # players an item keeps (those who ran out of time most): SHARDS * PLAYERS (16,000) a group
@@ -161,18 +161,14 @@ def move_out(s: Session, found: dict[str, Item]) -> dict[str, tuple[Item, int | 
 def renamed(repo: Repository, old_id: int, new_id: int) -> tuple[list[Write], list[Delete]]:
     """The writes that move a group's record to its new chat id (a group that became a supergroup), added
     to any the new id has already: for the transaction that moves its session."""
-    old, new = repo.get_many(keys(old_id)), repo.get_many(keys(new_id))
-    writes, deletes = [], []
-    for k in range(SHARDS):
-        source, target = old.get(shard_key(old_id, k)), new.get(shard_key(new_id, k))
-        if source is None:
-            continue
+
+    def merge(source: Item, target: Item | None) -> dict[str, Any]:
         body = dict(target.body) if target is not None else {}
         add(body, "", dict(source.body.get("totals") or {}), dict(source.body.get("names") or {}), trimmed=False)
         body["recent"] = list(dict.fromkeys([*(source.body.get("recent") or []), *(body.get("recent") or [])]))[-RECENT:]
-        writes.append(Write(Item(key=shard_key(new_id, k), body=body), target.version if target else None))
-        deletes.append(Delete(source.key, source.version))
-    return writes, deletes
+        return body
+
+    return moved(repo, [(shard_key(old_id, k), shard_key(new_id, k)) for k in range(SHARDS)], merge)
 
 
 def settle_idle(s: Session) -> None:

@@ -190,6 +190,23 @@ class FakeRepository(Repository):
 
 
 
+def moved(repo: Repository, pairs: list[tuple[str, str]],
+          merge: Callable[[Item, Item | None], dict[str, Any]]) -> tuple[list[Write], list[Delete]]:
+    """Items moving to new keys (a group's items when it became a supergroup): for each ``(old, new)``
+    pair whose old item exists, the write of ``merge(old item, new item or None)`` at the new key and the
+    delete of the old one, for the transaction that moves the group's session."""
+    old = repo.get_many([source for source, _ in pairs])
+    new = repo.get_many([target for _, target in pairs])
+    writes, deletes = [], []
+    for source_key, target_key in pairs:
+        source, target = old.get(source_key), new.get(target_key)
+        if source is None:
+            continue
+        writes.append(Write(Item(key=target_key, body=merge(source, target)), target.version if target else None))
+        deletes.append(Delete(source.key, source.version))
+    return writes, deletes
+
+
 def retrying[T](attempt: Callable[[], T], tries: int = 25, backoff: float = 0.005) -> T:
     """Run ``attempt`` (read, apply, conditional write) again after each VersionConflict."""
     for i in range(tries):

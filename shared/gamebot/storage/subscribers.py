@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from gamebot.storage.store import Delete, Item, Repository, Write, retrying
+from gamebot.storage.store import Delete, Item, Repository, Write, moved, retrying
 
 SHARDS = 20  # (all read in one TransactGetItems: moto, which the playground and the tests run on, takes 25)
 PER_SHARD = 2000  # subscribers an item holds: a group keeps at most SHARDS * PER_SHARD (40,000)
@@ -124,13 +124,5 @@ def merge(found: dict[str, Item], chat_id: int, legacy: list[Any]) -> dict[str, 
 def renamed(repo: Repository, old_id: int, new_id: int) -> tuple[list[Write], list[Delete]]:
     """The writes that move a group's subscribers to its new chat id (a group that became a supergroup),
     merged with any the new id has already: for the transaction that moves its session."""
-    old, new = repo.get_many(keys(old_id)), repo.get_many(keys(new_id))
-    writes, deletes = [], []
-    for k in range(SHARDS):
-        source, target = old.get(shard_key(old_id, k)), new.get(shard_key(new_id, k))
-        if source is None:
-            continue
-        subs = {**members(source), **members(target)}
-        writes.append(Write(Item(key=shard_key(new_id, k), body={"subs": subs}), target.version if target else None))
-        deletes.append(Delete(source.key, source.version))
-    return writes, deletes
+    return moved(repo, [(shard_key(old_id, k), shard_key(new_id, k)) for k in range(SHARDS)],
+                 lambda source, target: {"subs": {**members(source), **members(target)}})
