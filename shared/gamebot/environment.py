@@ -110,13 +110,6 @@ class Environment:
         found = dict(self.aws_endpoints)
         return found.get(service_id) or found.get("") or None
 
-    @property
-    def timers(self) -> tuple[str, str, str] | None:
-        """(timer function ARN, scheduler role ARN, schedule group) when all three are set, else None."""
-        if self.timer_function_arn and self.scheduler_role_arn and self.schedule_group:
-            return self.timer_function_arn, self.scheduler_role_arn, self.schedule_group
-        return None
-
 
 def stack_name(env: Mapping[str, str] | None = None) -> str:
     """``STACK_NAME`` alone: the metrics of an invocation whose other settings do not parse still name

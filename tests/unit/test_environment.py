@@ -17,7 +17,7 @@ def test_an_empty_environment_gives_the_documented_defaults():
     assert env == Environment()
     assert env.api_base_url == "https://api.telegram.org" and env.archive_days == ARCHIVE_DAYS == 30
     assert env.group_messages_per_minute is None and env.player_throttle and env.log_level == "INFO"
-    assert env.aws_region == "us-east-1" and env.aws_endpoint("DYNAMODB") is None and env.timers is None
+    assert env.aws_region == "us-east-1" and env.aws_endpoint("DYNAMODB") is None and (env.timer_function_arn, env.scheduler_role_arn, env.schedule_group) == ("", "", "")
 
 
 def test_every_variable_is_read_and_typed():
@@ -31,7 +31,7 @@ def test_every_variable_is_read_and_typed():
     assert (env.bot_token, env.webhook_secret, env.api_base_url, env.bot_username, env.table_name) == (
         "1:abc", "s3", "http://x:1", "avalonbot", "t")
     assert env.archive_days == 7.5 and env.group_messages_per_minute == 0 and not env.player_throttle
-    assert env.log_level == "DEBUG" and env.timers == ("arn:f", "arn:r", "g") and env.aws_region == "eu-west-1"
+    assert env.log_level == "DEBUG" and (env.timer_function_arn, env.scheduler_role_arn, env.schedule_group) == ("arn:f", "arn:r", "g") and env.aws_region == "eu-west-1"
     assert env.aws_endpoint("DYNAMODB") == "http://db" and env.aws_endpoint("SCHEDULER") == "http://all"
     assert env.aws_ca_bundle == "/ca.pem"
     assert env.stack_name == "avalon" and env.lambda_function == "avalon-webhook"
@@ -42,7 +42,7 @@ def test_every_variable_is_read_and_typed():
 def test_the_timers_dead_letter_queue_is_read_and_optional():
     assert Environment.read({"TIMER_DLQ_ARN": "arn:aws:sqs:us-east-1:1:q"}).timer_dlq_arn == "arn:aws:sqs:us-east-1:1:q"
     env = Environment.read({"TIMER_FUNCTION_ARN": "arn:f", "SCHEDULER_ROLE_ARN": "arn:r", "SCHEDULE_GROUP": "g"})
-    assert env.timer_dlq_arn == "" and env.timers == ("arn:f", "arn:r", "g")  # timers run without it
+    assert env.timer_dlq_arn == "" and (env.timer_function_arn, env.scheduler_role_arn, env.schedule_group) == ("arn:f", "arn:r", "g")  # timers run without it
 
 
 @pytest.mark.parametrize("name, value", [("GAME_ARCHIVE_DAYS", "thirty"), ("GAME_ARCHIVE_DAYS", "-3"),
