@@ -29,7 +29,6 @@ from contextlib import contextmanager
 from typing import Any
 
 from gamebot import observe
-from gamebot.storage.session import CANCELLED, ENDED, LOBBY, PLAYING
 
 NAMESPACE = "AvalonBot"
 STACK, UPDATE_TYPE, OUTCOME = "Stack", "UpdateType", "Outcome"
@@ -61,8 +60,9 @@ LATE_AFTER = 90.0  # seconds after its due time a timer counts as late
 MISSED_AFTER = 300.0  # seconds an alarm may be overdue before an update counts its timer as missed
 MAX_VALUES = 100  # values of one metric in one blob (EMF)
 
-# what a status change of a chat's session means for its game
-GAME_CHANGES = {(LOBBY, PLAYING): GAMES_STARTED, (PLAYING, ENDED): GAMES_FINISHED, (PLAYING, CANCELLED): GAMES_CANCELLED}
+# what a status change of a chat's session means for its game (``gamebot.storage.session``'s statuses)
+GAME_CHANGES = {("lobby", "playing"): GAMES_STARTED, ("playing", "ended"): GAMES_FINISHED,
+                ("playing", "cancelled"): GAMES_CANCELLED}
 
 
 class Invocation(observe.Observer):
