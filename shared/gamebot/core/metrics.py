@@ -60,7 +60,8 @@ LATE_AFTER = 90.0  # seconds after its due time a timer counts as late
 MISSED_AFTER = 300.0  # seconds an alarm may be overdue before an update counts its timer as missed
 MAX_VALUES = 100  # values of one metric in one blob (EMF)
 
-# what a status change of a chat's session means for its game (``gamebot.storage.session``'s statuses)
+# what a status change of a chat's session means for its game (``gamebot.storage.session``'s statuses, spelt
+# out: this module stays standard library only, for the setup function's JSON lines)
 GAME_CHANGES = {("lobby", "playing"): GAMES_STARTED, ("playing", "ended"): GAMES_FINISHED,
                 ("playing", "cancelled"): GAMES_CANCELLED}
 

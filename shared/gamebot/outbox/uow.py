@@ -22,7 +22,7 @@ from gamebot import observe
 from gamebot.botapi.telegram_io import Out, Result
 from gamebot.outbox.delivery import learn, to_effect, to_out
 from gamebot.outbox.plan import Plan, Reply, Step
-from gamebot.storage.effects import LEASE_SECONDS, Budget, Effect, Lease, receipts_key
+from gamebot.storage.effects import LEASE_SECONDS, Budget, Effect, Lease, Outbox, receipts_key
 from gamebot.storage.session import Deadline, Session, chat_key, keeps_moved_out
 from gamebot.storage.store import Item, Repository, VersionConflict, Write, retrying
 from gamebot.timing.alarm import Schedule
@@ -217,6 +217,29 @@ class UnitOfWork:
             self.repo.put(item, version)
         plan.version = (version or 0) + 1
 
+    def _admitted(self, box: Outbox, group: int, now: float, owner: int) -> list[Effect]:
+        """The outbox entries that go out now: every private one that may, and the group's within its
+        budget, a step's group messages all together or none of them yet (then they and every group
+        entry after them wait)."""
+        deliverable = box.deliverable(now, owner)
+        admitted: list[Effect] = []
+        for i, e in enumerate(deliverable):
+            if e.chat != group:
+                admitted.append(e)
+                continue
+            same_step = bool(e.step) and i > 0 and deliverable[i - 1].chat == group and deliverable[i - 1].step == e.step
+            if not same_step:  # a step's first group message: the budget takes its whole run, or none
+                run = 1
+                while (e.step and i + run < len(deliverable) and deliverable[i + run].chat == group
+                       and deliverable[i + run].step == e.step):
+                    run += 1
+                slot = box.admit(now, True, self.budget, run)
+                if slot is not None:  # over the group's budget: this step and what follows it wait
+                    box.wait(e.seq, slot)
+                    return admitted + [d for d in deliverable[i:] if d.chat != group]
+            admitted.append(e)
+        return admitted
+
     def sort(self, s: Session, plan: Plan, chat_id: int, owner: int, again: bool = True) -> Step:
         """Essential operations into the outbox; the outbox entries that go out now (the group's within
         its budget, under this delivery's lease); progress within what the budget leaves."""
@@ -238,25 +261,7 @@ class UnitOfWork:
         for effect in plan.effects:
             box.add(effect)
         plan.effects = []
-        stored: list[Effect] = []
-        group_full = False
-        deliverable = box.deliverable(now, owner)
-        for i, e in enumerate(deliverable):
-            if e.chat == group:
-                if group_full:
-                    continue
-                first = i == 0 or deliverable[i - 1].chat != group or not e.step or deliverable[i - 1].step != e.step
-                if first:  # the budget takes the whole step's group messages, or none of them yet
-                    run = 1
-                    while (i + run < len(deliverable) and e.step and deliverable[i + run].chat == group
-                           and deliverable[i + run].step == e.step):
-                        run += 1
-                    slot = box.admit(now, True, self.budget, run)
-                    if slot is not None:  # over the group's budget: this step and what follows it wait
-                        box.wait(e.seq, slot)
-                        group_full = True
-                        continue
-            stored.append(e)
+        stored = self._admitted(box, group, now, owner)
         for e in stored:
             e.not_before = None
         if stored:
