@@ -2,7 +2,7 @@
 
 Used by the local playground (bots in some seats) and by the tests (bots in every seat). A simulated
 player never looks at the game state. Given ``Driver.views`` (the playground's bots), each decision
-comes from ``localdev.policy.decide`` given only that player's own seat's view (``engine.view``), and
+comes from ``engine.policy.decide`` given only that player's own seat's view (``engine.view``), and
 the page is read to find and press its buttons; without it, a player decides from what Telegram shows
 it, a chat's messages and their inline keyboards, through a :class:`Screen`:
 
@@ -361,7 +361,7 @@ class Driver:
     start_at: int | None = None
     words: Words | None = None  # the catalog language to read; None: each chat's own, read off the page
     # user id -> the engine view of that player's own seat (``engine.view(state, seat)``), or None: with
-    # it, decisions come from ``localdev.policy.decide`` given that view alone; without, from the page
+    # it, decisions come from ``engine.policy.decide`` given that view alone; without, from the page
     views: Callable[[int], JSON | None] | None = None
     presses: int = 0
     _decided: dict[tuple, Any] = field(default_factory=dict)  # (user, prompt, table) -> the policy's answer
@@ -399,8 +399,8 @@ class Driver:
     def decision(self, user: int, kind: str, tag: str | None = None) -> tuple[Any, JSON] | None:
         """The policy's answer to ``user``'s prompt of ``kind`` (or whose callback tag is ``tag``) and the
         view it was given, decided once per prompt; None without a view or such a prompt."""
+        from engine import policy
         from gamebot.storage.session import kind_tag
-        from localdev import policy
 
         view = self.views(user) if self.views is not None else None
         if not view:

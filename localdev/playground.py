@@ -88,7 +88,7 @@ class BotPlayers:
 
         self.pg = playground
         screen = FakeTelegramScreen(playground.fake, playground.deliver, playground.users)
-        # the bots decide from their own seat's view only (localdev.policy), and read the page to act
+        # the bots decide from their own seat's view only (engine.policy), and read the page to act
         self.driver = Driver(screen, GROUP_ID, [], Policy(rng=random.Random(seed)), lobby=True,
                              views=playground.seat_view)
         self.next_at = 0.0

@@ -181,7 +181,7 @@ def test_bot_players_decide_from_their_own_seats_view_only_and_play_for_their_si
     """Ten bots play the Big Box (Excalibur, the Lady of the Lake, every module): each decision of the
     policy is given the view the playground read for that bot's own seat (``engine.view``) and nothing
     else, and no Good bot takes an action that can only hurt Good by what its view says."""
-    from localdev import policy
+    from engine import policy
     from localdev.playground import GROUP_ID
     from tests.reliability.support import SETUPS, set_settings
     from tests.unit.policy_checks import harms_good

@@ -1,8 +1,8 @@
 """What a Good simulated player must never do, given its own seat's view (shared by the policy tests)."""
 from __future__ import annotations
 
+from engine import policy
 from engine.cards import CARDS
-from localdev import policy
 
 
 def harms_good(v: dict, action) -> str | None:

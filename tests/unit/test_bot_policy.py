@@ -1,4 +1,4 @@
-"""The simulated players' policy (localdev/policy.py) decides from its own seat's view only, and plays
+"""The simulated players' policy (shared/engine/policy.py) decides from its own seat's view only, and plays
 plausibly for its side: seeded whole games of every set-up where each seat acts on ``decide(view(state,
 seat))``, every Good decision checked against what its view told it."""
 from __future__ import annotations
@@ -7,8 +7,7 @@ import random
 
 import pytest
 
-from engine import GameConfig, actors, apply_action, new_game, view
-from localdev import policy
+from engine import GameConfig, actors, apply_action, new_game, policy, view
 from tests.reliability.support import SETUPS
 from tests.unit.policy_checks import harms_good
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine import Action
-from engine.cards import CARDS
+from .cards import CARDS
+from .models import Action
 
 View = dict[str, Any]
 
@@ -41,7 +41,7 @@ def known(view: View) -> tuple[set[int], set[int]]:
 
 
 def _evil(view: View) -> bool:
-    return view["you"]["side"] == "evil"
+    return bool(view["you"]["side"] == "evil")
 
 
 def _size(prompt: dict[str, Any], quest: int | None) -> int:
