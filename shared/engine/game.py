@@ -23,7 +23,7 @@ from .errors import (
     WrongPhase,
 )
 from .event_types import Ident, RoleId, Seat, SideId, event
-from .models import Action, Event, GameConfig, GameState
+from .models import Action, Event, GameConfig, GameState, copy_state
 from .plugin import ALL, ROLES, TIMEOUT, Ctx, issue
 from .queries import actors, legal_actions, prompts, waiting_for
 from .quest_rules import allowed_cards, current_slot, quest_slots, table_cards, team_size
@@ -127,7 +127,7 @@ def apply_action(state: GameState, action: Action) -> tuple[GameState, list[Even
 
 
 def _copy(state: GameState) -> GameState:
-    return GameState.model_validate(state.model_dump())  # a deep copy, 4x faster than deepcopy
+    return copy_state(state)  # (a deep copy: engine.models)
 
 
 def _route(ctx: Ctx, action: Action) -> None:

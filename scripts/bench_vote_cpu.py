@@ -1,0 +1,207 @@
+"""The CPU of one vote, warm and in memory, piece by piece: this tree against another one, side by side.
+
+    .venv/bin/python scripts/bench_vote_cpu.py                      # this tree alone
+    .venv/bin/python scripts/bench_vote_cpu.py --base /tmp/i27base  # and an older checkout, ratios
+    .venv/bin/python scripts/bench_vote_cpu.py --rounds 5 --base /tmp/i27base
+
+A 10-player game (the tests' ``Harness``: the real ``Service`` over an in-memory repository) is brought to
+its first vote, and four players vote. Then the fifth player's vote (a vote that is not the last: the
+most common press) is measured, with ``timeit`` (the best of several repeats, microseconds per call):
+
+* ``env``: ``Environment.read()`` (each webhook invocation reads its settings);
+* ``decode``: the chat item as DynamoDB returns it, decoded (``DynamoRepository._decode``: the body
+  unpacked) and made a ``Session`` with its game (``Session.from_body``, ``game()``);
+* ``engine``: ``engine.apply_action`` of the vote; ``copy``: the engine's copy of the state alone;
+* ``encode``: the session after the move, stored (``Session.set_game``, ``body()``) and packed
+  (``DynamoRepository.encode_item``);
+* ``observed``: ``gamebot.core.metrics.observed`` around nothing, with a stack (its summary log line,
+  formatted as JSON as in Lambda, and the EMF blob, both to /dev/null);
+* ``press``: the whole vote through ``Service.handle_update`` over a repository that stores items as
+  DynamoDB records (``encode_item`` / ``_decode``): the read, the decision, the messages, the write and
+  the delivery to the recording fake Bot API (the item restored before each press).
+
+Each tree runs in a subprocess of its own (its ``shared`` first on the path), the two alternating for
+``--rounds`` rounds; the table shows each tree's best and the ratio (this tree / base). The machine is
+shared: the absolute times are noisy, compare the ratios. The webhook's own timeline, with the network
+waits, is ``scripts/bench_timeline.py``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent.parent
+PIECES = ("env", "decode", "copy", "engine", "encode", "observed", "press")
+
+
+def measure(tree: Path, number: int) -> dict[str, float]:
+    """The pieces' best times (µs) in ``tree`` (run in a subprocess whose path starts with that tree)."""
+    sys.path[:0] = [str(tree / "shared"), str(tree / "functions" / "webhook"), str(tree)]
+    import asyncio
+    import dataclasses
+    import io
+    import logging
+    import os
+    import timeit
+
+    os.environ.setdefault("STACK_NAME", "bench")
+
+    from engine import Action, apply_action
+    from engine import game as engine_game
+    from gamebot.aws.dynamo import DynamoRepository
+    from gamebot.core import logs, metrics
+    from gamebot.environment import Environment
+    from gamebot.storage.session import Session, chat_key
+    from gamebot.storage.store import FakeRepository, Item
+    from tests.unit import gamebot_fakes as fakes
+    from tests.unit.gamebot_fakes import GROUP, Harness
+
+    U = fakes.U
+
+    class Records(FakeRepository):
+        """Items kept as the DynamoDB records they would be (packed on write, decoded on read)."""
+
+        def __post_init__(self) -> None:
+            super().__post_init__()
+            self.records: dict[str, dict[str, Any]] = {}
+
+        def get(self, key: str) -> Item | None:
+            self.calls["read"] += 1
+            record = self.records.get(key)
+            return DynamoRepository._decode(record) if record is not None else None
+
+        def transact(self, writes: Any, deletes: Any = None) -> list[Item]:
+            deletes = deletes or []
+            if not writes and not deletes:
+                return []
+            self.calls["write"] += 1
+            for w in writes:
+                self._check(w.item.key, w.expect)
+            for d in deletes:
+                if d.expect is not None:
+                    self._check(d.key, d.expect)
+            done = []
+            for w in writes:
+                stored = dataclasses.replace(w.item, version=(w.expect or 0) + 1)
+                self.records[stored.key] = DynamoRepository.encode_item(stored, stored.version)
+                self.items[stored.key] = stored
+                done.append(stored)
+            for d in deletes:
+                self.items.pop(d.key, None)
+                self.records.pop(d.key, None)
+            return done
+
+    fakes.FakeRepository = Records  # (the Harness builds its service over this repository)
+    h = Harness()
+    assert isinstance(h.repo, Records)
+    players = list(range(1, 11))
+    h.lobby(players)
+    h.press_label(1, GROUP, "Start")
+    state = Session.from_body(h.repo.get(chat_key(GROUP)).body).game()
+    leader = players[state.leader]
+    for name in ("Bob", "Carol", "Dave"):
+        h.press_label(leader, leader, name)
+    h.press_label(leader, leader, "Propose team")
+    for uid in players[:4]:
+        h.press_label(uid, GROUP, "Approve")
+    while h.idle():
+        pass
+    key = chat_key(GROUP)
+    record = dict(h.repo.records[key])
+    item = h.repo.items[key]
+    s = Session.from_body(item.body)
+    state = s.game()
+    assert state is not None and state.stage == "vote", state and state.stage
+    seat = 4
+    vote = Action(seat=seat, kind="vote", choice="approve")
+    new, _ = apply_action(state, vote)
+    msg, btn = h.io.with_button(GROUP, "Approve")
+    update = U.press(h.user(players[seat]), U.message(GROUP, msg.message_id, msg.text), btn.data)
+
+    def decode() -> None:
+        Session.from_body(DynamoRepository._decode(record).body).game()
+
+    after = Session.from_body(item.body)
+
+    def encode() -> None:
+        after.set_game(new)
+        DynamoRepository.encode_item(Item(key=key, body=after.body()), item.version + 1)
+
+    log = logging.getLogger("bench_vote_cpu")
+    log.propagate = False
+    handler = logging.StreamHandler(io.StringIO())
+    handler.setFormatter(logs.JsonFormatter())
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    devnull = open(os.devnull, "w")  # noqa: SIM115 (the blobs' stdout, for the whole run)
+
+    def observed() -> None:
+        handler.stream.seek(0)
+        handler.stream.truncate()
+        stdout, sys.stdout = sys.stdout, devnull
+        try:
+            with metrics.observed("unknown", None, log) as inv:
+                inv.stack = "bench"
+                inv.note(update_id=123456789, update_type="button", chat_id=GROUP, game_id="g1", status=200)
+                inv.chat_item_written(1400)
+        finally:
+            sys.stdout = stdout
+
+    loop = asyncio.new_event_loop()
+
+    def press() -> None:
+        h.repo.records[key] = record
+        h.repo.items[key] = item
+        answer = loop.run_until_complete(h.service.handle_update(update))
+        assert answer.status == 200
+
+    press()  # (the answer and the vote it records: checked once)
+    assert Session.from_body(h.repo.get(key).body).game().votes.get(seat) is True
+
+    copy = getattr(engine_game, "_copy")
+    jobs = {"env": Environment.read, "decode": decode, "copy": lambda: copy(state),
+            "engine": lambda: apply_action(state, vote), "encode": encode, "observed": observed, "press": press}
+    result = {}
+    for name in PIECES:
+        runs = number if name != "press" else max(1, number // 20)
+        best = min(timeit.repeat(jobs[name], number=runs, repeat=5)) / runs
+        result[name] = best * 1e6
+    return result
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--base", type=Path, help="another checkout to compare with (its .venv is not used)")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--number", type=int, default=400, help="calls per timing (press: a twentieth)")
+    ap.add_argument("--child", type=Path, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.child:
+        print(json.dumps(measure(args.child, args.number)))
+        return 0
+    trees = {"this": HERE} | ({"base": args.base.resolve()} if args.base else {})
+    best: dict[str, dict[str, float]] = {name: {} for name in trees}
+    for _ in range(args.rounds):
+        for name, tree in trees.items():
+            out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", str(tree),
+                                  "--number", str(args.number)], check=True, capture_output=True, text=True,
+                                 cwd=tree)
+            found = json.loads(out.stdout.strip().splitlines()[-1])
+            for piece, us in found.items():
+                best[name][piece] = min(best[name].get(piece, us), us)
+    header = f"{'piece':10}" + "".join(f"{name + ' µs':>12}" for name in trees) + ("  this/base" if args.base else "")
+    print(header)
+    for piece in PIECES:
+        row = f"{piece:10}" + "".join(f"{best[name][piece]:12.1f}" for name in trees)
+        if args.base:
+            row += f"  {best['this'][piece] / best['base'][piece]:9.2f}"
+        print(row)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
