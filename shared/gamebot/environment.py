@@ -54,6 +54,15 @@ class BadSetting(ValueError):
     """An environment variable whose value does not parse (the message names it, never its value)."""
 
 
+_ENDPOINT = "AWS_ENDPOINT_URL_"  # and a service id: that service's endpoint
+_READ = frozenset((  # every variable ``Environment.read`` reads (and those starting with _ENDPOINT)
+    "TELEGRAM_BOT_TOKEN", "TELEGRAM_WEBHOOK_SECRET", "TELEGRAM_API_BASE_URL", "TELEGRAM_BOT_USERNAME", "TABLE_NAME",
+    "GAME_ARCHIVE_DAYS", "GROUP_MESSAGES_PER_MINUTE", "PLAYER_THROTTLE", "LOG_LEVEL", "TIMER_FUNCTION_ARN",
+    "SCHEDULER_ROLE_ARN", "SCHEDULE_GROUP", "TIMER_DLQ_ARN", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL",
+    "AWS_CA_BUNDLE", "STACK_NAME", "AWS_LAMBDA_FUNCTION_NAME",
+))
+
+
 @dataclass(frozen=True)
 class Environment:
     """What the environment sets, typed (see the module's table)."""
@@ -81,6 +90,9 @@ class Environment:
     def read(cls, env: Mapping[str, str] | None = None) -> Environment:
         """The settings ``env`` (default: the process environment) holds now."""
         env = os.environ if env is None else env
+        # the variables read below, in a dict: one walk of the names (os.environ decodes each name and
+        # value it is asked for, and raises inside ``get`` for each one unset)
+        env = {name: env[name] for name in env if name in _READ or name.startswith(_ENDPOINT)}
         level = env.get("LOG_LEVEL", "INFO").strip().upper()
         return cls(
             bot_token=env.get("TELEGRAM_BOT_TOKEN", ""),
@@ -97,8 +109,8 @@ class Environment:
             schedule_group=env.get("SCHEDULE_GROUP", ""),
             timer_dlq_arn=env.get("TIMER_DLQ_ARN", ""),
             aws_region=env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION") or DEFAULT_REGION,
-            aws_endpoints=tuple(sorted((name[len("AWS_ENDPOINT_URL_"):], value) for name, value in env.items()
-                                       if name.startswith("AWS_ENDPOINT_URL_") and value))
+            aws_endpoints=tuple(sorted((name[len(_ENDPOINT):], value) for name, value in env.items()
+                                       if name.startswith(_ENDPOINT) and value))
             + ((("", env["AWS_ENDPOINT_URL"]),) if env.get("AWS_ENDPOINT_URL") else ()),
             aws_ca_bundle=env.get("AWS_CA_BUNDLE", ""),
             stack_name=stack_name(env),

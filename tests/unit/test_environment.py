@@ -92,3 +92,14 @@ def test_a_setting_that_does_not_parse_is_answered_500_so_that_telegram_redelive
     answer = app.lambda_handler(event, None)
     assert answer["statusCode"] == 500
     assert "GAME_ARCHIVE_DAYS" in caplog.text and "a month" not in caplog.text
+
+
+def test_the_process_environment_reads_as_the_same_variables_in_a_dict(monkeypatch):
+    for name, value in {"TABLE_NAME": "t", "AWS_ENDPOINT_URL_DYNAMODB": "http://db", "AWS_ENDPOINT_URL_SQS": "",
+                        "GROUP_MESSAGES_PER_MINUTE": "7", "STACK_NAME": "s", "LOG_LEVEL": "warning"}.items():
+        monkeypatch.setenv(name, value)
+    import os
+
+    env = Environment.read()
+    assert env == Environment.read(dict(os.environ))
+    assert env.aws_endpoints == (("DYNAMODB", "http://db"),) and env.group_messages_per_minute == 7
