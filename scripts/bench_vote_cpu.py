@@ -20,15 +20,15 @@ most common press) is measured, with ``timeit`` (the best of several repeats, mi
   DynamoDB records (``encode_item`` / ``_decode``): the read, the decision, the messages, the write and
   the delivery to the recording fake Bot API (the item restored before each press).
 
-Each tree runs in a subprocess of its own (its ``shared`` first on the path), the two alternating for
-``--rounds`` rounds; the table shows each tree's best and the ratio (this tree / base). The machine is
+Each tree runs in a subprocess of its own (its ``shared`` first on the path); for each piece the two
+take turns ``--rounds`` times; the table shows each tree's best and the ratio (this tree / base). The machine is
 shared: the absolute times are noisy, compare the ratios. The webhook's own timeline, with the network
 waits, is ``scripts/bench_timeline.py``.
 """
 from __future__ import annotations
 
 import argparse
-import json
+
 import subprocess
 import sys
 from pathlib import Path
@@ -38,15 +38,14 @@ HERE = Path(__file__).resolve().parent.parent
 PIECES = ("env", "decode", "copy", "engine", "encode", "observed", "press")
 
 
-def measure(tree: Path, number: int) -> dict[str, float]:
-    """The pieces' best times (µs) in ``tree`` (run in a subprocess whose path starts with that tree)."""
+def measure(tree: Path) -> dict[str, Any]:
+    """The pieces of ``tree``, ready to be timed (in a subprocess whose path starts with that tree)."""
     sys.path[:0] = [str(tree / "shared"), str(tree / "functions" / "webhook"), str(tree)]
     import asyncio
     import dataclasses
     import io
     import logging
     import os
-    import timeit
 
     os.environ.setdefault("STACK_NAME", "bench")
 
@@ -165,34 +164,52 @@ def measure(tree: Path, number: int) -> dict[str, float]:
     copy = getattr(engine_game, "_copy")
     jobs = {"env": Environment.read, "decode": decode, "copy": lambda: copy(state),
             "engine": lambda: apply_action(state, vote), "encode": encode, "observed": observed, "press": press}
-    result = {}
-    for name in PIECES:
-        runs = number if name != "press" else max(1, number // 20)
+    return jobs
+
+
+def serve(tree: Path) -> None:
+    """The child: read ``piece calls`` lines, answer each with the best of 5 timings (µs per call)."""
+    import timeit
+
+    jobs = measure(tree)
+    print("ready", flush=True)
+    for line in sys.stdin:
+        name, number = line.split()
+        runs = int(number)
         best = min(timeit.repeat(jobs[name], number=runs, repeat=5)) / runs
-        result[name] = best * 1e6
-    return result
+        print(best * 1e6, flush=True)
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--base", type=Path, help="another checkout to compare with (its .venv is not used)")
-    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--number", type=int, default=400, help="calls per timing (press: a twentieth)")
     ap.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        print(json.dumps(measure(args.child, args.number)))
+        serve(args.child)
         return 0
     trees = {"this": HERE} | ({"base": args.base.resolve()} if args.base else {})
+    children = {name: subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--child", str(tree)],
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=tree)
+                for name, tree in trees.items()}
+    for child in children.values():
+        assert child.stdout is not None and child.stdout.readline().strip() == "ready"
     best: dict[str, dict[str, float]] = {name: {} for name in trees}
-    for _ in range(args.rounds):
-        for name, tree in trees.items():
-            out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", str(tree),
-                                  "--number", str(args.number)], check=True, capture_output=True, text=True,
-                                 cwd=tree)
-            found = json.loads(out.stdout.strip().splitlines()[-1])
-            for piece, us in found.items():
+    for piece in PIECES:  # (the trees take turns, piece by piece: a busy moment of the machine hits both)
+        number = args.number if piece != "press" else max(1, args.number // 20)
+        for _ in range(args.rounds):
+            for name, child in children.items():
+                assert child.stdin is not None and child.stdout is not None
+                child.stdin.write(f"{piece} {number}\n")
+                child.stdin.flush()
+                us = float(child.stdout.readline())
                 best[name][piece] = min(best[name].get(piece, us), us)
+    for child in children.values():
+        assert child.stdin is not None
+        child.stdin.close()
+        child.wait()
     header = f"{'piece':10}" + "".join(f"{name + ' µs':>12}" for name in trees) + ("  this/base" if args.base else "")
     print(header)
     for piece in PIECES:

@@ -26,6 +26,7 @@ FIELDS = ("update_id", "update_type", "timer", "chat_id", "game_id", "outcome", 
 MIN_SECRET = 8  # characters: a shorter "secret" (tests) is not searched for, it would blank ordinary words
 
 _secrets: tuple[str, ...] = ()
+_encode = json.JSONEncoder(ensure_ascii=False, default=str).encode  # json.dumps(..., ensure_ascii=False, default=str)
 
 
 def keep_secret(*secrets: str) -> None:
@@ -68,7 +69,7 @@ class JsonFormatter(logging.Formatter):
             line["errorType"] = kind.__name__
             line["errorMessage"] = str(exc)
             line["stackTrace"] = traceback.format_tb(tb)
-        return redacted(json.dumps(line, ensure_ascii=False, default=str)) + self.end
+        return redacted(_encode(line)) + self.end
 
 
 def structure(root: logging.Logger | None = None) -> None:

@@ -60,6 +60,8 @@ LATE_AFTER = 90.0  # seconds after its due time a timer counts as late
 MISSED_AFTER = 300.0  # seconds an alarm may be overdue before an update counts its timer as missed
 MAX_VALUES = 100  # values of one metric in one blob (EMF)
 
+_compact = json.JSONEncoder(separators=(",", ":")).encode  # json.dumps(..., separators=...), made once
+
 # what a status change of a chat's session means for its game (``gamebot.storage.session``'s statuses, spelt
 # out: this module stays standard library only, for the setup function's JSON lines)
 GAME_CHANGES = {("lobby", "playing"): GAMES_STARTED, ("playing", "ended"): GAMES_FINISHED,
@@ -240,7 +242,7 @@ def observed(update_type: str, context: Any, log: logging.Logger, update: bool =
             if inv.stack:
                 stamp = math.floor(time.time() * 1000)
                 for blob in inv.blobs(stamp, update):
-                    write(json.dumps(blob, separators=(",", ":")))
+                    write(_compact(blob))
         except Exception:  # (the metrics never fail an invocation)
             log.warning("could not write the invocation's metrics", exc_info=True)
         finally:
