@@ -32,6 +32,7 @@ SAFETY_MARGIN = 3.0  # seconds kept free before the Lambda timeout (one more Bot
 
 _CONTAINER = Container()  # the service and the one event loop of this container (gamebot.core.runtime)
 THROTTLE = Throttle()  # each player's presses and commands in this container (gamebot.botapi.throttle)
+_answer_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode  # (made once, not per answer)
 
 
 async def _build(env: Environment) -> Any:
@@ -123,7 +124,7 @@ def _handle(event: dict[str, Any], context: Any, inv: Invocation) -> dict[str, A
 def _method(method: dict[str, Any]) -> dict[str, Any]:
     """One Bot API method in the reply: Telegram performs it (the answer to a button, a short reply)."""
     return {"statusCode": 200, "headers": {"content-type": "application/json"},
-            "body": json.dumps(method, ensure_ascii=False, separators=(",", ":"))}
+            "body": _answer_json(method)}
 
 
 def run(coro: Any) -> Any:

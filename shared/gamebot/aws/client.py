@@ -101,9 +101,12 @@ def _json_default(value: Any) -> Any:
     raise TypeError(f"cannot send {type(value).__name__} to AWS")
 
 
+_encode = json.JSONEncoder(separators=(",", ":"), default=_json_default).encode  # (made once, not at each call)
+
+
 def to_json(params: dict[str, Any]) -> bytes:
     """The request body, ASCII like botocore's (a lone surrogate in a string is escaped, never an error)."""
-    return json.dumps(params, separators=(",", ":"), default=_json_default).encode()
+    return _encode(params).encode()
 
 
 class _Attempt:
