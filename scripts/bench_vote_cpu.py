@@ -12,6 +12,9 @@ most common press) is measured, with ``timeit`` (the best of several repeats, mi
 * ``decode``: the chat item as DynamoDB returns it, decoded (``DynamoRepository._decode``: the body
   unpacked) and made a ``Session`` with its game (``Session.from_body``, ``game()``);
 * ``engine``: ``engine.apply_action`` of the vote; ``copy``: the engine's copy of the state alone;
+  ``view``: ``engine.public_view`` of the state after the vote (the group's messages are drawn from it);
+* ``decide``: what the webhook decides under the chat's read (``handlers.play.vote_press`` on a
+  ``Session`` made from the item's body): the move, the session's new state, the messages of the move;
 * ``encode``: the session after the move, stored (``Session.set_game``, ``body()``) and packed
   (``DynamoRepository.encode_item``);
 * ``observed``: ``gamebot.core.metrics.observed`` around nothing, with a stack (its summary log line,
@@ -35,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent.parent
-PIECES = ("env", "decode", "copy", "engine", "encode", "observed", "press")
+PIECES = ("env", "decode", "copy", "engine", "view", "decide", "encode", "observed", "press")
 
 
 def measure(tree: Path) -> dict[str, Any]:
@@ -49,11 +52,13 @@ def measure(tree: Path) -> dict[str, Any]:
 
     os.environ.setdefault("STACK_NAME", "bench")
 
-    from engine import Action, apply_action
+    from engine import Action, apply_action, public_view
     from engine import game as engine_game
     from gamebot.aws.dynamo import DynamoRepository
     from gamebot.core import logs, metrics
+    from gamebot.botapi.buttons import decode as decode_button
     from gamebot.environment import Environment
+    from gamebot.handlers.play import vote_press
     from gamebot.storage.session import Session, chat_key
     from gamebot.storage.store import FakeRepository, Item
     from tests.unit import gamebot_fakes as fakes
@@ -121,6 +126,12 @@ def measure(tree: Path) -> dict[str, Any]:
     msg, btn = h.io.with_button(GROUP, "Approve")
     update = U.press(h.user(players[seat]), U.message(GROUP, msg.message_id, msg.text), btn.data)
 
+    pressed = decode_button(h.codec, btn.data)
+
+    def decide() -> None:
+        s = Session.from_body(item.body)
+        vote_press(h.service.deps, s, s.game(), seat, None, "en", msg.message_id, pressed)
+
     def decode() -> None:
         Session.from_body(DynamoRepository._decode(record).body).game()
 
@@ -163,7 +174,8 @@ def measure(tree: Path) -> dict[str, Any]:
 
     copy = getattr(engine_game, "_copy")
     jobs = {"env": Environment.read, "decode": decode, "copy": lambda: copy(state),
-            "engine": lambda: apply_action(state, vote), "encode": encode, "observed": observed, "press": press}
+            "engine": lambda: apply_action(state, vote), "view": lambda: public_view(new), "decide": decide,
+            "encode": encode, "observed": observed, "press": press}
     return jobs
 
 

@@ -23,8 +23,13 @@ def quest_slots(ctx: Ctx) -> list[int]:
 
 
 def team_size(ctx: Ctx, slot: int) -> int:
+    return team_sizes(ctx)[slot]
+
+
+def team_sizes(ctx: Ctx) -> list[int]:
+    """The team size of each quest slot (the chart, plus the plug-ins' bonus: the Trapper's extra member)."""
     bonus = sum(p.team_size_bonus(ctx) for p in ctx.plugins())
-    return TEAM_SIZES[ctx.n][slot] + bonus
+    return [size + bonus for size in TEAM_SIZES[ctx.n]]
 
 
 def allowed_cards(ctx: Ctx, seat: int) -> list[str]:
@@ -44,5 +49,7 @@ def table_cards(state: GameState) -> list[str]:
     ``allowed_cards``)."""
     found = [card_registry.SUCCESS, card_registry.FAIL]
     for plugin in active_plugins(state.config):
-        found.extend(c for c in plugin.quest_cards if c not in found)
+        for card in plugin.quest_cards:
+            if card not in found:
+                found.append(card)
     return found

@@ -13,13 +13,14 @@ from .basics import fails_required
 from .models import GameState
 from .plugin import Ctx
 from .queries import prompts, waiting_for
-from .quest_rules import allowed_cards, quest_slots, table_cards, team_size
+from .quest_rules import allowed_cards, quest_slots, table_cards, team_sizes
 
 
 def public_view(state: GameState) -> dict[str, Any]:
     ctx = Ctx(state)
     n = state.n
     slots = quest_slots(ctx) if state.stage == "team" else []
+    sizes = team_sizes(ctx)  # (the chart, plus the Trapper's extra member)
     v: dict[str, Any] = {
         "players": n,
         "theme": state.config.theme.value,
@@ -31,14 +32,14 @@ def public_view(state: GameState) -> dict[str, Any]:
         "quest": state.quest,
         "quest_choices": slots,
         "team": list(state.team),
-        "team_size": team_size(ctx, state.quest if state.quest is not None else slots[0])
+        "team_size": sizes[state.quest if state.quest is not None else slots[0]]
         if (state.quest is not None or slots)
         else None,
         "vote_track": state.vote_track,
         "track": [
             {
                 "quest": i,
-                "size": team_size(ctx, i),  # the chart, plus the Trapper's extra member
+                "size": sizes[i],
                 "fails_needed": fails_required(n, i),
                 "result": state.results[i],
             }
