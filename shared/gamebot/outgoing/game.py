@@ -127,9 +127,10 @@ def game_outs(
     round_outs, folded = round_message.edits(s, table, deps.codec, before, after, events, pv, pv_before)
     head.extend(round_outs)
 
-    # 3. Private events (loyalty seen, cards seen...).
+    # 3. Private events (loyalty seen, cards seen...), to the seats they are addressed to.
+    addressed = {seat for e in events if e.to is not None for seat in e.to}
     for seat, player in enumerate(s.players):
-        lines = private_events(table_of(seat), events, seat)
+        lines = private_events(table_of(seat), events, seat) if seat in addressed else None
         if lines:
             private.append(Out("send", chat_id=player.id, user_id=player.id, text=NL.join(lines), tag="private_event"))
 
