@@ -278,3 +278,21 @@ def test_cancel_closes_a_game_whose_state_loads_but_cannot_be_played(h, logs):
     assert session(h).status == "cancelled"
     assert h.io.outs[-1].text == texts.t("damaged.cancelled", "en", name="Bob")
     assert [line for line in logs.loud() if "/cancel failed" in line]
+
+
+def test_an_update_is_refused_exactly_past_its_depth_and_its_number_of_values():
+    from gamebot.botapi import inbound
+
+    def nested(levels: int) -> dict[str, Any]:  # an object, then ``levels`` arrays, then a number
+        inner: Any = 1
+        for _ in range(levels):
+            inner = [inner, {}]
+        return {"update_id": 1, "x": inner}
+
+    inbound._check_size(nested(inbound.MAX_DEPTH - 2))  # (MAX_DEPTH levels of values in all)
+    for levels in (inbound.MAX_DEPTH - 1, inbound.MAX_DEPTH + 40):
+        with pytest.raises(inbound.Refused, match="nested deeper"):
+            inbound._check_size(nested(levels))
+    inbound._check_size({"x": list(range(inbound.MAX_NODES - 2))})  # (the object, the array, its values)
+    with pytest.raises(inbound.Refused, match="too many values"):
+        inbound._check_size({"x": list(range(inbound.MAX_NODES - 1))})

@@ -170,23 +170,24 @@ def _optional_text(value: Any, where: str, most: int) -> None:
 
 
 def _check_size(data: dict[str, Any]) -> None:
-    """At most ``MAX_DEPTH`` levels and ``MAX_NODES`` values (walked without recursion)."""
-    stack: list[tuple[Any, int]] = [(data, 1)]
+    """At most ``MAX_DEPTH`` levels and ``MAX_NODES`` values (walked level by level, without recursion)."""
+    level: list[Any] = [data]
     seen = 0
-    while stack:
-        node, depth = stack.pop()
-        seen += 1
+    for depth in range(1, MAX_DEPTH + 1):
+        seen += len(level)
         if seen > MAX_NODES:
             raise Refused("too many values")
-        if isinstance(node, dict):
-            children: Any = node.values()
-        elif isinstance(node, list):
-            children = node
-        else:
-            continue
-        if depth >= MAX_DEPTH and children:
+        below: list[Any] = []
+        for node in level:
+            if isinstance(node, dict):
+                below.extend(node.values())
+            elif isinstance(node, list):
+                below.extend(node)
+        if not below:
+            return
+        if depth == MAX_DEPTH:
             raise Refused(f"nested deeper than {MAX_DEPTH} levels")
-        stack.extend((child, depth + 1) for child in children)
+        level = below
 
 
 # ---------------------------------------------------------------------------------------------------
