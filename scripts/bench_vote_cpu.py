@@ -9,6 +9,7 @@ its first vote, and four players vote. Then the fifth player's vote (a vote that
 most common press) is measured, with ``timeit`` (the best of several repeats, microseconds per call):
 
 * ``env``: ``Environment.read()`` (each webhook invocation reads its settings);
+* ``refusal``: the update's shape checked (``botapi.inbound.refusal``), before anything is read;
 * ``decode``: the chat item as DynamoDB returns it, decoded (``DynamoRepository._decode``: the body
   unpacked) and made a ``Session`` with its game (``Session.from_body``, ``game()``);
 * ``engine``: ``engine.apply_action`` of the vote; ``copy``: the engine's copy of the state alone;
@@ -23,7 +24,9 @@ most common press) is measured, with ``timeit`` (the best of several repeats, mi
   DynamoDB records (``encode_item`` / ``_decode``): the read, the decision, the messages, the write and
   the delivery to the recording fake Bot API (the item restored before each press).
 
-Each tree runs in a subprocess of its own (its ``shared`` first on the path); for each piece the two
+``critical`` adds up the pieces a press goes through one after the other, outside the network waits
+(env, refusal, decode, decide, encode, observed: the PTB parse overlaps the read, the delivery follows
+the answer). Each tree runs in a subprocess of its own (its ``shared`` first on the path); for each piece the two
 take turns ``--rounds`` times; the table shows each tree's best and the ratio (this tree / base). The machine is
 shared: the absolute times are noisy, compare the ratios. The webhook's own timeline, with the network
 waits, is ``scripts/bench_timeline.py``.
@@ -31,14 +34,14 @@ waits, is ``scripts/bench_timeline.py``.
 from __future__ import annotations
 
 import argparse
-
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent.parent
-PIECES = ("env", "decode", "copy", "engine", "view", "decide", "encode", "observed", "press")
+PIECES = ("env", "refusal", "decode", "copy", "engine", "view", "decide", "encode", "observed", "press")
+CRITICAL = ("env", "refusal", "decode", "decide", "encode", "observed")  # one after the other on a press's path
 
 
 def measure(tree: Path) -> dict[str, Any]:
@@ -55,8 +58,9 @@ def measure(tree: Path) -> dict[str, Any]:
     from engine import Action, apply_action, public_view
     from engine import game as engine_game
     from gamebot.aws.dynamo import DynamoRepository
-    from gamebot.core import logs, metrics
+    from gamebot.botapi import inbound
     from gamebot.botapi.buttons import decode as decode_button
+    from gamebot.core import logs, metrics
     from gamebot.environment import Environment
     from gamebot.handlers.play import vote_press
     from gamebot.storage.session import Session, chat_key
@@ -172,8 +176,8 @@ def measure(tree: Path) -> dict[str, Any]:
     press()  # (the answer and the vote it records: checked once)
     assert Session.from_body(h.repo.get(key).body).game().votes.get(seat) is True
 
-    copy = getattr(engine_game, "_copy")
-    jobs = {"env": Environment.read, "decode": decode, "copy": lambda: copy(state),
+    copy = engine_game._copy
+    jobs = {"env": Environment.read, "refusal": lambda: inbound.refusal(update), "decode": decode, "copy": lambda: copy(state),
             "engine": lambda: apply_action(state, vote), "view": lambda: public_view(new), "decide": decide,
             "encode": encode, "observed": observed, "press": press}
     return jobs
@@ -224,7 +228,9 @@ def main() -> int:
         child.wait()
     header = f"{'piece':10}" + "".join(f"{name + ' µs':>12}" for name in trees) + ("  this/base" if args.base else "")
     print(header)
-    for piece in PIECES:
+    for name in trees:
+        best[name]["critical"] = sum(best[name][piece] for piece in CRITICAL)
+    for piece in (*PIECES, "critical"):
         row = f"{piece:10}" + "".join(f"{best[name][piece]:12.1f}" for name in trees)
         if args.base:
             row += f"  {best['this'][piece] / best['base'][piece]:9.2f}"

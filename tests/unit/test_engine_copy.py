@@ -26,7 +26,7 @@ CONFIGS = [
 def _states() -> list[GameState]:
     """Every state of a few seeded games of ``CONFIGS`` (one with a chosen deal and first Leader)."""
     found = []
-    for i, config in enumerate(CONFIGS):
+    for config in CONFIGS:
         for seed in (1, 2, 3):
             rng = random.Random(seed)
             deal = list(reversed(dealt_deck(config))) if seed == 3 else None
