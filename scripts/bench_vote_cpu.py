@@ -4,9 +4,10 @@
     .venv/bin/python scripts/bench_vote_cpu.py --base /tmp/i27base  # and an older checkout, ratios
     .venv/bin/python scripts/bench_vote_cpu.py --rounds 5 --base /tmp/i27base
 
-A 10-player game (the tests' ``Harness``: the real ``Service`` over an in-memory repository) is brought to
-its first vote, and four players vote. Then the fifth player's vote (a vote that is not the last: the
-most common press) is measured, with ``timeit`` (the best of several repeats, microseconds per call):
+A 10-player game (the tests' ``Harness``: the real ``Service`` over an in-memory repository) is played by
+bots (``localdev.autoplay``) up to a vote of ``--round`` (default 3: a chat item of the middle of a game)
+where four players have voted. Then the fifth player's vote (a vote that is not the last: the most
+common press) is measured, with ``timeit`` (the best of several repeats, microseconds per call):
 
 * ``env``: ``Environment.read()`` (each webhook invocation reads its settings);
 * ``refusal``: the update's shape checked (``botapi.inbound.refusal``), before anything is read;
@@ -44,7 +45,7 @@ PIECES = ("env", "refusal", "decode", "copy", "engine", "view", "decide", "encod
 CRITICAL = ("env", "refusal", "decode", "decide", "encode", "observed")  # one after the other on a press's path
 
 
-def measure(tree: Path) -> dict[str, Any]:
+def measure(tree: Path, at_round: int) -> dict[str, Any]:
     """The pieces of ``tree``, ready to be timed (in a subprocess whose path starts with that tree)."""
     sys.path[:0] = [str(tree / "shared"), str(tree / "functions" / "webhook"), str(tree)]
     import asyncio
@@ -52,6 +53,7 @@ def measure(tree: Path) -> dict[str, Any]:
     import io
     import logging
     import os
+    import random
 
     os.environ.setdefault("STACK_NAME", "bench")
 
@@ -65,8 +67,9 @@ def measure(tree: Path) -> dict[str, Any]:
     from gamebot.handlers.play import vote_press
     from gamebot.storage.session import Session, chat_key
     from gamebot.storage.store import FakeRepository, Item
+    from localdev.autoplay import Driver, Policy
     from tests.unit import gamebot_fakes as fakes
-    from tests.unit.gamebot_fakes import GROUP, Harness
+    from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen
 
     U = fakes.U
 
@@ -109,26 +112,31 @@ def measure(tree: Path) -> dict[str, Any]:
     players = list(range(1, 11))
     h.lobby(players)
     h.press_label(1, GROUP, "Start")
-    state = Session.from_body(h.repo.get(chat_key(GROUP)).body).game()
-    leader = players[state.leader]
-    for name in ("Bob", "Carol", "Dave"):
-        h.press_label(leader, leader, name)
-    h.press_label(leader, leader, "Propose team")
-    for uid in players[:4]:
-        h.press_label(uid, GROUP, "Approve")
+    key = chat_key(GROUP)
+
+    def game_now() -> Any:
+        return Session.from_body(h.repo.items[key].body).game()
+
+    driver = Driver(HarnessScreen(h), GROUP, players, Policy(rng=random.Random(3)))
+    for _ in range(2000):  # (bots play up to the fifth vote of the round)
+        state = game_now()
+        if state.round >= at_round and state.stage == "vote" and len(state.votes) == 4:
+            break
+        assert not state.over, "the game ended before the round the benchmark votes in"
+        if not driver.step():
+            assert h.idle(), "the bots are stuck"  # (what waited in the outbox went out: on with the game)
     while h.idle():
         pass
-    key = chat_key(GROUP)
     record = dict(h.repo.records[key])
     item = h.repo.items[key]
     s = Session.from_body(item.body)
     state = s.game()
     assert state is not None and state.stage == "vote", state and state.stage
-    seat = 4
+    seat = next(seat for seat in range(state.n) if seat not in state.votes)
     vote = Action(seat=seat, kind="vote", choice="approve")
     new, _ = apply_action(state, vote)
     msg, btn = h.io.with_button(GROUP, "Approve")
-    update = U.press(h.user(players[seat]), U.message(GROUP, msg.message_id, msg.text), btn.data)
+    update = U.press(h.user(s.players[seat].id), U.message(GROUP, msg.message_id, msg.text), btn.data)
 
     pressed = decode_button(h.codec, btn.data)
 
@@ -183,11 +191,11 @@ def measure(tree: Path) -> dict[str, Any]:
     return jobs
 
 
-def serve(tree: Path) -> None:
+def serve(tree: Path, at_round: int) -> None:
     """The child: read ``piece calls`` lines, answer each with the best of 5 timings (µs per call)."""
     import timeit
 
-    jobs = measure(tree)
+    jobs = measure(tree, at_round)
     print("ready", flush=True)
     for line in sys.stdin:
         name, number = line.split()
@@ -201,13 +209,15 @@ def main() -> int:
     ap.add_argument("--base", type=Path, help="another checkout to compare with (its .venv is not used)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--number", type=int, default=400, help="calls per timing (press: a twentieth)")
+    ap.add_argument("--round", type=int, default=3, help="the round whose vote is measured (default 3)")
     ap.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        serve(args.child)
+        serve(args.child, args.round)
         return 0
     trees = {"this": HERE} | ({"base": args.base.resolve()} if args.base else {})
-    children = {name: subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--child", str(tree)],
+    children = {name: subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--child", str(tree),
+                                        "--round", str(args.round)],
                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=tree)
                 for name, tree in trees.items()}
     for child in children.values():
