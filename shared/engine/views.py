@@ -9,11 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import TypeAdapter
+
 from .basics import fails_required
-from .models import GameState
+from .models import GameState, Proposal, QuestRecord
 from .plugin import Ctx
 from .queries import prompts, waiting_for
 from .quest_rules import allowed_cards, quest_slots, table_cards, team_sizes
+
+_PROPOSALS, _QUESTS = TypeAdapter(list[Proposal]), TypeAdapter(list[QuestRecord])
 
 
 def public_view(state: GameState) -> dict[str, Any]:
@@ -48,8 +52,8 @@ def public_view(state: GameState) -> dict[str, Any]:
         "voted": sorted(state.votes) if state.stage in ("team_proposed", "vote") else [],
         "played": sorted(state.cards) if state.stage == "quest" else [],
         "table_cards": table_cards(state),  # the game's quest cards (its configuration's, whoever plays)
-        "proposals": [p.model_dump() for p in state.proposals],
-        "quests": [q.model_dump() for q in state.quests],
+        "proposals": _PROPOSALS.dump_python(state.proposals),  # (each one's model_dump, in one call)
+        "quests": _QUESTS.dump_python(state.quests),
         "waiting": waiting_for(state),
         "winner": state.winner.value if state.winner else None,
         "win_reason": state.win_reason,
