@@ -11,8 +11,7 @@ common press) is measured, with ``timeit`` (the best of several repeats, microse
 
 * ``env``: ``Environment.read()`` (each webhook invocation reads its settings);
 * ``refusal``: the update's shape checked (``botapi.inbound.refusal``), before anything is read;
-* ``decode``: the chat item as DynamoDB returns it, decoded (``DynamoRepository._decode``: the body
-  unpacked) and made a ``Session`` with its game (``Session.from_body``, ``game()``);
+* ``decode``: the chat item as DynamoDB returns it, decoded (its body unpacked: ``storage.packing.unpack``) and made a ``Session`` with its game (``Session.from_body``, ``game()``);
 * ``engine``: ``engine.apply_action`` of the vote; ``copy``: the engine's copy of the state alone;
   ``view``: ``engine.public_view`` of the state after the vote (the group's messages are drawn from it);
 * ``decide``: what the webhook decides under the chat's read (``handlers.play.vote_press`` on a
@@ -22,7 +21,7 @@ common press) is measured, with ``timeit`` (the best of several repeats, microse
 * ``observed``: ``gamebot.core.metrics.observed`` around nothing, with a stack (its summary log line,
   formatted as JSON as in Lambda, and the EMF blob, both to /dev/null);
 * ``press``: the whole vote through ``Service.handle_update`` over a repository that stores items as
-  DynamoDB records (``encode_item`` / ``_decode``): the read, the decision, the messages, the write and
+  DynamoDB records (``encode_item`` / ``unpack``): the read, the decision, the messages, the write and
   the delivery to the recording fake Bot API (the item restored before each press).
 
 ``critical`` adds up the pieces a press goes through one after the other, outside the network waits
@@ -58,13 +57,14 @@ def measure(tree: Path, at_round: int) -> dict[str, Any]:
     os.environ.setdefault("STACK_NAME", "bench")
 
     from engine import Action, apply_action, public_view
-    from engine import game as engine_game
+    from engine import models as engine_models
     from gamebot.aws.dynamo import DynamoRepository
     from gamebot.botapi import inbound
     from gamebot.botapi.buttons import decode as decode_button
     from gamebot.core import logs, metrics
     from gamebot.environment import Environment
     from gamebot.handlers.play import vote_press
+    from gamebot.storage.packing import unpack
     from gamebot.storage.session import Session, chat_key
     from gamebot.storage.store import FakeRepository, Item
     from localdev.autoplay import Driver, Policy
@@ -72,6 +72,10 @@ def measure(tree: Path, at_round: int) -> dict[str, Any]:
     from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen
 
     U = fakes.U
+
+    def as_item(record: dict[str, Any]) -> Item:
+        """What ``DynamoRepository`` reads from ``record``."""
+        return Item(key=record["pk"]["S"], body=unpack(record["body"]), version=int(record["version"]["N"]))
 
     class Records(FakeRepository):
         """Items kept as the DynamoDB records they would be (packed on write, decoded on read)."""
@@ -83,7 +87,7 @@ def measure(tree: Path, at_round: int) -> dict[str, Any]:
         def get(self, key: str) -> Item | None:
             self.calls["read"] += 1
             record = self.records.get(key)
-            return DynamoRepository._decode(record) if record is not None else None
+            return None if record is None else as_item(record)
 
         def transact(self, writes: Any, deletes: Any = None) -> list[Item]:
             deletes = deletes or []
@@ -145,7 +149,7 @@ def measure(tree: Path, at_round: int) -> dict[str, Any]:
         vote_press(h.service.deps, s, s.game(), seat, None, "en", msg.message_id, pressed)
 
     def decode() -> None:
-        Session.from_body(DynamoRepository._decode(record).body).game()
+        Session.from_body(as_item(record).body).game()
 
     after = Session.from_body(item.body)
 
@@ -184,7 +188,8 @@ def measure(tree: Path, at_round: int) -> dict[str, Any]:
     press()  # (the answer and the vote it records: checked once)
     assert Session.from_body(h.repo.get(key).body).game().votes.get(seat) is True
 
-    copy = engine_game._copy
+    # (this tree's copy; before engine.models.copy_state, apply_action validated the state's dump back)
+    copy = getattr(engine_models, "copy_state", None) or (lambda st: type(st).model_validate(st.model_dump()))
     jobs = {"env": Environment.read, "refusal": lambda: inbound.refusal(update), "decode": decode, "copy": lambda: copy(state),
             "engine": lambda: apply_action(state, vote), "view": lambda: public_view(new), "decide": decide,
             "encode": encode, "observed": observed, "press": press}
