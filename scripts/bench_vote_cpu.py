@@ -2,7 +2,8 @@
 
     .venv/bin/python scripts/bench_vote_cpu.py                      # this tree alone
     .venv/bin/python scripts/bench_vote_cpu.py --base /tmp/i27base  # and an older checkout, ratios
-    .venv/bin/python scripts/bench_vote_cpu.py --rounds 5 --base /tmp/i27base
+    .venv/bin/python scripts/bench_vote_cpu.py --rounds 15 --number 200 --base /tmp/i27base
+    .venv/bin/python scripts/bench_vote_cpu.py --quick --json out.json   # that it runs (CI)
 
 A 10-player game (the tests' ``Harness``: the real ``Service`` over an in-memory repository) is played by
 bots (``localdev.autoplay``) up to a vote of ``--round`` (default 3: a chat item of the middle of a game)
@@ -34,6 +35,7 @@ waits, is ``scripts/bench_timeline.py``.
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -215,8 +217,12 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--number", type=int, default=400, help="calls per timing (press: a twentieth)")
     ap.add_argument("--round", type=int, default=3, help="the round whose vote is measured (default 3)")
+    ap.add_argument("--quick", action="store_true", help="one round of few calls (that it runs, not figures)")
+    ap.add_argument("--json", type=Path, help="also write the table to this file ({piece: {tree: µs}})")
     ap.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.quick:
+        args.rounds, args.number = 1, 40
     if args.child:
         serve(args.child, args.round)
         return 0
@@ -250,6 +256,9 @@ def main() -> int:
         if args.base:
             row += f"  {best['this'][piece] / best['base'][piece]:9.2f}"
         print(row)
+    if args.json:
+        args.json.write_text(json.dumps({piece: {name: best[name][piece] for name in trees}
+                                         for piece in (*PIECES, "critical")}, indent=1))
     return 0
 
 

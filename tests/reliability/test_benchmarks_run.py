@@ -93,3 +93,10 @@ def test_the_group_history_benchmark_runs_and_reports_what_a_vote_writes(tmp_pat
     assert 0 < r["vote_max_bytes"] < r["target_bytes"] and not r["has_history_fields"]
     assert r["subscribers_waiting"] == 1000 and _positive(r["subscriber_item_max_bytes"], r["chat_stats_bytes"])
     assert r["told_once"] == 1000 and r["told_twice_or_more"] == 0
+
+
+def test_the_vote_cpu_benchmark_reports_every_piece_and_the_critical_path(tmp_path):
+    r = _run("bench_vote_cpu.py", tmp_path)
+    assert {"env", "decode", "engine", "decide", "encode", "observed", "press", "critical"} <= set(r)
+    assert _positive(*(times["this"] for times in r.values()))
+    assert r["critical"]["this"] > r["decide"]["this"]
