@@ -178,6 +178,16 @@ def memory_table(rows: list[dict[str, Any]]) -> dict[str, dict[int, dict[str, fl
     return out
 
 
+def balanced(table: dict[int, dict[str, float]], weight: float = 0.5) -> int:
+    """The memory size AWS Lambda Power Tuning's "balanced" strategy would pick: the least
+    ``weight x Lambda cost / the largest + (1 - weight) x duration / the largest`` (weight 1: the
+    cheapest, 0: the fastest)."""
+    cost = max(v["usd_lambda"] for v in table.values())
+    duration = max(v["lambda_s"] for v in table.values())
+    return min(table, key=lambda mb: weight * table[mb]["usd_lambda"] / cost
+               + (1 - weight) * table[mb]["lambda_s"] / duration)
+
+
 # ---------------------------------------------------------------------------------------------------
 # Tables, in docs/BENCHMARKS.md's format
 # ---------------------------------------------------------------------------------------------------
@@ -231,6 +241,8 @@ def memory_lines(table: dict[str, dict[int, dict[str, float]]]) -> list[str]:
                          f" {v['usd_game']:.6f} | {1000 * v['usd_game']:.3f} |")
     lines.append("(Lambda $: duration rounded up to the ms x GB x price + $0.20 per million requests; rest:"
                  " DynamoDB, scheduler, HTTP API, the same at every memory size)")
+    lines.append("Lambda Power Tuning's choice (balanced, weight 0.5 / cheapest / fastest): " + "; ".join(
+        f"{name}: {balanced(t)} / {balanced(t, 1.0)} / {balanced(t, 0.0)} MB" for name, t in table.items()))
     return lines
 
 

@@ -110,3 +110,12 @@ def test_the_memory_table_prices_every_invocation_and_keeps_the_rest_unchanged()
         assert v["usd_lambda"] == pytest.approx(sum(L.invocation_usd(d, mb) for d in durations))
     assert table[256]["lambda_s"] > table[512]["lambda_s"] > table[1769]["lambda_s"]
     assert not math.isclose(table[256]["usd_lambda"], table[1769]["usd_lambda"])
+
+
+def test_the_balanced_choice_weighs_cost_against_duration_as_power_tuning_does():
+    table = {256: {"usd_lambda": 1.0, "lambda_s": 10.0}, 512: {"usd_lambda": 1.3, "lambda_s": 7.0},
+             1024: {"usd_lambda": 2.0, "lambda_s": 6.0}, 1769: {"usd_lambda": 3.0, "lambda_s": 5.8}}
+    assert L.balanced(table, 1.0) == 256  # the cheapest
+    assert L.balanced(table, 0.0) == 1769  # the fastest
+    # 0.5 x cost / 3 + 0.5 x duration / 10: 0.667, 0.567, 0.633, 0.79
+    assert L.balanced(table) == 512
