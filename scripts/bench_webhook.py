@@ -33,8 +33,9 @@ reads the chats and presses buttons like a person). Delays make the run look lik
 
 Time is a simulated clock (``Service.set_clock``, ``tests.unit.gamebot_fakes.Clock``): one action (an
 update) per second; the timers due by then fire first; when nobody can act, time passes to the next
-flush timer. Wall time (and the handler thread's CPU time) of each update and timer is measured for
-real. The games are seeded: the calls and counts repeat from run to run, the times do not.
+flush timer. Wall time (and the handler thread's CPU time; in the rows also the CPU time of the event
+loop's worker threads, ``cpu_workers_s``: a finished game's statistics, the schedules) of each update
+and timer is measured for real. The games are seeded: the calls and counts repeat from run to run, the times do not.
 
 The **physical floor** of an update, from its recorded calls: the Bot API calls it made, grouped by
 chat; the longest chain (the number of calls to one chat: they must go one after the other, while

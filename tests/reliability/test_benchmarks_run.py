@@ -93,3 +93,17 @@ def test_the_group_history_benchmark_runs_and_reports_what_a_vote_writes(tmp_pat
     assert 0 < r["vote_max_bytes"] < r["target_bytes"] and not r["has_history_fields"]
     assert r["subscribers_waiting"] == 1000 and _positive(r["subscriber_item_max_bytes"], r["chat_stats_bytes"])
     assert r["told_once"] == 1000 and r["told_twice_or_more"] == 0
+
+
+@pytest.mark.slow
+def test_the_lambda_benchmark_scales_cpu_to_each_memory_size_and_prices_a_game(tmp_path):
+    r = _run("bench_lambda.py", tmp_path)
+    vote = r["kinds"]["vote"]
+    assert _positive(vote["count"], vote["cpu_ms_median"], vote["floor_ms_median"])
+    # less CPU per second at less memory: never faster
+    assert vote["ms_256_median"] >= vote["ms_512_median"] >= vote["ms_1024_median"] >= vote["ms_1769_median"] > 0
+    (end,) = r["endings"]
+    assert end["picture_by"] and _positive(end["cpu_ms"], end["picture_cpu_ms"])
+    (game,) = r["memory"].values()
+    assert set(game) == {"256", "512", "1024", "1769"}
+    assert _positive(*(game[mb]["usd_game"] for mb in game)) and r["max_rss_mb"] > 0
