@@ -195,13 +195,16 @@ def balanced(table: dict[int, dict[str, float]], weight: float = 0.5) -> int:
 
 def kind_lines(k: dict[str, dict[str, Any]]) -> list[str]:
     head = " | ".join(f"{mb} MB ({share(mb):.3g} vCPU)" for mb in MEMORIES)
-    lines = [f"| update | count | CPU ms here: median / p90 / max | floor ms | measured ms (1 core) | {head} |",
-             "|---|---|---|---|---|" + "---|" * len(MEMORIES)]
+    scaled = " / ".join(str(mb) for mb in MEMORIES)
+    lines = [f"| update | count | CPU ms here: median / p90 / max | median CPU ms at {scaled} MB | floor ms |"
+             f" measured ms (1 core) | {head} |", "|---|---|---|---|---|---|" + "---|" * len(MEMORIES)]
     for kind, v in k.items():
         cells = " | ".join(f"{v[f'ms_{mb}_median']:.0f} ({v[f'ms_{mb}_p90']:.0f})" for mb in MEMORIES)
+        cpus = " / ".join(f"{v[f'cpu_ms_{mb}_median']:.0f}" for mb in MEMORIES)
         lines.append(f"| {kind} | {v['count']} | {v['cpu_ms_median']:.1f} / {v['cpu_ms_p90']:.1f} / {v['cpu_ms_max']:.1f}"
-                     f" | {v['floor_ms_median']:.1f} | {v['measured_ms_median']:.1f} | {cells} |")
-    lines.append("(predicted duration = floor + CPU / share: median (p90) ms per memory size)")
+                     f" | {cpus} | {v['floor_ms_median']:.1f} | {v['measured_ms_median']:.1f} | {cells} |")
+    lines.append("(CPU at a memory size: CPU here / share; predicted duration = floor + CPU / share: median (p90)"
+                 " ms per memory size)")
     return lines
 
 
