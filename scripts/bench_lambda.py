@@ -138,6 +138,8 @@ def endings(rows: list[dict[str, Any]], rtt_s: float) -> list[dict[str, Any]]:
             "cpu_ms": cpu_s(end) * 1000, "workers_ms": float(end.get("cpu_workers_s", 0.0)) * 1000,
             "floor_ms": end["floor_s"] * 1000, "measured_ms": aws_s(end) * 1000,
             "ratio": aws_s(end) / end["floor_s"] if end["floor_s"] else 0.0,
+            "moto_ms": float(end["dynamo_wire_s"]) * 1000,
+            "text_moto_ms": float(told["dynamo_wire_s"]) * 1000 if told is not None else 0.0,
             "text_by": ("the same update" if told is end else told["kind"]) if told is not None else "",
             "text_sent_ms": sent, "rtt_ms": rtt_s * 1000, "text_cpu_ms": cpu_s(told) * 1000 if told is not None else 0.0,
             "picture_by": ("the same update" if photo is end else photo["kind"]) if photo else "",
@@ -203,6 +205,7 @@ def kind_lines(k: dict[str, dict[str, Any]]) -> list[str]:
         cpus = " / ".join(f"{v[f'cpu_ms_{mb}_median']:.0f}" for mb in MEMORIES)
         lines.append(f"| {kind} | {v['count']} | {v['cpu_ms_median']:.1f} / {v['cpu_ms_p90']:.1f} / {v['cpu_ms_max']:.1f}"
                      f" | {cpus} | {v['floor_ms_median']:.1f} | {v['measured_ms_median']:.1f} | {cells} |")
+    lines.append("")
     lines.append("(CPU at a memory size: CPU here / share; predicted duration = floor + CPU / share: median (p90)"
                  " ms per memory size)")
     return lines
@@ -210,9 +213,9 @@ def kind_lines(k: dict[str, dict[str, Any]]) -> list[str]:
 
 def ending_lines(ends: list[dict[str, Any]]) -> list[str]:
     lines = ["| game | ended by | its CPU ms (of which workers) | its floor ms | measured ms | measured / floor |"
-             " end's first text sent by | arrived ms (1 core) | " + " | ".join(f"text {mb} MB" for mb in MEMORIES)
+             " moto ms | end's first text sent by | arrived ms (1 core) | " + " | ".join(f"text {mb} MB" for mb in MEMORIES)
              + " | picture sent by | its CPU ms | " + " | ".join(f"picture {mb} MB" for mb in MEMORIES) + " |",
-             "|---|---|---|---|---|---|---|---|" + "---|" * len(MEMORIES) + "---|---|" + "---|" * len(MEMORIES)]
+             "|---|---|---|---|---|---|---|---|---|" + "---|" * len(MEMORIES) + "---|---|" + "---|" * len(MEMORIES)]
     for e in ends:
         if e["text_sent_ms"] is not None:
             text = f"{e['text_sent_ms'] + e['rtt_ms']:.0f}"
@@ -223,12 +226,16 @@ def ending_lines(ends: list[dict[str, Any]]) -> list[str]:
         pictures = " | ".join(f"{predicted_s(e['picture_floor_ms'], e['picture_cpu_ms'], mb):.0f}"
                               if e["picture_by"] else "-" for mb in MEMORIES)
         lines.append(f"| {e['game']} | {e['kind']} {e['detail']} | {e['cpu_ms']:.1f} ({e['workers_ms']:.1f}) |"
-                     f" {e['floor_ms']:.0f} | {e['measured_ms']:.0f} | {e['ratio']:.2f}x | {e['text_by'] or '-'} |"
+                     f" {e['floor_ms']:.0f} | {e['measured_ms']:.0f} | {e['ratio']:.2f}x | {e['moto_ms']:.0f} |"
+                     f" {e['text_by'] or '-'} |"
                      f" {text} | {texts} | {e['picture_by'] or '-'} | {e['picture_cpu_ms']:.1f} | {pictures} |")
+    lines.append("")
     lines.append("(ms from the start of the invocation. The end's first text: when its sendMessage reached the Bot"
                  " API + one round trip, on a full core here; at a memory size, at the latest: the CPU spent before"
                  " it was sent (at most the invocation's, at most that time) slowed to the share. Picture: the whole invocation that sent it, floor + CPU /"
-                 " share)")
+                 " share. measured: the wall time less moto's local time beyond its delays (moto ms), which the"
+                 " statistics' requests in a worker thread can spend while the sends go on: then measured < floor;"
+                 " the text's arrival includes moto's time)")
     return lines
 
 
@@ -242,6 +249,7 @@ def memory_lines(table: dict[str, dict[int, dict[str, float]]]) -> list[str]:
                          f" {v['median_ms']:.0f} / {v['p90_ms']:.0f} / {v['max_ms']:.0f} |"
                          f" {v['usd_lambda']:.6f} ({v['usd_lambda_arm64']:.6f}) | {v['usd_rest']:.6f} |"
                          f" {v['usd_game']:.6f} | {1000 * v['usd_game']:.3f} |")
+    lines.append("")
     lines.append("(Lambda $: duration rounded up to the ms x GB x price + $0.20 per million requests; rest:"
                  " DynamoDB, scheduler, HTTP API, the same at every memory size)")
     lines.append("Lambda Power Tuning's choice (balanced, weight 0.5 / cheapest / fastest): " + "; ".join(
