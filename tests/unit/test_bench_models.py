@@ -13,21 +13,30 @@ from scripts import count_messages as C
 
 
 def test_one_and_ten_second_paces_are_even():
-    assert {C.gap("1s", i, 10) for i in range(40)} == {1.0}
-    assert {C.gap("10s", i, 5) for i in range(40)} == {10.0}
+    assert {C.gap("1s", a, p) for a in "TVQP/" for p in ("T", "V", None)} == {1.0}
+    assert {C.gap("10s", a, p) for a in "TVQP/" for p in ("T", "V", None)} == {10.0}
 
 
-def test_a_burst_is_one_action_per_player_three_seconds_apart_then_45_seconds_of_quiet():
-    gaps = [C.gap("bursty", i, 5) for i in range(15)]
-    assert gaps == [3.0] * 5 + [45.0] + [3.0] * 4 + [45.0] + [3.0] * 4
-    # ten players: bursts of ten
-    ten = [C.gap("bursty", i, 10) for i in range(21)]
-    assert [i for i, g in enumerate(ten) if g == 45.0] == [10, 20]
+def test_a_bursty_table_talks_45_seconds_before_each_team_then_acts_3_seconds_apart():
+    # a team picked, proposed, voted on, its cards played; then the next team
+    actions = ["T", "T", "T", "V", "V", "V", "Q", "Q", "P", "T", "T", "V"]
+    gaps, previous = [], "L"  # (the lobby's Start before it)
+    for a in actions:
+        gaps.append(C.gap("bursty", a, previous))
+        previous = a
+    assert gaps == [45.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 45.0, 3.0, 3.0]
+    assert C.gap("bursty", "T", None) == 3.0  # nothing before the first action
+
+
+def test_an_update_is_the_action_its_button_names():
+    assert C.action_of({"callback_query": {"data": "T:-crupjz7l:1:2:x"}}) == "T"
+    assert C.action_of({"callback_query": {"data": "V:-crupjz7l:1"}}) == "V"
+    assert C.action_of({"message": {"text": "/status"}}) == "/"
 
 
 def test_an_unknown_pace_is_refused():
     with pytest.raises(ValueError):
-        C.gap("2s", 0, 10)
+        C.gap("2s", "T", None)
 
 
 def test_capacity_divides_a_45_minute_game_at_30_messages_a_second():
