@@ -33,8 +33,9 @@ reads the chats and presses buttons like a person). Delays make the run look lik
 
 Time is a simulated clock (``Service.set_clock``, ``tests.unit.gamebot_fakes.Clock``): one action (an
 update) per second; the timers due by then fire first; when nobody can act, time passes to the next
-flush timer. Wall time (and the handler thread's CPU time) of each update and timer is measured for
-real. The games are seeded: the calls and counts repeat from run to run, the times do not.
+flush timer. Wall time (and the handler thread's CPU time; in the rows also the CPU time of the event
+loop's worker threads, ``cpu_workers_s``: a finished game's statistics, the schedules) of each update
+and timer is measured for real. The games are seeded: the calls and counts repeat from run to run, the times do not.
 
 The **physical floor** of an update, from its recorded calls: the Bot API calls it made, grouped by
 chat; the longest chain (the number of calls to one chat: they must go one after the other, while
@@ -139,6 +140,7 @@ class DynamoRecorder:
         self._call = threading.local()  # .delayed, .wire, .sent: the current call of this thread
         self._uncounted: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
         self.spun_s = 0.0  # CPU time spent waiting awake
+        self.spun_by: dict[int, float] = {}  # of which in each thread (by ident)
         client.before_send.append(self._send)
         client.before_receive.append(self._wait)
         client.after_receive.append(self._received)
@@ -160,6 +162,8 @@ class DynamoRecorder:
         spun = time.thread_time() - spin
         with self._lock:
             self.spun_s += spun  # (not the handler's CPU)
+            me = threading.get_ident()
+            self.spun_by[me] = self.spun_by.get(me, 0.0) + spun
         call.delayed = getattr(call, "delayed", 0.0) + max(left, 0.0)
 
     def _received(self, op: str) -> None:
@@ -254,6 +258,17 @@ def _chat(params: dict[str, Any]) -> int | None:
         return int(str(params.get("chat_id")))
     except ValueError:
         return None
+
+
+def worker_cpu() -> dict[int, float]:
+    """CPU seconds so far of each worker thread of the event loops' default executors (``asyncio.to_thread``:
+    the courier's scheduler requests and the statistics of a finished game), by thread ident."""
+    out = {}
+    for t in threading.enumerate():
+        if t.name.startswith("asyncio_") and t.ident is not None:
+            with contextlib.suppress(OSError, ProcessLookupError):
+                out[t.ident] = time.clock_gettime(time.pthread_getcpuclockid(t.ident))
+    return out
 
 
 def chains(calls: list[tuple[float, str, int | None]]) -> Counter:
@@ -400,11 +415,15 @@ class Bench:
     def measure(self, run: Any, group: int) -> tuple[dict[str, Any], Any]:
         ops0, calls0, schedules0 = len(self.recorder.ops), len(self.fake.arrivals), self.scheduler.calls
         rru, wru, local, wire = self.recorder.rru, self.recorder.wru, self.recorder.local_s, self.recorder.wire_s
-        spun = self.recorder.spun_s
+        spun, workers, me = dict(self.recorder.spun_by), worker_cpu(), threading.get_ident()
         started, cpu = time.perf_counter(), time.thread_time()
         value, reply = run()
         wall, cpu = time.perf_counter() - started, time.thread_time() - cpu
-        cpu -= self.recorder.spun_s - spun
+        after = worker_cpu()
+        # the sleeps' last moments waited awake (in this thread or a worker's) are not our CPU
+        waited = {t: v - spun.get(t, 0.0) for t, v in self.recorder.spun_by.items()}
+        cpu -= waited.get(me, 0.0)
+        cpu_workers = sum(v - workers.get(t, 0.0) - waited.get(t, 0.0) for t, v in after.items())
         self.recorder.settle()
         calls = self.fake.arrivals[calls0:]
         if reply:
@@ -419,7 +438,8 @@ class Bench:
             messages.append((reply["method"], _chat(reply)))
         sent = Counter(f"{m} ({'group' if c == group else 'private'})" for m, c in messages)
         row = {
-            "t": self.clock.now, "group": group, "wall_s": wall, "cpu_s": cpu, "dynamo_ops": self.recorder.ops[ops0:],
+            "t": self.clock.now, "group": group, "wall_s": wall, "cpu_s": cpu, "cpu_workers_s": cpu_workers,
+            "dynamo_ops": self.recorder.ops[ops0:],
             "calls": [(round((t - started) * 1000, 1), m, "group" if c == group else ("private" if c else "-"))
                       for t, m, c in calls],
             "floor_s": longest * self.rtt + dynamo_calls * self.dynamo_delay + schedules * self.scheduler_delay,

@@ -100,3 +100,17 @@ def test_the_vote_cpu_benchmark_reports_every_piece_and_the_critical_path(tmp_pa
     assert {"env", "decode", "engine", "decide", "encode", "observed", "press", "critical"} <= set(r)
     assert _positive(*(times["this"] for times in r.values()))
     assert r["critical"]["this"] > r["decide"]["this"]
+
+
+@pytest.mark.slow
+def test_the_lambda_benchmark_scales_cpu_to_each_memory_size_and_prices_a_game(tmp_path):
+    r = _run("bench_lambda.py", tmp_path)
+    vote = r["kinds"]["vote"]
+    assert _positive(vote["count"], vote["cpu_ms_median"], vote["floor_ms_median"])
+    # less CPU per second at less memory: never faster
+    assert vote["ms_256_median"] >= vote["ms_512_median"] >= vote["ms_1024_median"] >= vote["ms_1769_median"] > 0
+    (end,) = r["endings"]
+    assert end["picture_by"] and _positive(end["cpu_ms"], end["picture_cpu_ms"])
+    (game,) = r["memory"].values()
+    assert set(game) == {"256", "512", "1024", "1769"}
+    assert _positive(*(game[mb]["usd_game"] for mb in game)) and r["max_rss_mb"] > 0
