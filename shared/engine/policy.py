@@ -155,3 +155,11 @@ def decide(view: View, rng: random.Random, *, fail_rate: float = 0.6, approve_ra
     if prompt.get("optional") and (not choices or rng.random() < 0.3):
         return Action(seat=me, kind=kind, choice="pass")
     return Action(seat=me, kind=kind, choice=rng.choice(choices))
+
+
+def bot_move(state: Any, seat: int, rng: random.Random) -> Action | None:
+    """The policy's move for ``seat`` of the game ``state``: :func:`decide` on ``view(state, seat)``, so
+    the decision rests on what that seat may know only."""
+    from .views import view
+
+    return decide(view(state, seat), rng)
