@@ -3,14 +3,16 @@
     .venv/bin/python scripts/bench_bots.py                   # 2,000 games per set-up and match-up
     .venv/bin/python scripts/bench_bots.py --games 200       # quicker
     .venv/bin/python scripts/bench_bots.py --quick           # CI-sized: 40 games each
-    .venv/bin/python scripts/bench_bots.py --previous <commit>  # "previous" = engine/policy.py at <commit>
+    .venv/bin/python scripts/bench_bots.py --previous <commit>  # "previous" = the policy at <commit>
 
 Set-ups: 5, 7 and 10 players; base (Merlin + Assassin), base + Lady of the Lake, and Big Box
 characters (Percival and Morgana, Mordred from 7 players, Oberon at 10). Match-ups, Good side against
 Evil side: the policy against itself, against uniform random legal play (on either side), and against
-the policy as of an earlier commit (loaded from ``git show <commit>:shared/engine/policy.py``), both
-ways. For each it prints the Good win rate, how often Good passed three quests, the Assassin's
-Merlin-hit rate when it came to an assassination, and Merlin's survival in those games (1 - hit rate).
+the policy as of an earlier commit (``git show <commit>:shared/engine/policy.py``, or the files of
+``shared/engine/policy/`` at that commit), both ways; for reference, the previous policy and random
+play each against itself. For each it prints the Good and Evil win rates, how often Good passed three
+quests, the Assassin's Merlin-hit rate when it came to an assassination, and Merlin's survival in
+those games (1 - hit rate).
 
 Every seat decides from ``engine.view(state, seat)`` only (random play picks among ``legal_actions``).
 Games of one row are seeded 0..N-1 (deal and moves), so two runs give the same table. At most two
@@ -23,6 +25,7 @@ import importlib.util
 import random
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing import Pool
@@ -41,7 +44,7 @@ BIGBOX = {5: ("percival", "morgana"), 7: ("percival", "morgana", "mordred"),
           10: ("percival", "morgana", "mordred", "oberon")}
 MATCHUPS: tuple[tuple[str, str], ...] = (
     ("policy", "policy"), ("policy", "random"), ("random", "policy"),
-    ("policy", "previous"), ("previous", "policy"), ("previous", "previous"),
+    ("policy", "previous"), ("previous", "policy"), ("previous", "previous"), ("random", "random"),
 )
 
 Player = Callable[[GameState, int, random.Random], Action]
@@ -59,14 +62,29 @@ def setups(sizes: tuple[int, ...] = (5, 7, 10)) -> dict[str, GameConfig]:
 
 
 def load_previous(commit: str) -> ModuleType:
-    """engine/policy.py as of ``commit``, as a module of the engine package (its relative imports work)."""
-    source = subprocess.run(["git", "show", f"{commit}:shared/engine/policy.py"], cwd=ROOT, check=True,
-                            capture_output=True, text=True).stdout
-    spec = importlib.util.spec_from_loader("engine._previous_policy", loader=None)
-    assert spec is not None
+    """The policy as of ``commit`` (``shared/engine/policy.py``, or the ``shared/engine/policy/`` package),
+    imported as ``engine._previous_policy`` so that its relative imports reach today's engine."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=ROOT, check=True, capture_output=True, text=True).stdout
+
+    folder = Path(tempfile.mkdtemp(prefix="previous_policy_"))
+    files = git("ls-tree", "--name-only", commit, "shared/engine/policy/").split()
+    name = "engine._previous_policy"
+    if files:
+        package = folder / "_previous_policy"
+        package.mkdir()
+        for path in files:
+            (package / Path(path).name).write_text(git("show", f"{commit}:{path}"))
+        spec = importlib.util.spec_from_file_location(name, package / "__init__.py",
+                                                      submodule_search_locations=[str(package)])
+    else:
+        single = folder / "_previous_policy.py"
+        single.write_text(git("show", f"{commit}:shared/engine/policy.py"))
+        spec = importlib.util.spec_from_file_location(name, single)
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    module.__package__ = "engine"
-    exec(compile(source, f"<{commit}:shared/engine/policy.py>", "exec"), module.__dict__)  # noqa: S102
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
     return module
 
 
