@@ -92,19 +92,24 @@ def suspicion(view: View) -> list[float]:
               if k.get("label") == "merlin_or_morgana" and k.get("seat") is not None]
     pair = _mask(thumbs) if len(thumbs) == 2 and "morgana" in (view.get("roles_in_play") or []) else 0
     base = _mask(evil)
+    impossible = log(IMPOSSIBLE)
+    passing = log(PASS_WITH_EVIL)
     totals = [0.0] * n
     mass = 0.0
     for extra in combinations(unknown, missing):
-        m = base | _mask(extra)
-        loglik = sum(weight[s] for s in extra)
+        m = base
+        loglik = 0.0
+        for s in extra:
+            m |= 1 << s
+            loglik += weight[s]
         for team, fails in quests:
             on = (team & m).bit_count()
             if fails > on:
-                loglik += log(IMPOSSIBLE)
-            elif fails == 0 and on:
-                loglik += on * log(PASS_WITH_EVIL)
+                loglik += impossible
+            elif not fails and on:
+                loglik += on * passing
         if pair and (pair & m).bit_count() != 1:
-            loglik += log(IMPOSSIBLE)
+            loglik += impossible
         w = exp(loglik)
         mass += w
         for s in extra:
