@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/bench_bots.py                   # 2,000 games per set-up and match-up
     .venv/bin/python scripts/bench_bots.py --games 200       # quicker
-    .venv/bin/python scripts/bench_bots.py --quick           # CI-sized: 40 games each
+    .venv/bin/python scripts/bench_bots.py --quick           # CI-sized: 20 games each
     .venv/bin/python scripts/bench_bots.py --previous <commit>  # "previous" = the policy at <commit>
 
 Set-ups: 5, 7 and 10 players; base (Merlin + Assassin), base + Lady of the Lake, and Big Box
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import random
 import subprocess
 import sys
@@ -183,12 +184,13 @@ def table(results: dict[tuple[str, str, str], Tally]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--quick", action="store_true", help="40 games per set-up and match-up")
+    parser.add_argument("--quick", action="store_true", help="20 games per set-up and match-up")
     parser.add_argument("--previous", default=PREVIOUS, help="the commit of the previous policy")
     parser.add_argument("--jobs", type=int, default=2, choices=(1, 2))
     parser.add_argument("--only", default="", help="set-ups whose name contains this text")
+    parser.add_argument("--json", help="also write the rows as JSON to this file")
     args = parser.parse_args()
-    games = 40 if args.quick else args.games
+    games = 20 if args.quick else args.games
     names = [n for n in setups() if args.only in n]
     work = jobs(names, games)
     results: dict[tuple[str, str, str], Tally] = {(n, g, e): Tally() for n in names for g, e in MATCHUPS}
@@ -203,6 +205,11 @@ def main() -> None:
                 results[name, good, evil] = results[name, good, evil].add(t)
     print(f"{games} seeded games per row; previous = policy at {args.previous}\n")
     print(table(results))
+    if args.json:
+        rows = [{"setup": name, "good_side": good, "evil_side": evil, "games": t.games, "good_wins": t.good,
+                 "three_quests": t.three_quests, "assassinations": t.assassinations, "hits": t.hits,
+                 "percent": t.row()} for (name, good, evil), t in results.items()]
+        Path(args.json).write_text(json.dumps({"games": games, "previous": args.previous, "rows": rows}, indent=1))
 
 
 if __name__ == "__main__":

@@ -93,3 +93,15 @@ def test_the_group_history_benchmark_runs_and_reports_what_a_vote_writes(tmp_pat
     assert 0 < r["vote_max_bytes"] < r["target_bytes"] and not r["has_history_fields"]
     assert r["subscribers_waiting"] == 1000 and _positive(r["subscriber_item_max_bytes"], r["chat_stats_bytes"])
     assert r["told_once"] == 1000 and r["told_twice_or_more"] == 0
+
+
+@pytest.mark.slow
+def test_the_bots_benchmark_runs_every_set_up_and_match_up(tmp_path):
+    r = _run("bench_bots.py", tmp_path)
+    assert r["games"] == 20 and len(r["rows"]) == 9 * 7  # nine set-ups, seven match-ups
+    for row in r["rows"]:
+        assert row["games"] == 20 and 0 <= row["good_wins"] <= 20
+        assert row["hits"] <= row["assassinations"] <= row["three_quests"] <= row["games"]
+        assert row["percent"]["good"] == f"{100 * row['good_wins'] / 20:.1f}"
+    sides = {(row["good_side"], row["evil_side"]) for row in r["rows"]}
+    assert {("policy", "policy"), ("policy", "random"), ("random", "policy"), ("policy", "previous")} <= sides
