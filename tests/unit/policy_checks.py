@@ -12,6 +12,8 @@ def harms_good(v: dict, action) -> str | None:
     if kind == "play" and CARDS.get(action.choice) != "success" and any(CARDS.get(c) == "success"
                                                                         for c in v["you"]["cards"]):
         return "played a card that does not count as Success"
+    if kind == "plot_no_confidence" and action.choice == "play" and v["vote_track"] >= 4:
+        return "overruled the fifth team (Evil wins)"
     if kind == "vote" and action.choice == "reject" and v["vote_track"] >= 4:
         return "rejected the fifth team (Evil wins)"
     if kind == "excalibur" and action.targets and action.targets[0] in good:

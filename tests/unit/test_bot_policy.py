@@ -71,3 +71,23 @@ def test_evil_bots_play_for_evil():
         target = policy.decide(v, rng, prompt={"kind": "excalibur", "seat": 2, "pick": 1, "targets": [1, 4],
                                                "optional": True})
         assert target.choice == "pass" or target.targets == (1,)
+
+
+def test_no_confidence_is_played_against_evil_teams_and_never_as_the_fifth_rejection_by_good():
+    """The King Returns turns an approved team into a rejection; the fifth of a round wins for Evil."""
+    prompt = {"kind": "plot_no_confidence", "seat": 0, "choices": ["play"], "optional": True,
+              "info": {"card": "no_confidence", "kind": "held"}}
+
+    def answer(side: str, knows_evil: bool, track: int) -> str:
+        knowledge = [{"seat": 2, "label": "evil", "source": "lady"}] if knows_evil else []
+        v = {"you": {"seat": 0, "side": side, "role": "servant" if side == "good" else "minion",
+                     "knowledge": knowledge, "prompts": [prompt], "cards": []},
+             "team": [1, 2], "vote_track": track, "players": 5}
+        return policy.decide(v, random.Random(track)).choice
+
+    assert answer("good", knows_evil=True, track=0) == "play"
+    assert answer("good", knows_evil=False, track=0) == "pass"  # a team it has nothing against
+    assert answer("good", knows_evil=True, track=4) == "pass"  # the fifth rejection would hand Evil the game
+    assert answer("evil", knows_evil=True, track=0) == "pass"  # its mate is on the team
+    assert answer("evil", knows_evil=False, track=0) == "play"
+    assert answer("evil", knows_evil=True, track=4) == "play"  # the fifth rejection wins

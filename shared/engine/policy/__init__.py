@@ -9,12 +9,14 @@ what its seat does not know. It plays for its side (``moves``), on what it belie
   approves teams about as clean as the best it could pick, never one with a player it knows to be
   Evil (except the fifth team of a round: its rejection hands Evil the game), plays a card counting
   as Success, turns a card with Excalibur only on a player it knows (or all but knows) to be Evil,
-  and looks with the Lady at the seat it is least sure of. Merlin votes half the time as if he had
-  seen nothing, not to give himself away;
+  looks with the Lady at the seat it is least sure of, and overrules an approved team with No
+  Confidence only when it knows an Evil player is on it (never as the fifth rejection). Merlin
+  leads and votes on the public record alone, as a Servant would, until Evil is one quest from
+  winning, not to give himself away;
 * Evil puts itself (and a mate when two fails are needed) on teams, approves teams that can fail,
   fails quests (only one of the known mates on a team does, unless two fails are needed; always
-  when the quest decides the game), turns a Good card with Excalibur, and assassinates the Good
-  player who acted most as if they knew the Evil ones.
+  when the quest decides the game), turns a Good card with Excalibur, overrules teams without Evil
+  (always the fifth), and assassinates the Good player who acted most as if they knew the Evil ones.
 
 Any other prompt a plug-in adds gets a legal answer (sparing the seat itself where it can).
 :func:`bot_move` and :func:`play_to_end` (``drive``) run the policy on a game state, seat by seat,
@@ -56,6 +58,8 @@ def decide(view: View, rng: random.Random, *, fail_rate: float = 0.85, approve_r
         return moves.excalibur(view, prompt, rng)
     if kind == "assassinate" and moves.evil_side(view):
         return moves.assassinate(view, prompt, rng)
+    if (prompt.get("info") or {}).get("card") == "no_confidence" and prompt.get("optional"):
+        return moves.overrule(view, prompt)
     if prompt.get("pick"):
         if prompt.get("optional") and rng.random() < 0.3:
             return Action(seat=me, kind=kind, choice="pass")

@@ -211,3 +211,15 @@ def pick(view: View, prompt: Prompt, rng: random.Random) -> Action:
             ranked = sorted(targets, key=lambda s: (s == me, s in evil or s in good, abs(p[s] - 0.5),
                                                     rng.random()))
     return Action(seat=me, kind=prompt["kind"], targets=tuple(sorted(ranked[:size])), quest=quest)
+
+
+def overrule(view: View, prompt: Prompt) -> Action:
+    """No Confidence / The King Returns on an approved team (a rejection after all; the fifth of a round
+    wins for Evil). Good plays it only on a team with a player it knows to be Evil, never as the fifth
+    rejection; Evil plays it on a team without Evil, and always when it would be the fifth."""
+    me = view["you"]["seat"]
+    team = set(view.get("team") or [])
+    evil, _ = known(view)
+    fifth = int(view.get("vote_track") or 0) >= 4
+    play = (fifth or not team & evil) if evil_side(view) else (bool(team & evil) and not fifth)
+    return Action(seat=me, kind=prompt["kind"], choice="play" if play else "pass")
