@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "shared"))
 
 from engine import GameConfig, Theme, actors, apply_action, legal_actions, new_game  # noqa: E402
-from engine.bots import choose_action  # noqa: E402
+from engine.policy import bot_move  # noqa: E402
 
 CONFIGS: dict[str, GameConfig] = {
     "5p merlin+assassin": GameConfig(players=5, roles=("merlin", "assassin")),
@@ -62,7 +62,7 @@ def bench(config: GameConfig, games: int, policy: str, seed: int) -> dict[str, f
         while not state.over:
             seat = rng.choice(actors(state))
             if policy == "bots":
-                action = choose_action(state, seat, rng)
+                action = bot_move(state, seat, rng)
             else:
                 action = rng.choice(legal_actions(state, seat))
             t0 = time.perf_counter()

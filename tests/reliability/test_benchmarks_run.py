@@ -114,3 +114,15 @@ def test_the_lambda_benchmark_scales_cpu_to_each_memory_size_and_prices_a_game(t
     (game,) = r["memory"].values()
     assert set(game) == {"256", "512", "1024", "1769"}
     assert _positive(*(game[mb]["usd_game"] for mb in game)) and r["max_rss_mb"] > 0
+
+
+@pytest.mark.slow
+def test_the_bots_benchmark_runs_every_set_up_and_match_up(tmp_path):
+    r = _run("bench_bots.py", tmp_path)
+    assert r["games"] == 20 and len(r["rows"]) == 9 * 7  # nine set-ups, seven match-ups
+    for row in r["rows"]:
+        assert row["games"] == 20 and 0 <= row["good_wins"] <= 20
+        assert row["hits"] <= row["assassinations"] <= row["three_quests"] <= row["games"]
+        assert row["percent"]["good"] == f"{100 * row['good_wins'] / 20:.1f}"
+    sides = {(row["good_side"], row["evil_side"]) for row in r["rows"]}
+    assert {("policy", "policy"), ("policy", "random"), ("random", "policy"), ("policy", "previous")} <= sides

@@ -27,9 +27,9 @@ from engine import (
     validate_config,
     view,
 )
-from engine.bots import choose_action
 from engine.cards import CARDS
 from engine.plugin import Module
+from engine.policy import bot_move
 from engine.presets import PRESETS
 from gamebot.presenter.settings import available_modules
 from gamebot.presenter.view_lines import BASE_VIEW_KEYS
@@ -131,7 +131,7 @@ def _play(inv: Inventory, config: GameConfig, seed: int, random_moves: bool) -> 
                 inv.kinds.add(p.kind)
                 inv.choices.update(p.choices)
         seat = rng.choice(actors(state))
-        action = rng.choice(legal_actions(state, seat)) if random_moves else choose_action(state, seat, rng)
+        action = rng.choice(legal_actions(state, seat)) if random_moves else bot_move(state, seat, rng)
         state, events = apply_action(state, action)
         seen += events
     for ev in seen:

@@ -12,6 +12,8 @@ def harms_good(v: dict, action) -> str | None:
     if kind == "play" and CARDS.get(action.choice) != "success" and any(CARDS.get(c) == "success"
                                                                         for c in v["you"]["cards"]):
         return "played a card that does not count as Success"
+    if kind == "plot_no_confidence" and action.choice == "play" and v["vote_track"] >= 4:
+        return "overruled the fifth team (Evil wins)"
     if kind == "vote" and action.choice == "reject" and v["vote_track"] >= 4:
         return "rejected the fifth team (Evil wins)"
     if kind == "excalibur" and action.targets and action.targets[0] in good:
@@ -21,6 +23,10 @@ def harms_good(v: dict, action) -> str | None:
     if kind == "give_excalibur" and action.targets and action.targets[0] in evil and set(action.targets) != set(
             v["you"]["prompts"][0]["targets"]):
         return "gave Excalibur to a player it knows to be Evil"
+    if v["you"]["role"] == "merlin" and sum(t["result"] is False for t in v["track"]) < 2:
+        # Merlin's disguise: until Evil is one quest from winning he votes on what a Servant would know
+        evil, good = policy.known({**v, "you": {**v["you"], "knowledge": [
+            k for k in v["you"]["knowledge"] if k.get("source") != "reveal"]}})
     if kind == "vote" and action.choice == "approve" and set(v["team"]) & evil and v["vote_track"] < 4:
         return "approved a team with a player it knows to be Evil"
     return None

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from engine import ROLES, GameConfig, InvalidConfig, new_game, validate_config
-from engine.bots import play_to_end
+from engine.policy import play_to_end
 from engine.presets import PRESETS, get_preset, preset_config, presets_for
 
 CASES = [(p.id, n) for p in PRESETS.values() for n in p.players]

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from engine import GameConfig, new_game, replay
-from engine.bots import play_to_end
+from engine.policy import play_to_end
 
 ENGINE = Path(__file__).resolve().parents[2] / "shared" / "engine"
 ROOT = ENGINE.parents[1]
@@ -48,7 +48,7 @@ SEED = 20240611
 SCRIPT = """
 import random, sys
 from engine import GameConfig, new_game
-from engine.bots import play_to_end
+from engine.policy import play_to_end
 config = GameConfig.model_validate_json(sys.argv[1])
 state, _ = new_game(config, int(sys.argv[2]))
 print(play_to_end(state, random.Random(int(sys.argv[2]))).to_json())

@@ -8,8 +8,8 @@ import random
 from pydantic import TypeAdapter
 
 from engine import Action, actors, apply_action, new_game
-from engine.bots import choose_action
 from engine.event_types import EVENTS, is_private, shown
+from engine.policy import bot_move
 from gamebot.presenter.values import SHOWN
 from tests.helpers import next_action
 from tests.unit.audit_helpers import setup_for
@@ -39,7 +39,7 @@ def _events(config, seed, policy, absent):
         if seat == absent:
             action = Action(seat=seat, kind="timeout")
         elif policy == "bots":
-            action = choose_action(state, seat, rng)
+            action = bot_move(state, seat, rng)
         else:
             action = next_action(state, rng, policy)
         state, events = apply_action(state, action)

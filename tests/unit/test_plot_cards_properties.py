@@ -18,8 +18,8 @@ from engine import (
     public_view,
     replay,
 )
-from engine.bots import play_to_end
 from engine.modules.plot import deck_for
+from engine.policy import play_to_end
 from tests.helpers import next_action, scrambled
 
 MOD = "plot_cards"

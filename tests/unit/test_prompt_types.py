@@ -11,10 +11,10 @@ import pytest
 from pydantic import TypeAdapter
 
 from engine import actors, apply_action, new_game, prompts
-from engine.bots import choose_action
 from engine.event_types import PROMPTS, VIEWS, forget, prompt_info, prompt_shown, view_entry
 from engine.event_types import Seat as SeatType
 from engine.event_types import Seats as SeatsType
+from engine.policy import bot_move
 from gamebot.presenter.prompts import private_prompt
 from gamebot.presenter.table import Table
 from gamebot.presenter.values import SHOWN
@@ -33,7 +33,7 @@ def _prompts(config, seed: int, policy: str):
         for seat in range(state.n):
             yield from prompts(state, seat)
         seat = rng.choice(actors(state))
-        action = choose_action(state, seat, rng) if policy == "bots" else next_action(state, rng, policy)
+        action = bot_move(state, seat, rng) if policy == "bots" else next_action(state, rng, policy)
         state, _ = apply_action(state, action)
 
 

@@ -1,6 +1,6 @@
 """Property-based tests: random legal games over 5..10 players, base roles and base options.
 
-Games are played by the engine's bots (``engine.bots.choose_action``) and by purely random choices
+Games are played by the engine's bots (``engine.policy.bot_move``) and by purely random choices
 from ``engine.legal_actions``. Every rule is checked against the recorded history, not against the
 engine's own bookkeeping.
 """

@@ -30,7 +30,7 @@ from engine import (
     replay,
     view,
 )
-from engine.bots import choose_action
+from engine.policy import bot_move
 from tests.unit.audit_helpers import LANCELOTS, expected_cards, expected_reveal, hide_secrets, random_setup
 
 AUDIT = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
@@ -138,7 +138,7 @@ def play_and_check(seed: int, policy: str) -> GameState:
         if state.over:
             break
         seat = rng.choice(actors(state))
-        action = choose_action(state, seat, rng) if policy == "bots" else rng.choice(legal_actions(state, seat))
+        action = bot_move(state, seat, rng) if policy == "bots" else rng.choice(legal_actions(state, seat))
         if action.kind == "propose":
             watched = None
         elif action.kind == "watch":

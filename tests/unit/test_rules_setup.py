@@ -17,8 +17,8 @@ from engine import (
     replay,
     validate_config,
 )
-from engine.bots import play_to_end
 from engine.errors import WrongTeamSize
+from engine.policy import play_to_end
 from tests.builder import make_state, replay_of
 from tests.helpers import (
     GOOD_EVIL,

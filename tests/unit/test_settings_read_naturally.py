@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import actors, apply_action, new_game
-from engine.bots import choose_action
+from engine.policy import bot_move
 from gamebot.botapi.callbacks import Codec
 from gamebot.language import texts
 from gamebot.outgoing.settings_panel import Pages
@@ -147,5 +147,5 @@ def test_every_phase_a_game_reaches_is_listed(seed):
             break
         assert policy.phase_of(state) in listed, (policy.phase_of(state), config)
         seat = rng.choice(actors(state))
-        state, _ = apply_action(state, choose_action(state, seat, rng))
+        state, _ = apply_action(state, bot_move(state, seat, rng))
     assert state.over

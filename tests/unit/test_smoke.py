@@ -1,7 +1,7 @@
 import random
 
 from engine import GameConfig, new_game, replay
-from engine.bots import play_to_end
+from engine.policy import play_to_end
 
 
 def test_bots_finish_a_game_and_it_replays_from_seed():

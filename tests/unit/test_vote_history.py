@@ -67,7 +67,9 @@ def test_the_text_tells_every_proposal_vote_and_quest_so_far():
     table = Table(chat_id=GROUP, game_id="g", lang="en", names=NAMES)
     text = "\n".join(votes_so_far.text(table, votes_so_far.story(state, NAMES, "g")))
     assert "Vote history" in text and f"round {state.round} in progress" in text
-    assert text.count(" → ✅ ") == len(state.proposals)  # each team: who approved, who rejected
+    revealed = [p for p in state.proposals if p.votes]
+    assert text.count(" → ✅ ") == len(revealed)  # each team voted on: who approved, who rejected
+    assert text.count("vote open") == len(state.proposals) - len(revealed)  # the one being voted on, if any
     assert sum(1 for line in text.split("\n") if ": failed" in line or ": success" in line) == len(state.quests)
     assert "Lady of the Lake" in text and "Excalibur" in text and "🃏" in text
 

@@ -1,0 +1,216 @@
+"""How strong the simulated players are: seeded whole games, in memory, on the engine only.
+
+    .venv/bin/python scripts/bench_bots.py                   # 2,000 games per set-up and match-up
+    .venv/bin/python scripts/bench_bots.py --games 200       # quicker
+    .venv/bin/python scripts/bench_bots.py --quick           # CI-sized: 20 games each
+    .venv/bin/python scripts/bench_bots.py --previous <commit>  # "previous" = the policy at <commit>
+
+Set-ups: 5, 7 and 10 players; base (Merlin + Assassin), base + Lady of the Lake, and Big Box
+characters (Percival and Morgana, Mordred from 7 players, Oberon at 10). Match-ups, Good side against
+Evil side: the policy against itself, against uniform random legal play (on either side), and against
+the policy as of an earlier commit (``git show <commit>:shared/engine/policy.py``, or the files of
+``shared/engine/policy/`` at that commit), both ways; for reference, the previous policy and random
+play each against itself. For each it prints the Good and Evil win rates, how often Good passed three
+quests, the Assassin's Merlin-hit rate when it came to an assassination, and Merlin's survival in
+those games (1 - hit rate).
+
+Every seat decides from ``engine.view(state, seat)`` only (random play picks among ``legal_actions``).
+Games of one row are seeded 0..N-1 (deal and moves), so two runs give the same table. At most two
+processes play (``--jobs``); this is a benchmark, not a test: it asserts nothing.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import random
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing import Pool
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "shared"))
+
+from engine import GameConfig, GameState, actors, apply_action, legal_actions, new_game, policy, view  # noqa: E402
+from engine.models import Action  # noqa: E402
+
+PREVIOUS = "3523c48"  # the policy as it came into the engine, before issue 30 made it stronger
+BIGBOX = {5: ("percival", "morgana"), 7: ("percival", "morgana", "mordred"),
+          10: ("percival", "morgana", "mordred", "oberon")}
+MATCHUPS: tuple[tuple[str, str], ...] = (
+    ("policy", "policy"), ("policy", "random"), ("random", "policy"),
+    ("policy", "previous"), ("previous", "policy"), ("previous", "previous"), ("random", "random"),
+)
+
+Player = Callable[[GameState, int, random.Random], Action]
+
+
+def setups(sizes: tuple[int, ...] = (5, 7, 10)) -> dict[str, GameConfig]:
+    """The benchmarked set-ups by name, e.g. ``"7p lady"``."""
+    out: dict[str, GameConfig] = {}
+    for n in sizes:
+        base = ("merlin", "assassin")
+        out[f"{n}p base"] = GameConfig(players=n, roles=base)
+        out[f"{n}p lady"] = GameConfig(players=n, roles=base, options={"lady_of_the_lake": True})
+        out[f"{n}p bigbox"] = GameConfig(players=n, roles=base + BIGBOX[n])
+    return out
+
+
+def load_previous(commit: str) -> ModuleType:
+    """The policy as of ``commit`` (``shared/engine/policy.py``, or the ``shared/engine/policy/`` package),
+    imported as ``engine._previous_policy`` so that its relative imports reach today's engine."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=ROOT, check=True, capture_output=True, text=True).stdout
+
+    folder = Path(tempfile.mkdtemp(prefix="previous_policy_"))
+    files = git("ls-tree", "--name-only", commit, "shared/engine/policy/").split()
+    name = "engine._previous_policy"
+    if files:
+        package = folder / "_previous_policy"
+        package.mkdir()
+        for path in files:
+            (package / Path(path).name).write_text(git("show", f"{commit}:{path}"))
+        spec = importlib.util.spec_from_file_location(name, package / "__init__.py",
+                                                      submodule_search_locations=[str(package)])
+    else:
+        single = folder / "_previous_policy.py"
+        single.write_text(git("show", f"{commit}:shared/engine/policy.py"))
+        spec = importlib.util.spec_from_file_location(name, single)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def random_player(state: GameState, seat: int, rng: random.Random) -> Action:
+    return rng.choice(legal_actions(state, seat))
+
+
+def view_player(module: Any) -> Player:
+    def play(state: GameState, seat: int, rng: random.Random) -> Action:
+        action = module.decide(view(state, seat), rng)
+        assert action is not None
+        return action  # type: ignore[no-any-return]
+    return play
+
+
+@dataclass
+class Tally:
+    """Outcomes of a batch of games (added up across processes)."""
+    games: int = 0
+    good: int = 0
+    three_quests: int = 0  # Good passed three quests (before any assassination)
+    assassinations: int = 0
+    hits: int = 0
+
+    def add(self, other: Tally) -> Tally:
+        return Tally(*(a + b for a, b in zip(self.astuple(), other.astuple(), strict=True)))
+
+    def astuple(self) -> tuple[int, ...]:
+        return (self.games, self.good, self.three_quests, self.assassinations, self.hits)
+
+    def row(self) -> dict[str, str]:
+        """Percentages for the table; "-" where nothing was counted."""
+        def pct(a: int, b: int) -> str:
+            return f"{100 * a / b:.1f}" if b else "-"
+        return {"good": pct(self.good, self.games), "evil": pct(self.games - self.good, self.games),
+                "three": pct(self.three_quests, self.games), "hit": pct(self.hits, self.assassinations),
+                "survives": pct(self.assassinations - self.hits, self.assassinations)}
+
+
+def outcome(final: GameState) -> Tally:
+    """One finished game's tally, from its final public view."""
+    public = view(final, 0)
+    attempt = public.get("assassination") or {}
+    attempted = attempt.get("hit") is not None
+    three = sum(r is True for r in final.results) >= 3
+    return Tally(games=1, good=int(final.winner is not None and final.winner.value == "good"),
+                 three_quests=int(three), assassinations=int(attempted), hits=int(bool(attempt.get("hit"))))
+
+
+def play(config: GameConfig, seed: int, good: Player, evil: Player, max_actions: int = 5000) -> GameState:
+    """A whole seeded game: Good seats play ``good``, Evil seats ``evil`` (by side at the deal)."""
+    state, _ = new_game(config, seed)
+    sides = [s.value for s in state.sides]
+    rng = random.Random(seed)
+    for _ in range(max_actions):
+        if state.over:
+            return state
+        seat = rng.choice(actors(state))
+        player = good if sides[seat] == "good" else evil
+        state, _ = apply_action(state, player(state, seat, rng))
+    raise RuntimeError(f"game {seed} did not end")
+
+
+_PLAYERS: dict[str, Player] = {}
+
+
+def _init(previous: str) -> None:
+    _PLAYERS.update(policy=view_player(policy), random=random_player, previous=view_player(load_previous(previous)))
+
+
+def _batch(job: tuple[str, str, str, int, int]) -> tuple[str, str, str, Tally]:
+    name, good, evil, start, stop = job
+    config = setups()[name]
+    total = Tally()
+    for seed in range(start, stop):
+        total = total.add(outcome(play(config, seed, _PLAYERS[good], _PLAYERS[evil])))
+    return name, good, evil, total
+
+
+def jobs(names: list[str], games: int, chunk: int = 250) -> list[tuple[str, str, str, int, int]]:
+    """The work split in seed ranges: every (set-up, match-up) gets seeds 0..games-1."""
+    return [(name, g, e, lo, min(lo + chunk, games)) for name in names for g, e in MATCHUPS
+            for lo in range(0, games, chunk)]
+
+
+def table(results: dict[tuple[str, str, str], Tally]) -> str:
+    lines = ["| set-up | Good | Evil | games | Good wins % | Evil wins % | 3 quests % | Merlin hit % | "
+             "Merlin survives % |", "|---|---|---|---|---|---|---|---|---|"]
+    for (name, good, evil), t in results.items():
+        r = t.row()
+        lines.append(f"| {name} | {good} | {evil} | {t.games} | {r['good']} | {r['evil']} | {r['three']} | "
+                     f"{r['hit']} | {r['survives']} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--quick", action="store_true", help="20 games per set-up and match-up")
+    parser.add_argument("--previous", default=PREVIOUS, help="the commit of the previous policy")
+    parser.add_argument("--jobs", type=int, default=2, choices=(1, 2))
+    parser.add_argument("--only", default="", help="set-ups whose name contains this text")
+    parser.add_argument("--json", help="also write the rows as JSON to this file")
+    args = parser.parse_args()
+    games = 20 if args.quick else args.games
+    names = [n for n in setups() if args.only in n]
+    work = jobs(names, games)
+    results: dict[tuple[str, str, str], Tally] = {(n, g, e): Tally() for n in names for g, e in MATCHUPS}
+    if args.jobs == 1:
+        _init(args.previous)
+        done = map(_batch, work)
+        for name, good, evil, t in done:
+            results[name, good, evil] = results[name, good, evil].add(t)
+    else:
+        with Pool(args.jobs, initializer=_init, initargs=(args.previous,)) as pool:
+            for name, good, evil, t in pool.imap_unordered(_batch, work):
+                results[name, good, evil] = results[name, good, evil].add(t)
+    print(f"{games} seeded games per row; previous = policy at {args.previous}\n")
+    print(table(results))
+    if args.json:
+        rows = [{"setup": name, "good_side": good, "evil_side": evil, "games": t.games, "good_wins": t.good,
+                 "three_quests": t.three_quests, "assassinations": t.assassinations, "hits": t.hits,
+                 "percent": t.row()} for (name, good, evil), t in results.items()]
+        Path(args.json).write_text(json.dumps({"games": games, "previous": args.previous, "rows": rows}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+"""How a simulated player decides, from its own seat's view only (``engine.view(state, seat)``).
+
+:func:`decide` is given that one dict, what the seat may know: its role, side and knowledge
+(``you``), its prompts, and the public table. It never sees the game state, so it cannot play on
+what its seat does not know. It plays for its side (``moves``), on what it believes (``belief``):
+
+* Good weighs, for every other seat, how likely it is Evil (quest results, who led and approved
+  what, Percival's thumbs, Lady of the Lake), puts itself and the least suspect seats on teams,
+  approves teams about as clean as the best it could pick, never one with a player it knows to be
+  Evil (except the fifth team of a round: its rejection hands Evil the game), plays a card counting
+  as Success, turns a card with Excalibur only on a player it knows (or all but knows) to be Evil,
+  looks with the Lady at the seat it is least sure of, and overrules an approved team with No
+  Confidence only when it knows an Evil player is on it (never as the fifth rejection). Merlin
+  leads and votes on the public record alone, as a Servant would, until Evil is one quest from
+  winning, not to give himself away;
+* Evil puts itself (and a mate when two fails are needed) on teams, approves teams that can fail,
+  fails quests (only one of the known mates on a team does, unless two fails are needed; always
+  when the quest decides the game), turns a Good card with Excalibur, overrules teams without Evil
+  (always the fifth), and assassinates the Good player who acted most as if they knew the Evil ones.
+
+Any other prompt a plug-in adds gets a legal answer (sparing the seat itself where it can).
+:func:`bot_move` and :func:`play_to_end` (``drive``) run the policy on a game state, seat by seat,
+through ``view``.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..models import Action
+from . import moves
+from .belief import known, suspicion
+from .drive import bot_move, play_random_game, play_to_end
+
+View = dict[str, Any]
+
+__all__ = ["bot_move", "decide", "known", "play_random_game", "play_to_end", "suspicion"]
+
+
+def decide(view: View, rng: random.Random, *, fail_rate: float = 0.85, approve_rate: float = 0.6,
+           prompt: dict[str, Any] | None = None) -> Action | None:
+    """This seat's answer to ``prompt`` (default: its first prompt), from its view alone; None when it
+    has nothing to decide."""
+    prompts = view["you"].get("prompts") or []
+    if prompt is None:
+        if not prompts:
+            return None
+        prompt = prompts[0]
+    kind = prompt["kind"]
+    me = view["you"]["seat"]
+    if kind == "propose":
+        return moves.propose(view, prompt, rng)
+    if kind == "vote":
+        return moves.vote(view, prompt, rng, approve_rate)
+    if kind == "play":
+        return moves.card(view, prompt, rng, fail_rate)
+    if kind == "excalibur":
+        return moves.excalibur(view, prompt, rng)
+    if kind == "assassinate" and moves.evil_side(view):
+        return moves.assassinate(view, prompt, rng)
+    if (prompt.get("info") or {}).get("card") == "no_confidence" and prompt.get("optional"):
+        return moves.overrule(view, prompt)
+    if prompt.get("pick"):
+        if prompt.get("optional") and rng.random() < 0.3:
+            return Action(seat=me, kind=kind, choice="pass")
+        return moves.pick(view, prompt, rng)
+    choices = list(prompt.get("choices") or [])
+    if kind == "assassin_target" and not moves.evil_side(view):
+        return Action(seat=me, kind=kind, choice=rng.choice(choices))
+    if prompt.get("optional") and (not choices or rng.random() < 0.3):
+        return Action(seat=me, kind=kind, choice="pass")
+    return Action(seat=me, kind=kind, choice=rng.choice(choices))
