@@ -20,7 +20,8 @@ import random
 from typing import Any
 
 from .cards import CARDS
-from .models import Action
+from .models import Action, GameState
+from .views import view
 
 View = dict[str, Any]
 
@@ -155,3 +156,8 @@ def decide(view: View, rng: random.Random, *, fail_rate: float = 0.6, approve_ra
     if prompt.get("optional") and (not choices or rng.random() < 0.3):
         return Action(seat=me, kind=kind, choice="pass")
     return Action(seat=me, kind=kind, choice=rng.choice(choices))
+
+
+def bot_move(state: GameState, seat: int, rng: random.Random) -> Action | None:
+    """The move of the bot playing ``seat``: :func:`decide` on that seat's view alone (None: nothing to do)."""
+    return decide(view(state, seat), rng)
