@@ -1,0 +1,245 @@
+"""The bot's own players at the table (issue 30): seated and removed by the host in the lobby, named as bots
+everywhere, moving a few seconds after their decision arrives through the chat's alarm (never in the
+update that gave it to them), costing no group message more than a person's move, never messaged, never
+rated; and the refusals (a full table, removing a bot in the game, a press in a bot seat's name)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import replay
+from gamebot.handlers import bots
+from gamebot.scores import stats as stats_store
+from gamebot.storage.seats import BOT_BASE, MAX_BOTS, bot_id, is_bot_id
+from gamebot.storage.session import LOBBY, PLAYING, Session, chat_key, serial
+from localdev import updates as U
+from tests.bot_seats_helpers import play_out, seat_bots
+from tests.unit.gamebot_fakes import GROUP, Harness
+from tests.unit.timer_fakes import Timed
+
+PEOPLE = [1, 2, 3]
+
+
+@pytest.fixture
+def h():
+    harness = Timed()
+    yield harness
+    harness.close()
+
+
+def started(h: Timed, people: list[int] = PEOPLE, count: int = 2) -> Session:
+    h.lobby(people)
+    seat_bots(h, people[0], count)
+    h.press_label(people[0], GROUP, "Start")
+    return h.session()
+
+
+def stored_version(h: Harness) -> int:
+    return h.repo.items[chat_key(GROUP)].version
+
+
+# --- identities ---------------------------------------------------------------------------------------
+
+
+def test_bot_ids_are_above_every_telegram_user_id_and_exact_in_json():
+    ids = [bot_id(n) for n in range(1, MAX_BOTS + 1)]
+    assert all(2**52 < i < 2**53 for i in ids) and len(set(ids)) == MAX_BOTS
+    assert all(is_bot_id(i) for i in ids)
+    assert not any(is_bot_id(i) for i in (1, 2**52 - 1, BOT_BASE, -1001000000001, BOT_BASE + MAX_BOTS + 1, "1"))
+    with pytest.raises(ValueError):
+        bot_id(0)
+
+
+def test_every_language_names_a_bot_as_one():
+    from gamebot.language import texts
+
+    for lang in texts.languages():
+        names = {bots.bot_name(bot_id(n), lang) for n in range(1, MAX_BOTS + 1)}
+        assert len(names) == MAX_BOTS  # each bot at a table has a name of its own
+        assert all(name.startswith("🤖 ") and "(" in name for name in names), (lang, names)
+
+
+# --- the lobby ------------------------------------------------------------------------------------------
+
+
+def test_the_host_seats_bots_named_as_bots_in_the_lobby(h):
+    h.lobby(PEOPLE)
+    msg, button = h.io.with_button(GROUP, "🤖")
+    assert button.text.startswith("🤖")
+    seat_bots(h, 1, 2)
+    s = h.session()
+    assert [p.name for p in s.players[3:]] == ["🤖 Ada (bot)", "🤖 Bruno (bot)"]
+    assert all(is_bot_id(p.id) for p in s.players[3:])
+    while h.idle():  # (the lobby's edits within the group's budget)
+        pass
+    lobby = h.io.msgs[(GROUP, s.lobby_msg)].text
+    assert "🤖 Ada (bot)" in lobby and "🤖 Bruno (bot)" in lobby
+    assert "tg://user?id=" + str(s.players[3].id) not in lobby
+    h.press_label(1, GROUP, "🤖 Remove")
+    assert [p.name for p in h.session().players] == ["Bob", "Carol", "Dave", "🤖 Ada (bot)"]
+
+
+def test_only_the_host_seats_a_bot(h):
+    h.lobby(PEOPLE)
+    version = stored_version(h)
+    h.press_label(2, GROUP, "🤖 Add")
+    assert "Only the host" in h.last_answer().text
+    assert stored_version(h) == version and len(h.session().players) == 3
+
+
+def test_a_bot_is_refused_at_a_full_table_and_nothing_changes(h):
+    h.lobby(PEOPLE)
+    seat_bots(h, 1, 7)
+    assert len(h.session().players) == 10
+    version = stored_version(h)
+    h.press_label(1, GROUP, "🤖 Add")
+    answer = h.last_answer()
+    assert answer.text == "The table is full (10 seats): no room for another bot." and answer.alert
+    assert stored_version(h) == version and len(h.session().players) == 10
+
+
+def test_a_bot_cannot_be_removed_once_the_game_has_started(h):
+    h.lobby(PEOPLE)
+    seat_bots(h, 1, 2)
+    while h.idle():
+        pass
+    lobby_msg = h.session().lobby_msg
+    remove = next(b for row in h.io.msgs[(GROUP, lobby_msg)].keyboard for b in row if "🤖 Remove" in b.text)
+    h.press_label(1, GROUP, "Start")
+    version = stored_version(h)
+    h.press(1, h.io.msgs[(GROUP, lobby_msg)], remove.data)  # the lobby's button, pressed from an old screen
+    assert h.last_answer().text == "The game has started: the bots keep their seats until it ends."
+    assert stored_version(h) == version and len(h.session().players) == 5
+
+
+def test_a_lobby_left_by_its_last_person_closes_even_with_bots_in_it(h):
+    h.lobby([1])
+    seat_bots(h, 1, 3)
+    h.press_label(1, GROUP, "Leave")
+    assert h.session().status == "cancelled"
+
+
+# --- moves --------------------------------------------------------------------------------------------
+
+
+def test_a_bot_moves_through_the_alarm_a_few_seconds_after_its_decision(h):
+    s = started(h)
+    state = s.game()
+    turn = s.bot_turn
+    if turn is None:  # a person leads first: their decision, not a bot's
+        assert not bots.waiting_bots(s, state)
+        return
+    assert state.log == [] or serial(state) == turn.serial  # nothing was played for the bot in the start's update
+    assert 2 <= turn.due - h.clock.now <= 5 and h.alarm().at == turn.due
+    assert h.fire(h.sched.pop_next()) == "bots"
+    assert h.session().game().log  # the bot's move is made
+
+
+def test_bots_vote_together_in_one_step_with_one_progress_edit_and_nothing_sent_to_them(h):
+    s = started(h)
+    fired = []
+    while h.io.with_button(GROUP, "Approve") is None:  # up to the first vote
+        if h.session().bot_turn is None:
+            from tests.bot_seats_helpers import Driver, HarnessScreen, Policy
+            assert Driver(HarnessScreen(h), GROUP, PEOPLE, Policy(rng=random.Random(1)))._picker()
+        else:
+            fired.append(h.fire(h.sched.pop_next()))
+    s = h.session()
+    assert s.bot_turn is not None and {3, 4} <= set(bots.waiting_bots(s, s.game()))
+    # the voting message came in the step that opened the vote; the bots have not voted yet
+    assert s.game().votes == {}
+    before = len(h.io.outs)
+    while h.session().bot_turn is not None:
+        h.clock.now = max(h.clock.now, h.sched.pending()[0].at)
+        fired.append(h.fire(h.sched.pop_next()))
+    s = h.session()
+    assert fired[-1] == "bots" and set(s.game().votes) == {3, 4}
+    group_ops = [o for o in h.io.outs[before:] if o.chat_id == GROUP and o.op in ("send", "edit")]
+    assert len(group_ops) <= 1  # both bots' votes: at most the one progress edit a person's vote makes
+    for uid in (p.id for p in s.players if is_bot_id(p.id)):
+        assert h.io.chat(uid) == [] and not [o for o in h.io.outs if o.chat_id == uid]
+
+
+def test_a_press_in_a_bot_seats_name_is_refused_and_changes_nothing(h):
+    s = started(h)
+    while h.io.with_button(GROUP, "Approve") is None:
+        h.fire(h.sched.pop_next()) if h.session().bot_turn else play_out_one(h)
+    version = stored_version(h)
+    msg, button = h.io.with_button(GROUP, "Approve")
+    ghost = {"id": s.players[3].id, "is_bot": False, "first_name": "Ada"}
+    h.send(U.press(ghost, U.message(GROUP, msg.message_id, msg.text), button.data))
+    answer = h.last_answer()
+    assert answer.text == "A bot's seat is played by the bot alone." and answer.alert
+    assert stored_version(h) == version and 3 not in h.session().game().votes
+
+
+def play_out_one(h: Timed) -> None:
+    from tests.bot_seats_helpers import Driver, HarnessScreen, Policy
+
+    assert Driver(HarnessScreen(h), GROUP, PEOPLE, Policy(rng=random.Random(1)))._picker()
+
+
+def test_a_game_of_three_people_and_two_bots_ends_counted_but_not_rated_and_replays(h):
+    started(h)
+    fired = play_out(h, PEOPLE)
+    assert "bots" in fired
+    s = h.session()
+    assert s.status == "ended"
+    assert "🤖 Ada (bot)" in "\n".join(h.io.texts(GROUP)[-3:])  # the end names the bots as bots
+    assert h.io.photos(GROUP)  # and the picture is drawn
+    group = h.repo.items[stats_store.chat_stats_key(GROUP)].body
+    assert group["bot_games"] == 1 and group["bot_seats"] == 2
+    assert set(group["players"]) == {"1", "2", "3"}  # the bots have no row
+    assert all(row.get("rated", 0) == 0 for row in group["players"].values())  # and nobody was rated
+    assert not [k for k in h.repo.items if k.startswith("stats#user#") and is_bot_id(int(k.rsplit("#", 1)[1]))]
+    archived = next(i.body for k, i in h.repo.items.items() if k.startswith("game#"))
+    from engine import GameState
+
+    state = GameState.model_validate_json(archived["state"])
+    again = replay(state.config, state.seed, list(state.log), deal=list(state.roles), first_leader=None)
+    assert again.log == state.log and again.winner == state.winner
+
+
+def test_the_same_seed_gives_the_same_bot_moves():
+    logs = []
+    for _ in range(2):
+        h = Timed(seed=11)
+        try:
+            started(h)
+            play_out(h, PEOPLE, seed=5)
+            archived = next(i.body for k, i in h.repo.items.items() if k.startswith("game#"))
+            logs.append(archived["state"])
+        finally:
+            h.close()
+    assert logs[0] == logs[1]
+
+
+def test_without_a_scheduler_the_bots_move_at_once():
+    h = Harness()
+    try:
+        h.lobby(PEOPLE)
+        seat_bots(h, 1, 2)
+        h.press_label(1, GROUP, "Start")
+        from tests.bot_seats_helpers import Driver, HarnessScreen, Policy
+
+        driver = Driver(HarnessScreen(h), GROUP, PEOPLE, Policy(rng=random.Random(2)))
+        driver.play()
+        assert driver.over()
+        s = Session.from_body(h.repo.items[chat_key(GROUP)].body)
+        assert s.status == "ended" and s.bot_turn is None
+    finally:
+        h.close()
+
+
+def test_a_bot_turn_is_planned_only_for_a_bot_and_kept_while_its_decision_lasts(h):
+    s = started(h)
+    state = s.game()
+    assert s.status == PLAYING and s.status != LOBBY
+    kept = s.bot_turn
+    bots.plan_turn(s, h.clock.now + 1)
+    assert s.bot_turn == kept  # the same decision: the same moment
+    people_only = s.model_copy(update={"players": [p.model_copy(update={"id": 100 + i}) for i, p in enumerate(s.players)]})
+    people_only.set_game(state)
+    bots.plan_turn(people_only, h.clock.now)
+    assert people_only.bot_turn is None
