@@ -106,3 +106,27 @@ def test_cancel_in_private_without_a_practice_says_it_works_in_a_group():
         assert h.io.texts(ME)[-1].startswith("This works in a group")
     finally:
         h.close()
+
+
+def test_practice_names_its_game_and_a_practising_player_cannot_join_a_group_game():
+    h = Timed()
+    try:
+        s = practice(h, "/practice resistance 5")
+        assert s is not None and s.settings.theme == "resistance" and len(s.players) == 6
+        for uid in (2, 3):
+            h.send(U.start(h.user(uid)))
+        h.command(2, "/newgame")
+        h.press_label(ME, GROUP, "Join")
+        assert h.last_answer().text.startswith("You are already playing in another game (Practice)")
+        assert [p.id for p in Session.from_body(h.repo.items[chat_key(GROUP)].body).players] == [2]
+    finally:
+        h.close()
+
+
+def test_the_picture_names_a_bot_as_one_without_its_emoji():
+    from PIL import ImageFont
+
+    from gamebot.story.picture import Glyphs, load_fonts
+
+    fonts = load_fonts(ImageFont)
+    assert Glyphs().clean(fonts.bold, "🤖 Ada (bot)").strip() == "Ada (bot)"
