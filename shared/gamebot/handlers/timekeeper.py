@@ -11,7 +11,8 @@ Votes and cards that do not end their decision therefore cost nothing more (the 
 stays one read and one write).
 
 When the alarm fires (:meth:`Timers.fire`, from ``functions/timer/app.py``) the session is read and
-whatever is due then is done in one version-checked write: the reminder, or the expiry, which applies
+whatever is due then is done in one version-checked write: the bot seats' moves (``bot_turn``, planned by
+``gamebot.handlers.bots.plan_turn`` in the same :meth:`Timers.plan`), the reminder, or the expiry, which applies
 ``Action(seat, "timeout")`` for every awaited seat (a human action that lands at the same moment either
 wins, and the deadline has moved on, or is refused as out of date), and what waits in the outbox goes
 out. Players can never send a timeout: only this path creates one.
@@ -115,8 +116,9 @@ class Timers:
     # --- firing ---------------------------------------------------------------------------------------
 
     async def fire(self, payload: dict[str, Any]) -> str:
-        """A chat's alarm (or an older timer of it) fired: remind or apply the defaults if a time limit
-        is due, deliver what waits in the outbox, and set the next alarm. Returns what it did."""
+        """A chat's alarm (or an older timer of it) fired: the bots' moves if due, else remind or apply the
+        defaults if a time limit is due; deliver what waits in the outbox, and set the next alarm. Returns
+        what it did."""
         deps = self.deps
         outcome = ["stale"]
         chat_id = int(payload["chat"])
