@@ -243,3 +243,13 @@ def test_a_bot_turn_is_planned_only_for_a_bot_and_kept_while_its_decision_lasts(
     people_only.set_game(state)
     bots.plan_turn(people_only, h.clock.now)
     assert people_only.bot_turn is None
+
+
+def test_play_again_seats_as_many_bots_again(h):
+    started(h)
+    play_out(h, PEOPLE)
+    h.press_label(2, GROUP, "Play again")
+    s = h.session()
+    assert s.status == LOBBY and [p.id for p in s.players][:1] == [2]
+    assert sum(is_bot_id(p.id) for p in s.players) == 2
+    assert all(not is_bot_id(p.id) for p in s.invited)  # the people are invited; the bots are seated
