@@ -253,3 +253,30 @@ def test_play_again_seats_as_many_bots_again(h):
     assert s.status == LOBBY and [p.id for p in s.players][:1] == [2]
     assert sum(is_bot_id(p.id) for p in s.players) == 2
     assert all(not is_bot_id(p.id) for p in s.invited)  # the people are invited; the bots are seated
+
+
+def test_stats_say_how_many_seats_were_bots(h):
+    started(h)
+    play_out(h, PEOPLE)
+    h.command(2, "/stats")
+    assert "🤖 Games with bots: 1, 2 seats played by bots (not rated)" in h.io.texts(GROUP)[-1]
+    Harness.command(h, 2, "/stats", chat_id=2)
+    assert "🤖 Games with bots: 1 (not rated)" in h.io.texts(2)[-1]
+
+
+def test_one_person_with_bots_in_a_group_counts_nowhere(h):
+    h.lobby([1])
+    seat_bots(h, 1, 4)
+    h.press_label(1, GROUP, "Start")
+    play_out(h, [1])
+    assert h.session().status == "ended"
+    assert not [k for k in h.repo.items if k.startswith("stats#")]
+
+
+def test_status_lists_the_bots_as_players(h):
+    started(h)
+    while h.io.with_button(GROUP, "Approve") is None:
+        h.fire(h.sched.pop_next()) if h.session().bot_turn else play_out_one(h)
+    h.command(1, "/status")
+    board = h.io.texts(GROUP)
+    assert any("🤖 Ada (bot)" in t and "🤖 Bruno (bot)" in t for t in board[-3:])
