@@ -130,3 +130,13 @@ def test_the_picture_names_a_bot_as_one_without_its_emoji():
 
     fonts = load_fonts(ImageFont)
     assert Glyphs().clean(fonts.bold, "🤖 Ada (bot)").strip() == "Ada (bot)"
+
+
+def test_practice_without_start_first_still_seats_the_person():
+    h = Timed()
+    try:
+        Harness.command(h, ME, "/practice", chat_id=ME)  # (never pressed Start: writing to the bot is enough)
+        s = Session.from_body(h.repo.items[chat_key(ME)].body)
+        assert s.players[0].id == ME and len(s.players) == 5
+    finally:
+        h.close()

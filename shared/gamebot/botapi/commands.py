@@ -32,7 +32,7 @@ class Command:
 COMMANDS: tuple[Command, ...] = (
     Command("newgame", "lobby.cmd_newgame", group_only=True),
     Command("nextgame", "nextgame.cmd_nextgame", group_only=True),
-    Command("practice", "practice.cmd_practice"),  # (in private: ``practice.cmd_practice`` says so elsewhere)
+    Command("practice", "practice.cmd_practice"),  # (private only: in a group its handler says why not)
     Command("status", "commands.cmd_status"),
     Command("rules", "commands.cmd_rules"),
     Command("help", "commands.cmd_help"),

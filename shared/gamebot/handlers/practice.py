@@ -36,18 +36,19 @@ async def cmd_practice(deps: Deps, job: Job, args: str) -> None:
     if chat.type != "private":
         await finish(deps, job, Plan(answer=texts.t("practice.private_only", lang_of(user))))
         return
-    # the person wrote to the bot: it can reach them (as /start records)
-    rec = deps.mark_user(user.id, started=True, blocked=False, name=display_name(user))
+    rec, _ = deps.load_user(user.id)
     lang = own_lang(user, rec) or lang_of(user)
     count = bot_count(args)
     if count is None:
         await finish(deps, job, Plan(answer=texts.t("practice.count", lang, min=MIN_BOTS, max=MAX_BOTS)))
         return
-    elsewhere = deps.active_elsewhere(rec, chat.id) if rec is not None else None
+    elsewhere = deps.active_elsewhere(rec, chat.id)
     if elsewhere is not None:
         await finish(deps, job, Plan(answer=texts.t("practice.in_other_game", lang,
                                                     title=esc(elsewhere.title or "?"))))
         return
+    if not rec.reachable:  # the person wrote to the bot: it can reach them (as /start records)
+        deps.mark_user(user.id, started=True, blocked=False, name=display_name(user))
     words = " ".join(w for w in args.split() if not w.isdigit())
 
     def decide(s: Session | None) -> Plan:
