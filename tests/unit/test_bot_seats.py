@@ -280,3 +280,37 @@ def test_status_lists_the_bots_as_players(h):
     h.command(1, "/status")
     board = h.io.texts(GROUP)
     assert any("🤖 Ada (bot)" in t and "🤖 Bruno (bot)" in t for t in board[-3:])
+
+
+def test_bots_alone_finish_every_preset_and_covering_set_up_answering_every_prompt(monkeypatch):
+    """Every kind of decision (teams, votes, cards, Lady of the Lake, Excalibur, Plot cards, the
+    assassination, every plug-in's prompt) is answered by the bots' policy with a legal move; the
+    decision's default (``bots.one_move``'s fallback) is never needed."""
+    from engine import new_game, prompts
+    from gamebot.storage.session import Player
+    from tests.unit.i18n_inventory import configs
+
+    refused: list[str] = []
+    original = bots.apply_action
+
+    def counting(state, action):
+        try:
+            return original(state, action)
+        except Exception:
+            refused.append(action.kind)
+            raise
+
+    monkeypatch.setattr(bots, "apply_action", counting)
+    kinds: set[str] = set()
+    for i, config in enumerate(configs()):
+        state, _ = new_game(config, 1000 + i)
+        s = Session(chat_id=GROUP, status=PLAYING,
+                    players=[Player(id=bot_id(n % MAX_BOTS + 1), name=str(n)) for n in range(config.players)])
+        for _ in range(400):
+            if state.over:
+                break
+            kinds |= {p.kind for seat in range(state.n) for p in prompts(state, seat)}
+            state, _ = bots.moves(s, state)
+        assert state.over, config
+    assert {"propose", "vote", "play", "lady", "excalibur", "assassinate", "plot_deal", "trap", "watch"} <= kinds
+    assert refused == []  # the policy's own move, every time (the default is only a fallback)
