@@ -314,3 +314,13 @@ def test_bots_alone_finish_every_preset_and_covering_set_up_answering_every_prom
         assert state.over, config
     assert {"propose", "vote", "play", "lady", "excalibur", "assassinate", "plot_deal", "trap", "watch"} <= kinds
     assert refused == []  # the policy's own move, every time (the default is only a fallback)
+
+
+def test_a_person_named_like_a_bot_keeps_the_name_and_the_bot_gets_its_number(h):
+    h.langs[2] = "en"
+    plain_user = h.user
+    h.user = lambda uid: dict(plain_user(uid), first_name="🤖 Ada (bot)", last_name=None) if uid == 2 else plain_user(uid)
+    h.lobby([1, 2])
+    seat_bots(h, 1, 1)
+    names = [p.name for p in h.session().players]
+    assert names[1] == "🤖 Ada (bot)" and names[2] == "🤖 Ada (bot) #1" and len(set(names)) == 3

@@ -129,14 +129,26 @@ def add_bot(deps: Deps, s: Session | None, user: Any, pressed: Pressed) -> Plan:
     lang = lang_of(user, s)
     s = check_game(s, pressed.game_id, LOBBY, lang)
     host_check(s, user)
+    seated = seat_bot(s)
+    if seated is None:
+        raise Reply(texts.t("bots.full", lang, max=MAX_PLAYERS), alert=True)
+    plan = lobby_edit(deps, s)
+    plan.answer = texts.t("bots.added", lang, name=esc(seated.name))
+    return plan
+
+
+def seat_bot(s: Session) -> Player | None:
+    """Seat one more bot at the lobby of ``s`` (None: the table is full). Its name is its own at the
+    table: a person who took it first keeps it, and the bot's gets its number."""
     uid = free_bot_id([p.id for p in s.players]) if len(s.players) < MAX_PLAYERS else None
     if uid is None:
-        raise Reply(texts.t("bots.full", lang, max=MAX_PLAYERS), alert=True)
+        return None
     name = bot_name(uid, s.lang)
-    s.players.append(Player(id=uid, name=name))
-    plan = lobby_edit(deps, s)
-    plan.answer = texts.t("bots.added", lang, name=esc(name))
-    return plan
+    if name in s.names():
+        name = f"{name} #{bot_number(uid)}"
+    player = Player(id=uid, name=name)
+    s.players.append(player)
+    return player
 
 
 def remove_bot(deps: Deps, s: Session | None, user: Any, pressed: Pressed) -> Plan:

@@ -29,7 +29,7 @@ from gamebot.outbox.plan import Plan, Reply
 from gamebot.outgoing import game as outgoing
 from gamebot.outgoing import settings_check, views
 from gamebot.presenter.table import esc
-from gamebot.storage.seats import free_bot_id, is_bot_id
+from gamebot.storage.seats import is_bot_id
 from gamebot.storage.session import CANCELLED, LOBBY, PLAYING, Player, Session, new_game_id, user_key
 from gamebot.storage.store import Item, Write
 from gamebot.timing.policy import carry_over, configure
@@ -90,9 +90,7 @@ def open_lobby(deps: Deps, s: Session | None, chat_id: int, title: str, user: An
         plan.writes.append(Write(Item(key=user_key(user.id), body=rec.body()), version))
         table = deps.table(session)
     for _ in range(bot_seats):
-        uid = free_bot_id([p.id for p in session.players])
-        if uid is not None and len(session.players) < MAX_PLAYERS:
-            session.players.append(Player(id=uid, name=bots.bot_name(uid, session.lang)))
+        bots.seat_bot(session)
     text, kb = views.lobby(deps, session)
     plan.outs.append(Out("send", chat_id=chat_id, text=text, keyboard=kb, remember="lobby_msg", tag="lobby"))
     if elsewhere is not None:
