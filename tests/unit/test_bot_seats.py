@@ -123,17 +123,21 @@ def test_a_lobby_left_by_its_last_person_closes_even_with_bots_in_it(h):
 # --- moves --------------------------------------------------------------------------------------------
 
 
-def test_a_bot_moves_through_the_alarm_a_few_seconds_after_its_decision(h):
+def test_a_bot_moves_through_the_alarm_a_few_seconds_after_its_decision(h, monkeypatch):
+    from engine import new_game
+    from gamebot.handlers import lobby
+
+    monkeypatch.setattr(lobby, "new_game", lambda config, seed: new_game(config, seed, first_leader=3))
     s = started(h)
     state = s.game()
     turn = s.bot_turn
-    if turn is None:  # a person leads first: their decision, not a bot's
-        assert not bots.waiting_bots(s, state)
-        return
-    assert state.log == [] or serial(state) == turn.serial  # nothing was played for the bot in the start's update
+    assert state.leader == 3 and bots.waiting_bots(s, state) == [3]
+    assert state.log == [] and serial(state) == turn.serial  # nothing was played for the bot in the start's update
     assert 2 <= turn.due - h.clock.now <= 5 and h.alarm().at == turn.due
     assert h.fire(h.sched.pop_next()) == "bots"
-    assert h.session().game().log  # the bot's move is made
+    after = h.session().game()
+    assert after.log and after.log[0].startswith("3|propose|")  # the bot Leader proposed its team
+    assert h.io.with_button(GROUP, "Approve") is not None  # and the table votes on it, as after a person's
 
 
 def test_bots_vote_together_in_one_step_with_one_progress_edit_and_nothing_sent_to_them(h):
