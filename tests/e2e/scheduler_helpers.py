@@ -23,9 +23,15 @@ ROLE_ARN = "arn:aws:iam::123456789012:role/avalon-scheduler"
 class Clock:
     def __init__(self, now: float) -> None:
         self.now = now
+        self.slept: list[float] = []
 
     def __call__(self) -> float:
         return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        """An invocation's wait for the bots (``gamebot.core.pacing``): the clock moves, nobody sleeps."""
+        self.slept.append(seconds)
+        self.now += seconds
 
 
 def timer_app() -> Any:
@@ -50,7 +56,7 @@ def configure(monkeypatch: Any) -> SimpleNamespace:
     timer = timer_app()
     clock = Clock(float(int(time.time())))
     for service in (app.service(), timer.service(TIMER_ARN)):
-        service.set_clock(clock)
+        service.set_clock(clock, sleep=clock.sleep)
     return SimpleNamespace(client=client, timer=timer, clock=clock)
 
 

@@ -115,15 +115,16 @@ class Timers:
 
     # --- firing ---------------------------------------------------------------------------------------
 
-    async def fire(self, payload: dict[str, Any]) -> str:
-        """A chat's alarm (or an older timer of it) fired: the bots' moves if due, else remind or apply the
-        defaults if a time limit is due; deliver what waits in the outbox, and set the next alarm. Returns
-        what it did."""
+    async def fire(self, payload: dict[str, Any], job: Job | None = None) -> str:
+        """A chat's alarm (or an older timer of it) fired, or an invocation waited for the bots
+        (``gamebot.core.pacing``, no ``name``): the bots' moves if due, else remind or apply the defaults if
+        a time limit is due; deliver what waits in the outbox, and set the next alarm. Returns what it did;
+        ``job.bots`` says when the chat's bots move next."""
         deps = self.deps
         outcome = ["stale"]
         chat_id = int(payload["chat"])
         name = payload.get("name")
-        job = Job(update=None, update_id=None)
+        job = job or Job(update=None, update_id=None)
 
         def decide(s: Session | None) -> Plan:
             outcome[0] = "stale"
