@@ -3,13 +3,14 @@ buttons), and they play every decision of their seat, each from that seat's view
 (``engine.policy.bot_move``), with a random generator seeded from the game's seed, the seat and the
 move's number, so a game with bots replays from its seed and log like any other.
 
-Pace: a bot never moves in the update that gave it its decision. Every write of a running game brings
+Pace: a bot never moves in the step that gave it its decision. Every write of a running game brings
 ``Session.bot_turn`` up to date (:func:`plan_turn`, from ``Timers.plan``): when a bot seat has a decision
-pending, its move is due 2 to 4 seconds later (seeded), and the chat's alarm wakes the chat then
-(``gamebot.timing.alarm``). The timer path (``timekeeper.Timers.fire``) makes every due bot's move of that
-decision in one unit of work (:func:`moves`): all the bots' votes are one step, one progress edit, as
-one person's vote is. Without a scheduler (no timers configured) there is no alarm to wait for: the bots
-move in the same step as the move that gave them their decision (:func:`play_now`).
+pending, its move is due 2 to 4 seconds later (seeded). The invocation that wrote it waits that long and
+plays it (``gamebot.core.pacing``); the chat's alarm is set for the same moment (``gamebot.timing.alarm``)
+as the backstop. Either way the move is made by ``timekeeper.Timers.fire``: every due bot's move of that
+decision in one unit of work (:func:`moves`), so all the bots' votes are one step, one progress edit, as
+one person's vote is. Without a scheduler (no timers configured) there is no alarm to fall back on: the
+bots move in the same step as the move that gave them their decision (:func:`play_now`).
 """
 from __future__ import annotations
 

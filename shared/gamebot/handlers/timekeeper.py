@@ -10,7 +10,8 @@ follows it in that write, and the scheduler is called after the commit only when
 Votes and cards that do not end their decision therefore cost nothing more (the steady-play budget
 stays one read and one write).
 
-When the alarm fires (:meth:`Timers.fire`, from ``functions/timer/app.py``) the session is read and
+When the alarm fires (:meth:`Timers.fire`, from ``functions/timer/app.py``; also called by an invocation
+that waited for the bots' next move, ``gamebot.core.pacing``) the session is read and
 whatever is due then is done in one version-checked write: the bot seats' moves (``bot_turn``, planned by
 ``gamebot.handlers.bots.plan_turn`` in the same :meth:`Timers.plan`), the reminder, or the expiry, which applies
 ``Action(seat, "timeout")`` for every awaited seat (a human action that lands at the same moment either
