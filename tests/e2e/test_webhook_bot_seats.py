@@ -7,10 +7,9 @@ invocation, the chat's alarm (the timer function) plays them."""
 from __future__ import annotations
 
 import html
+from types import SimpleNamespace
 
 import pytest
-
-from types import SimpleNamespace
 
 from gamebot.storage.seats import is_bot_id
 from tests.e2e.driver import FRENCH, LambdaTable
@@ -112,6 +111,7 @@ def test_an_invocation_short_of_time_leaves_the_bots_to_the_alarm(table, timed, 
     Start's invocation does not wait; its answer goes in the webhook's reply; the chat's alarm (the timer
     function) plays the bot Leader's team."""
     import app
+
     from engine import new_game
     from gamebot.handlers import lobby
     from tests.e2e.conftest import SECRET

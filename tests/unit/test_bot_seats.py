@@ -12,7 +12,7 @@ from engine import replay
 from gamebot.handlers import bots
 from gamebot.scores import stats as stats_store
 from gamebot.storage.seats import BOT_BASE, MAX_BOTS, bot_id, is_bot_id
-from gamebot.storage.session import LOBBY, PLAYING, Session, chat_key, serial
+from gamebot.storage.session import LOBBY, PLAYING, Session, chat_key
 from localdev import updates as U
 from tests.bot_seats_helpers import play_out, seat_bots
 from tests.unit.gamebot_fakes import GROUP, Harness
@@ -376,3 +376,21 @@ def test_a_person_named_like_a_bot_keeps_the_name_and_the_bot_gets_its_number(h)
     seat_bots(h, 1, 1)
     names = [p.name for p in h.session().players]
     assert names[1] == "🤖 Ada (bot)" and names[2] == "🤖 Ada (bot) #1" and len(set(names)) == 3
+
+
+def test_the_timer_that_ends_a_time_limit_plays_the_bots_decision_that_follows_in_its_invocation(h, monkeypatch):
+    """A person Leader lets the proposal's time run out: the timer function's invocation applies the
+    default (a rejected team), and the next Leader is a bot: the same invocation waits and plays its team,
+    then the bots' votes, as the webhook does after a press."""
+    from engine import new_game
+    from gamebot.handlers import lobby
+
+    monkeypatch.setattr(lobby, "new_game", lambda config, seed: new_game(config, seed, first_leader=2))
+    started(h)
+    assert h.session().bot_turn is None and h.slept == []  # a person leads: nobody waits
+    _, outcome = h.fire_next("expire")
+    assert outcome == "expired"
+    log = h.session().game().log
+    assert log[0].startswith("2|timeout") and log[1].startswith("3|propose|")  # in the timer's invocation
+    assert {e.split("|")[0] for e in log[2:]} == {"3", "4"} and all("|vote|" in e for e in log[2:])
+    assert len(h.slept) == 2 and all(2 <= w < 5 for w in h.slept)  # the team, then both bots' votes: two steps
