@@ -394,3 +394,17 @@ def test_the_timer_that_ends_a_time_limit_plays_the_bots_decision_that_follows_i
     assert log[0].startswith("2|timeout") and log[1].startswith("3|propose|")  # in the timer's invocation
     assert {e.split("|")[0] for e in log[2:]} == {"3", "4"} and all("|vote|" in e for e in log[2:])
     assert len(h.slept) == 2 and all(2 <= w < 5 for w in h.slept)  # the team, then both bots' votes: two steps
+
+
+def test_an_invocation_stops_waiting_at_the_chain_s_cap_and_the_alarm_plays_the_rest(h, monkeypatch):
+    _bot_leader(monkeypatch)
+    h.lobby(PEOPLE)
+    seat_bots(h, 1, 2)
+    h.service.pace.chain = 4.5  # room for one bot step's wait, not two
+    h.press_label(1, GROUP, "Start")
+    log = h.session().game().log
+    assert len(h.slept) == 1 and len(log) == 1 and log[0].startswith("3|propose|")  # the team only
+    assert h.session().bot_turn is not None
+    h.service.pace.chain = 30.0
+    assert h.fire(h.sched.pop_next()) == "bots"  # the alarm: both bots' votes
+    assert {e.split("|")[0] for e in h.session().game().log[1:]} == {"3", "4"}
