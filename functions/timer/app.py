@@ -34,8 +34,8 @@ from gamebot.storage.session import chat_key
 log = lambda_logging("gamebot.timer")
 
 FIELDS = {"chat": int, "kind": str}  # what every timer carries
-SAFETY_MARGIN = 3.0  # seconds kept free before the timeout when waiting for the bots (gamebot.core.pacing)
 OPTIONAL = {"game": str, "due": int, "name": str, "phase": str, "serial": int, "step": str}
+SAFETY_MARGIN = 3.0  # seconds kept free before the timeout when waiting for the bots (gamebot.core.pacing)
 
 _CONTAINER = Container()
 

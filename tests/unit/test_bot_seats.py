@@ -175,16 +175,17 @@ def test_a_bot_turn_the_alarm_played_first_is_not_played_again_by_the_waiting_in
     h.lobby(PEOPLE)
     seat_bots(h, 1, 2)
     fired: list[str] = []
+    woken: list[bool] = []
     original = h.sleep
 
     async def alarm_first(seconds: float) -> None:
         await original(seconds)
-        if not fired:  # the chat's alarm fires during the invocation's first wait, and plays the bots
-            timer = h.sched.pop_next()
-            fired.append(await h.service.timers.fire(timer.payload))
+        if not woken:  # the chat's alarm fires during the invocation's first wait: the timer function
+            woken.append(True)  # plays the bots' team, and follows with their votes
+            fired.append(await h.service.wake(h.sched.pop_next().payload))
 
     h.service.pace.sleep = alarm_first
-    h.press_label(1, GROUP, "Start")
+    h.press_label(1, GROUP, "Start")  # its invocation then finds the turn played, and plays nothing
     log = h.session().game().log
     assert fired == ["bots"]
     assert len([e for e in log if e.startswith("3|propose|")]) == 1  # the bot Leader's team once only
@@ -408,3 +409,21 @@ def test_an_invocation_stops_waiting_at_the_chain_s_cap_and_the_alarm_plays_the_
     h.service.pace.chain = 30.0
     assert h.fire(h.sched.pop_next()) == "bots"  # the alarm: both bots' votes
     assert {e.split("|")[0] for e in h.session().game().log[1:]} == {"3", "4"}
+
+
+def test_only_the_invocation_whose_step_gave_the_bots_their_decision_waits_for_them(h):
+    """A person's vote while the bots' votes are pending keeps their turn: that invocation answers at
+    once (the one that opened the vote waits, else the alarm plays them)."""
+    started(h)
+    h.time_left = 1.0  # the steps up to the vote: nobody waits, the alarm plays the bots
+    while h.io.with_button(GROUP, "Approve") is None:
+        h.fire(h.sched.pop_next()) if h.session().bot_turn else play_out_one(h)
+    turn = h.session().bot_turn
+    assert turn is not None and h.session().game().votes == {}
+    h.time_left = None
+    waited = len(h.slept)
+    h.press_label(1, GROUP, "Approve")
+    s = h.session()
+    assert len(h.slept) == waited and set(s.game().votes) == {0}  # no wait: the bots have not voted yet
+    assert s.bot_turn == turn  # (their turn, kept)
+    assert h.fire(h.sched.pop_next()) == "bots" and {3, 4} <= set(h.session().game().votes)

@@ -5,7 +5,9 @@ A bot seat's move is due 2 to 4 seconds after its decision arrives (``Session.bo
 Scheduler invokes its targets with 60-second precision (a schedule at 1:00 fires between 1:00:00 and
 1:00:59): on AWS, an alarm alone would make every bot step wait up to a minute. So the invocation that
 committed the step (a webhook update, or a timer) waits itself: once its own work is delivered, when one
-of its steps left a bot's move due within ``Pace.soon`` seconds, it sleeps until then (``Pace.sleep``:
+of its steps planned a bot's move (``BotTurn.new``: a step that only keeps a pending turn, such as a
+person's vote beside the bots', leaves it to the invocation that planned it) due within ``Pace.soon``
+seconds, it sleeps until then (``Pace.sleep``:
 the tests' fake clock moves instead) and plays that move as a new unit of work, the timer path's own
 (``Timers.fire``: read, the bots' moves if still due, version-checked write, delivery), and so on while
 the next bot step is due soon (bots proposing, then bots voting...). It stops when a person's decision
@@ -73,8 +75,7 @@ async def follow(timers: Timers, pace: Pace, clock: Callable[[], float], job: Jo
     """Play the bots' moves ``job`` left due soon, each at its time, while the next is due soon and time
     allows (see the module's docstring). ``before_wait(at)``: called before each wait, with the moment
     the step after it starts (the webhook answers the pressed button there, and gives the Bot API calls
-    of the step the time left). Returns
-    how many bot steps were played."""
+    of the step the time left). Returns how many bot steps were played."""
     played = 0
     waited = 0.0
     for _ in range(MAX_STEPS):

@@ -147,14 +147,19 @@ class Service:
         """The bots' moves ``job`` left due soon, played at their pace in this invocation
         (``gamebot.core.pacing``). Before each wait, the update's answer is made by a call of ours (the
         button stops spinning) and the Bot API's flood-control waits get only the time left."""
-        clock = self.deps.clock
+        io = self.deps.io
+        budget = getattr(io, "wait_budget", None)
 
         async def before_wait(at: float) -> None:
             await answer_now(self.deps, job)
-            if until is not None and hasattr(self.deps.io, "wait_budget"):
-                self.deps.io.wait_budget = max(0.0, min(self.deps.io.wait_budget, until - at))
+            if until is not None and budget is not None:
+                io.wait_budget = max(0.0, min(budget, until - at))
 
-        return await pacing.follow(self.timers, self.pace, clock, job, until, before_wait)
+        try:
+            return await pacing.follow(self.timers, self.pace, self.deps.clock, job, until, before_wait)
+        finally:
+            if budget is not None:
+                io.wait_budget = budget  # (the container's next invocation starts with its own)
 
     # ------------------------------------------------------------------------------------------------
     # Entry point

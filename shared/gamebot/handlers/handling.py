@@ -129,16 +129,17 @@ def respond(job: Job, plan: Plan) -> None:
 
 
 async def finish(deps: Deps, job: Job, plan: Plan) -> list[Result]:
-    """Answer the update and deliver what the plan sends (committed: through the unit of work). A
-    committed step (any step of a timer's job) notes in ``job.bots`` when the chat's bots move next."""
+    """Answer the update and deliver what the plan sends (committed: through the unit of work). A step
+    that planned the chat's next bot move notes when it is due in ``job.bots`` (this invocation will wait
+    for it: ``gamebot.core.pacing``); a step that only kept it leaves it to the invocation that planned it."""
     respond(job, plan)
     step = plan.step
-    if step is not None and step.session is not None and (step.committed or job.update is None):
+    if step is not None and step.session is not None:
         turn = step.session.bot_turn
-        if turn is None:
-            job.bots.pop(step.chat_id, None)
-        else:
+        if turn is not None and turn.new and step.committed:
             job.bots[step.chat_id] = turn.due
+        else:
+            job.bots.pop(step.chat_id, None)
     committed = plan.step is not None and plan.step.committed
     if (not job.callback_id and not committed and (job.response or plan.picture is not None
                                                    or any(o.op != "answer" for o in plan.outs))
