@@ -13,7 +13,8 @@
 * a web page (``localdev.web``) standing in for Telegram: the group and every player's private chat;
 * EventBridge Scheduler: ``gamebot.timing.scheduler.LocalScheduler``, installed for the bot, a thread
   that runs ``functions/timer/app.py``'s handler through ``worker.call`` when a chat's alarm is due (so
-  it never overlaps an update).
+  it never overlaps an update). It fires on the second, so the bot's own seats move through it here
+  (``Service.pace.soon = 0``): no invocation waits for them (on AWS one does: ``gamebot.core.pacing``).
 
 The background loop (:meth:`Playground.add_task`) runs every registered :class:`Task` whenever a chat
 changes or a task asks to be called again: the simulated players are one.
@@ -221,7 +222,9 @@ class Playground:
         assert worker is not None
 
         def fire(payload: dict[str, Any]) -> Any:
-            timer_app.service().set_clock(clock)  # (the timers' clock: a test moves it instead of waiting)
+            svc = timer_app.service()
+            svc.set_clock(clock)  # (the timers' clock: a test moves it instead of waiting)
+            svc.pace.soon = 0  # the bots' moves: the local scheduler fires on time (see _warm_up)
             return timer_app.lambda_handler(payload, None)
 
         self.scheduler = scheduler.LocalScheduler(lambda payload: worker.call(fire, payload), clock=clock)
@@ -244,6 +247,10 @@ class Playground:
         app.reset()
         service = app.service()
         service.set_clock(self.timer_clock)  # what is due is judged on the timers' clock
+        # On AWS an invocation waits for the bots' next move (EventBridge Scheduler fires within a minute:
+        # gamebot.core.pacing). Here the local scheduler fires on the second, and the worker runs one update
+        # at a time: the alarm plays the bots, and no update holds the page up while they think.
+        service.pace.soon = 0
         self.bot_user = {"username": str(service.bot_username)}  # a BotName asks getMe here
 
     def stop(self) -> None:

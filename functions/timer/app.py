@@ -5,6 +5,9 @@ The event is the payload ``gamebot.timing.alarm`` scheduled: ``{"chat", "game", 
 ``remind``, ``expire`` or ``flush``: they are handled the same way). The handler reads the chat's
 session and does whatever is due then (``Timers.fire``): the reminder or the expiry of the running time
 limit, in a version-checked write, and what waits in the outbox; that write sets the chat's next alarm.
+When that leaves a bot's move due in a few seconds, the invocation waits and plays the bots' moves at their
+pace, as the webhook does (``Service.wake``, ``gamebot.core.pacing``), until ``SAFETY_MARGIN`` before its
+timeout at the latest.
 
 Like the webhook, the service is built once per container with ONE event loop (``gamebot.core.runtime``).
 Its settings come from the environment, read in one place (``gamebot.environment.Environment``): among
@@ -32,6 +35,7 @@ log = lambda_logging("gamebot.timer")
 
 FIELDS = {"chat": int, "kind": str}  # what every timer carries
 OPTIONAL = {"game": str, "due": int, "name": str, "phase": str, "serial": int, "step": str}
+SAFETY_MARGIN = 3.0  # seconds kept free before the timeout when waiting for the bots (gamebot.core.pacing)
 
 _CONTAINER = Container()
 
@@ -89,8 +93,9 @@ def _fire(event: Any, context: Any, inv: Invocation) -> dict[str, str]:
         if payload.get("due") is not None:  # (EventBridge Scheduler fires within a minute of it, or late)
             inv.timer_fired(svc.clock() - payload["due"])
         # the AWS requests end before the Lambda timeout, so that a storage failure is raised in time
-        with invocation(context), svc.repo.prefetching(chat_key(payload["chat"])):  # read while the rest gets ready
-            outcome = _CONTAINER.run(svc.timers.fire(payload))
+        with invocation(context) as left, svc.repo.prefetching(chat_key(payload["chat"])):  # read while the rest gets ready
+            until = None if left is None else svc.clock() + left - SAFETY_MARGIN
+            outcome = _CONTAINER.run(svc.wake(payload, until))  # (and the bots' moves that follow soon)
     except Exception as exc:
         if transient(exc):
             raise  # EventBridge Scheduler retries (RetryPolicy)

@@ -1,6 +1,9 @@
 """The Telegram webhook Lambda: ``lambda_handler(event, context)`` behind an API Gateway HTTP API.
 
-Thin on purpose: check the secret header, parse the JSON body, hand it to ``gamebot.core.service``.
+Thin on purpose: check the secret header, parse the JSON body, hand it to ``gamebot.core.service``, with
+the moment the invocation's time runs out (less ``SAFETY_MARGIN``): an update whose step gives the bot's
+own seats a decision waits for their moves in the same invocation (``gamebot.core.pacing``), answering
+the update by a call of its own first; otherwise its answer is the one Bot API method of the reply.
 The Bot, the repository and the service are built once per container and ONE asyncio event loop is
 kept at module scope (``asyncio.run`` per call closes the loop the Bot's HTTP client is bound to).
 
@@ -29,6 +32,7 @@ log = lambda_logging("gamebot.webhook")
 SECRET_HEADER = "x-telegram-bot-api-secret-token"
 WAIT_BUDGET = 20.0  # seconds an update may wait on 429 retry_after in total (TelegramIO.wait_budget)
 SAFETY_MARGIN = 3.0  # seconds kept free before the Lambda timeout (one more Bot API call, the answer)
+# (the wait for the bots' moves, gamebot.core.pacing, ends by then too, with time for its step)
 
 _CONTAINER = Container()  # the service and the one event loop of this container (gamebot.core.runtime)
 THROTTLE = Throttle()  # each player's presses and commands in this container (gamebot.botapi.throttle)
@@ -109,11 +113,14 @@ def _handle(event: dict[str, Any], context: Any, inv: Invocation) -> dict[str, A
         return _response(500, "retry")
     # the AWS requests end before the Lambda timeout, in time to answer (a 500 if nothing was committed)
     with invocation(context) as left:
-        if left is not None:  # waiting out flood control must never outlast the Lambda timeout
+        until = None
+        if left is not None:  # waiting out flood control, or for the bots, must never outlast the Lambda timeout
             svc.io.wait_budget = max(0.0, min(WAIT_BUDGET, left - SAFETY_MARGIN))
-        # a button of the running game: its group's session is read while the update is parsed
+            until = svc.clock() + left - SAFETY_MARGIN
+        # a button of the running game: its group's session is read while the update is parsed; a step that
+        # leaves a bot's move due in a few seconds is followed by the bots' moves (gamebot.core.pacing)
         with svc.reading_ahead(data):
-            answer = _CONTAINER.run(svc.handle_update(data, checked=True))  # (refusal: above)
+            answer = _CONTAINER.run(svc.handle_update(data, checked=True, until=until))  # (refusal: above)
     if answer.status != 200:
         inv.note(outcome="error")
     if answer.status == 200 and answer.method is not None:

@@ -245,3 +245,41 @@ def test_run_help_describes_the_options():
     for option in ("--port", "--players", "--humans", "--bot-delay", "--mode", "TELEGRAM_BOT_TOKEN"):
         assert option in out
 
+
+
+def test_the_host_seats_the_bots_own_players_with_the_lobby_button_and_they_play_to_the_end():
+    """Issue 30 in the page: the lobby's 🤖 button, pressed through the page's API, seats the bot's own
+    players; they move when the chat's alarm fires (the local scheduler, on a clock the test moves)."""
+    import random
+
+    from localdev.autoplay import Driver, FakeTelegramScreen, Policy
+
+    now = [time.time()]
+    with Playground(bot_delay=0, seed=3, timer_clock=lambda: now[0], group_budget=0) as pg:
+        from localdev.web import create_app
+
+        page = create_app(pg).test_client()
+        (zoe,) = [s.user_id for s in pg.seat([{"name": "Zoe", "bot": False}], open_lobby=True)]
+        assert wait_for(pg, lambda: lobby(pg) is not None)
+        for count in range(1, 5):
+            shown = lobby(pg)
+            add = next(b for row in shown["reply_markup"]["inline_keyboard"] for b in row if b["text"].startswith("🤖"))
+            answer = page.post("/api/press", json={"as": zoe, "chat": GROUP_ID, "message": shown["message_id"],
+                                                   "data": add["callback_data"]}).get_json()
+            assert answer["status"] == 200 and "takes a seat" in answer["text"]
+            assert wait_for(pg, lambda c=count: f"{c + 1}. 🤖" in (lobby(pg) or {}).get("text", "")), story(pg)
+        shown = lobby(pg)
+        start = next(b for row in shown["reply_markup"]["inline_keyboard"] for b in row if "Start" in b["text"])
+        assert pg.press(zoe, GROUP_ID, shown["message_id"], start["callback_data"])["status"] == 200
+        driver = Driver(FakeTelegramScreen(pg.fake, pg.deliver, pg.users), GROUP_ID, [zoe],
+                        Policy(rng=random.Random(4)), views=pg.seat_view)
+        for _ in range(600):
+            if driver.over():
+                break
+            if not driver.step():
+                now[0] += 5  # a few seconds later: the bots' moves are due
+                pg.scheduler.wake()
+                pg.fake.wait_changed(pg.fake.version, 0.2)
+        assert driver.over(), story(pg)
+        assert "🤖 Ada (bot)" in "\n".join(pg.fake.texts(GROUP_ID))
+        assert set(pg.worker.statuses) == {200}

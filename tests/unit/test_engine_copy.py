@@ -11,7 +11,7 @@ import pytest
 from pydantic import BaseModel
 
 from engine import GameConfig, actors, apply_action, new_game
-from engine.bots import choose_action
+from engine.policy import bot_move
 from engine.models import GameState, copy_state
 from engine.validation import dealt_deck
 
@@ -34,7 +34,7 @@ def _states() -> list[GameState]:
             found.append(state)
             while not state.over:
                 seat = rng.choice(actors(state))
-                action = choose_action(state, seat, rng)
+                action = bot_move(state, seat, rng)
                 assert action is not None
                 state, _ = apply_action(state, action)
                 found.append(state)

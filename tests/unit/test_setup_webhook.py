@@ -418,7 +418,7 @@ def test_commands_are_valid_bot_commands():
     names = [name for name, _ in commands()]
     assert set(names) == {
         "newgame", "status", "rules", "help", "cancel", "leave", "start", "extend", "forcestart", "idles",
-        "stats", "history", "language", "votes", "nextgame",
+        "stats", "history", "language", "votes", "nextgame", "practice",
     }
     assert len(names) == len(set(names))
     for menu in menus():
@@ -434,7 +434,7 @@ def test_setup_function_and_commands_need_only_the_standard_library():
     # which the setup function loads from the layer) fails here as it would slow the function down.
     code = (
         "import sys; sys.path[:0] = [sys.argv[1], sys.argv[2]]; import app; "
-        "menus = app.load_menus(); assert len(menus[0]['commands']) == 15 and len(menus) >= 2; "
+        "menus = app.load_menus(); assert len(menus[0]['commands']) == 16 and len(menus) >= 2; "
         "third = {m.split('.')[0] for m in sys.modules} & {'telegram', 'pydantic', 'httpx', 'boto3', 'engine'}; "
         "assert not third, third"
     )

@@ -80,7 +80,28 @@ class PlayAgain(Op):
         return "r"
 
 
-LOBBY_OPS: dict[str, Op] = {op.code(): op for op in (Join(), Leave(), OpenSettings(), StartGame(), PlayAgain())}
+@dataclass(frozen=True)
+class AddBot(Op):
+    """The host seats one of the bot's own players (``gamebot.handlers.bots``)."""
+
+    scope: ClassVar[str] = "L"
+
+    def code(self) -> str:
+        return "b"
+
+
+@dataclass(frozen=True)
+class RemoveBot(Op):
+    """The host takes the last bot seated away."""
+
+    scope: ClassVar[str] = "L"
+
+    def code(self) -> str:
+        return "u"
+
+
+LOBBY_OPS: dict[str, Op] = {op.code(): op for op in (Join(), Leave(), OpenSettings(), StartGame(), PlayAgain(),
+                                                     AddBot(), RemoveBot())}
 
 
 # --- the settings panel (host, private) ----------------------------------------------------------------

@@ -32,6 +32,7 @@ class Command:
 COMMANDS: tuple[Command, ...] = (
     Command("newgame", "lobby.cmd_newgame", group_only=True),
     Command("nextgame", "nextgame.cmd_nextgame", group_only=True),
+    Command("practice", "practice.cmd_practice"),  # (private only: in a group its handler says why not)
     Command("status", "commands.cmd_status"),
     Command("rules", "commands.cmd_rules"),
     Command("help", "commands.cmd_help"),
@@ -39,7 +40,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("history", "statistics.cmd_history"),
     Command("votes", "votes.cmd_votes"),
     Command("language", "language.cmd_language"),
-    Command("cancel", "commands.cmd_cancel", group_only=True),
+    Command("cancel", "commands.cmd_cancel"),  # (in private: a /practice game only)
     Command("leave", "lobby.cmd_leave", group_only=True),
     Command("extend", "timekeeper.cmd_extend", group_only=True),
     Command("forcestart", "timekeeper.cmd_forcestart", group_only=True),

@@ -10,6 +10,7 @@ from gamebot.botapi import buttons
 from gamebot.botapi.callbacks import BadCallback
 from gamebot.botapi.commands import COMMANDS as command_table
 from gamebot.handlers import (
+    bots,
     language,
     lobby,
     membership,
@@ -66,6 +67,10 @@ async def on_message(deps: Deps, job: Job) -> None:
     if entry is None:
         return
     handler, group_only = entry
+    refused = bots.forged(msg.from_user)
+    if refused is not None:  # (no person has a bot seat's id)
+        await finish(deps, job, Plan(answer=refused.text))
+        return
     private = msg.chat.type == "private"
     if private and group_only:
         await finish(deps, job, Plan(answer=texts.t("error.group_only", deps.private_lang(msg.from_user))))
@@ -78,6 +83,10 @@ async def on_message(deps: Deps, job: Job) -> None:
 async def on_callback(deps: Deps, job: Job) -> None:
     q = job.query
     job.callback_id = q.id
+    refused = bots.forged(q.from_user)
+    if refused is not None:  # a press in a bot seat's name: nothing is read or changed
+        await finish(deps, job, Plan(answer=refused.text, alert=True))
+        return
     try:
         pressed = buttons.decode(deps.codec, q.data)
     except BadCallback:

@@ -183,6 +183,10 @@ async def cancel_game(deps: Deps, job: Job) -> None:
     chat = job.chat
     user = job.user
     session, _ = deps.load(chat.id)
+    if chat.type == "private" and (session is None or not session.practice or not session.active):
+        # (in private, /cancel ends a /practice game: that chat is its table)
+        await finish(deps, job, Plan(answer=texts.t("error.group_only", deps.private_lang(user, session))))
+        return
     if session is None or not session.active:
         await finish(deps, job, Plan(answer=texts.t("cancel.nothing", reply_lang(job, session))))
         return

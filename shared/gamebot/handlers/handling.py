@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from telegram import CallbackQuery, Chat, ChatMemberUpdated, Message, Update, User
@@ -47,6 +47,8 @@ class Job:
     callback_id: str | None = None
     answered: bool = False
     response: dict[str, Any] | None = None  # the Bot API method returned in the webhook's answer
+    reply: Out | None = None  # that method as a call of ours (``answer_now``: made before a wait for bots)
+    bots: dict[int, int] = field(default_factory=dict)  # chat -> when a bot's move is due, after this job's steps
 
     @property
     def message(self) -> Message:
@@ -111,26 +113,38 @@ def respond(job: Job, plan: Plan) -> None:
     if job.response is not None or job.update is None:
         return
     if job.callback_id and not job.answered:
-        job.response = response_method("answer", callback_id=job.callback_id, text=plain(plan.answer)[:200] or None,
-                                       alert=plan.alert, url=plan.url)
+        text = plain(plan.answer)[:200] or None
+        job.response = response_method("answer", callback_id=job.callback_id, text=text, alert=plan.alert,
+                                       url=plan.url)
+        job.reply = Out("answer", callback_id=job.callback_id, text=text, alert=plan.alert, url=plan.url, tag="answer")
         job.answered = True
     elif plan.answer and not job.callback_id and job.update.effective_chat is not None:
         chat = job.update.effective_chat.id
         if len(plan.answer) <= MAX_TEXT and not any(o.chat_id == chat for o in plan.outs):
             job.response = response_method("send", chat_id=chat, text=plan.answer)
+            job.reply = Out("send", chat_id=chat, text=plan.answer, tag="reply", essential=False)
         else:
             plan.outs.insert(0, Out("send", chat_id=chat, text=plan.answer, tag="reply", essential=False))
         plan.answer = None
 
 
 async def finish(deps: Deps, job: Job, plan: Plan) -> list[Result]:
-    """Answer the update and deliver what the plan sends (committed: through the unit of work)."""
+    """Answer the update and deliver what the plan sends (committed: through the unit of work). A step
+    that planned the chat's next bot move notes when it is due in ``job.bots`` (this invocation will wait
+    for it: ``gamebot.core.pacing``); a step that only kept it leaves it to the invocation that planned it."""
     respond(job, plan)
+    step = plan.step
+    if step is not None and step.session is not None:
+        turn = step.session.bot_turn
+        if turn is not None and turn.new and step.committed:
+            job.bots[step.chat_id] = turn.due
+        else:
+            job.bots.pop(step.chat_id, None)
     committed = plan.step is not None and plan.step.committed
     if (not job.callback_id and not committed and (job.response or plan.picture is not None
                                                    or any(o.op != "answer" for o in plan.outs))
             and job.update_id is not None and not claim(deps, job.update_id)):  # (a timer has no update to claim)
-        job.response = None  # a command already answered: Telegram redelivered it
+        job.response = job.reply = None  # a command already answered: Telegram redelivered it
         return []
     if plan.step is not None:
         delivered: list[Result] = await deps.courier.deliver(plan)
@@ -141,6 +155,15 @@ async def finish(deps: Deps, job: Job, plan: Plan) -> list[Result]:
         if photo is not None:
             outs.append(photo)
     return await deps.io.run(outs) if outs else []
+
+
+async def answer_now(deps: Deps, job: Job) -> None:
+    """Make the update's answer now (a Bot API call of ours) instead of in the webhook's reply, which
+    Telegram performs only once the invocation ends: before it waits for the bots, the pressed button
+    stops spinning."""
+    if job.reply is not None and job.response is not None:
+        reply, job.reply, job.response = job.reply, None, None
+        await deps.io.run([reply])
 
 
 def claim(deps: Deps, update_id: int) -> bool:

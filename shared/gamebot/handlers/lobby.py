@@ -8,9 +8,19 @@ from typing import Any
 
 import engine
 from engine import new_game, validate_config
-from gamebot.botapi.buttons import Join, Leave, Op, OpenSettings, PlayAgain, Pressed, StartGame
+from gamebot.botapi.buttons import (
+    AddBot,
+    Join,
+    Leave,
+    Op,
+    OpenSettings,
+    PlayAgain,
+    Pressed,
+    RemoveBot,
+    StartGame,
+)
 from gamebot.botapi.telegram_io import Out
-from gamebot.handlers import nextgame
+from gamebot.handlers import bots, nextgame
 from gamebot.handlers.handling import Job, check_game, finish, host_check, transact
 from gamebot.handlers.settings import lobby_settings
 from gamebot.language import texts
@@ -19,6 +29,7 @@ from gamebot.outbox.plan import Plan, Reply
 from gamebot.outgoing import game as outgoing
 from gamebot.outgoing import settings_check, views
 from gamebot.presenter.table import esc
+from gamebot.storage.seats import is_bot_id
 from gamebot.storage.session import CANCELLED, LOBBY, PLAYING, Player, Session, new_game_id, user_key
 from gamebot.storage.store import Item, Write
 from gamebot.timing.policy import carry_over, configure
@@ -38,13 +49,18 @@ async def cmd_newgame(deps: Deps, job: Job, args: str) -> None:
 
 
 def open_lobby(deps: Deps, s: Session | None, chat_id: int, title: str, user: Any, settings: Any,
-               rematch_of: str | None = None, invited: list[Player] | None = None) -> Plan:
+               rematch_of: str | None = None, invited: list[Player] | None = None, bot_seats: int = 0,
+               practice: bool = False) -> Plan:
     """A new lobby in the group of ``s`` (None: a group new to the bot), hosted by ``user``, who joins it
-    if the bot can message them. ``rematch_of``: the game it replays, whose players are ``invited``."""
+    if the bot can message them. ``rematch_of``: the game it replays, whose players are ``invited``;
+    ``bot_seats``: bots seated at once; ``practice``: the lobby of a /practice game, in the user's private
+    chat (``chat_id``), in their language."""
     rec, version = deps.load_user(user.id)
     own = own_lang(user, rec)  # "" when we do not speak the user's language
     # the group keeps its language (/language, settings); a new group speaks its first host's
     lang = s.lang if s is not None and texts.supported(s.lang) else own or texts.DEFAULT_LANG
+    if practice:
+        lang = own or lang_of(user)
     session = Session(
         chat_id=chat_id,
         title=title,
@@ -60,7 +76,8 @@ def open_lobby(deps: Deps, s: Session | None, chat_id: int, title: str, user: An
         again_msg=s.again_msg if s is not None else None,
         again_game=s.again_game if s is not None else None,
         rematch_of=rematch_of,
-        invited=[p for p in invited or [] if p.id != user.id],
+        invited=[p for p in invited or [] if p.id != user.id and not is_bot_id(p.id)],
+        practice=practice,
     )
     plan = Plan(session=session)
     if s is not None and s.pinned:  # the last game's board makes way for the lobby
@@ -72,6 +89,8 @@ def open_lobby(deps: Deps, s: Session | None, chat_id: int, title: str, user: An
         rec = rec.model_copy(update={"chat": chat_id, "game_id": session.game_id, "name": display_name(user)})
         plan.writes.append(Write(Item(key=user_key(user.id), body=rec.body()), version))
         table = deps.table(session)
+    for _ in range(bot_seats):
+        bots.seat_bot(session)
     text, kb = views.lobby(deps, session)
     plan.outs.append(Out("send", chat_id=chat_id, text=text, keyboard=kb, remember="lobby_msg", tag="lobby"))
     if elsewhere is not None:
@@ -80,7 +99,8 @@ def open_lobby(deps: Deps, s: Session | None, chat_id: int, title: str, user: An
     elif not session.players:
         plan.outs.append(Out("send", chat_id=chat_id, tag="notice", text=table.t(
             "newgame.host_not_reachable", name=esc(display_name(user)), link=table.deep_link("j"))))
-    plan.effects.append(nextgame.lobby_opened(session))  # the /nextgame subscribers, a batch per delivery
+    if not practice:
+        plan.effects.append(nextgame.lobby_opened(session))  # the /nextgame subscribers, a batch per delivery
     return plan
 
 
@@ -98,7 +118,7 @@ def play_again(deps: Deps, s: Session | None, user: Any, pressed: Pressed, msg_i
                     tag="stale")] if msg_id else []
         return Plan(answer=texts.t(key, lang), alert=True, outs=gone)
     return open_lobby(deps, s, s.chat_id, s.title, user, lobby_settings(s.settings, ""), rematch_of=s.game_id,
-                      invited=list(s.players))
+                      invited=list(s.players), bot_seats=len(bots.bot_players(s)), practice=s.practice)
 
 
 def join(deps: Deps, s: Session | None, user: Any, game_id: str | None, via_start: bool = False) -> Plan:
@@ -167,12 +187,13 @@ def leave(deps: Deps, s: Session | None, user: Any, game_id: str | None) -> Plan
     if rec.chat == s.chat_id:
         rec = rec.model_copy(update={"chat": None, "game_id": None})
         plan.writes.append(Write(Item(key=user_key(user.id), body=rec.body()), version))
-    if not s.players:
+    people = [p for p in s.players if not is_bot_id(p.id)]
+    if not people:  # (bots alone do not keep a lobby open)
         s.status = CANCELLED
         text, kb = deps.table(s).t("lobby.closed"), None
     else:
         if s.host == user.id:
-            s.host = s.players[0].id
+            s.host = people[0].id
         text, kb = views.lobby(deps, s)
     if s.lobby_msg:  # the lobby's latest state (progress), unless it closed
         plan.outs.append(Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=text, keyboard=kb, tag="lobby",
@@ -226,6 +247,9 @@ def launch(deps: Deps, s: Session, cfg: engine.GameConfig, msg_id: int | None) -
     seed = deps.seeds.getrandbits(48) if deps.seeds is not None else secrets.randbits(48)
     state, events = new_game(configure(cfg, s.settings.timers), seed)
     s.status = PLAYING
+    if deps.scheduler is None and bots.waiting_bots(s, state):  # no alarm to pace them: at once
+        state, more = bots.play_now(s, state)
+        events = [*events, *more]
     s.set_game(state)
     s.board_msg = msg_id or s.lobby_msg
     s.lobby_msg = None
@@ -247,6 +271,8 @@ DECISIONS: dict[type[Op], Decision] = {
     OpenSettings: lambda deps, s, user, pressed, msg_id: open_settings(deps, s, user, pressed),
     StartGame: lambda deps, s, user, pressed, msg_id: start_game(deps, s, user, pressed, msg_id),
     PlayAgain: lambda deps, s, user, pressed, msg_id: play_again(deps, s, user, pressed, msg_id),
+    AddBot: lambda deps, s, user, pressed, msg_id: bots.add_bot(deps, s, user, pressed),
+    RemoveBot: lambda deps, s, user, pressed, msg_id: bots.remove_bot(deps, s, user, pressed),
 }
 
 

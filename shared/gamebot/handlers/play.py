@@ -10,7 +10,7 @@ from typing import Any
 from engine import Action, GameState, IllegalAction, apply_action, prompts, public_view, waiting_for
 from engine.timeouts import TIMEOUT
 from gamebot.botapi.buttons import Card, Pressed, TeamConfirm, TeamQuest, TeamSeat, Vote
-from gamebot.handlers import selection, statistics
+from gamebot.handlers import bots, selection, statistics
 from gamebot.handlers.handling import Job, check_game, finish, game_of, transact
 from gamebot.language import texts, wording
 from gamebot.language.markup import escape
@@ -80,7 +80,11 @@ def refusal(s: Session, state: GameState, action: Action, lang: str, exc: Illega
 
 def commit_game(deps: Deps, s: Session, state: GameState, new: GameState, events: list[Any],
                 trigger: tuple[str, int | None]) -> Plan:
-    """The session after a move: the new state, its messages, and the archive if the game ended."""
+    """The session after a move: the new state, its messages, and the archive if the game ended. Without
+    a scheduler the bot seats' moves that follow are made in this step too (``bots.play_now``)."""
+    if deps.scheduler is None and bots.waiting_bots(s, new):
+        new, more = bots.play_now(s, new)
+        events = [*events, *more]
     s.set_game(new)
     outs = outgoing.game_outs(deps, s, state, new, events, trigger)
     plan = Plan(session=s, outs=outs)

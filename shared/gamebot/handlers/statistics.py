@@ -13,6 +13,7 @@ from gamebot.outgoing.notices import picture_out
 from gamebot.presenter.table import Table, esc
 from gamebot.storage import recovery
 from gamebot.storage.effects import Effect
+from gamebot.storage.seats import is_bot_id
 from gamebot.storage.session import ENDED, Session, chat_key, user_key
 from gamebot.storage.store import retrying
 from gamebot.story import end_text
@@ -20,14 +21,16 @@ from gamebot.story import end_text
 
 def stats_effect(s: Session, state: Any, final_view: dict[str, Any]) -> Effect | None:
     """The outbox entry that counts a game that just ended in the statistics and ratings, delivered
-    after the commit (``tally``); None for a game that does not count (cancelled, too few humans)."""
+    after the commit (``tally``); None for a game that does not count (cancelled, too few humans, practice)."""
     from gamebot.scores import stats  # only when a game ends: not at cold start
 
-    if not stats.counts(s.status, sum(1 for p in s.players if not p.bot)):
+    bots = [seat for seat, p in enumerate(s.players) if is_bot_id(p.id)]
+    humans = sum(1 for seat, p in enumerate(s.players) if not p.bot and seat not in bots)
+    if s.practice or not stats.counts(s.status, humans, len(bots)):  # (a /practice game never counts)
         return None
     idle = getattr(s, "idle", None) or {}  # timeouts per user id (str) this game, when sessions keep them
     o = stats.outcome(s.chat_id, s.game_id or "", [p.id for p in s.players], s.names(), state, final_view,
-                      idle if isinstance(idle, dict) else {}, title=s.title)
+                      idle if isinstance(idle, dict) else {}, title=s.title, bots=bots)
     return Effect(seq=0, op="stats", chat=0, stats=o.data(), tag="stats")
 
 

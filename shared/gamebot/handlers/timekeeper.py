@@ -10,8 +10,10 @@ follows it in that write, and the scheduler is called after the commit only when
 Votes and cards that do not end their decision therefore cost nothing more (the steady-play budget
 stays one read and one write).
 
-When the alarm fires (:meth:`Timers.fire`, from ``functions/timer/app.py``) the session is read and
-whatever is due then is done in one version-checked write: the reminder, or the expiry, which applies
+When the alarm fires (:meth:`Timers.fire`, from ``functions/timer/app.py``; also called by an invocation
+that waited for the bots' next move, ``gamebot.core.pacing``) the session is read and
+whatever is due then is done in one version-checked write: the bot seats' moves (``bot_turn``, planned by
+``gamebot.handlers.bots.plan_turn`` in the same :meth:`Timers.plan`), the reminder, or the expiry, which applies
 ``Action(seat, "timeout")`` for every awaited seat (a human action that lands at the same moment either
 wins, and the deadline has moved on, or is refused as out of date), and what waits in the outbox goes
 out. Players can never send a timeout: only this path creates one.
@@ -28,6 +30,7 @@ from typing import Any
 from engine import Action, actors, apply_action, prompts, waiting_for
 from engine.timeouts import TIMEOUT
 from gamebot.botapi.telegram_io import Out
+from gamebot.handlers import bots
 from gamebot.handlers.handling import Job, finish, game_of, host_check, reply_lang, transact
 from gamebot.handlers.lobby import config, launch
 from gamebot.handlers.play import commit_game
@@ -40,7 +43,8 @@ from gamebot.presenter.settings import issue_text
 from gamebot.presenter.table import NL, esc
 from gamebot.presenter.time_limits import duration
 from gamebot.storage import idle_record
-from gamebot.storage.session import ACTIVE, CANCELLED, LOBBY, Deadline, Session, chat_key, serial
+from gamebot.storage.seats import is_bot_id
+from gamebot.storage.session import ACTIVE, CANCELLED, LOBBY, PLAYING, Deadline, Session, chat_key, serial
 from gamebot.timing.alarm import SOON, Schedule, rearm
 from gamebot.timing.policy import (
     EXTEND_SECONDS,
@@ -83,6 +87,9 @@ class Timers:
             idle_record.settle_idle(s)
         if self.deps.scheduler is not None:
             s.deadline = desired_deadline(s, self.deps.clock())
+            bots.plan_turn(s, self.deps.clock())  # a bot seat's move, a few seconds ahead
+        else:
+            s.bot_turn = None  # (without a scheduler the bots move at once: ``bots.play_now``)
         return closing_reminders(s)
 
     def arm(self, s: Session, now: float, in_flight: set[int], consumed: bool = False) -> list[Schedule]:
@@ -109,21 +116,23 @@ class Timers:
 
     # --- firing ---------------------------------------------------------------------------------------
 
-    async def fire(self, payload: dict[str, Any]) -> str:
-        """A chat's alarm (or an older timer of it) fired: remind or apply the defaults if a time limit
-        is due, deliver what waits in the outbox, and set the next alarm. Returns what it did."""
+    async def fire(self, payload: dict[str, Any], job: Job | None = None) -> str:
+        """A chat's alarm (or an older timer of it) fired, or an invocation waited for the bots
+        (``gamebot.core.pacing``, no ``name``): the bots' moves if due, else remind or apply the defaults if
+        a time limit is due; deliver what waits in the outbox, and set the next alarm. Returns what it did;
+        ``job.bots`` says when the chat's bots move next."""
         deps = self.deps
         outcome = ["stale"]
         chat_id = int(payload["chat"])
         name = payload.get("name")
-        job = Job(update=None, update_id=None)
+        job = job or Job(update=None, update_id=None)
 
         def decide(s: Session | None) -> Plan:
             outcome[0] = "stale"
             if s is None:
                 return Plan()
             consumed = s.alarm is not None and s.alarm.name == name
-            plan = due(deps, s, outcome)
+            plan = bot_turn(deps, s, outcome) or due(deps, s, outcome)
             if plan is None:
                 plan = Plan(session=s) if consumed else Plan()
             plan.fired = consumed
@@ -136,6 +145,21 @@ class Timers:
         if outcome[0] == "stale" and any(r.ok for r in results):
             outcome[0] = "flushed"
         return outcome[0]
+
+
+def bot_turn(deps: Deps, s: Session, outcome: list[str]) -> Plan | None:
+    """The bot seats' moves, if due now (None: none is): every bot with a decision pending makes its move
+    (``bots.moves``), with the messages a person's move makes."""
+    turn = s.bot_turn
+    if turn is None or deps.clock() + 1 < turn.due or s.status != PLAYING:
+        return None
+    before = game_of(s)
+    s.bot_turn = None  # (the write plans the next one: ``Timers.plan``)
+    if (serial(before), step_of(before)) != (turn.serial, turn.step):
+        return Plan(session=s)
+    outcome[0] = "bots"
+    state, events = bots.moves(s, before)
+    return commit_game(deps, s, before, state, events, ("bot", None))
 
 
 def due(deps: Deps, s: Session, outcome: list[str]) -> Plan | None:
@@ -196,7 +220,8 @@ def expire_game(deps: Deps, s: Session, d: Deadline) -> Plan:
         hidden = bool(state.pending and state.pending[0].hidden)
         state, ev = apply_action(state, Action(seat=seat, kind=TIMEOUT))
         events += ev
-        record_idle(s, seat, hidden)
+        if not is_bot_id(s.players[seat].id):  # (a bot's seat is nobody's idleness)
+            record_idle(s, seat, hidden)
     return commit_game(deps, s, before, state, events, ("timer", None))
 
 
@@ -234,7 +259,7 @@ def start(deps: Deps, s: Session, players: list[Any], dropped: list[Any], notice
     """Start with ``players`` (those who could not be reached, ``dropped``, are named in ``notice``)."""
     s.players = list(players)
     if s.host not in {p.id for p in players}:
-        s.host = players[0].id
+        s.host = next((p.id for p in players if not is_bot_id(p.id)), players[0].id)
     plan = launch(deps, s, config(s, len(players)), None)
     table = deps.table(s)
     if dropped:

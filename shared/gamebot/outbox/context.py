@@ -22,6 +22,7 @@ from gamebot.outbox.courier import Courier
 from gamebot.outbox.uow import UnitOfWork
 from gamebot.presenter.table import Table
 from gamebot.storage import recovery
+from gamebot.storage.seats import is_bot_id
 from gamebot.storage.session import PLAYING, DamagedSession, Player, Session, UserRecord, chat_key, user_key
 from gamebot.storage.store import Item, Repository, retrying
 from gamebot.timing.policy import running
@@ -142,13 +143,14 @@ class Deps:
         return own_lang(user, self.load_user(user.id)[0]) or lang_of(user, s)
 
     def split_reachable(self, s: Session) -> tuple[list[Player], list[Player]]:
-        """The lobby's players the bot can message privately, and the others (every record in one read)."""
-        found = self.repo.get_many([user_key(p.id) for p in s.players])
+        """The lobby's players the bot can message privately, and the others (every record in one read).
+        The bot's own seats have no record and need no message: always kept."""
+        found = self.repo.get_many([user_key(p.id) for p in s.players if not is_bot_id(p.id)])
         keep: list[Player] = []
         dropped: list[Player] = []
         for p in s.players:
             item = found.get(user_key(p.id))
-            reachable = item is not None and recovery.user_record(p.id, item.body).reachable
+            reachable = is_bot_id(p.id) or (item is not None and recovery.user_record(p.id, item.body).reachable)
             (keep if reachable else dropped).append(p)
         return keep, dropped
 

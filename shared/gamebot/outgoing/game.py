@@ -26,6 +26,12 @@ INTRO_LIMIT = 1000  # characters of news kept atop the vote message
 MESSAGE_LIMIT = 3800  # Telegram's limit is 4096 characters
 
 
+def card(table: Table, s: Session, v: dict[str, Any]) -> Html:
+    """A player's role card; in a /practice game it says so first (nothing of it counts)."""
+    text = role_card(table, v)
+    return table.t("practice.card") + GAP + text if s.practice else text
+
+
 def prompt_outs(deps: Deps, s: Session, state: GameState, seat: int) -> list[Out]:
     """Private prompt messages for ``seat`` (not the Leader's team picker, :func:`picker_out`; nor the vote
     and the quest cards, which are the group's round message)."""
@@ -76,8 +82,7 @@ def private_status(deps: Deps, s: Session, seat: int, intro: bool = False) -> li
     if intro:
         outs.append(Out("send", chat_id=player.id, user_id=player.id, tag="reconnect",
                         text=table.t("start.reconnected", name=esc(player.name), title=esc(s.title))))
-    v = view(state, seat)
-    outs.append(Out("send", chat_id=player.id, user_id=player.id, text=role_card(table, v), tag="role"))
+    outs.append(Out("send", chat_id=player.id, user_id=player.id, text=card(table, s, view(state, seat)), tag="role"))
     outs.extend(prompt_outs(deps, s, state, seat))
     mine = [p for p in prompts(state, seat) if p.kind == "propose"]
     if mine:  # the Leader's team picker, as it stands
@@ -119,7 +124,7 @@ def game_outs(
         for seat, player in enumerate(s.players):
             t = table_of(seat)
             private.append(Out("send", chat_id=player.id, user_id=player.id, tag="role",
-                               text=role_card(t, view(after, seat))))
+                               text=card(t, s, view(after, seat))))
 
     # 2. The round's message: who has voted (progress, coalesced within the group's budget), then the
     # votes and what they decided (one essential edit, instead of a message of its own), then the

@@ -13,6 +13,7 @@ from gamebot.outbox.context import Deps
 from gamebot.outbox.delivery import Facts
 from gamebot.outbox.plan import Plan
 from gamebot.presenter.table import Table
+from gamebot.storage.seats import is_bot_id
 from gamebot.storage.session import LOBBY, PLAYING, Session, serial
 from gamebot.story import end_text
 from gamebot.timing.policy import closing_reminders
@@ -82,9 +83,9 @@ def fold_into_pressed(outs: list[Out]) -> list[Out]:
 
 def settle(plan: Plan) -> None:
     """What a step decided, before it is sorted: private prompts folded into the pressed message
-    (:func:`fold_into_pressed`), then the decision buttons on screen brought up to date (in the session
+    (:func:`fold_into_pressed`), nothing sent to the bot's own seats (``gamebot.storage.seats``), then the decision buttons on screen brought up to date (in the session
     the plan writes: the unit of work settles only such plans; without one, no buttons are known)."""
-    plan.outs = fold_into_pressed(plan.outs)
+    plan.outs = [o for o in fold_into_pressed(plan.outs) if not is_bot_id(o.chat_id)]  # (a bot seat has no chat)
     if plan.session is None:
         return
     settle_keyboards(plan, plan.session)

@@ -25,7 +25,7 @@ def lobby(deps: Deps, s: Session) -> tuple[Html, Keyboard]:
     assassin = settings_panel.assassin_label(table, s.settings, min(max(len(s.players), 5), 10))
     invited = [(p.id, p.name) for p in s.invited if s.seat_of(p.id) is None]
     return lobby_text.lobby(table, host, list(s.settings.roles), dict(s.settings.options), deps.codec, assassin,
-                            invited)
+                            invited, practice=s.practice)
 
 
 def settings_page(deps: Deps, s: Session, page: str, lang: str) -> tuple[Html, Keyboard]:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from gamebot.botapi.buttons import Join, Leave, Op, OpenSettings, StartGame
+from gamebot.botapi.buttons import AddBot, Join, Leave, Op, OpenSettings, RemoveBot, StartGame
 from gamebot.botapi.callbacks import Codec
 from gamebot.botapi.telegram_io import Btn, Keyboard
 from gamebot.language import texts, wording
 from gamebot.language.markup import Html
 from gamebot.presenter.settings import in_reading_order
 from gamebot.presenter.table import NL, Table, esc
+from gamebot.storage.seats import is_bot_id
 
 
 def settings_summary(table: Table, roles: list[str], options: dict[str, Any]) -> tuple[Html, Html]:
@@ -26,11 +27,14 @@ def settings_summary(table: Table, roles: list[str], options: dict[str, Any]) ->
 
 
 def lobby(table: Table, host: str | None, roles: list[str], options: dict[str, Any], codec: Codec,
-          assassin: str | None = None, invited: list[tuple[int, str]] | None = None) -> tuple[Html, Keyboard]:
+          assassin: str | None = None, invited: list[tuple[int, str]] | None = None,
+          practice: bool = False) -> tuple[Html, Keyboard]:
     """The lobby message; ``assassin``: who assassinates when no Assassin card plays (a name);
-    ``invited``: (user id, name) of the last game's players not back yet ("Play again")."""
+    ``invited``: (user id, name) of the last game's players not back yet ("Play again"); ``practice``: a
+    /practice lobby in the player's private chat (no Join: the player and the bots they seat)."""
     role_names, option_names = settings_summary(table, roles, options)
-    lines = [table.t("lobby.title"), table.t("lobby.host", host=esc(host or "—")), ""]
+    title = table.t("practice.lobby_title") if practice else table.t("lobby.title")
+    lines = [title, table.t("lobby.host", host=esc(host or "—")), ""]
     lines.append(table.t("lobby.players", count=len(table.names)))
     if table.names:
         lines.extend(table.t("lobby.player_line", n=i + 1, name=table.name(i)) for i in range(len(table.names)))
@@ -45,16 +49,21 @@ def lobby(table: Table, host: str | None, roles: list[str], options: dict[str, A
     lines += [Html(""), table.t("lobby.settings", roles=role_names), table.t("lobby.options", options=option_names)]
     if assassin:
         lines.append(table.t("lobby.assassin", role=esc(assassin)))
-    lines += [Html(""), table.t("lobby.howto")]
+    lines += [Html(""), table.t("practice.howto" if practice else "lobby.howto")]
 
     def data(op: Op) -> str:
         return op.encode(codec, table.chat_id, table.game_id)
 
-    kb = [
-        [Btn(table.t("lobby.button.join"), data(Join())), Btn(table.t("lobby.button.leave"), data(Leave()))],
+    bots = [Btn(table.t("lobby.button.add_bot"), data(AddBot()))]
+    if any(is_bot_id(uid) for uid in table.user_ids):
+        bots.append(Btn(table.t("lobby.button.remove_bot"), data(RemoveBot())))
+    kb = [] if practice else [
+        [Btn(table.t("lobby.button.join"), data(Join())), Btn(table.t("lobby.button.leave"), data(Leave()))]]
+    kb += [
+        bots,
         [Btn(table.t("lobby.button.settings"), data(OpenSettings())), Btn(table.t("lobby.button.start"), data(StartGame()))],
     ]
-    if table.bot_username:
+    if table.bot_username and not practice:
         kb.append([Btn(table.t("lobby.button.open_bot"), url=table.deep_link("j"))])
     return NL.join(lines), kb
 

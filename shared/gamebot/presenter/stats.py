@@ -66,6 +66,8 @@ def group_text(table: Table, body: dict[str, Any], title: str) -> Html:
         lines.append(table.t("ratings.merlin_found", hits=hits, attempts=attempts, rate=rate(hits, attempts)))
     if body.get("idle"):
         lines.append(table.t("stats.idle", idle=body["idle"]))
+    if body.get("bot_games"):
+        lines.append(table.t("stats.bots", games=int(body["bot_games"]), seats=int(body.get("bot_seats", 0))))
     return NL.join(lines + _roles(table, body, 10))
 
 
@@ -116,6 +118,8 @@ def user_text(table: Table, body: dict[str, Any], name: str) -> Html:
         lines.append(table.t("stats.assassin", hits=shots.get("hits", 0), attempts=shots["attempts"]))
     if body.get("idle"):
         lines.append(table.t("stats.idle", idle=body["idle"]))
+    if body.get("bot_games"):
+        lines.append(table.t("stats.user_bots", games=int(body["bot_games"])))
     groups = sorted((body.get("ratings") or {}).values(), key=lambda r: -int(r.get("rated", 0)))
     if groups:
         lines += [Html(""), table.t("ratings.user_title")]

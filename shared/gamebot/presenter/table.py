@@ -15,6 +15,7 @@ from gamebot.botapi.bot_name import BotName
 from gamebot.botapi.callbacks import start_payload
 from gamebot.language import texts
 from gamebot.language.markup import Html, escape, plain, require_text
+from gamebot.storage.seats import is_bot_id
 
 MAX_TEXT = 4000  # Telegram allows 4096 characters per message
 
@@ -45,7 +46,8 @@ class Table:
         return escape(self.names[seat])
 
     def mention(self, seat: int) -> Html:
-        if 0 <= seat < len(self.user_ids):
+        """A player's name linked to their Telegram profile (a bot seat has none: its name alone)."""
+        if 0 <= seat < len(self.user_ids) and not is_bot_id(self.user_ids[seat]):
             return Html('<a href="tg://user?id={}">{}</a>').format(int(self.user_ids[seat]), self.name(seat))
         return self.name(seat)
 

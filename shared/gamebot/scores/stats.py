@@ -18,7 +18,9 @@ A game's end does not touch these items: it stores a ``stats`` effect in the cha
 delivery reads the items (one batched read) and writes what :func:`writes` returns (one transaction).
 Each item remembers the last game ids it counted (``recent``) and skips a game it has already seen,
 so a delivery repeated (redelivered update, a function that died before its ack, the alarm) counts the
-game once. Games cancelled or with fewer than ``MIN_HUMANS`` humans are never counted.
+game once. Games cancelled or with fewer than ``MIN_HUMANS`` humans are never counted, unless the bot's own
+players filled the other seats (then ``MIN_HUMANS_WITH_BOTS`` people suffice): such a game counts with its
+bot seats (``bot_games``, ``bot_seats``; the bots themselves have no row and no item) and moves no rating.
 
 Items written before ratings existed are read as they are (``migrate``): their players start at the
 default rating, and their assassinations (nearly always at Merlin then) count as Merlin's.
@@ -35,6 +37,7 @@ RECENT = 20  # game ids remembered per item against double counting
 MAX_PLAYERS_PER_CHAT = 300  # the per-player table of a group keeps its most active players
 MAX_GROUPS_PER_USER = 20  # a player's ratings: the groups they played in most recently
 MIN_HUMANS = 5  # games with fewer human players are not counted
+MIN_HUMANS_WITH_BOTS = 2  # ... unless the bot's own players fill the other seats (one person alone: practice)
 ROW = ("games", "wins", "mu", "sigma", "rated")  # a player's row in a group, also kept in their own item
 VERSION = 2  # items written since ratings (``migrate``)
 
@@ -66,6 +69,7 @@ class Outcome:
     reason: str = ""  # the engine's win reason ("three_failures", "merlin_assassinated"...)
     target: str = ""  # what the assassination aimed at ("merlin", "messengers")
     title: str = ""  # the group's title (a player's ratings name their groups)
+    bots: list[int] = field(default_factory=list)  # the seats the bot's own players held (no rating moves)
 
     def data(self) -> dict[str, Any]:
         body = asdict(self)
@@ -80,9 +84,11 @@ class Outcome:
 
 
 def outcome(chat_id: int, game_id: str, user_ids: list[int], names: list[str], state: Any,
-            final_view: dict[str, Any], idle: dict[str, int] | None = None, title: str = "") -> Outcome:
+            final_view: dict[str, Any], idle: dict[str, int] | None = None, title: str = "",
+            bots: list[int] | None = None) -> Outcome:
     """The outcome of a finished game from its final state and public view (every role revealed).
-    ``idle``: the session's timeouts per user id (as strings), if the session keeps them."""
+    ``idle``: the session's timeouts per user id (as strings), if the session keeps them; ``bots``: the
+    seats of the bot's own players."""
     attempt = final_view.get("assassination") or {}
     assassin = attempt.get("assassin")
     if assassin is None:
@@ -114,16 +120,26 @@ def outcome(chat_id: int, game_id: str, user_ids: list[int], names: list[str], s
         reason=reason,
         target=str(attempt.get("kind") or ("merlin" if assassin is not None else "")),
         title=title,
+        bots=sorted(bots or []),
     )
 
 
-def counts(status: str, humans: int) -> bool:
-    """Does a finished game count (statistics and ratings)? Ended, not cancelled, with enough humans."""
-    return status == "ended" and humans >= MIN_HUMANS
+def counts(status: str, humans: int, bots: int = 0) -> bool:
+    """Does a finished game count in the statistics? Ended, not cancelled, with enough humans: ``MIN_HUMANS``,
+    or, with the bot's own players in the empty seats (``bots``), ``MIN_HUMANS_WITH_BOTS`` (a person alone
+    with bots is practising). A game with bots never moves a rating (``add_to_chat``)."""
+    if status != "ended":
+        return False
+    return humans >= MIN_HUMANS or (bots > 0 and humans >= MIN_HUMANS_WITH_BOTS and humans + bots >= MIN_HUMANS)
+
+
+def people(o: Outcome) -> list[tuple[int, int]]:
+    """(seat, user id) of the game's people (not the bot's own seats)."""
+    return [(seat, uid) for seat, uid in enumerate(o.user_ids) if seat not in o.bots]
 
 
 def keys(o: Outcome) -> list[str]:
-    return [chat_stats_key(o.chat_id)] + [user_stats_key(uid) for uid in o.user_ids]
+    return [chat_stats_key(o.chat_id)] + [user_stats_key(uid) for _, uid in people(o)]
 
 
 def bump(counter: dict[str, Any], key: str, by: int = 1) -> None:
@@ -185,11 +201,17 @@ def add_to_chat(body: dict[str, Any], o: Outcome, known: dict[str, dict[str, Any
         role = roles.setdefault(o.roles[seat], {})
         bump(role, "games")
         bump(role, "wins", int(won))
+        if seat in o.bots:
+            continue
         row = players.setdefault(str(uid), {})
         row["name"] = o.names[seat]
         bump(row, "games")
         bump(row, "wins", int(won))
-    ratings.update(players, o)
+    if o.bots:  # a game with the bot's own players counts, but moves no rating
+        bump(body, "bot_games")
+        bump(body, "bot_seats", len(o.bots))
+    else:
+        ratings.update(players, o)
     if len(players) > MAX_PLAYERS_PER_CHAT:  # the most active stay, and always this game's players
         here = {str(uid) for uid in o.user_ids}
         keep = sorted(players, key=lambda u: (u in here, players[u].get("games", 0), players[u].get("wins", 0)),
@@ -220,6 +242,8 @@ def add_to_user(body: dict[str, Any], o: Outcome, seat: int, rating: dict[str, A
     if o.assassin == seat:
         _shot(body, o)
     bump(body, "idle", o.idle.get(o.user_ids[seat], 0))
+    if o.bots:
+        bump(body, "bot_games")
     if rating is not None:
         groups = body.setdefault("ratings", {})
         groups.pop(str(o.chat_id), None)  # (most recent last)
@@ -233,7 +257,7 @@ def remembered(o: Outcome, found: dict[str, Item]) -> dict[str, dict[str, Any]]:
     their ratings: ``add_to_user``): the group's table keeps ``MAX_PLAYERS_PER_CHAT`` players, and a player
     it dropped comes back from there with their rating when they play again."""
     rows = {}
-    for seat, uid in enumerate(o.user_ids):
+    for seat, uid in people(o):
         item = found.get(user_stats_key(uid))
         kept = ((item.body.get("ratings") or {}) if item is not None else {}).get(str(o.chat_id))
         if kept:
@@ -251,7 +275,7 @@ def writes(o: Outcome, found: dict[str, Item]) -> list[Write]:
     if add_to_chat(chat, o, remembered(o, found)):
         out.append(Write(Item(key=chat_key, body=chat), current.version if current else None))
     rows = chat.get("players") or {}
-    for seat, uid in enumerate(o.user_ids):
+    for seat, uid in people(o):
         key = user_stats_key(uid)
         current = found.get(key)
         body = dict(current.body) if current else {}

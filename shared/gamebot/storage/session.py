@@ -12,7 +12,7 @@ so nothing in it grows with the group's history; each field has a bound:
 * one value each: ``chat_id``, ``title`` (Telegram's, at most 128 characters), ``lang``, ``game_id``,
   ``status``, ``host``, the message ids (``lobby_msg``, ``board_msg``, ``vote_msg``, ``settings_msg``,
   ``pinned``, ``again_msg``), ``vote_serial``, ``vote_intro`` (one message's news), ``pin_hint``,
-  ``deadline``, ``alarm``, ``rematch_of``, ``again_game``, ``idle_counted``;
+  ``deadline``, ``alarm``, ``rematch_of``, ``again_game``, ``idle_counted``, ``bot_turn``, ``practice``;
 * ``players``: at most 10 (``gamebot.outbox.context.MAX_PLAYERS``; a name at most 40 characters); ``invited``:
   the last game's players (at most 10); ``unreachable``, ``idle``, ``idle_hidden``: players of this game;
   ``sel``: one selection per seat (its private prompt) and one for the Leader's team picker (``"g"``, in
@@ -45,6 +45,7 @@ from pydantic import BaseModel, Field, PrivateAttr, ValidationError, field_valid
 from engine import GameConfig, GameState, Theme
 from gamebot.storage import state_cache
 from gamebot.storage.effects import Outbox
+from gamebot.storage.seats import BotTurn
 
 SEEN_MAX = 100
 USER_SEEN_MAX = 10
@@ -252,6 +253,10 @@ class Session(BaseModel):
     # button stays while it can do something (open the rematch, join a lobby), and goes once a game runs.
     again_msg: int | None = None
     again_game: str | None = None
+    # The bot's own seats (``gamebot.storage.seats``): their next move (made by the chat's alarm), and
+    # whether this is a /practice game (the chat is the player's private chat; nothing counts).
+    bot_turn: BotTurn | None = None
+    practice: bool = False
     _game: tuple[str, GameState] | None = PrivateAttr(default=None)
 
     @field_validator("seen", mode="before")

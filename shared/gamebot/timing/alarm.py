@@ -2,8 +2,8 @@
 that move its one pending wake-up there.
 
 Each chat has at most one pending timer, its alarm (``Session.alarm``), set to the earliest moment
-something is due: the running time limit's reminder or expiry, an outbox entry that waits for the
-group's budget or for Telegram's flood control, a held-back progress edit, or a delivery of another
+something is due: the running time limit's reminder or expiry, a bot seat's move, an outbox entry
+that waits for the group's budget or for Telegram's flood control, a held-back progress edit, or a delivery of another
 container that might have died. Every write of the session brings the alarm up to date in the same
 write (:func:`rearm`); the scheduler calls (create the new schedule, delete the old one) are made after
 the commit, next to the Bot API calls. A vote that changes none of those moments costs no scheduler
@@ -46,6 +46,8 @@ def wake_at(s: Session, now: float, in_flight: set[int] | frozenset[int] = froze
         if d.remind_at is not None and not d.reminded:
             times.append(d.remind_at)
         times.append(d.due)
+    if s.bot_turn is not None:  # a bot seat's move (``gamebot.handlers.bots``)
+        times.append(s.bot_turn.due)
     box = s.outbox
     times += [e.not_before for e in box.effects if e.not_before is not None]
     if box.dirty and box.dirty_at is not None:

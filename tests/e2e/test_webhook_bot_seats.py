@@ -1,0 +1,131 @@
+"""End to end (issue 30): games with the bot's own players through ``lambda_handler`` and the timer
+function (moto's DynamoDB and EventBridge Scheduler, the fake Bot API server): a group of 3 people seats
+2 bots with the lobby's 🤖 button and plays to the end, in English and in French; a person practises
+alone in the bot's private chat with /practice. The bots move at their pace in the webhook invocations
+that gave them their decisions (the clock moves instead of sleeping); with too little time left in the
+invocation, the chat's alarm (the timer function) plays them."""
+from __future__ import annotations
+
+import html
+from types import SimpleNamespace
+
+import pytest
+
+from gamebot.storage.seats import is_bot_id
+from tests.e2e.driver import FRENCH, LambdaTable
+from tests.e2e.scheduler_helpers import configure, fire_next, play_with_alarms
+
+PEOPLE = [1, 2, 3]
+
+
+@pytest.fixture
+def timed(lambda_env, monkeypatch):
+    yield configure(monkeypatch)
+
+
+def _stats(chat: int) -> dict:
+    from gamebot.aws import dynamo
+    from gamebot.scores.stats import chat_stats_key
+
+    item = dynamo.DynamoRepository("avalon-e2e").get(chat_stats_key(chat))
+    return item.body if item is not None else {}
+
+
+def _bots_moves(chat: int) -> list[str]:
+    """The moves of the bot seats in the chat's last game, from its archive."""
+    from engine import GameState
+    from gamebot.aws import dynamo
+    from gamebot.storage.session import Session, archive_key, chat_key
+
+    repo = dynamo.DynamoRepository("avalon-e2e")
+    s = Session.from_body(repo.get(chat_key(chat)).body)
+    state = s.game()
+    if state is None:  # (over: its archive)
+        archive = repo.get(archive_key(chat, s.game_id or ""))
+        assert archive is not None
+        state = GameState.model_validate_json(archive.body["state"])
+    seats = {str(i) for i, p in enumerate(s.players) if is_bot_id(p.id)}
+    return [e for e in state.log if e.split("|", 1)[0] in seats]
+
+
+def _never_messaged_a_bot(fake) -> None:
+    for call in fake.calls:
+        chat = call.params.get("chat_id")
+        assert not (isinstance(chat, int | str) and str(chat).isdigit() and is_bot_id(int(chat))), call.method
+
+
+def test_three_people_and_two_bots_play_to_the_end(table, timed):
+    table.open_lobby(PEOPLE)
+    assert table.press_label(1, table.group, "🤖 Add a bot") == 200
+    assert table.press_label(1, table.group, "🤖 Add a bot") == 200
+    assert table.start_game(1) == 200
+    fired = play_with_alarms(table, timed, table.group, PEOPLE)
+    # no timer was needed for the bots: every bot step came from a webhook invocation, 2 to 4 s after its prompt
+    assert "bots" not in fired and set(table.statuses) == {200}
+    assert len(timed.clock.slept) >= 3 and all(2 <= w < 5 for w in timed.clock.slept)
+    assert len(_bots_moves(table.group)) >= 3
+    group = html.unescape("\n".join(table.fake.texts(table.group)))
+    assert "🤖 Ada (bot)" in group and "🤖 Bruno (bot)" in group and "Game over" in group
+    photos = [c for c in table.fake.calls_to("sendPhoto") if str(c.get("chat_id")) == str(table.group)]
+    assert photos and "(bot)" in "".join(str(c.get("caption", "")) for c in photos) + group
+    _never_messaged_a_bot(table.fake)
+    body = _stats(table.group)
+    assert body.get("bot_games") == 1 and body.get("bot_seats") == 2
+    assert all(not row.get("rated") for row in body["players"].values())  # a game with bots moves no rating
+
+
+def test_a_french_group_seats_bots_and_plays_to_the_end(lambda_env, timed):
+    from tests.e2e.conftest import SECRET
+
+    table = LambdaTable(lambda_env, SECRET, words=FRENCH, language_code="fr")
+    table.fake.add_group(table.group, table.title)
+    assert table.command(1, "/language fr") == 200
+    table.open_lobby(PEOPLE)
+    assert table.press_label(1, table.group, "🤖 Ajouter un bot") == 200
+    assert table.press_label(1, table.group, "🤖 Ajouter un bot") == 200
+    assert table.start_game(1) == 200
+    fired = play_with_alarms(table, timed, table.group, PEOPLE, words=FRENCH)
+    assert "bots" not in fired and timed.clock.slept and set(table.statuses) == {200}
+    group = html.unescape("\n".join(table.fake.texts(table.group)))
+    assert "🤖 Ada (bot)" in group and "Partie terminée" in group
+    _never_messaged_a_bot(table.fake)
+
+
+def test_practice_alone_in_the_private_chat_plays_to_the_end(table, timed):
+    me = 1
+    table.start_private(me)
+    assert table.command(me, "/practice 4", chat=me) == 200
+    lobby = html.unescape(table.fake.texts(me)[-1])
+    assert "Practice" in lobby and lobby.count("(bot)") == 4
+    assert table.press_label(me, me, "▶️ Start") == 200
+    fired = play_with_alarms(table, timed, me, [me])
+    assert "bots" not in fired and timed.clock.slept and set(table.statuses) == {200}
+    texts = html.unescape("\n".join(table.fake.texts(me)))
+    assert "Practice game" in texts and "Game over" in texts
+    assert _stats(me) == {}  # nothing of a practice counts
+    _never_messaged_a_bot(table.fake)
+
+
+def test_an_invocation_short_of_time_leaves_the_bots_to_the_alarm(table, timed, monkeypatch):
+    """``lambda_handler`` with 6 s left (less the 3 s margin, less a bot step's wait and its reserve): the
+    Start's invocation does not wait; its answer goes in the webhook's reply; the chat's alarm (the timer
+    function) plays the bot Leader's team."""
+    import app
+
+    from engine import new_game
+    from gamebot.handlers import lobby
+    from tests.e2e.conftest import SECRET
+
+    monkeypatch.setattr(lobby, "new_game", lambda config, seed: new_game(config, seed, first_leader=3))
+    table.open_lobby(PEOPLE)
+    table.press_label(1, table.group, "🤖 Add a bot")
+    table.press_label(1, table.group, "🤖 Add a bot")
+    msg = next(m for m in reversed(table.messages(table.group)) if any("Start" in b["text"] for r in m["buttons"] for b in r))
+    data = next(b["data"] for r in msg["buttons"] for b in r if "Start" in b["text"])
+    update = table.U.press(table.user(1), table.fake.message(table.group, msg["message_id"]), data)
+    short = SimpleNamespace(get_remaining_time_in_millis=lambda: 6000)
+    response = app.lambda_handler(table.U.webhook_event(update, SECRET), short)
+    assert response["statusCode"] == 200 and "answerCallbackQuery" in response["body"]  # answered in the reply
+    assert timed.clock.slept == [] and _bots_moves(table.group) == []
+    assert fire_next(timed) == "bots"  # the backstop: the alarm
+    assert _bots_moves(table.group)[0].startswith("3|propose|")

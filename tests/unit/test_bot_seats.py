@@ -1,0 +1,429 @@
+"""The bot's own players at the table (issue 30): seated and removed by the host in the lobby, named as bots
+everywhere, moving a few seconds after their decision arrives through the chat's alarm (never in the
+update that gave it to them), costing no group message more than a person's move, never messaged, never
+rated; and the refusals (a full table, removing a bot in the game, a press in a bot seat's name)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import replay
+from gamebot.handlers import bots
+from gamebot.scores import stats as stats_store
+from gamebot.storage.seats import BOT_BASE, MAX_BOTS, bot_id, is_bot_id
+from gamebot.storage.session import LOBBY, PLAYING, Session, chat_key
+from localdev import updates as U
+from tests.bot_seats_helpers import play_out, seat_bots
+from tests.unit.gamebot_fakes import GROUP, Harness
+from tests.unit.timer_fakes import Timed
+
+PEOPLE = [1, 2, 3]
+
+
+@pytest.fixture
+def h():
+    harness = Timed()
+    yield harness
+    harness.close()
+
+
+def started(h: Timed, people: list[int] = PEOPLE, count: int = 2) -> Session:
+    h.lobby(people)
+    seat_bots(h, people[0], count)
+    h.press_label(people[0], GROUP, "Start")
+    return h.session()
+
+
+def stored_version(h: Harness) -> int:
+    return h.repo.items[chat_key(GROUP)].version
+
+
+# --- identities ---------------------------------------------------------------------------------------
+
+
+def test_bot_ids_are_above_every_telegram_user_id_and_exact_in_json():
+    ids = [bot_id(n) for n in range(1, MAX_BOTS + 1)]
+    assert all(2**52 < i < 2**53 for i in ids) and len(set(ids)) == MAX_BOTS
+    assert all(is_bot_id(i) for i in ids)
+    assert not any(is_bot_id(i) for i in (1, 2**52 - 1, BOT_BASE, -1001000000001, BOT_BASE + MAX_BOTS + 1, "1"))
+    with pytest.raises(ValueError):
+        bot_id(0)
+
+
+def test_every_language_names_a_bot_as_one():
+    from gamebot.language import texts
+
+    for lang in texts.languages():
+        names = {bots.bot_name(bot_id(n), lang) for n in range(1, MAX_BOTS + 1)}
+        assert len(names) == MAX_BOTS  # each bot at a table has a name of its own
+        assert all(name.startswith("🤖 ") and "(" in name for name in names), (lang, names)
+
+
+# --- the lobby ------------------------------------------------------------------------------------------
+
+
+def test_the_host_seats_bots_named_as_bots_in_the_lobby(h):
+    h.lobby(PEOPLE)
+    msg, button = h.io.with_button(GROUP, "🤖")
+    assert button.text.startswith("🤖")
+    seat_bots(h, 1, 2)
+    s = h.session()
+    assert [p.name for p in s.players[3:]] == ["🤖 Ada (bot)", "🤖 Bruno (bot)"]
+    assert all(is_bot_id(p.id) for p in s.players[3:])
+    while h.idle():  # (the lobby's edits within the group's budget)
+        pass
+    lobby = h.io.msgs[(GROUP, s.lobby_msg)].text
+    assert "🤖 Ada (bot)" in lobby and "🤖 Bruno (bot)" in lobby
+    assert "tg://user?id=" + str(s.players[3].id) not in lobby
+    h.press_label(1, GROUP, "🤖 Remove")
+    assert [p.name for p in h.session().players] == ["Bob", "Carol", "Dave", "🤖 Ada (bot)"]
+
+
+def test_only_the_host_seats_a_bot(h):
+    h.lobby(PEOPLE)
+    version = stored_version(h)
+    h.press_label(2, GROUP, "🤖 Add")
+    assert "Only the host" in h.last_answer().text
+    assert stored_version(h) == version and len(h.session().players) == 3
+
+
+def test_a_bot_is_refused_at_a_full_table_and_nothing_changes(h):
+    h.lobby(PEOPLE)
+    seat_bots(h, 1, 7)
+    assert len(h.session().players) == 10
+    version = stored_version(h)
+    h.press_label(1, GROUP, "🤖 Add")
+    answer = h.last_answer()
+    assert answer.text == "The table is full (10 seats): no room for another bot." and answer.alert
+    assert stored_version(h) == version and len(h.session().players) == 10
+
+
+def test_a_bot_cannot_be_removed_once_the_game_has_started(h):
+    h.lobby(PEOPLE)
+    seat_bots(h, 1, 2)
+    while h.idle():
+        pass
+    lobby_msg = h.session().lobby_msg
+    remove = next(b for row in h.io.msgs[(GROUP, lobby_msg)].keyboard for b in row if "🤖 Remove" in b.text)
+    h.press_label(1, GROUP, "Start")
+    version = stored_version(h)
+    h.press(1, h.io.msgs[(GROUP, lobby_msg)], remove.data)  # the lobby's button, pressed from an old screen
+    assert h.last_answer().text == "The game has started: the bots keep their seats until it ends."
+    assert stored_version(h) == version and len(h.session().players) == 5
+
+
+def test_a_lobby_left_by_its_last_person_closes_even_with_bots_in_it(h):
+    h.lobby([1])
+    seat_bots(h, 1, 3)
+    h.press_label(1, GROUP, "Leave")
+    assert h.session().status == "cancelled"
+
+
+# --- moves --------------------------------------------------------------------------------------------
+
+
+def _bot_leader(monkeypatch) -> None:
+    from engine import new_game
+    from gamebot.handlers import lobby
+
+    monkeypatch.setattr(lobby, "new_game", lambda config, seed: new_game(config, seed, first_leader=3))
+
+
+def test_the_start_s_invocation_plays_the_bot_leader_s_team_2_to_4_seconds_later_without_an_alarm(h, monkeypatch):
+    """On AWS the alarm fires within a minute of its time: the invocation that gave the bot its decision
+    waits (the fake clock moves) and plays the move itself, after answering the pressed button."""
+    _bot_leader(monkeypatch)
+    h.lobby(PEOPLE)
+    seat_bots(h, 1, 2)
+    before = len(h.io.outs)
+    pressed_at = h.clock.now + h.pace  # (the press arrives a second after the last update)
+    h.press_label(1, GROUP, "Start")
+    state = h.session().game()
+    assert state.log and state.log[0].startswith("3|propose|")  # the bot Leader proposed, in the Start's invocation
+    assert 2 <= h.slept[0] < 5 and all(2 <= w < 5 for w in h.slept)  # each bot step 2 to 4 s after its prompt
+    assert h.clock.now - pressed_at == sum(h.slept)  # the fake clock moved; nobody slept
+    outs = h.io.outs[before:]
+    answer = next(i for i, o in enumerate(outs) if o.op == "answer")
+    vote = next(i for i, o in enumerate(outs) if o.keyboard and any("Approve" in b.text for r in o.keyboard for b in r))
+    assert answer < vote  # the button stopped spinning before the wait, by a call of the bot's own
+    assert len([o for o in outs if o.op == "answer"]) == 1  # (and not again in the webhook's reply)
+
+
+def test_with_too_little_time_left_the_invocation_does_not_wait_and_the_alarm_plays_the_bot(h, monkeypatch):
+    _bot_leader(monkeypatch)
+    h.lobby(PEOPLE)
+    seat_bots(h, 1, 2)
+    h.time_left = 4.0  # less than a bot step's wait and the time kept for its step
+    h.press_label(1, GROUP, "Start")
+    s = h.session()
+    assert h.slept == [] and s.game().log == []  # nothing played for the bot in the start's invocation
+    assert h.io.outs[-1].op == "answer"  # its answer went in the webhook's reply, as without bots
+    turn = s.bot_turn
+    assert 2 <= turn.due - h.clock.now <= 5 and h.alarm().at == turn.due
+    h.time_left = None
+    assert h.fire(h.sched.pop_next()) == "bots"  # the backstop: the chat's alarm
+    after = h.session().game()
+    assert after.log and after.log[0].startswith("3|propose|")
+    assert h.io.with_button(GROUP, "Approve") is not None  # and the table votes on it, as after a person's
+
+
+def test_a_bot_turn_the_alarm_played_first_is_not_played_again_by_the_waiting_invocation(h, monkeypatch):
+    """The alarm and the waiting invocation race for the same bot turn: the turn is read under the
+    version-checked write, so the one that comes second finds it played and plays nothing."""
+    _bot_leader(monkeypatch)
+    h.lobby(PEOPLE)
+    seat_bots(h, 1, 2)
+    fired: list[str] = []
+    woken: list[bool] = []
+    original = h.sleep
+
+    async def alarm_first(seconds: float) -> None:
+        await original(seconds)
+        if not woken:  # the chat's alarm fires during the invocation's first wait: the timer function
+            woken.append(True)  # plays the bots' team, and follows with their votes
+            fired.append(await h.service.wake(h.sched.pop_next().payload))
+
+    h.service.pace.sleep = alarm_first
+    h.press_label(1, GROUP, "Start")  # its invocation then finds the turn played, and plays nothing
+    log = h.session().game().log
+    assert fired == ["bots"]
+    assert len([e for e in log if e.startswith("3|propose|")]) == 1  # the bot Leader's team once only
+    assert log[1:] and all("|vote|" in e for e in log[1:])  # then the bots' votes, once each
+    assert len([e for e in log if e.startswith("3|vote|")]) == 1
+
+
+def test_bots_vote_together_in_one_step_with_one_progress_edit_and_nothing_sent_to_them(h):
+    marks: list[int] = []  # how many operations were made when each bot step began (after its wait)
+    original = h.sleep
+
+    async def mark(seconds: float) -> None:
+        await original(seconds)
+        marks.append(len(h.io.outs))
+
+    h.service.pace.sleep = mark
+    started(h)
+    while not h.session().game().votes:  # people act (the Leader's team) until the bots have voted
+        play_out_one(h)
+    s = h.session()
+    assert set(s.game().votes) == {3, 4}  # both bots, in the invocation that opened the vote; no person yet
+    group_ops = [o for o in h.io.outs[marks[-1]:] if o.chat_id == GROUP and o.op in ("send", "edit")]
+    assert len(group_ops) <= 1  # both bots' votes: at most the one progress edit a person's vote makes
+    for uid in (p.id for p in s.players if is_bot_id(p.id)):
+        assert h.io.chat(uid) == [] and not [o for o in h.io.outs if o.chat_id == uid]
+
+
+def test_a_press_in_a_bot_seats_name_is_refused_and_changes_nothing(h):
+    h.time_left = 1.0  # no invocation waits for the bots: they wait for the chat's alarm
+    s = started(h)
+    while h.io.with_button(GROUP, "Approve") is None:
+        h.fire(h.sched.pop_next()) if h.session().bot_turn else play_out_one(h)
+    version = stored_version(h)
+    msg, button = h.io.with_button(GROUP, "Approve")
+    ghost = {"id": s.players[3].id, "is_bot": False, "first_name": "Ada"}
+    h.send(U.press(ghost, U.message(GROUP, msg.message_id, msg.text), button.data))
+    answer = h.last_answer()
+    assert answer.text == "A bot's seat is played by the bot alone." and answer.alert
+    assert stored_version(h) == version and 3 not in h.session().game().votes
+
+
+def play_out_one(h: Timed) -> None:
+    from tests.bot_seats_helpers import Driver, HarnessScreen, Policy
+
+    assert Driver(HarnessScreen(h), GROUP, PEOPLE, Policy(rng=random.Random(1)))._picker()
+
+
+def test_a_game_of_three_people_and_two_bots_ends_counted_but_not_rated_and_replays(h):
+    started(h)
+    fired = play_out(h, PEOPLE)
+    assert "bots" not in fired and len(h.slept) >= 3  # every bot move came from the invocations of the game
+    s = h.session()
+    assert s.status == "ended"
+    assert "🤖 Ada (bot)" in "\n".join(h.io.texts(GROUP)[-3:])  # the end names the bots as bots
+    assert h.io.photos(GROUP)  # and the picture is drawn
+    group = h.repo.items[stats_store.chat_stats_key(GROUP)].body
+    assert group["bot_games"] == 1 and group["bot_seats"] == 2
+    assert set(group["players"]) == {"1", "2", "3"}  # the bots have no row
+    assert all(row.get("rated", 0) == 0 for row in group["players"].values())  # and nobody was rated
+    assert not [k for k in h.repo.items if k.startswith("stats#user#") and is_bot_id(int(k.rsplit("#", 1)[1]))]
+    archived = next(i.body for k, i in h.repo.items.items() if k.startswith("game#"))
+    from engine import GameState
+
+    state = GameState.model_validate_json(archived["state"])
+    again = replay(state.config, state.seed, list(state.log), deal=list(state.roles), first_leader=None)
+    assert again.log == state.log and again.winner == state.winner
+
+
+def test_the_same_seed_gives_the_same_bot_moves():
+    logs = []
+    for _ in range(2):
+        h = Timed(seed=11)
+        try:
+            started(h)
+            play_out(h, PEOPLE, seed=5)
+            archived = next(i.body for k, i in h.repo.items.items() if k.startswith("game#"))
+            logs.append(archived["state"])
+        finally:
+            h.close()
+    assert logs[0] == logs[1]
+
+
+def test_without_a_scheduler_the_bots_move_at_once():
+    h = Harness()
+    try:
+        h.lobby(PEOPLE)
+        seat_bots(h, 1, 2)
+        h.press_label(1, GROUP, "Start")
+        from tests.bot_seats_helpers import Driver, HarnessScreen, Policy
+
+        driver = Driver(HarnessScreen(h), GROUP, PEOPLE, Policy(rng=random.Random(2)))
+        driver.play()
+        assert driver.over()
+        s = Session.from_body(h.repo.items[chat_key(GROUP)].body)
+        assert s.status == "ended" and s.bot_turn is None
+    finally:
+        h.close()
+
+
+def test_a_bot_turn_is_planned_only_for_a_bot_and_kept_while_its_decision_lasts(h):
+    s = started(h)
+    state = s.game()
+    assert s.status == PLAYING and s.status != LOBBY
+    kept = s.bot_turn
+    bots.plan_turn(s, h.clock.now + 1)
+    assert s.bot_turn == kept  # the same decision: the same moment
+    people_only = s.model_copy(update={"players": [p.model_copy(update={"id": 100 + i}) for i, p in enumerate(s.players)]})
+    people_only.set_game(state)
+    bots.plan_turn(people_only, h.clock.now)
+    assert people_only.bot_turn is None
+
+
+def test_play_again_seats_as_many_bots_again(h):
+    started(h)
+    play_out(h, PEOPLE)
+    h.press_label(2, GROUP, "Play again")
+    s = h.session()
+    assert s.status == LOBBY and [p.id for p in s.players][:1] == [2]
+    assert sum(is_bot_id(p.id) for p in s.players) == 2
+    assert all(not is_bot_id(p.id) for p in s.invited)  # the people are invited; the bots are seated
+
+
+def test_stats_say_how_many_seats_were_bots(h):
+    started(h)
+    play_out(h, PEOPLE)
+    h.command(2, "/stats")
+    assert "🤖 Games with bots: 1, 2 seats played by bots (not rated)" in h.io.texts(GROUP)[-1]
+    Harness.command(h, 2, "/stats", chat_id=2)
+    assert "🤖 Games with bots: 1 (not rated)" in h.io.texts(2)[-1]
+
+
+def test_one_person_with_bots_in_a_group_counts_nowhere(h):
+    h.lobby([1])
+    seat_bots(h, 1, 4)
+    h.press_label(1, GROUP, "Start")
+    play_out(h, [1])
+    assert h.session().status == "ended"
+    assert not [k for k in h.repo.items if k.startswith("stats#")]
+
+
+def test_status_lists_the_bots_as_players(h):
+    started(h)
+    while h.io.with_button(GROUP, "Approve") is None:
+        h.fire(h.sched.pop_next()) if h.session().bot_turn else play_out_one(h)
+    h.command(1, "/status")
+    board = h.io.texts(GROUP)
+    assert any("🤖 Ada (bot)" in t and "🤖 Bruno (bot)" in t for t in board[-3:])
+
+
+def test_bots_alone_finish_every_preset_and_covering_set_up_answering_every_prompt(monkeypatch):
+    """Every kind of decision (teams, votes, cards, Lady of the Lake, Excalibur, Plot cards, the
+    assassination, every plug-in's prompt) is answered by the bots' policy with a legal move; the
+    decision's default (``bots.one_move``'s fallback) is never needed."""
+    from engine import new_game, prompts
+    from gamebot.storage.session import Player
+    from tests.unit.i18n_inventory import configs
+
+    refused: list[str] = []
+    original = bots.apply_action
+
+    def counting(state, action):
+        try:
+            return original(state, action)
+        except Exception:
+            refused.append(action.kind)
+            raise
+
+    monkeypatch.setattr(bots, "apply_action", counting)
+    kinds: set[str] = set()
+    for i, config in enumerate(configs()):
+        state, _ = new_game(config, 1000 + i)
+        s = Session(chat_id=GROUP, status=PLAYING,
+                    players=[Player(id=bot_id(n % MAX_BOTS + 1), name=str(n)) for n in range(config.players)])
+        for _ in range(400):
+            if state.over:
+                break
+            kinds |= {p.kind for seat in range(state.n) for p in prompts(state, seat)}
+            state, _ = bots.moves(s, state)
+        assert state.over, config
+    assert {"propose", "vote", "play", "lady", "excalibur", "assassinate", "plot_deal", "trap", "watch"} <= kinds
+    assert refused == []  # the policy's own move, every time (the default is only a fallback)
+
+
+def test_a_person_named_like_a_bot_keeps_the_name_and_the_bot_gets_its_number(h):
+    h.langs[2] = "en"
+    plain_user = h.user
+    h.user = lambda uid: dict(plain_user(uid), first_name="🤖 Ada (bot)", last_name=None) if uid == 2 else plain_user(uid)
+    h.lobby([1, 2])
+    seat_bots(h, 1, 1)
+    names = [p.name for p in h.session().players]
+    assert names[1] == "🤖 Ada (bot)" and names[2] == "🤖 Ada (bot) #1" and len(set(names)) == 3
+
+
+def test_the_timer_that_ends_a_time_limit_plays_the_bots_decision_that_follows_in_its_invocation(h, monkeypatch):
+    """A person Leader lets the proposal's time run out: the timer function's invocation applies the
+    default (a rejected team), and the next Leader is a bot: the same invocation waits and plays its team,
+    then the bots' votes, as the webhook does after a press."""
+    from engine import new_game
+    from gamebot.handlers import lobby
+
+    monkeypatch.setattr(lobby, "new_game", lambda config, seed: new_game(config, seed, first_leader=2))
+    started(h)
+    assert h.session().bot_turn is None and h.slept == []  # a person leads: nobody waits
+    _, outcome = h.fire_next("expire")
+    assert outcome == "expired"
+    log = h.session().game().log
+    assert log[0].startswith("2|timeout") and log[1].startswith("3|propose|")  # in the timer's invocation
+    assert {e.split("|")[0] for e in log[2:]} == {"3", "4"} and all("|vote|" in e for e in log[2:])
+    assert len(h.slept) == 2 and all(2 <= w < 5 for w in h.slept)  # the team, then both bots' votes: two steps
+
+
+def test_an_invocation_stops_waiting_at_the_chain_s_cap_and_the_alarm_plays_the_rest(h, monkeypatch):
+    _bot_leader(monkeypatch)
+    h.lobby(PEOPLE)
+    seat_bots(h, 1, 2)
+    h.service.pace.chain = 4.5  # room for one bot step's wait, not two
+    h.press_label(1, GROUP, "Start")
+    log = h.session().game().log
+    assert len(h.slept) == 1 and len(log) == 1 and log[0].startswith("3|propose|")  # the team only
+    assert h.session().bot_turn is not None
+    h.service.pace.chain = 30.0
+    assert h.fire(h.sched.pop_next()) == "bots"  # the alarm: both bots' votes
+    assert {e.split("|")[0] for e in h.session().game().log[1:]} == {"3", "4"}
+
+
+def test_only_the_invocation_whose_step_gave_the_bots_their_decision_waits_for_them(h):
+    """A person's vote while the bots' votes are pending keeps their turn: that invocation answers at
+    once (the one that opened the vote waits, else the alarm plays them)."""
+    started(h)
+    h.time_left = 1.0  # the steps up to the vote: nobody waits, the alarm plays the bots
+    while h.io.with_button(GROUP, "Approve") is None:
+        h.fire(h.sched.pop_next()) if h.session().bot_turn else play_out_one(h)
+    turn = h.session().bot_turn
+    assert turn is not None and h.session().game().votes == {}
+    h.time_left = None
+    waited = len(h.slept)
+    h.press_label(1, GROUP, "Approve")
+    s = h.session()
+    assert len(h.slept) == waited and set(s.game().votes) == {0}  # no wait: the bots have not voted yet
+    assert s.bot_turn == turn  # (their turn, kept)
+    assert h.fire(h.sched.pop_next()) == "bots" and {3, 4} <= set(h.session().game().votes)
