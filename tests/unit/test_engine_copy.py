@@ -11,8 +11,8 @@ import pytest
 from pydantic import BaseModel
 
 from engine import GameConfig, actors, apply_action, new_game
-from engine.policy import bot_move
 from engine.models import GameState, copy_state
+from engine.policy import bot_move
 from engine.validation import dealt_deck
 
 CONFIGS = [
