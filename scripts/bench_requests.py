@@ -126,6 +126,23 @@ def play(name: str, setup: tuple[str, int, list[str], dict[str, Any]], seed: int
     return rows
 
 
+def finish_a_game(h: Any, seed: int = 1) -> None:
+    """A 5-player game played to its end on the harness ``h`` (no group budget: the end goes out with its move)."""
+    from gamebot.storage.effects import UNLIMITED
+    from localdev.autoplay import Policy
+    from tests.reliability.support import RobustDriver
+    from tests.unit.gamebot_fakes import HarnessScreen
+
+    h.service.uow.budget = UNLIMITED
+    players = [1, 2, 3, 4, 5]
+    h.lobby(players)
+    h.press_label(players[0], h.group, "Start")
+    driver = RobustDriver(HarnessScreen(h), h.group, players, Policy(rng=random.Random(seed)))
+    driver.play()
+    if not driver.over():
+        raise RuntimeError("the game did not end")
+
+
 def summary(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
     """Per update type: count, and the mean and max of reads, writes, notes and writes + notes."""
     by_kind: dict[str, list[dict[str, Any]]] = collections.defaultdict(list)
