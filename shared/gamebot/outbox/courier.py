@@ -3,9 +3,10 @@
 ``deliver`` sends each chat's operations in order, the chats at the same time (at most ``IN_FLIGHT``
 calls at once), while the scheduler calls (the chat's alarm) and the counting of a finished game run in
 worker threads. The calls go out in waves (the n-th call of every chat's chain together); the receipts of
-a wave's sends from the outbox are noted in one write before the next wave, the last wave's by the ack,
-so that a death after a wave does not send its messages again (a death in the middle of a wave may: the
-messages of that wave that went out before it). The ack writes, under a version check, what was delivered and what
+a wave's sends from the outbox are noted in one write before the next wave that sends a message (edits
+need none), the last ones by the ack, so that a death never sends an earlier wave's messages again: it
+may repeat those of the last wave that sent any, when it dies before their receipts (in the middle of
+that wave, in a wave of edits after it, or before the ack). The ack writes, under a version check, what was delivered and what
 the calls taught (message ids, unreachable players...); what waits (Telegram's flood control, the
 group's budget, an entry that failed) wakes the chat through its alarm; a failure of the process leaves
 it to the redelivery, the chat's next update or the alarm (``uow.UnitOfWork`` takes a dead delivery
@@ -99,9 +100,11 @@ class Courier:
     async def _send(self, step: Step) -> list[Result]:
         """Each chat's operations one after the other, the chats at the same time (at most ``IN_FLIGHT``
         calls at once), in waves: the n-th operation of every chat goes out together. The receipts of a
-        wave's sends are noted in one write before the next wave goes out; the last wave's are recorded by
-        the ack. A finished game's picture is drawn, and its statistics counted, once the first wave (the
-        result's text) has reached the group: neither holds the text back."""
+        wave's sends are noted in one write before the next wave that sends a message goes out (a wave of
+        edits needs none before it); the last ones are recorded by the ack. So a death can leave the sends
+        of one wave at most without their receipts: the last wave that sent any. A finished game's picture
+        is drawn, and its statistics counted, once the first wave (the result's text) has reached the
+        group: neither holds the text back."""
         session = step.session
         per_chat: dict[int | None, list[Out | Effect]] = {}
         for e in step.stored:
@@ -116,6 +119,9 @@ class Courier:
         stopped = [False] * len(chains)
         aside: list[asyncio.Future[list[Result]]] = []
 
+        def sends(op: Out | Effect) -> bool:  # a message from the outbox: its receipt is noted
+            return op.op in ("send", "photo") and op.seq is not None
+
         async def call(ops: list[Out | Effect], i: int) -> Result | None:
             item = ops[i]
             out = to_out(item, session, self.uow.photo) if isinstance(item, Effect) else item
@@ -125,18 +131,20 @@ class Courier:
                 return (await self.io.run([out]))[0]
 
         wave = 0
-        while any(wave < len(ops) and not stopped[c] for c, ops in enumerate(chains)):
-            going = [c for c, ops in enumerate(chains) if wave < len(ops) and not stopped[c]]
+        receipts: dict[str, int] = {}  # the sends of the last wave that sent any, not noted yet
+        while going := [c for c, ops in enumerate(chains) if wave < len(ops) and not stopped[c]]:
+            if receipts and any(sends(chains[c][wave]) for c in going):  # (a wave of edits needs none before it)
+                self._receipts(step, receipts)
+                receipts = {}
             answers = await asyncio.gather(*(call(chains[c], wave) for c in going))
             if wave == 0 and later:
                 aside = [asyncio.ensure_future(self._tally(e) if e.op in TALLIED else self._notify(e, step))
                          for e in later]
-            receipts: dict[str, int] = {}
             for c, result in zip(going, answers, strict=True):
                 if result is None:
                     continue
                 out = result.out
-                if result.ok and result.message_id and out.seq is not None and out.op in ("send", "photo"):
+                if result.ok and result.message_id and sends(out):
                     receipts[str(out.seq)] = result.message_id
                 done[c].append(result)
                 if result.error == "retry_after":  # Telegram said wait: the chat's later operations wait too;
@@ -146,8 +154,6 @@ class Courier:
                                 for o in rest if isinstance(o, Out) and o.seq is None]
                     stopped[c] = True
             wave += 1
-            if receipts and any(wave < len(ops) and not stopped[c] for c, ops in enumerate(chains)):
-                self._receipts(step, receipts)  # (before the next wave; the last wave's: the ack records them)
         if later and not aside:
             aside = [asyncio.ensure_future(self._tally(e) if e.op in TALLIED else self._notify(e, step))
                      for e in later]
