@@ -12,12 +12,16 @@ recording Bot API (``tests.unit.gamebot_fakes.Harness``), by the reliability tes
 update is counted apart: its reads (GetItem, TransactGetItems, the reading of notes), its writes (puts
 and transactions) and its notes (UpdateItem: a delivery's receipts, a refused press), and named by
 what it is (``bench_webhook.update_kind``; "end of game": the move after which the game is over;
-"flush": what waited in the outbox delivered when due, the flush timer's work).
+"vote (a step)": a vote after which the decision is another, as an open vote before the others';
+"flush": what waited in the outbox delivered when due, the flush timer's work; "... + waiting": a move
+made while group messages waited in the outbox for the group's budget, which it delivers with its own
+if their time has come, doing a flush's work: counted apart, with no target).
 
 The targets (issue 29), every update at most, counting a note as a write:
 
 * a move that settles nothing (a join, a vote, a card, a pick): 1 read + 1 write;
-* a move that settles a step (the last vote, the last card, the proposal, a private decision): 1 read + 2 writes;
+* a move that settles a step (the last vote, the last card, the proposal, a private decision, an open
+  vote): 1 read + 2 writes;
 * the start of a game: 1 read + 3 writes;
 * the move that ends a game: 2 reads + 3 writes, its statistics included.
 
@@ -41,7 +45,7 @@ EVERY = {"lady_of_the_lake": True, "excalibur": True, "trapper": True, "plot_car
 EVIL = {5: 2, 6: 2, 7: 3, 8: 3, 9: 3, 10: 4}
 MODULES = {"base": {}, "base + Lady": {"lady_of_the_lake": True}, "every module": EVERY}
 SETTLES_NOTHING = ("lobby: join", "vote", "quest card", "team: pick")
-SETTLES_A_STEP = ("last vote", "last card", "team: propose", "private decision")
+SETTLES_A_STEP = ("last vote", "last card", "team: propose", "private decision", "vote (a step)", "quest card (a step)")
 # the targets: (reads, writes + notes) at most, per update
 TARGETS = {**{k: (1, 1) for k in SETTLES_NOTHING}, **{k: (1, 2) for k in SETTLES_A_STEP},
            "start game": (1, 3), "end of game": (2, 3)}
@@ -63,20 +67,23 @@ def setups() -> dict[str, tuple[str, int, list[str], dict[str, Any]]]:
     return found
 
 
-def stage(h: Any) -> tuple[str | None, str]:
-    """The game's stage and the group session's status now (read aside: not counted)."""
+def stage(h: Any) -> tuple[str | None, str, Any, bool]:
+    """The game's stage, the group session's status, the game state, and whether entries wait in the
+    group's outbox for their time (the group's budget) now (read aside: not counted)."""
     from gamebot.storage.session import Session, chat_key
 
     item = h.repo.items.get(chat_key(h.group))
     s = Session.from_body(item.body) if item is not None else None
     state = s.game() if s is not None and s.state else None
-    return (state.stage if state is not None else None), (s.status if s is not None else "")
+    waiting = s is not None and any(e.chat == s.chat_id for e in s.outbox.effects)
+    return (state.stage if state is not None else None), (s.status if s is not None else ""), state, waiting
 
 
 def play(name: str, setup: tuple[str, int, list[str], dict[str, Any]], seed: int) -> list[dict[str, Any]]:
     """One game; a row per update (and per flush): its kind and its requests."""
     from bench_webhook import update_kind
 
+    from gamebot.storage.session import collecting
     from localdev.autoplay import Policy
     from tests.reliability.support import RobustDriver, set_settings
     from tests.unit.gamebot_fakes import Harness, HarnessScreen
@@ -99,12 +106,18 @@ def play(name: str, setup: tuple[str, int, list[str], dict[str, Any]], seed: int
         return value
 
     def kinded(update: dict[str, Any]) -> Any:
-        def kind(was: tuple[str | None, str], now: tuple[str | None, str]) -> str:
+        def kind(was: tuple[Any, ...], now: tuple[Any, ...]) -> str:
             if was[1] == "playing" and now[1] != "playing":
                 return "end of game"
             if was[1] != "playing" and now[1] == "playing":
                 return "start game"
-            return update_kind(update, was[0], now[0])
+            found = update_kind(update, was[0], now[0])
+            if found in ("vote", "quest card") and was[2] is not None and now[2] is not None \
+                    and not collecting(was[2], now[2]) and was[2].to_json() != now[2].to_json():
+                found += " (a step)"  # (an open vote that opens the others' vote: a new decision)
+            if was[3] and was[1] == "playing" and found in TARGETS:
+                found += " + waiting"  # (it also delivers what waited for the group's budget: a flush's work)
+            return found
         return kind
 
     h.send = lambda update: counted(kinded(update), lambda: send(update))  # type: ignore[method-assign]

@@ -67,13 +67,23 @@ def test_the_end_of_a_game_sends_its_text_before_the_picture_is_drawn_and_the_ga
 
 
 @pytest.mark.parametrize("name", ["5p base + Lady", "7p every module", "10p Big Box resistance"])
-def test_over_whole_games_every_move_reads_once_and_a_start_or_end_stays_within_its_target(name):
+def test_over_whole_games_the_moves_stay_within_their_targets(name):
+    """The targets of issue 29, per update (max, not mean), a note counted as a write. Met: every move
+    reads once (the end twice: its statistics); a vote or a pick that settles nothing writes once; the start of a
+    game 1 read + 3 writes; a proposal and an open vote 1 read + 2 writes. Not met, bounded here: a last
+    card, last vote or private decision whose chats send in two waves (a private prompt, then the
+    group's announcement) notes the first wave's receipts: 1 read + 3 writes; the end of a game sends
+    its texts and picture one after the other in the group: 2 reads + 3 writes + a note per wave after
+    the first that sends (2 at most)."""
     rows = bench_requests.play(name, bench_requests.setups()[name], 1)
-    moves = [r for r in rows if r["kind"] in bench_requests.TARGETS]
+    moves = [r for r in rows if r["kind"] in bench_requests.TARGETS and r["kind"] != "lobby: join"]
     assert {r["kind"] for r in moves} >= {"start game", "vote", "last vote", "team: propose", "end of game"}
     for r in moves:
-        if r["kind"] != "lobby: join":  # (a join reads the player's record too)
-            assert r["reads"] <= bench_requests.TARGETS[r["kind"]][0], r
-    for r in moves:
-        if r["kind"] == "start game":
-            assert r["writes"] + r["notes"] <= 3, r
+        reads, writes = bench_requests.TARGETS[r["kind"]]
+        assert r["reads"] <= reads, r
+        if r["kind"] in ("vote", "team: pick", "team: propose", "vote (a step)", "start game"):
+            assert r["writes"] + r["notes"] <= writes, r
+        elif r["kind"] == "end of game":
+            assert r["writes"] <= writes and r["notes"] <= 2, r
+        else:
+            assert r["writes"] + r["notes"] <= writes + 1, r
