@@ -425,9 +425,11 @@ class Bench:
         row = {
             "t": self.clock.now, "group": group,
             # the group's first new message of the update: when it is answered (its call went out + one
-            # round trip), and its own floor (the DynamoDB requests answered before it + the round trip)
+            # round trip), and its own floor (the DynamoDB requests answered before it, then a round trip
+            # for it and for each group call before it)
             "first_group_send_s": None if first is None else first - started + self.rtt,
-            "first_group_send_floor_s": None if first is None else before_first * self.dynamo_delay + self.rtt, "wall_s": wall, "cpu_s": cpu, "dynamo_ops": self.recorder.ops[ops0:],
+            "first_group_send_floor_s": None if first is None else before_first * self.dynamo_delay + self.rtt * (
+                1 + sum(1 for t, _, c in calls if c == group and t < first)), "wall_s": wall, "cpu_s": cpu, "dynamo_ops": self.recorder.ops[ops0:],
             "calls": [(round((t - started) * 1000, 1), m, "group" if c == group else ("private" if c else "-"))
                       for t, m, c in calls],
             "floor_s": longest * self.rtt + dynamo_calls * self.dynamo_delay + schedules * self.scheduler_delay,
@@ -795,7 +797,8 @@ def cost(g: dict[str, Any]) -> dict[str, Any]:
 
 def end_text(rows: list[dict[str, Any]]) -> dict[str, float]:
     """The moves that end a game: when the group's first new message (the result's text) is answered, against
-    its own floor (the DynamoDB requests answered before its call, then one round trip); medians and the worst."""
+    its own floor (the DynamoDB requests answered before its call, then a round trip for it and each group
+    call before it); medians and the worst."""
     ends = [r for r in rows if r.get("ends") and r.get("first_group_send_s")]
     if not ends:
         return {}
@@ -837,8 +840,8 @@ def report(result: dict[str, Any]) -> str:
     if e:
         lines.append(
             f"The end of a game ({e['count']} moves): the result's text answered after {e['text_ms_median']:.1f} ms"
-            f" (median), its own floor {e['floor_ms_median']:.1f} ms (the DynamoDB requests before its call + one"
-            f" round trip): {e['ratio_median']:.2f}x (worst {e['ratio_max']:.2f}x); the whole move {e['wall_ms_median']:.1f} ms")
+            f" (median), its own floor {e['floor_ms_median']:.1f} ms (the DynamoDB requests before its call + a"
+            f" round trip for it and each group call before it): {e['ratio_median']:.2f}x (worst {e['ratio_max']:.2f}x); the whole move {e['wall_ms_median']:.1f} ms")
     for name, g in result["games"].items():
         usd, same = g["usd"], g["same_model"]
         lines += [
