@@ -6,11 +6,12 @@ worker threads. The calls go out in waves (the n-th call of every chat's chain t
 a wave's sends from the outbox are noted in one write before the next wave that sends a message (edits
 need none), the last ones by the ack, so that a death never sends an earlier wave's messages again: it
 may repeat those of the last wave that sent any, when it dies before their receipts (in the middle of
-that wave, in a wave of edits after it, or before the ack). The ack writes, under a version check, what was delivered and what
-the calls taught (message ids, unreachable players...); what waits (Telegram's flood control, the
-group's budget, an entry that failed) wakes the chat through its alarm; a failure of the process leaves
-it to the redelivery, the chat's next update or the alarm (``uow.UnitOfWork`` takes a dead delivery
-over from its receipts).
+that wave, in a wave of edits after it, or before the ack). The ack writes, under a version check, what
+was delivered and what the calls taught (message ids, unreachable players...); what waits (Telegram's
+flood control, the group's budget, an entry that failed) wakes the chat through its alarm; a failure of
+the process leaves it to the redelivery, the chat's next update or the alarm (``uow.UnitOfWork`` takes a
+dead delivery over from its receipts). The counting of a finished game and the /nextgame notices start
+once the first wave has been answered, so that they never hold the result's text back.
 """
 from __future__ import annotations
 
