@@ -41,7 +41,7 @@ chat; the longest chain (the number of calls to one chat: they must go one after
 different chats may go at the same time) times the round trip; plus every DynamoDB request (reads,
 writes, receipts' notes, transactions) times the DynamoDB delay, plus every CreateSchedule times its
 delay, counted one after the other because our code makes them one after the other (read, commit,
-schedule, a note right after each send, the ack). The ratio wall / floor is what our code adds to the
+schedule, a wave's receipts before the next wave that sends, the ack). The ratio wall / floor is what our code adds to the
 I/O it cannot avoid: CPU (our code, PTB, httpx, our AWS client), local I/O (moto, the fake server) and any
 round trip it does not overlap (``rounds``: calls arriving more than half a round trip after the
 round's first call start a new one). ``-moto`` takes out what moto's local round trips took beyond the
