@@ -271,3 +271,28 @@ def test_a_death_before_the_receipt_sends_only_that_waves_messages_again():
     assert _without(mortal.repeatable, got, want) == want  # with each repeat taken out once: the clean game
     clean.close()
     faulty.close()
+
+
+def test_a_death_in_the_middle_of_the_starts_first_wave_repeats_only_the_role_cards_that_went_out():
+    """The start's first wave: the board and every role card at once. The function dies after its 4th call
+    (the board and three role cards); the redelivered press sends the wave's other role cards once, and
+    the three again (their receipts were never noted); the next wave (the Leader's picker) goes out once."""
+    U.reset()
+    h = Harness(seed=3)
+    h.service.uow.budget = UNLIMITED
+    mortal = Mortal(h)
+    players = list(range(1, 8))
+    h.lobby(players)
+    mortal.revive()
+    mortal.kill_after = 4
+    with pytest.raises(Killed):
+        h.press_label(1, GROUP, "Start")
+    assert [text for _, text in mortal.repeatable] and len(mortal.repeatable) == 3
+    mortal.revive()
+    assert h.send(h.sent[-1]) == 200  # Telegram delivers the press again
+    cards = {uid: sum("Your secret role" in m.history[0] for m in h.io.chat(uid)) for uid in players}
+    twice = {chat for chat, _ in mortal.repeatable}
+    assert cards == {uid: 2 if uid in twice else 1 for uid in players}
+    pickers = [m for uid in players for m in h.io.chat(uid) if m.keyboard and "Propose" in str(m.keyboard)]
+    assert len(pickers) == 1
+    h.close()
