@@ -38,6 +38,28 @@ RETRY_LATER = 5.0  # seconds before an entry that failed on the network is tried
 GIVE_UP = 8  # tries of an entry that keeps failing (5xx, network) before it is dropped (about 3 minutes)
 
 
+def sends(op: Out | Effect | None) -> bool:
+    """A message from the outbox: its receipt is noted."""
+    return op is not None and op.op in ("send", "photo") and op.seq is not None
+
+
+def aligned(chains: list[list[Out | Effect]]) -> list[list[Out | Effect | None]]:
+    """The chats' chains with each one's first send moved to the same wave (a wave: the n-th call of
+    every chain): the latest wave any chain's first send can reach, a chat that would send earlier
+    waiting (``None``) just before its send, its edits going as early as before. So the sends of a
+    step (the group's announcement, the private prompt it names the owner of) go out in one wave and
+    need one receipt, recorded by the ack, instead of a note between two waves."""
+    firsts = [next((i for i, op in enumerate(ops) if sends(op)), None) for ops in chains]
+    wave = max((i for i in firsts if i is not None), default=None)
+    out: list[list[Out | Effect | None]] = []
+    for ops, first in zip(chains, firsts, strict=True):
+        if first is None or wave is None or first == wave:
+            out.append(list(ops))
+        else:
+            out.append([*ops[:first], *([None] * (wave - first)), *ops[first:]])
+    return out
+
+
 class Courier:
     """Delivers what ``uow``'s commits stored, through ``io`` (``telegram_io.TelegramIO``)."""
 
@@ -115,16 +137,15 @@ class Courier:
             per_chat.setdefault(o.chat_id, []).append(o)
         later = [e for e in step.stored if e.op in (*TALLIED, "nextgame")]  # started after the first wave
         limit = asyncio.Semaphore(IN_FLIGHT)
-        chains = list(per_chat.values())
+        chains = aligned(list(per_chat.values()))
         done: list[list[Result]] = [[] for _ in chains]
         stopped = [False] * len(chains)
         aside: list[asyncio.Future[list[Result]]] = []
 
-        def sends(op: Out | Effect) -> bool:  # a message from the outbox: its receipt is noted
-            return op.op in ("send", "photo") and op.seq is not None
-
-        async def call(ops: list[Out | Effect], i: int) -> Result | None:
+        async def call(ops: list[Out | Effect | None], i: int) -> Result | None:
             item = ops[i]
+            if item is None:  # (this chat waits a wave: its send goes out with the others')
+                return None
             out = to_out(item, session, self.uow.photo) if isinstance(item, Effect) else item
             if out is None:
                 return None
