@@ -68,22 +68,23 @@ def test_the_end_of_a_game_sends_its_text_before_the_picture_is_drawn_and_the_ga
 
 @pytest.mark.parametrize("name", ["5p base + Lady", "7p every module", "10p Big Box resistance"])
 def test_over_whole_games_the_moves_stay_within_their_targets(name):
-    """The targets of issue 29, per update (max, not mean), a note counted as a write. Met: every move
-    reads once (the end twice: its statistics); a vote or a pick that settles nothing writes once; the start of a
-    game 1 read + 3 writes; a proposal and an open vote 1 read + 2 writes. Not met, bounded here: a last
-    card, last vote or private decision whose chats send in two waves (a private prompt, then the
-    group's announcement) notes the first wave's receipts: 1 read + 3 writes; the end of a game sends
-    its texts and picture one after the other in the group: 2 reads + 3 writes + a note per wave after
-    the first that sends (2 at most)."""
+    """The targets of issue 29, per update (max, not mean), a note counted as a write: every move reads
+    once (the end twice: its statistics); a move that settles nothing writes once; a step 1 read + 2
+    writes (its sends go in one wave: the group's news and the private prompt beside it); the start 1 read
+    + 3 writes. Not met, bounded here: a step whose one private chat gets two messages in a row (what a
+    private decision showed, then the prompt it opens) notes the first one's receipt (1 read + 3 writes);
+    the end of a game sends its result, its history and its picture one after the other in the group:
+    2 reads + 3 writes + a note before each send after the first (2 at most)."""
     rows = bench_requests.play(name, bench_requests.setups()[name], 1)
     moves = [r for r in rows if r["kind"] in bench_requests.TARGETS and r["kind"] != "lobby: join"]
-    assert {r["kind"] for r in moves} >= {"start game", "vote", "last vote", "team: propose", "end of game"}
+    assert {r["kind"] for r in moves} >= {"start game", "vote", "last vote", "last card", "team: propose",
+                                          "end of game"}
     for r in moves:
         reads, writes = bench_requests.TARGETS[r["kind"]]
         assert r["reads"] <= reads, r
-        if r["kind"] in ("vote", "team: pick", "team: propose", "vote (a step)", "start game"):
-            assert r["writes"] + r["notes"] <= writes, r
-        elif r["kind"] == "end of game":
+        if r["kind"] == "end of game":
             assert r["writes"] <= writes and r["notes"] <= 2, r
-        else:
+        elif r["kind"] in ("private decision", "quest card"):  # (see above; a card that sends news: its ack)
             assert r["writes"] + r["notes"] <= writes + 1, r
+        else:
+            assert r["writes"] + r["notes"] <= writes, r
