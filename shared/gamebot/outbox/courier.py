@@ -2,9 +2,9 @@
 
 ``deliver`` sends each chat's operations in order, the chats at the same time (at most ``IN_FLIGHT``
 calls at once), while the scheduler calls (the chat's alarm) and the counting of a finished game run in
-worker threads. The calls go out in waves (the n-th call of every chat's chain together); the receipts of
-a wave's sends from the outbox are noted in one write before the next wave that sends a message (edits
-need none), the last ones by the ack, so that a death never sends an earlier wave's messages again: it
+worker threads. The calls go out in waves (the n-th call of every chat's chain together), a step's sends
+in one wave where the chains allow it (``aligned``); the receipts of a wave's sends from the outbox are
+noted in one write before the next wave that sends a message (edits need none), the last ones by the ack, so that a death never sends an earlier wave's messages again: it
 may repeat those of the last wave that sent any, when it dies before their receipts (in the middle of
 that wave, in a wave of edits after it, or before the ack). The ack writes, under a version check, what
 was delivered and what the calls taught (message ids, unreachable players...); what waits (Telegram's

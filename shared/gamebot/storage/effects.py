@@ -43,7 +43,8 @@ deadline longer than the function may run): other updates leave them alone meanw
 over once the lease has expired (the function died) or when the update is redelivered.
 
 **Receipts** close the gap between a send and the ack: the delivery sends in waves (the n-th call of
-every chat together) and, before a wave that sends a message, notes the message ids of the previous
+every chat together; each chat's first send in the wave of the latest first send, so that a step's
+sends share one wave: ``gamebot.outbox.courier.aligned``) and, before a wave that sends a message, notes the message ids of the previous
 sending wave under its lease in one write (``Repository.note``: several notes in one request, no
 version check, so parallel chats never conflict); the last ones are recorded by the ack. Whoever takes
 a dead delivery over reads its receipts first and marks those entries done, so no message of an earlier
