@@ -42,7 +42,7 @@ chat; the longest chain (the number of calls to one chat: they must go one after
 different chats may go at the same time) times the round trip; plus every DynamoDB request (reads,
 writes, receipts' notes, transactions) times the DynamoDB delay, plus every CreateSchedule times its
 delay, counted one after the other because our code makes them one after the other (read, commit,
-schedule, a note right after each send, the ack). The ratio wall / floor is what our code adds to the
+schedule, a wave's receipts before the next wave that sends, the ack). The ratio wall / floor is what our code adds to the
 I/O it cannot avoid: CPU (our code, PTB, httpx, our AWS client), local I/O (moto, the fake server) and any
 round trip it does not overlap (``rounds``: calls arriving more than half a round trip after the
 round's first call start a new one). ``-moto`` takes out what moto's local round trips took beyond the
@@ -131,6 +131,7 @@ class DynamoRecorder:
 
     def __init__(self, client: Any, delay: float) -> None:
         self.ops: list[str] = []
+        self.done_at: list[float] = []  # perf_counter when each of ``ops`` was answered
         self.local_s = 0.0  # time in requests, the injected wait left out
         self.wire_s = 0.0  # of which moto's local round trip took beyond the delay (0 in AWS)
         self.delay = delay
@@ -181,6 +182,7 @@ class DynamoRecorder:
             self.local_s += seconds - delayed
             self.wire_s += wire
             self.ops.append(name)
+            self.done_at.append(time.perf_counter())
             self._uncounted.append((name, params, parsed))  # (units: counted by ``settle``, off the clock)
 
     def settle(self) -> None:
@@ -437,9 +439,17 @@ class Bench:
         if reply and reply.get("method", "").lower() in MESSAGE_METHODS:
             messages.append((reply["method"], _chat(reply)))
         sent = Counter(f"{m} ({'group' if c == group else 'private'})" for m, c in messages)
+        first = next((t for t, m, c in calls if c == group and m == "sendMessage"), None)
+        before_first = sum(1 for t in self.recorder.done_at[ops0:] if first is not None and t <= first)
         row = {
             "t": self.clock.now, "group": group, "wall_s": wall, "cpu_s": cpu, "cpu_workers_s": cpu_workers,
             "dynamo_ops": self.recorder.ops[ops0:],
+            # the group's first new message of the update: when it is answered (its call went out + one
+            # round trip), and its own floor (the DynamoDB requests answered before it, then a round trip
+            # for it and for each group call before it)
+            "first_group_send_s": None if first is None else first - started + self.rtt,
+            "first_group_send_floor_s": None if first is None else before_first * self.dynamo_delay + self.rtt * (
+                1 + sum(1 for t, _, c in calls if c == group and t < first)),
             "calls": [(round((t - started) * 1000, 1), m, "group" if c == group else ("private" if c else "-"))
                       for t, m, c in calls],
             "floor_s": longest * self.rtt + dynamo_calls * self.dynamo_delay + schedules * self.scheduler_delay,
@@ -472,8 +482,9 @@ class Bench:
             return response["statusCode"], U.webhook_reply(response)
 
         row, status = self.measure(run, self.group)
-        row.update(kind=update_kind(update, before[0], self.stage()[0]), detail=prompt_kind(update, before[1]),
-                   status=status)
+        after = self.stage()
+        row.update(kind=update_kind(update, before[0], after[0]), detail=prompt_kind(update, before[1]),
+                   status=status, ends=before[0] not in (None, "ended") and after[0] in (None, "ended"))
         self.rows.append(row)
         return status
 
@@ -763,6 +774,7 @@ def summarise(rows: list[dict[str, Any]], config: dict[str, Any], stuck: dict[in
         "ratio_total": sum(walls) / (sum(floors) or math.inf),
         "kinds": {kind: kind_summary(by_kind[kind]) for kind in order},
         "games": {name: cost(g) for name, g in games.items()},
+        "end_text": end_text(rows),
     }
     result["busiest_minute"] = {f"{n} players": max(g["busiest_minute"] for g in result["games"].values()
                                                     if g["players"] == n)
@@ -803,6 +815,20 @@ def cost(g: dict[str, Any]) -> dict[str, Any]:
             "same_model": {**same, "bot_api_ms": rtt, "dynamo_ms": dyn}}
 
 
+def end_text(rows: list[dict[str, Any]]) -> dict[str, float]:
+    """The moves that end a game: when the group's first new message (the result's text) is answered, against
+    its own floor (the DynamoDB requests answered before its call, then a round trip for it and each group
+    call before it); medians and the worst."""
+    ends = [r for r in rows if r.get("ends") and r.get("first_group_send_s")]
+    if not ends:
+        return {}
+    ratios = [r["first_group_send_s"] / r["first_group_send_floor_s"] for r in ends]
+    return {"count": len(ends), "text_ms_median": statistics.median(r["first_group_send_s"] for r in ends) * 1000,
+            "floor_ms_median": statistics.median(r["first_group_send_floor_s"] for r in ends) * 1000,
+            "ratio_median": statistics.median(ratios), "ratio_max": max(ratios),
+            "wall_ms_median": statistics.median(r["wall_s"] for r in ends) * 1000}
+
+
 def report(result: dict[str, Any]) -> str:
     lines = [
         f"{result['updates']} updates and {result['timers']} timers ({result['errors']} not 200). Bot API round trip "
@@ -830,6 +856,12 @@ def report(result: dict[str, Any]) -> str:
         " floor; p90: of wall/floor per update; >1.2: updates over 1.2x; -moto: median wall less moto's local round"
         " trips (the DynamoDB delay stands for the whole request in AWS), and its ratio to the floor; CPU: median"
         " CPU time of the handler's thread (our code, PTB, httpx, our AWS client), ms)")
+    e = result.get("end_text") or {}
+    if e:
+        lines.append(
+            f"The end of a game ({e['count']} moves): the result's text answered after {e['text_ms_median']:.1f} ms"
+            f" (median), its own floor {e['floor_ms_median']:.1f} ms (the DynamoDB requests before its call + a"
+            f" round trip for it and each group call before it): {e['ratio_median']:.2f}x (worst {e['ratio_max']:.2f}x); the whole move {e['wall_ms_median']:.1f} ms")
     for name, g in result["games"].items():
         usd, same = g["usd"], g["same_model"]
         lines += [

@@ -149,7 +149,7 @@ def test_the_repository_on_our_client(clients):
         repo.transact([Write(Item("game#1", {"n": 2}), 7), Write(Item("other", {}), None)])
     repo.transact([Write(Item("game#1", {"n": 3}), 1)], [Delete("nothing")])
     assert repo.get_many(["game#1", "other"]) == {"game#1": Item("game#1", {"n": 3}, 2)}
-    repo.note("sent#1", "a", 5, 2_000_000_000)
+    repo.note("sent#1", {"a": 5}, 2_000_000_000)
     assert repo.notes("sent#1") == {"a": 5}
 
 

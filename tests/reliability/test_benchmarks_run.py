@@ -60,6 +60,21 @@ def test_the_warm_update_benchmark_reports_the_physical_floor_the_busiest_minute
 
 
 @pytest.mark.slow
+def test_the_warm_update_benchmark_times_the_end_of_a_games_text_against_its_floor(webhook):
+    e = webhook["end_text"]
+    assert e["count"] == 1 and _positive(e["text_ms_median"], e["floor_ms_median"], e["ratio_median"])
+
+
+@pytest.mark.slow
+def test_the_requests_per_move_benchmark_counts_reads_writes_and_notes_per_update_type(tmp_path):
+    r = _run("bench_requests.py", tmp_path)
+    kinds = r["summary"]
+    assert {"start game", "vote", "last card", "end of game"} <= set(kinds)
+    assert kinds["start game"]["reads_max"] == 1 and kinds["vote"]["writes_max"] == 1
+    assert all(row["reads"] >= 0 and row["kind"] for row in r["rows"])
+
+
+@pytest.mark.slow
 def test_the_cold_start_benchmark_runs_and_reports_a_ratio(tmp_path):
     r = _run("bench_coldstart.py", tmp_path)
     assert _positive(r["handler_ms"], r["baseline_ms"], r["ratio"], r["handler_wall_ms"], r["baseline_wall_ms"],

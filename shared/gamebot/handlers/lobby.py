@@ -235,7 +235,9 @@ def start_game(deps: Deps, s: Session | None, user: Any, pressed: Pressed, msg_i
     errors = [i for i in validate_config(cfg) if i.level == "error"]
     if errors:
         raise Reply(views.config_errors(deps, s, lang, errors), alert=True)
-    unreachable = [p.name for p in deps.split_reachable(s)[1]]
+    # a player who blocked the bot since joining is in ``s.unreachable`` (``membership.user_blocked``): only
+    # then are the records read, to see who still cannot be messaged (joining needed a reachable record)
+    unreachable = [p.name for p in deps.split_reachable(s)[1]] if s.unreachable else []
     if unreachable:
         text = table.t("lobby.unreachable", names=esc(", ".join(unreachable)), link=table.deep_link("j"))
         return Plan(outs=[Out("send", chat_id=s.chat_id, text=text, tag="notice")], answer=text, alert=True)

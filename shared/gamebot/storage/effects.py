@@ -42,13 +42,15 @@ A **lease** marks the outbox entries a running delivery owns (the update that wr
 deadline longer than the function may run): other updates leave them alone meanwhile, and take them
 over once the lease has expired (the function died) or when the update is redelivered.
 
-**Receipts** close the gap between a send and the ack: as soon as Telegram answers a sendMessage or
-sendPhoto of an outbox entry, before the chat's next call, the delivery notes the message id under
-its lease (``Repository.note``: no version check, so parallel chats never conflict). Whoever takes a
-dead delivery over reads its receipts first and marks those entries done, so a message sent just
-before the function died is not sent again. Edits need no receipt: doing one again changes nothing.
-The one window left is between Telegram performing a send and the receipt being written (the answer
-lost on the way, or the function dying in those milliseconds): that message may arrive twice.
+**Receipts** close the gap between a send and the ack: the delivery sends in waves (the n-th call of
+every chat together; each chat's first send in the wave of the latest first send, so that a step's
+sends share one wave: ``gamebot.outbox.courier.aligned``) and, before a wave that sends a message, notes the message ids of the previous
+sending wave under its lease in one write (``Repository.note``: several notes in one request, no
+version check, so parallel chats never conflict); the last ones are recorded by the ack. Whoever takes
+a dead delivery over reads its receipts first and marks those entries done, so no message of an earlier
+wave is sent again. Edits need no receipt: doing one again changes nothing. What a death can repeat:
+the sends of the last wave that sent any, when it comes before their receipts (in the middle of that
+wave, in a wave of edits after it, before the ack), and a send whose answer Telegram never returned.
 """
 from __future__ import annotations
 
