@@ -426,6 +426,22 @@ class Playground:
 
         return self.worker.call(read)
 
+    def table_bots(self) -> int:
+        """How many of the group's seats the bot itself plays (its own 🤖 players, added in the lobby)."""
+        assert self.worker is not None, "start() first"
+
+        def read() -> int:
+            import app
+
+            from gamebot.storage.seats import is_bot_id
+            from gamebot.storage.session import Session, chat_key
+
+            item = app.service().repo.get(chat_key(GROUP_ID))
+            session = Session.from_body(item.body) if item is not None else None
+            return sum(1 for p in session.players if is_bot_id(p.id)) if session is not None else 0
+
+        return self.worker.call(read)
+
     def seat_view(self, user_id: int) -> JSON | None:
         """What ``user_id``'s seat may know of the group's running game: ``engine.view(state, seat)``
         (None when they do not play in it). The only thing of the game a bot player is given."""
@@ -548,6 +564,7 @@ class Playground:
                 "messages": [self._message(m) for m in self.fake.messages(GROUP_ID)],
             },
             "players": players,
+            "table_bots": self.table_bots() if self.worker is not None else 0,
             "host": host,
             "viewer": viewer,
             "bot_delay": self.bot_delay,

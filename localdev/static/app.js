@@ -198,7 +198,7 @@ function headerNode(chat) {
   }
   const sub = el("div", "chat-sub");
   if (chat.isGroup) {
-    sub.textContent = `group · ${state.players.length} players + ${state.bot.name}`;
+    sub.textContent = `group · ${state.players.length} ${state.players.length === 1 ? "member" : "members"} + ${state.bot.name}`;
   } else {
     sub.textContent = `private chat with ${state.bot.name} `;
     if (VIEWER === null) {
@@ -387,7 +387,9 @@ function render(data) {
     all.href = "/";
     who.append(`playing as ${playerName(VIEWER)} · `, all);
   } else {
-    who.textContent = `${people.length} ${people.length === 1 ? "person" : "people"}, ${bots.length} bots`;
+    const own = data.table_bots || 0;  // the bot's own 🤖 seats, added with the lobby's button
+    who.textContent = `${people.length} ${people.length === 1 ? "person" : "people"}, ${bots.length} simulated ${bots.length === 1 ? "bot" : "bots"}`
+      + (own ? `, ${own} 🤖 ${own === 1 ? "seat" : "seats"} of the bot` : "");
   }
   if (!$("#seating").hidden) return;
   fillSeatForm(data.players.map((p) => ({ name: p.name, bot: p.bot, lang: p.lang })));

@@ -79,6 +79,9 @@ def test_the_host_seats_bots_with_the_lobby_button_in_the_browser(chromium, play
     for name in ("🤖 Ada (bot)", "🤖 Bruno (bot)", "🤖 Clio (bot)", "🤖 Dario (bot)"):
         assert name in shown
     assert page.is_visible(f'{lobby} button:has-text("🤖 Remove a bot")')
+    # the page's header counts the bot's own seats too (it said "1 person, 0 bots" beside four of them)
+    page.wait_for_function("() => document.querySelector('#who').textContent.includes('4 🤖 seats of the bot')",
+                           timeout=CLICK_TIMEOUT_MS)
     page.locator(f'section[data-chat="{GROUP_ID}"]').screenshot(path=str(ARTIFACTS / "playground-bot-seats-lobby.png"))
     page.click(f'{lobby} button:has-text("Start")', timeout=CLICK_TIMEOUT_MS)
     page.wait_for_selector("text=The game begins", timeout=CLICK_TIMEOUT_MS)

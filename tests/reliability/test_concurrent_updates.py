@@ -35,6 +35,18 @@ TRIALS = int(os.environ.get("RELIABILITY_TRIALS", "6"))
 PLAYERS = list(range(1, 11))
 
 
+def _shown_with(fake: Any, chat: int, marker: str) -> int:
+    """How many of the chat's messages came to show ``marker`` (a regular expression): each message once, however often it was
+    edited to the same result (a closing edit repeated by a delivery another container took over is the
+    same text again, not a second result; a send is a message of its own)."""
+    messages: set[Any] = set()
+    for i, c in enumerate(fake.calls):
+        if c.method in ("sendMessage", "editMessageText") and c.params.get("chat_id") == chat \
+                and re.search(marker, c.params.get("text", "")):
+            messages.add(c.params.get("message_id") if c.method == "editMessageText" else ("send", i))
+    return len(messages)
+
+
 def _texts(fake: Any, chat: int) -> list[str]:
     """Every text the chat was shown: sends and edits, in order (from the recorded Bot API calls)."""
     return [c.params.get("text", "") for c in fake.calls
@@ -117,7 +129,7 @@ def _vote_round(containers: list[Container], table: ContainerTable, vote_msg: di
     group, fake = table.group, table.fake
     before = session_of(containers[0], group)
     state = before.game()
-    votes_shown = sum("<b>Votes</b>" in t for t in _texts(fake, group))
+    votes_shown = _shown_with(fake, group, "<b>Votes</b>")
     quests_done = len(state.quests)
     # 7 to 10 approvals (a majority: the quest follows), the others reject
     rejecters = set(rng.sample(range(10), rng.randint(0, 3)))
@@ -136,7 +148,7 @@ def _vote_round(containers: list[Container], table: ContainerTable, vote_msg: di
     assert proposal.votes == expected and proposal.approved is True  # every vote counted once
     new_votes = [Action.decode(e) for e in new.log[len(state.log):] if Action.decode(e).kind == "vote"]
     assert sorted(a.seat for a in new_votes) == list(range(10))
-    assert sum("<b>Votes</b>" in t for t in _texts(fake, group)) == votes_shown + 1  # resolved once
+    assert _shown_with(fake, group, "<b>Votes</b>") == votes_shown + 1  # resolved once: one message shows it
     team = list(proposal.team) if proposal.team else list(new.team)
 
     # the quest's card buttons on the round message in the group; every team member presses one at the
@@ -163,8 +175,7 @@ def _vote_round(containers: list[Container], table: ContainerTable, vote_msg: di
     record = result.quests[-1]
     fails = sum(1 for c in played.values() if c == "fail")
     assert record.cards.get("fail", 0) == fails and record.cards.get("success", 0) == len(played) - fails
-    completed = [t for t in _texts(fake, group) if re.search(r"Quest \d (succeeded|failed)", t)]
-    assert len(completed) == quests_done + 1
+    assert _shown_with(fake, group, r"Quest \d (succeeded|failed)") == quests_done + 1
     # every card in: the bot closed the round message, the buttons gone. (What it decided and sent; another
     # container's progress edit let out a moment before may still land after it, which is why a closing edit
     # is sent once more: tests/reliability/test_closed_messages.py checks what the chat ends showing.)

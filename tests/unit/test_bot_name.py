@@ -73,7 +73,7 @@ def test_without_a_name_deep_links_are_left_out_not_broken():
                          bot_username=BotName(Lookup(TimeoutError("slow")), clock=Clock()))
     assert table.deep_link("j") == ""
     text, keyboard = lobby(table, "Ann", ["merlin", "assassin"], {}, codec)
-    assert "Ann" in text and [b.url for row in keyboard for b in row] == [None] * 4  # Join, Leave, Settings, Start
+    assert "Ann" in text and [b.url for row in keyboard for b in row] == [None] * 5  # Join, Leave, 🤖 Add a bot, Settings, Start
 
 
 def test_a_given_name_is_used_as_is_and_the_lobby_links_the_bot():

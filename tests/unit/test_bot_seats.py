@@ -427,3 +427,21 @@ def test_only_the_invocation_whose_step_gave_the_bots_their_decision_waits_for_t
     assert len(h.slept) == waited and set(s.game().votes) == {0}  # no wait: the bots have not voted yet
     assert s.bot_turn == turn  # (their turn, kept)
     assert h.fire(h.sched.pop_next()) == "bots" and {3, 4} <= set(h.session().game().votes)
+
+
+def test_votes_lists_the_bots_as_players(h):
+    """/votes after a team the bots voted on: the history names the bots as the players they are (the
+    text the picture falls back to, in the person's private chat)."""
+    started(h)
+    while h.io.with_button(GROUP, "Approve") is None:
+        h.fire(h.sched.pop_next()) if h.session().bot_turn else play_out_one(h)
+    for uid in PEOPLE:
+        h.press_label(uid, GROUP, "Approve")
+    while h.session().bot_turn and not h.session().game().proposals[0].votes:
+        h.fire(h.sched.pop_next())
+    assert h.session().game().proposals[0].votes  # the first team was voted on, bots included
+    h.io.photo_error = "bad_request"
+    h.command(PEOPLE[0], "/votes")
+    text = h.io.texts(PEOPLE[0])[-1]
+    assert "Vote history" in text
+    assert "🤖 Ada (bot)" in text and "🤖 Bruno (bot)" in text  # named as bots, among the voters
