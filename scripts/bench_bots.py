@@ -64,23 +64,34 @@ def setups(sizes: tuple[int, ...] = (5, 7, 10)) -> dict[str, GameConfig]:
 
 def load_previous(commit: str) -> ModuleType:
     """The policy as of ``commit`` (``shared/engine/policy.py``, or the ``shared/engine/policy/`` package),
-    imported as ``engine._previous_policy`` so that its relative imports reach today's engine."""
+    imported as ``engine._previous_policy`` so that its relative imports reach today's engine. ``commit``
+    may also be a folder holding the package's files (e.g. ``shared/engine/policy`` of another checkout:
+    no git history needed) or a ``policy.py`` file."""
     def git(*args: str) -> str:
         return subprocess.run(["git", *args], cwd=ROOT, check=True, capture_output=True, text=True).stdout
 
     folder = Path(tempfile.mkdtemp(prefix="previous_policy_"))
-    files = git("ls-tree", "--name-only", commit, "shared/engine/policy/").split()
+    given = Path(commit) if Path(commit).is_absolute() else ROOT / commit
+    if given.is_dir():
+        sources = {path.name: path.read_text() for path in sorted(given.glob("*.py"))}
+    elif given.is_file():
+        sources = {"": given.read_text()}
+    else:
+        sources = {Path(path).name: git("show", f"{commit}:{path}")
+                   for path in git("ls-tree", "--name-only", commit, "shared/engine/policy/").split()}
+        if not sources:
+            sources = {"": git("show", f"{commit}:shared/engine/policy.py")}
     name = "engine._previous_policy"
-    if files:
+    if "" not in sources:
         package = folder / "_previous_policy"
         package.mkdir()
-        for path in files:
-            (package / Path(path).name).write_text(git("show", f"{commit}:{path}"))
+        for file_name, text in sources.items():
+            (package / file_name).write_text(text)
         spec = importlib.util.spec_from_file_location(name, package / "__init__.py",
                                                       submodule_search_locations=[str(package)])
     else:
         single = folder / "_previous_policy.py"
-        single.write_text(git("show", f"{commit}:shared/engine/policy.py"))
+        single.write_text(sources[""])
         spec = importlib.util.spec_from_file_location(name, single)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -185,7 +196,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--quick", action="store_true", help="20 games per set-up and match-up")
-    parser.add_argument("--previous", default=PREVIOUS, help="the commit of the previous policy")
+    parser.add_argument("--previous", default=PREVIOUS, help="the commit of the previous policy (or a folder of its files)")
     parser.add_argument("--jobs", type=int, default=2, choices=(1, 2))
     parser.add_argument("--only", default="", help="set-ups whose name contains this text")
     parser.add_argument("--json", help="also write the rows as JSON to this file")

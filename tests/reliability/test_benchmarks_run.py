@@ -12,9 +12,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
-def _run(script: str, tmp_path: Path) -> dict:
+def _run(script: str, tmp_path: Path, *extra: str) -> dict:
     out = tmp_path / "result.json"
-    done = subprocess.run([sys.executable, str(ROOT / "scripts" / script), "--quick", "--json", str(out)],
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / script), "--quick", "--json", str(out), *extra],
                           cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.strip()
@@ -133,7 +133,7 @@ def test_the_lambda_benchmark_scales_cpu_to_each_memory_size_and_prices_a_game(t
 
 @pytest.mark.slow
 def test_the_bots_benchmark_runs_every_set_up_and_match_up(tmp_path):
-    r = _run("bench_bots.py", tmp_path)
+    r = _run("bench_bots.py", tmp_path, "--previous", "shared/engine/policy")  # (no git history needed)
     assert r["games"] == 20 and len(r["rows"]) == 9 * 7  # nine set-ups, seven match-ups
     for row in r["rows"]:
         assert row["games"] == 20 and 0 <= row["good_wins"] <= 20
