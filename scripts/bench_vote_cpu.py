@@ -50,7 +50,6 @@ def measure(tree: Path, at_round: int) -> dict[str, Any]:
     """The pieces of ``tree``, ready to be timed (in a subprocess whose path starts with that tree)."""
     sys.path[:0] = [str(tree / "shared"), str(tree / "functions" / "webhook"), str(tree)]
     import asyncio
-    import dataclasses
     import io
     import logging
     import os
@@ -66,7 +65,6 @@ def measure(tree: Path, at_round: int) -> dict[str, Any]:
     from gamebot.core import logs, metrics
     from gamebot.environment import Environment
     from gamebot.handlers.play import vote_press
-    from gamebot.storage.packing import unpack
     from gamebot.storage.session import Session, chat_key
     from gamebot.storage.store import FakeRepository, Item
     from localdev.autoplay import Driver, Policy
@@ -75,12 +73,11 @@ def measure(tree: Path, at_round: int) -> dict[str, Any]:
 
     U = fakes.U
 
-    def as_item(record: dict[str, Any]) -> Item:
-        """What ``DynamoRepository`` reads from ``record``."""
-        return Item(key=record["pk"]["S"], body=unpack(record["body"]), version=int(record["version"]["N"]))
+    as_item = DynamoRepository._decode  # what ``DynamoRepository`` reads from a record
 
     class Records(FakeRepository):
-        """Items kept as the DynamoDB records they would be (packed on write, decoded on read)."""
+        """Items kept as the DynamoDB records they would be (packed on write, decoded on read): the fake
+        repository's own writes, each also encoded as ``DynamoRepository`` writes it."""
 
         def __post_init__(self) -> None:
             super().__post_init__()
@@ -92,23 +89,10 @@ def measure(tree: Path, at_round: int) -> dict[str, Any]:
             return None if record is None else as_item(record)
 
         def transact(self, writes: Any, deletes: Any = None) -> list[Item]:
-            deletes = deletes or []
-            if not writes and not deletes:
-                return []
-            self.calls["write"] += 1
-            for w in writes:
-                self._check(w.item.key, w.expect)
-            for d in deletes:
-                if d.expect is not None:
-                    self._check(d.key, d.expect)
-            done = []
-            for w in writes:
-                stored = dataclasses.replace(w.item, version=(w.expect or 0) + 1)
+            done = super().transact(writes, deletes)
+            for stored in done:
                 self.records[stored.key] = DynamoRepository.encode_item(stored, stored.version)
-                self.items[stored.key] = stored
-                done.append(stored)
-            for d in deletes:
-                self.items.pop(d.key, None)
+            for d in deletes or []:
                 self.records.pop(d.key, None)
             return done
 
