@@ -15,7 +15,7 @@ from typing import Any
 from localdev.autoplay import Driver, Policy, Words
 
 ROOT = Path(__file__).resolve().parents[2]
-GROUP_NAME = "avalon-e2e-bots"
+GROUP_NAME = "avalon-e2e"
 TIMER_ARN = "arn:aws:lambda:us-east-1:123456789012:function:avalon-timer"
 ROLE_ARN = "arn:aws:iam::123456789012:role/avalon-scheduler"
 

@@ -5,12 +5,9 @@ EventBridge Scheduler would (then the schedule deletes itself: ActionAfterComple
 player never acts; the game still finishes."""
 from __future__ import annotations
 
-import datetime as dtm
-import importlib.util
 import json
 import random
 import time
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -18,61 +15,16 @@ import pytest
 from gamebot.storage.session import Session, chat_key
 from tests.e2e.conftest import TABLE
 from tests.e2e.driver import Driver, Policy
-
-ROOT = Path(__file__).resolve().parents[2]
-GROUP_NAME = "avalon-e2e-timers"
-TIMER_ARN = "arn:aws:lambda:us-east-1:123456789012:function:avalon-timer"
-ROLE_ARN = "arn:aws:iam::123456789012:role/avalon-scheduler"
-
-
-def _timer_app():
-    spec = importlib.util.spec_from_file_location("timer_app", ROOT / "functions" / "timer" / "app.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.e2e.scheduler_helpers import GROUP_NAME, ROLE_ARN, TIMER_ARN, at_of, configure, schedules
 
 
 @pytest.fixture
 def timed(lambda_env, monkeypatch):
-    """The webhook and the timer function configured for EventBridge Scheduler, in moto."""
-    import app
-    import boto3
-
-    monkeypatch.setenv("TIMER_FUNCTION_ARN", TIMER_ARN)
-    monkeypatch.setenv("SCHEDULER_ROLE_ARN", ROLE_ARN)
-    monkeypatch.setenv("SCHEDULE_GROUP", GROUP_NAME)
-    client = boto3.client("scheduler", region_name="us-east-1")
-    client.create_schedule_group(Name=GROUP_NAME)
-    app.reset()
-    timer = _timer_app()
-    clock = Clock(float(int(time.time())))
-    for service in (app.service(), timer.service(TIMER_ARN)):  # both functions read the test's clock
-        service.set_clock(clock)
-    yield SimpleNamespace(client=client, timer=timer, fake=lambda_env, clock=clock)
-    timer.reset()
-
-
-class Clock:
-    """Time as both functions see it: it moves when a timer fires at a later time."""
-
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def at_of(schedule: dict) -> int:
-    when = schedule["ScheduleExpression"][3:-1]
-    return int(dtm.datetime.strptime(when, "%Y-%m-%dT%H:%M:%S").replace(tzinfo=dtm.UTC).timestamp())
-
-
-def schedules(client) -> list[dict]:
-    """Every schedule in the group with its details, earliest first."""
-    out = []
-    for summary in client.list_schedules(GroupName=GROUP_NAME)["Schedules"]:
-        out.append(client.get_schedule(Name=summary["Name"], GroupName=GROUP_NAME))
-    return sorted(out, key=lambda s: (s["ScheduleExpression"], s["Name"]))
+    """The webhook and the timer function configured for EventBridge Scheduler, in moto, on one clock."""
+    timed = configure(monkeypatch)
+    timed.fake = lambda_env
+    yield timed
+    timed.timer.reset()
 
 
 def fire_next(timed) -> tuple[dict, dict]:
