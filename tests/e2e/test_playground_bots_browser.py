@@ -7,7 +7,6 @@ four bots) and ``artifacts/playground-bot-seats-game.png`` (the game under way w
 Chromium as for ``test_playground_browser.py`` (``PLAYGROUND_BROWSER=skip`` skips it)."""
 from __future__ import annotations
 
-import os
 import threading
 import time
 from pathlib import Path
@@ -19,23 +18,8 @@ from localdev.playground import GROUP_ID, Playground, serve
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = os.environ.get("PLAYGROUND_CHROMIUM") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 CLICK_TIMEOUT_MS = 20_000  # a bound on a wait, not a timing assertion
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    if os.environ.get("PLAYGROUND_BROWSER") == "skip":
-        pytest.skip("PLAYGROUND_BROWSER=skip")
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (scripts/test installs it as root)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

@@ -14,7 +14,6 @@ a machine without it.
 from __future__ import annotations
 
 import json
-import os
 import random
 import threading
 from pathlib import Path
@@ -27,11 +26,6 @@ from localdev.playground import GROUP_ID, Playground, serve
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = os.environ.get("PLAYGROUND_CHROMIUM") or "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 MAX_ROUNDS = 4000  # safety bound on the test's own loop (not a timing assertion)
 CLICK_TIMEOUT_MS = 20_000
@@ -125,20 +119,6 @@ class PageScreen:
             return None
         button = next((b for b in labels if b["data"] == data), None)
         return button["text"].removeprefix("▫️ ") if button and button["text"].startswith("▫️ ") else None
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    if os.environ.get("PLAYGROUND_BROWSER") == "skip":
-        pytest.skip("PLAYGROUND_BROWSER=skip")
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (scripts/test installs it as root)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import random
 import threading
 from dataclasses import dataclass
@@ -27,9 +26,6 @@ from localdev.playground import GROUP_ID, Playground, serve
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 MAX_STEPS = 4000  # a bound on the test's own loop (not a timing assertion)
 CLICK_TIMEOUT_MS = 20_000  # a bound on a button that never comes (not a timing assertion)
@@ -71,20 +67,6 @@ class HoldsTheirVote(Driver):
 
     def _vote(self) -> bool:
         return False
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    if os.environ.get("PLAYGROUND_BROWSER") == "skip":
-        pytest.skip("PLAYGROUND_BROWSER=skip")
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (.ci/run installs it)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture
