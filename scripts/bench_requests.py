@@ -88,9 +88,8 @@ def play(name: str, setup: tuple[str, int, list[str], dict[str, Any]], seed: int
     from bench_webhook import update_kind
 
     from gamebot.storage.session import collecting
-    from localdev.autoplay import Policy
-    from tests.reliability.support import RobustDriver, set_settings
-    from tests.unit.gamebot_fakes import Harness, HarnessScreen
+    from tests.reliability.support import play_started, set_settings
+    from tests.unit.gamebot_fakes import Harness
 
     theme, n, roles, options = setup
     h = Harness(seed=seed)
@@ -130,12 +129,7 @@ def play(name: str, setup: tuple[str, int, list[str], dict[str, Any]], seed: int
         players = list(range(100 * seed + 1, 100 * seed + n + 1))
         h.lobby(players)
         set_settings(h.repo, h.group, theme, roles, options)
-        h.press_label(players[0], h.group, "Start")
-        driver = RobustDriver(HarnessScreen(h), h.group, players, Policy(rng=random.Random(seed)),
-                              status=lambda u, c: h.command(u, "/status", chat_id=c))
-        driver.play()
-        while h.idle():
-            pass
+        driver = play_started(h, players, seed)
         if not driver.over():
             raise RuntimeError(f"{name} (seed {seed}): the game did not end")
     finally:

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -132,9 +131,8 @@ def play(setup: str, seed: int, timers: bool = False,
     """One seeded game: its sends and edits by (chat, what), whether it ended, (teams, quests), its
     simulated seconds and the phase timers fired, by outcome (``reminded``, ``expired``...)."""
     from gamebot.storage.effects import Budget
-    from localdev.autoplay import Policy
-    from tests.reliability.support import RobustDriver, final_state, set_settings
-    from tests.unit.gamebot_fakes import Harness, HarnessScreen
+    from tests.reliability.support import final_state, play_started, set_settings
+    from tests.unit.gamebot_fakes import Harness
 
     n, roles, options, _ = SETUPS[setup]
     if timers:  # a fake scheduler: the limits run and are shown, their timers fire when due
@@ -150,12 +148,7 @@ def play(setup: str, seed: int, timers: bool = False,
         h.lobby(players)
         start = h.clock.now
         set_settings(h.repo, h.group, "avalon", roles, options)
-        h.press_label(players[0], h.group, "Start")
-        driver = RobustDriver(HarnessScreen(h), h.group, players, Policy(rng=random.Random(seed)),
-                              status=lambda u, c: h.command(u, "/status", chat_id=c))
-        driver.play()
-        while h.idle():
-            pass
+        driver = play_started(h, players, seed)
         counts = collections.Counter(category(o, h.group) for o in h.io.outs if o.op in COUNTED)
         state = final_state(h.repo, h.group)
         took = h.clock.now - start

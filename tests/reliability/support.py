@@ -107,6 +107,21 @@ class RobustDriver(Driver):
         return steps
 
 
+def play_started(h: Any, players: list[int], seed: int) -> RobustDriver:
+    """The host (``players[0]``) starts the open lobby of the harness ``h`` and the players play it to its
+    end by reading their chats (/status when stuck), then whatever waited in the outbox goes out."""
+    from localdev.autoplay import Policy
+    from tests.unit.gamebot_fakes import HarnessScreen
+
+    h.press_label(players[0], h.group, "Start")
+    driver = RobustDriver(HarnessScreen(h), h.group, players, Policy(rng=random.Random(seed)),
+                          status=lambda u, c: h.command(u, "/status", chat_id=c))
+    driver.play()
+    while h.idle():
+        pass
+    return driver
+
+
 def until_vote(driver: Driver, screen: Any, group: int) -> dict[str, Any] | None:
     """Let the Leader (and any private decision before the vote) act until a vote message is open."""
     for _ in range(200):
