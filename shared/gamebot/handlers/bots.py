@@ -72,7 +72,7 @@ def pace(state: GameState) -> int:
 def plan_turn(s: Session, now: float) -> None:
     """Bring ``s.bot_turn`` up to date before ``s`` is written: due a few seconds from now when a bot seat
     has a new decision pending, kept while that decision is the same, gone when no bot has one."""
-    state = s.game() if s.status == PLAYING and s.state else None
+    state = s.game() if s.status == PLAYING and s.state and bot_players(s) else None  # (no bot seat: nothing to plan)
     if state is None or not waiting_bots(s, state):
         s.bot_turn = None
         return
