@@ -92,7 +92,7 @@ def instrument() -> None:
         (uow.UnitOfWork, "commit", "unit of work"),
         (dynamo.DynamoRepository, "get", "read"),
         (dynamo.DynamoRepository, "put", "write"),
-        (dynamo.DynamoRepository, "_decode", "item decoded"),
+        (dynamo.DynamoRepository, "decode_item", "item decoded"),
         (play, "apply_action", "engine move"),
         (game, "game_outs", "messages of the move"),
         (uow.UnitOfWork, "sort", "outbox sorted"),

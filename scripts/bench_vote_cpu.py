@@ -73,7 +73,7 @@ def measure(tree: Path, at_round: int) -> dict[str, Any]:
 
     U = fakes.U
 
-    as_item = DynamoRepository._decode  # what ``DynamoRepository`` reads from a record
+    as_item = DynamoRepository.decode_item  # what ``DynamoRepository`` reads from a record
 
     class Records(FakeRepository):
         """Items kept as the DynamoDB records they would be (packed on write, decoded on read): the fake

@@ -143,7 +143,7 @@ class DynamoRepository(Repository):
         return record
 
     @staticmethod
-    def _decode(record: dict[str, Any]) -> Item:
+    def decode_item(record: dict[str, Any]) -> Item:
         return Item(key=record["pk"]["S"], body=unpack(record["body"]) if "body" in record else {},
                     version=_version(record), expires_at=_expiry(record))
 
@@ -195,7 +195,7 @@ class DynamoRepository(Repository):
         record = response.get("Item")
         if record is None:
             return None
-        item = self._decode(record)
+        item = self.decode_item(record)
         if item.expires_at is not None and item.expires_at <= self.clock():
             return None  # expired: TTL has not deleted it yet
         return item
@@ -226,7 +226,7 @@ class DynamoRepository(Repository):
             record = entry.get("Item")
             if not record:
                 continue
-            item = self._decode(record)
+            item = self.decode_item(record)
             if item.expires_at is not None and item.expires_at <= self.clock():
                 continue
             found[item.key] = item
