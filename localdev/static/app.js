@@ -14,6 +14,7 @@ const rendered = new Map();   // chat id -> JSON of what its column shows
 const columns = new Map();    // chat id -> column element
 const toBottom = new Set();   // message lists to scroll down once they are on the page
 const stuck = new WeakMap();  // message list -> whether the reader is at its bottom (follows new messages)
+const placed = new WeakMap(); // message list -> the scrollTop the page itself last gave it (while following)
 let groupActor = null;        // who acts in the group when the page shows every chat
 
 const $ = (sel, root = document) => root.querySelector(sel);
@@ -267,10 +268,16 @@ function columnFor(chat) {
     column.append(el("div", "chat-head"), box, marker, el("div", "composer"));
     box.addEventListener("click", (event) => onTextClick(chat.id, event));
     stuck.set(box, true);
+    // A scroll event is seen a frame after the scroll. When the list grew in between (a picture took its
+    // size), the page's own scroll to the bottom would look like the reader leaving it: only a move above
+    // where the page put the list lets go of the bottom; anything else follows it down again.
     box.addEventListener("scroll", () => {
       const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 24;
-      stuck.set(box, atBottom);
-      if (atBottom) marker.hidden = true;
+      if (atBottom) { stuck.set(box, true); marker.hidden = true; return; }
+      const mine = placed.get(box);
+      if (stuck.get(box) && mine !== undefined && box.scrollTop >= mine - 1) { follow(box); return; }
+      stuck.set(box, false);
+      placed.delete(box);
     });
     columns.set(chat.id, column);
   }
@@ -343,7 +350,7 @@ function syncMessages(box, chat, old) {
 // Keep a message list at its bottom while the reader is there (after new messages, and when a picture
 // loads and makes the list taller), as Telegram does.
 function follow(box, force = false) {
-  if (force || stuck.get(box)) { box.scrollTop = box.scrollHeight; stuck.set(box, true); }
+  if (force || stuck.get(box)) { box.scrollTop = box.scrollHeight; stuck.set(box, true); placed.set(box, box.scrollTop); }
 }
 
 function pinnedText(group) {
