@@ -12,7 +12,8 @@ recording Bot API (``tests.unit.gamebot_fakes.Harness``), by the reliability tes
 update is counted apart: its reads (GetItem, TransactGetItems, the reading of notes), its writes (puts
 and transactions) and its notes (UpdateItem: a delivery's receipts, a refused press), and named by
 what it is (``bench_webhook.update_kind``; "end of game": the move after which the game is over;
-"vote (a step)": a vote after which the decision is another, as an open vote before the others';
+"vote (a step)": a vote after which the decision is another, as an open vote before the others', or a
+vote or card the group is told of, as a card played face up;
 "flush": what waited in the outbox delivered when due, the flush timer's work; "... + waiting": a move
 made while group messages waited in the outbox for the group's budget, which it delivers with its own
 if their time has come, doing a flush's work: counted apart, with no target).
@@ -71,16 +72,18 @@ def setups() -> dict[str, tuple[str, int, list[str], dict[str, Any]]]:
     return found
 
 
-def stage(h: Any) -> tuple[str | None, str, Any, bool]:
-    """The game's stage, the group session's status, the game state, and whether entries wait in the
-    group's outbox for their time (the group's budget) now (read aside: not counted)."""
+def stage(h: Any) -> tuple[str | None, str, Any, bool, int]:
+    """The game's stage, the group session's status, the game state, whether entries wait in the
+    group's outbox for their time (the group's budget) now (read aside: not counted), and how many
+    messages the bot has sent to the group so far."""
     from gamebot.storage.session import Session, chat_key
 
     item = h.repo.items.get(chat_key(h.group))
     s = Session.from_body(item.body) if item is not None else None
     state = s.game() if s is not None and s.state else None
     waiting = s is not None and any(e.chat == s.chat_id for e in s.outbox.effects)
-    return (state.stage if state is not None else None), (s.status if s is not None else ""), state, waiting
+    told = sum(1 for o in h.io.outs if o.op in ("send", "photo") and o.chat_id == h.group)
+    return (state.stage if state is not None else None), (s.status if s is not None else ""), state, waiting, told
 
 
 def play(name: str, setup: tuple[str, int, list[str], dict[str, Any]], seed: int) -> list[dict[str, Any]]:
@@ -118,6 +121,8 @@ def play(name: str, setup: tuple[str, int, list[str], dict[str, Any]], seed: int
             if found in ("vote", "quest card") and was[2] is not None and now[2] is not None \
                     and not collecting(was[2], now[2]) and was[2].to_json() != now[2].to_json():
                 found += " (a step)"  # (an open vote that opens the others' vote: a new decision)
+            elif found in ("vote", "quest card") and now[4] > was[4]:
+                found += " (a step)"  # (a card the rules make public, played face up: the group is told)
             if was[3] and was[1] == "playing" and found in TARGETS:
                 found += " + waiting"  # (it also delivers what waited for the group's budget: a flush's work)
             return found

@@ -289,8 +289,6 @@ class Checker:
                 self._check_state(key, sender, old, s, state)
             elif key.startswith("update#"):  # a command answered (so that a redelivery is not)
                 assert item.body == {} and item.expires_at, item
-            elif key.startswith("sent#"):  # a delivery's receipts: sequence number -> message id
-                assert all(isinstance(v, int) and k.isdigit() for k, v in item.body.items()), item.body
             elif key.startswith("refused#"):  # a player's refused presses: update id -> 1 (uow.refusals_key)
                 assert item.expires_at and all(v == 1 and k.isdigit() for k, v in item.body.items()), item.body
             else:

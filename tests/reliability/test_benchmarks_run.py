@@ -52,7 +52,8 @@ def test_the_warm_update_benchmark_reports_the_physical_floor_the_busiest_minute
     assert _positive(r["kinds"]["last vote"]["chain_mean"], r["kinds"]["team: pick"]["bot_calls_mean"])
     game = next(iter(r["games"].values()))
     assert game["players"] == 5 and _positive(r["busiest_minute"]["5 players"], game["busiest_minute"])
-    assert _positive(game["bot_calls"], game["sends_edits"], game["capacity_games"], game["floor_s"], game["notes"])
+    assert _positive(game["bot_calls"], game["sends_edits"], game["capacity_games"], game["floor_s"])
+    assert game["notes"] >= 0  # (a refused press's note; a delivery writes nothing between its calls)
     assert _positive(game["usd_total_function_url"], game["same_model"]["usd_total"], game["same_model"]["gb_s"])
     assert game["usd_total"] > game["usd_total_function_url"]  # the HTTP API's requests are the difference
     assert _positive(*(game["usd"][part] for part in ("lambda_duration", "lambda_requests", "http_api",

@@ -1,22 +1,15 @@
 """The function dies after a Bot API call, before it could finish the step; Telegram redelivers the update
 (it got no answer). Every chat must end with the messages of the same game played without faults:
-nothing lost (the outbox keeps what was not sent), and nothing sent twice but the sends of the wave the
-death cut short (the courier sends in waves, the n-th call of every chat together, and notes the
-receipts of a wave's sends in one write before the next wave: a death in the middle of a wave may
-repeat that wave's sends that went out before it, never an earlier wave's; edits may be repeated: they
-change nothing).
+nothing lost (the outbox keeps what was not sent), and nothing sent twice but the sends of the delivery
+the death cut short (the courier writes nothing between its calls: the ack records what went out, so a
+death before it repeats that delivery's sends that went out, never an earlier delivery's; edits may be
+repeated: they change nothing).
 
 The kill: the k-th Bot API call of an update completes (Telegram performed it, its answer arrived and
-was handled), then the process dies: its next Bot API call or DynamoDB write raises ``Killed`` (the
-receipts of the wave that call ended, if it was its last, are still noted) and nothing of that process
-runs any more; the method it would have returned in the
-webhook's answer is never performed. k is drawn for every update of the game (past the update's last
-call: the ack is lost, or nothing is killed).
-
-The one window no design closes: Telegram performed a send but its answer never arrived (or the
-function died between the answer and its wave's receipts). Those messages may arrive twice:
-``test_a_death_before_the_receipt_sends_only_that_waves_messages_again`` shows the window is the sends of
-that wave that went out.
+was handled), then the process dies: its next Bot API call or DynamoDB write raises ``Killed`` and
+nothing of that process runs any more; the method it would have returned in the webhook's answer is
+never performed. k is drawn for every update of the game (past the update's last call: the ack is lost,
+or nothing is killed).
 """
 from __future__ import annotations
 
@@ -41,13 +34,12 @@ class Killed(BaseException):
 class Mortal:
     """Makes a Harness's process die after the k-th Bot API call of an update (``kill_after``)."""
 
-    def __init__(self, h: Harness, before_receipt: bool = False) -> None:
-        self.before_receipt = before_receipt  # die right after the call, before its receipt is noted
+    def __init__(self, h: Harness) -> None:
         self.kill_after: int | None = None
         self.kills = 0
         self.killed_sends = 0  # kills right after a send
-        self.unnoted: list[tuple[int, str]] = []  # (chat, text) of the sends since the last receipts or write
-        self.repeatable: list[tuple[int, str]] = []  # the sends a death left without a receipt
+        self.unnoted: list[tuple[int, str]] = []  # (chat, text) of the sends since the last write of the chat
+        self.repeatable: list[tuple[int, str]] = []  # the sends a death left unrecorded (sent again)
         self.revive()
         io, repo = h.io, h.repo
         run, put, transact, note = io.run, repo.put, repo.transact, repo.note
@@ -60,32 +52,24 @@ class Mortal:
             if self.calls == self.kill_after:
                 self.kills += 1
                 self.killed_sends += any(o.op in ("send", "photo") for o in outs)
-                self.state = "dead" if before_receipt else "last words"
-                if before_receipt:  # (its wave's receipts are never noted)
-                    self.repeatable += self.unnoted
+                self.state = "dead"
+                self.repeatable += self.unnoted
             return results
 
-        def mortal(fn: Any, receipt: bool = False) -> Any:
+        def mortal(fn: Any) -> Any:
             def call(*args: Any, **kwargs: Any) -> Any:
-                if receipt and self.state == "last words":  # the receipts of that wave are noted, then death
-                    self.state = "dead"
-                    self.unnoted = []
-                    return fn(*args, **kwargs)
                 self._alive()
                 value = fn(*args, **kwargs)
-                if receipt or _writes_the_chat(args[0]):  # (receipts, or the ack: what went out is recorded)
+                if _writes_the_chat(args[0]):  # (the ack: what went out is recorded)
                     self.unnoted = []
                 return value
             return call
 
         io.run = mortal_run
-        repo.put, repo.transact, repo.note = mortal(put), mortal(transact), mortal(note, receipt=True)
+        repo.put, repo.transact, repo.note = mortal(put), mortal(transact), mortal(note)
 
     def _alive(self) -> None:
         if self.state != "alive":
-            if self.state != "dead":
-                self.repeatable += self.unnoted
-            self.state = "dead"
             raise Killed()
 
     def revive(self) -> None:
@@ -99,7 +83,7 @@ def _writes_the_chat(what: Any) -> bool:
     return any(str(getattr(getattr(w, "item", w), "key", "")).startswith("chat#") for w in items)
 
 
-def _play(setup: str, seed: int, kill: bool, before_receipt: bool = False,
+def _play(setup: str, seed: int, kill: bool,
           script: tuple[Harness, list[dict[str, Any]]] | None = None
           ) -> tuple[Harness, Mortal | None, list[dict[str, Any]]]:
     """A whole game. Without ``script`` the driver plays it (like people reading their chats); with it
@@ -111,7 +95,7 @@ def _play(setup: str, seed: int, kill: bool, before_receipt: bool = False,
     h.service.uow.budget = UNLIMITED  # (the group's budget would group news by timing: tested elsewhere)
     mortal = None
     if kill:
-        mortal = Mortal(h, before_receipt)
+        mortal = Mortal(h)
         h.repeats = mortal.repeatable  # type: ignore[attr-defined]
         rng = random.Random(seed)
         send_once = h.send
@@ -188,7 +172,7 @@ def test_killed_after_any_bot_api_call_every_chat_ends_exactly_as_without_faults
     faulty, mortal, _ = _play(setup, seed, kill=True, script=(clean, script))
     assert mortal.kills > 30 and mortal.killed_sends > 5  # the kills hit sends, edits and acks alike
     sent = _sent(faulty)
-    assert _without(mortal.repeatable, sent, _sent(clean)) == _sent(clean)  # nothing lost; repeats only of the killed waves
+    assert _without(mortal.repeatable, sent, _sent(clean)) == _sent(clean)  # nothing lost; repeats only of the killed deliveries
     assert sum(map(len, sent.values())) - sum(map(len, _sent(clean).values())) <= len(mortal.repeatable)
     repeated = {chat for chat, _ in mortal.repeatable}  # (there a repeated prompt's first copy keeps its buttons)
     assert {c: ms for c, ms in _screens(faulty).items() if c not in repeated} == \
@@ -223,7 +207,7 @@ def _statistics(h: Harness) -> dict[str, Any]:
 
 def test_a_death_after_the_statistics_are_written_counts_the_game_once():
     """The function dies once the end's statistics are written, before its ack: the redelivered update
-    delivers the rest of the end, repeats only the sends of the last wave, and counts nothing twice."""
+    delivers the rest of the end, repeats only the end's sends that went out, and counts nothing twice."""
     clean, _, script = _play("base", 6, kill=False)
     U.reset()
     h = Harness(seed=6)
@@ -249,34 +233,22 @@ def test_a_death_after_the_statistics_are_written_counts_the_game_once():
         assert status == 200
     assert deaths == ["g00d1d"] and not h.idle()
     assert _statistics(h) == _statistics(clean)
-    # the messages of the end's last wave that sent any went out before the death without their receipts
-    # (the ack records them): they are sent again, nothing else is, and nothing is lost
+    # what the end sent before the death (its ack never recorded it) is sent again, nothing else is, and
+    # nothing is lost: the extra copies are messages of the end (the result first), each at most once more
     got, want = _sent(h), _sent(clean)
     extra = [(c, m) for c in got for m in set(got[c]) for _ in range(got[c].count(m) - want.get(c, []).count(m))]
-    assert extra and len({c for c, _ in extra}) == len(extra)  # (one wave: at most one message a chat)
+    ending = want[GROUP][-3:]  # the result, the history, the picture
+    assert extra and all(c == GROUP and m in ending for c, m in extra) and len(set(extra)) == len(extra)
+    assert (GROUP, ending[0]) in extra
     assert _without(extra, got, want) == want
     clean.close()
     h.close()
 
 
-def test_a_death_before_the_receipt_sends_only_that_waves_messages_again():
-    """The window left open: the send happened, its wave's receipts were never noted. Only the messages
-    of that wave that went out may be doubled (never an earlier wave's); everything else arrives exactly
-    once."""
-    clean, _, script = _play("base", 5, kill=False)
-    faulty, mortal, _ = _play("base", 5, kill=True, before_receipt=True, script=(clean, script))
-    want, got = _sent(clean), _sent(faulty)
-    extra = sum(len(got[c]) for c in got) - sum(len(want[c]) for c in want)
-    assert 0 < extra <= len(mortal.repeatable)
-    assert _without(mortal.repeatable, got, want) == want  # with each repeat taken out once: the clean game
-    clean.close()
-    faulty.close()
-
-
-def test_a_death_in_the_middle_of_the_starts_first_wave_repeats_only_the_role_cards_that_went_out():
-    """The start's first wave: the board and every role card at once. The function dies after its 4th call
-    (the board and three role cards); the redelivered press sends the wave's other role cards once, and
-    the three again (their receipts were never noted); the next wave (the Leader's picker) goes out once."""
+def test_a_death_in_the_middle_of_the_starts_delivery_repeats_only_what_went_out():
+    """The start: the board, every role card and the Leader's picker. The function dies after its 4th
+    call; the redelivered press sends every message once, and those the dead delivery had sent once more
+    (its ack never recorded them): each chat gets its role card once or twice, never lost."""
     U.reset()
     h = Harness(seed=3)
     h.service.uow.budget = UNLIMITED
@@ -287,12 +259,12 @@ def test_a_death_in_the_middle_of_the_starts_first_wave_repeats_only_the_role_ca
     mortal.kill_after = 4
     with pytest.raises(Killed):
         h.press_label(1, GROUP, "Start")
-    assert [text for _, text in mortal.repeatable] and len(mortal.repeatable) == 3
+    cards_sent = [chat for chat, text in mortal.repeatable if "Your secret role" in str(text)]
+    assert cards_sent and len(mortal.repeatable) <= 4
     mortal.revive()
     assert h.send(h.sent[-1]) == 200  # Telegram delivers the press again
     cards = {uid: sum("Your secret role" in m.history[0] for m in h.io.chat(uid)) for uid in players}
-    twice = {chat for chat, _ in mortal.repeatable}
-    assert cards == {uid: 2 if uid in twice else 1 for uid in players}
+    assert cards == {uid: 2 if uid in cards_sent else 1 for uid in players}
     pickers = [m for uid in players for m in h.io.chat(uid) if m.keyboard and "Propose" in str(m.keyboard)]
-    assert len(pickers) == 1
+    assert len(pickers) == 1 + sum(1 for _, text in mortal.repeatable if "Propose" in str(text))
     h.close()

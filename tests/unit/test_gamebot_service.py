@@ -168,9 +168,8 @@ def test_the_team_plays_from_the_group_and_nobody_gets_a_private_quest_prompt(h)
 
 
 def _cost(h, press) -> tuple[int, int, bool, int]:
-    """(reads, writes, whether new decision buttons were sent) of one press. The receipts (one note per
-    wave of sends, ``gamebot.outbox.courier``; the last wave's are recorded by the ack) are counted apart:
-    returned last."""
+    """(reads, writes, whether new decision buttons were sent, notes) of one press (a note: a refused
+    press, ``uow.refusals_key``; a delivery notes nothing, its ack records it)."""
     before, sent = dict(h.repo.calls), len(h.io.outs)
     press()
     new = h.io.outs[sent:]
@@ -182,17 +181,15 @@ def _cost(h, press) -> tuple[int, int, bool, int]:
 def test_a_vote_or_a_card_costs_one_read_and_one_write(h):
     """One read and one write; a press that deals new decisions writes once more after delivering them
     (the ack): the last vote (its result and the quest's card buttons, one essential edit of the round
-    message) and the last card (the next team picker, sent in the same wave as the group's news: the ack
-    records both receipts, and the picker's id is kept so that its buttons are taken away when the decision
-    ends)."""
+    message) and the last card (the next team picker beside the group's news: the ack records both, and
+    the picker's id is kept so that its buttons are taken away when the decision ends)."""
     players = [1, 2, 3, 4, 5]
     _to_vote(h, players)
     costs = [_cost(h, lambda uid=uid: h.press_label(uid, GROUP, "Approve")) for uid in players]
     costs += [_cost(h, lambda uid=uid: h.press_label(uid, GROUP, "Success")) for uid in (1, 2)]
     assert [c[2] for c in costs] == [False] * 6 + [True]  # (only the picker is a new message with buttons)
     assert [c[:2] for c in costs] == [(1, 1)] * 4 + [(1, 2)] + [(1, 1)] + [(1, 2)], costs
-    # the last card sends the picker together with the group's news (one wave: no note before the ack);
-    # no press notes anything
+    # no press notes anything (none is refused; a delivery writes only its ack)
     assert [c[3] for c in costs] == [0] * 7
 
 

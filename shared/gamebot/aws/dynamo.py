@@ -10,9 +10,9 @@ Semantics match ``FakeRepository``: a write states the version it replaces (``No
 not exist); an item whose ``expires_at`` has passed counts as absent everywhere (DynamoDB's TTL
 deletes lazily, up to days later), so it is hidden from ``get`` and can be created over.
 
-A notes item (``note``/``notes``: a delivery's receipts, a player's refused presses) has no body or
+A notes item (``note``/``notes``: a player's refused presses) has no body or
 version: each note is its own number attribute ``n_<name>``, set by an UpdateItem without condition (several
-notes at once in one UpdateItem: a delivery wave's receipts), so concurrent notes never undo each other.
+notes at once in one UpdateItem), so concurrent notes never undo each other.
 
 The default client is our own (``gamebot.aws.client.DynamoDB``: no boto3 on the Lambda's path, a fraction of
 botocore's CPU per request), created lazily, once per container (warm Lambda invocations reuse it and
@@ -120,7 +120,7 @@ class DynamoRepository(Repository):
         self.table_name = table_name
         self._client = client
         self.clock = clock
-        self.calls = {"read": 0, "write": 0, "note": 0}  # (a note is a write of a receipt or a refusal: counted apart)
+        self.calls = {"read": 0, "write": 0, "note": 0}  # (a note is a write of a refusal: counted apart)
         self._prefetched = threading.local()  # .entry: (key, client.Pending) read ahead by ``prefetching``
         self.read_ahead = {"started": 0, "used": 0}  # reads started by ``prefetching``, and those a get took
 

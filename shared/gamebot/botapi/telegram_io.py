@@ -326,6 +326,8 @@ class TelegramIO:
             tries += 1
             try:
                 mid = await self._call(out)
+                log.debug("%s (%s) to a %s chat: message %s", out.op, out.tag,
+                          "private" if (out.chat_id or 0) > 0 else "group", mid)
                 return Result(out, True, mid)
             except RetryAfter as exc:
                 observe.current().bot_api_failed(429)

@@ -2,16 +2,13 @@
 
 ``deliver`` sends each chat's operations in order, the chats at the same time (at most ``IN_FLIGHT``
 calls at once), while the scheduler calls (the chat's alarm) and the counting of a finished game run in
-worker threads. The calls go out in waves (the n-th call of every chat's chain together), a step's sends
-in one wave where the chains allow it (``aligned``); the receipts of a wave's sends from the outbox are
-noted in one write before the next wave that sends a message (edits need none), the last ones by the ack, so that a death never sends an earlier wave's messages again: it
-may repeat those of the last wave that sent any, when it dies before their receipts (in the middle of
-that wave, in a wave of edits after it, or before the ack). The ack writes, under a version check, what
-was delivered and what the calls taught (message ids, unreachable players...); what waits (Telegram's
-flood control, the group's budget, an entry that failed) wakes the chat through its alarm; a failure of
-the process leaves it to the redelivery, the chat's next update or the alarm (``uow.UnitOfWork`` takes a
-dead delivery over from its receipts). The counting of a finished game and the /nextgame notices start
-once the first wave has been answered, so that they never hold the result's text back.
+worker threads. Nothing is written between the calls: the ack writes, under a version check, what was
+delivered and what the calls taught (message ids, unreachable players...); what waits (Telegram's flood
+control, the group's budget, an entry that failed) wakes the chat through its alarm. A death before the
+ack leaves the delivery to the redelivery, the chat's next update or the alarm (``uow.UnitOfWork`` takes
+a dead delivery over): what it had sent goes out again, nothing is lost. The counting of a finished game
+and the /nextgame notices start once the chat's first call has been answered, so that they never hold
+the result's text back.
 """
 from __future__ import annotations
 
@@ -24,7 +21,7 @@ from gamebot.botapi.telegram_io import Out, Result, TelegramIO
 from gamebot.outbox.delivery import Facts, held_back, learn, to_effect, to_out
 from gamebot.outbox.plan import Plan, Step
 from gamebot.outbox.uow import UnitOfWork
-from gamebot.storage.effects import RECEIPT_DAYS, Effect, receipts_key
+from gamebot.storage.effects import Effect
 from gamebot.storage.session import Session, chat_key
 from gamebot.storage.store import Item, retrying
 from gamebot.timing.alarm import Schedule
@@ -36,28 +33,6 @@ IN_FLIGHT = 16  # Bot API calls at once (the bot may make about 30 per second in
 MAX_DRAIN = 3  # delivery rounds one update may run (notices found by the ack, entries others left)
 RETRY_LATER = 5.0  # seconds before an entry that failed on the network is tried again (times its tries)
 GIVE_UP = 8  # tries of an entry that keeps failing (5xx, network) before it is dropped (about 3 minutes)
-
-
-def sends(op: Out | Effect | None) -> bool:
-    """A message from the outbox: its receipt is noted."""
-    return op is not None and op.op in ("send", "photo") and op.seq is not None
-
-
-def aligned(chains: list[list[Out | Effect]]) -> list[list[Out | Effect | None]]:
-    """The chats' chains with each one's first send moved to the same wave (a wave: the n-th call of
-    every chain): the latest wave any chain's first send can reach, a chat that would send earlier
-    waiting (``None``) just before its send, its edits going as early as before. So the sends of a
-    step (the group's announcement, the private prompt it names the owner of) go out in one wave and
-    need one receipt, recorded by the ack, instead of a note between two waves."""
-    firsts = [next((i for i, op in enumerate(ops) if sends(op)), None) for ops in chains]
-    wave = max((i for i in firsts if i is not None), default=None)
-    out: list[list[Out | Effect | None]] = []
-    for ops, first in zip(chains, firsts, strict=True):
-        if first is None or wave is None or first == wave:
-            out.append(list(ops))
-        else:
-            out.append([*ops[:first], *([None] * (wave - first)), *ops[first:]])
-    return out
 
 
 class Courier:
@@ -122,12 +97,8 @@ class Courier:
 
     async def _send(self, step: Step) -> list[Result]:
         """Each chat's operations one after the other, the chats at the same time (at most ``IN_FLIGHT``
-        calls at once), in waves: the n-th operation of every chat goes out together. The receipts of a
-        wave's sends are noted in one write before the next wave that sends a message goes out (a wave of
-        edits needs none before it); the last ones are recorded by the ack. So a death can leave the sends
-        of one wave at most without their receipts: the last wave that sent any. A finished game's picture
-        is drawn, and its statistics counted, once the first wave (the result's text) has reached the
-        group: neither holds the text back."""
+        calls at once). A finished game's picture is drawn when its turn comes, and its statistics counted
+        once the chat's first call (the result's text) has been answered: neither holds the text back."""
         session = step.session
         per_chat: dict[int | None, list[Out | Effect]] = {}
         for e in step.stored:
@@ -135,52 +106,39 @@ class Courier:
                 per_chat.setdefault(e.chat, []).append(e)
         for o in step.direct:
             per_chat.setdefault(o.chat_id, []).append(o)
-        later = [e for e in step.stored if e.op in (*TALLIED, "nextgame")]  # started after the first wave
+        later = [e for e in step.stored if e.op in (*TALLIED, "nextgame")]
         limit = asyncio.Semaphore(IN_FLIGHT)
-        chains = aligned(list(per_chat.values()))
-        done: list[list[Result]] = [[] for _ in chains]
-        stopped = [False] * len(chains)
-        aside: list[asyncio.Future[list[Result]]] = []
+        first_answered = asyncio.Event()  # the chat's first call (the end's text) has been answered
+        if step.chat_id not in per_chat:
+            first_answered.set()
 
-        async def call(ops: list[Out | Effect | None], i: int) -> Result | None:
-            item = ops[i]
-            if item is None:  # (this chat waits a wave: its send goes out with the others')
-                return None
-            out = to_out(item, session, self.uow.photo) if isinstance(item, Effect) else item
-            if out is None:
-                return None
-            async with limit:
-                return (await self.io.run([out]))[0]
+        async def chain(chat: int | None, ops: list[Out | Effect]) -> list[Result]:
+            done: list[Result] = []
+            for i, item in enumerate(ops):
+                out = to_out(item, session, self.uow.photo) if isinstance(item, Effect) else item
+                if out is not None:
+                    async with limit:
+                        result = (await self.io.run([out]))[0]
+                    done.append(result)
+                if chat == step.chat_id:
+                    first_answered.set()
+                if out is not None and result.error == "retry_after":  # Telegram said wait: the chat's later
+                    # operations wait too; its progress is held back as if Telegram had refused it (stored
+                    # entries stay stored)
+                    done += [Result(o, False, error="retry_after", detail=result.detail)
+                             for o in ops[i + 1:] if isinstance(o, Out) and o.seq is None]
+                    break
+            return done
 
-        wave = 0
-        receipts: dict[str, int] = {}  # the sends of the last wave that sent any, not noted yet
-        while going := [c for c, ops in enumerate(chains) if wave < len(ops) and not stopped[c]]:
-            if receipts and any(sends(chains[c][wave]) for c in going):  # (a wave of edits needs none before it)
-                self._receipts(step, receipts)
-                receipts = {}
-            answers = await asyncio.gather(*(call(chains[c], wave) for c in going))
-            if wave == 0 and later:
-                aside = [asyncio.ensure_future(self._tally(e) if e.op in TALLIED else self._notify(e, step))
-                         for e in later]
-            for c, result in zip(going, answers, strict=True):
-                if result is None:
-                    continue
-                out = result.out
-                if result.ok and result.message_id and sends(out):
-                    receipts[str(out.seq)] = result.message_id
-                done[c].append(result)
-                if result.error == "retry_after":  # Telegram said wait: the chat's later operations wait too;
-                    # its progress is held back as if Telegram had refused it (stored entries stay stored)
-                    rest = chains[c][wave + 1:]
-                    done[c] += [Result(o, False, error="retry_after", detail=result.detail)
-                                for o in rest if isinstance(o, Out) and o.seq is None]
-                    stopped[c] = True
-            wave += 1
-        if later and not aside:
-            aside = [asyncio.ensure_future(self._tally(e) if e.op in TALLIED else self._notify(e, step))
-                     for e in later]
-        tallied = await asyncio.gather(*aside)
-        return [r for rs in tallied for r in rs] + [r for rs in done for r in rs]
+        async def counted() -> list[Result]:
+            await first_answered.wait()
+            found = await asyncio.gather(*(self._tally(e) if e.op in TALLIED else self._notify(e, step)
+                                           for e in later))
+            return [r for rs in found for r in rs]
+
+        chains = [chain(chat, ops) for chat, ops in per_chat.items()]
+        *sent, tallied = await asyncio.gather(*chains, counted())
+        return tallied + [r for rs in sent for r in rs]
 
     async def _tally(self, e: Effect) -> list[Result]:
         """A "stats" effect, in a worker thread (store calls): a failure is tried again like a send."""
@@ -204,15 +162,6 @@ class Courier:
         except Exception:
             log.exception("could not tell the /nextgame subscribers of chat %s (tried again later)", step.chat_id)
             return [Result(out, False, error="network")]
-
-    def _receipts(self, step: Step, sent: dict[str, int]) -> None:
-        """One wave's receipts (outbox sequence number -> message id) in one write."""
-        if not step.lease:
-            return
-        try:
-            self.uow.repo.note(receipts_key(step.chat_id, step.lease), sent, int(self.uow.clock()) + RECEIPT_DAYS * 86400)
-        except Exception:  # the ack still records them; only a death before the ack would send them again
-            log.warning("could not note the receipts of messages %s in chat %s", sorted(sent.values()), step.chat_id)
 
     def _ack(self, step: Step, written: Session, results: list[Result]
              ) -> tuple[Step | None, list[Schedule], Session | None]:

@@ -60,7 +60,6 @@ class Step:
     session: Session | None  # as written (or read, when nothing was written)
     version: int | None
     stored: list[Effect] = field(default_factory=list)  # outbox entries this delivery sends
-    lease: str = ""  # the lease's id: the receipts of this delivery's sends are noted under it
-    took_over: bool = False  # a dead delivery's lease was lifted (its receipts applied): worth a write
+    took_over: bool = False  # a dead delivery's lease was lifted: worth a write
     direct: list[Out] = field(default_factory=list)  # progress sent now, never stored
     committed: bool = False

@@ -19,10 +19,10 @@ import time
 from collections.abc import Callable
 
 from gamebot import observe
-from gamebot.botapi.telegram_io import Out, Result
-from gamebot.outbox.delivery import learn, to_effect, to_out
+from gamebot.botapi.telegram_io import Out
+from gamebot.outbox.delivery import to_effect, to_out
 from gamebot.outbox.plan import Plan, Reply, Step
-from gamebot.storage.effects import LEASE_SECONDS, Budget, Effect, Lease, Outbox, receipts_key
+from gamebot.storage.effects import LEASE_SECONDS, Budget, Effect, Lease, Outbox
 from gamebot.storage.session import Deadline, Session, chat_key, keeps_moved_out
 from gamebot.storage.store import Item, Repository, VersionConflict, Write, retrying
 from gamebot.timing.alarm import Schedule
@@ -169,20 +169,12 @@ class UnitOfWork:
             return stored
 
     def _take_over(self, s: Session, chat_id: int, owner: int) -> bool:
-        """A delivery that did not finish (its function died, or this is its update again): what its
-        receipts say was sent is done, so that only the rest goes out again."""
-        box = s.outbox
-        lease = box.lease
+        """A delivery that did not finish (its function died, or this is its update again): its entries are
+        this delivery's to send again (what the dead one sent before its ack goes out a second time)."""
+        lease = s.outbox.lease
         if lease is None or (lease.owner != owner and lease.until > self.clock()):
             return False  # nothing to take over, or a delivery still running (its ack records what it sent)
-        if lease.id and box.effects:
-            for name, message_id in self.repo.notes(receipts_key(chat_id, lease.id)).items():
-                effect = next((e for e in box.effects if str(e.seq) == name), None)
-                if effect is not None:
-                    box.done([effect.seq])
-                    learn(s, Result(Out(effect.op, chat_id=effect.chat, message_id=effect.message_id,
-                                              remember=effect.remember, live=effect.live), True, message_id))
-        box.lease = None
+        s.outbox.lease = None
         return True
 
     def _resume(self, plan: Plan, session: Session, version: int | None, chat_id: int, owner: int,
@@ -265,7 +257,7 @@ class UnitOfWork:
         for e in stored:
             e.not_before = None
         if stored:
-            box.lease = Lease(owner=owner, until=now + LEASE_SECONDS, id=f"{owner}.{box.next_seq}.{int(now)}")
+            box.lease = Lease(owner=owner, until=now + LEASE_SECONDS)
         progress: list[Out] = []
         views = {o.view for o in plan.outs if o.view}
         for out in plan.outs:
@@ -315,5 +307,4 @@ class UnitOfWork:
             box.keep_for_replay(owner, [to_effect(o) for o in closing])
         # what waits (the budget, flood control, another delivery) wakes the chat when due: its alarm
         plan.schedule = [*plan.schedule, *self.arm(s, now, {e.seq for e in stored}, plan.fired)]
-        return Step(chat_id, owner, s, None, stored=stored, direct=progress, took_over=took_over,
-                    lease=box.lease.id if stored and box.lease is not None else "")
+        return Step(chat_id, owner, s, None, stored=stored, direct=progress, took_over=took_over)

@@ -42,15 +42,12 @@ A **lease** marks the outbox entries a running delivery owns (the update that wr
 deadline longer than the function may run): other updates leave them alone meanwhile, and take them
 over once the lease has expired (the function died) or when the update is redelivered.
 
-**Receipts** close the gap between a send and the ack: the delivery sends in waves (the n-th call of
-every chat together; each chat's first send in the wave of the latest first send, so that a step's
-sends share one wave: ``gamebot.outbox.courier.aligned``) and, before a wave that sends a message, notes the message ids of the previous
-sending wave under its lease in one write (``Repository.note``: several notes in one request, no
-version check, so parallel chats never conflict); the last ones are recorded by the ack. Whoever takes
-a dead delivery over reads its receipts first and marks those entries done, so no message of an earlier
-wave is sent again. Edits need no receipt: doing one again changes nothing. What a death can repeat:
-the sends of the last wave that sent any, when it comes before their receipts (in the middle of that
-wave, in a wave of edits after it, before the ack), and a send whose answer Telegram never returned.
+**What a death repeats**: the ack records, in one write, what a delivery sent; nothing is written
+between its calls. A delivery that dies before its ack is taken over by the redelivered update, the
+chat's next update once the lease has run out, or the chat's alarm: its entries go out again, so the
+messages it had sent before dying arrive a second time (at most what one update sends: the start's
+role cards, the end's result, history and picture) and nothing is lost. Edits repeat harmlessly
+(doing one again changes nothing).
 """
 from __future__ import annotations
 
@@ -130,18 +127,11 @@ class Effect(BaseModel):
 class Lease(BaseModel):
     owner: int  # the update id delivering (0: the chat's alarm)
     until: float  # epoch seconds
-    id: str = ""  # names the delivery's receipts (``receipts_key``)
 
 
 REPLAY_STEPS = 2  # the closing edits of the last steps kept for a redelivery (``Outbox.replay``): Telegram
 # redelivers within seconds, while few other steps of the chat close private prompts; each kept step is
 # written with every update of the chat (a third of a typical item with 6)
-RECEIPT_DAYS = 1  # a delivery's receipts are kept this long (the lease and any redelivery are long over)
-
-
-def receipts_key(chat_id: int, lease_id: str) -> str:
-    """The notes item where a delivery records each message it sent (sequence number -> message id)."""
-    return f"sent#{chat_id}#{lease_id}"
 
 
 class Replay(BaseModel):

@@ -96,8 +96,8 @@ class Repository(ABC):
     @abstractmethod
     def note(self, key: str, values: dict[str, int], expires_at: int) -> None:
         """Record each ``name = value`` of ``values`` in the notes item ``key``, without a version check: one
-        atomic write that concurrent notes of other names never undo (a delivery wave's receipts,
-        ``gamebot.outbox.courier``; a player's refused presses, ``gamebot.outbox.uow.refusals_key``). The item expires at ``expires_at``;
+        atomic write that concurrent notes of other names never undo (a player's refused presses,
+        ``gamebot.outbox.uow.refusals_key``). The item expires at ``expires_at``;
         notes items are read with ``notes``, never with ``get``."""
 
     @abstractmethod
