@@ -49,8 +49,11 @@ def test_the_end_of_a_game_sends_its_text_before_the_picture_is_drawn_and_the_ga
     run, photo, tally = h.io.run, h.service.uow.photo, h.service.courier.tally
 
     async def recorded(outs):
-        order.extend(f"call {o.op}:{o.tag}" for o in outs if o.chat_id == GROUP and o.tag in ("end", "picture"))
-        return await run(outs)
+        mine = [o for o in outs if o.chat_id == GROUP and o.tag in ("end", "picture")]
+        order.extend(f"call {o.op}:{o.tag}" for o in mine)
+        results = await run(outs)
+        order.extend(f"answered {o.op}:{o.tag}" for o in mine)
+        return results
 
     def drawn(s, e):
         order.append("draw")
@@ -63,6 +66,8 @@ def test_the_end_of_a_game_sends_its_text_before_the_picture_is_drawn_and_the_ga
     h.io.run, h.service.uow.photo, h.service.courier.tally = recorded, drawn, counted
     bench_requests.finish_a_game(h)
     assert order.index("draw") > order.index("call send:end") < order.index("tally")
+    # the counting starts once the result's text has been answered (not after an edit before it)
+    assert order.index("answered send:end") < order.index("tally")
     assert order.index("call photo:picture") > order.index("draw")
 
 

@@ -7,8 +7,8 @@ delivered and what the calls taught (message ids, unreachable players...); what 
 control, the group's budget, an entry that failed) wakes the chat through its alarm. A death before the
 ack leaves the delivery to the redelivery, the chat's next update or the alarm (``uow.UnitOfWork`` takes
 a dead delivery over): what it had sent goes out again, nothing is lost. The counting of a finished game
-and the /nextgame notices start once the chat's first call has been answered, so that they never hold
-the result's text back.
+and the /nextgame notices start once the chat's first message has been answered, so that they never
+hold the result's text back.
 """
 from __future__ import annotations
 
@@ -98,7 +98,7 @@ class Courier:
     async def _send(self, step: Step) -> list[Result]:
         """Each chat's operations one after the other, the chats at the same time (at most ``IN_FLIGHT``
         calls at once). A finished game's picture is drawn when its turn comes, and its statistics counted
-        once the chat's first call (the result's text) has been answered: neither holds the text back."""
+        once the chat's first message (the result's text) has been answered: neither holds the text back."""
         session = step.session
         per_chat: dict[int | None, list[Out | Effect]] = {}
         for e in step.stored:
@@ -108,30 +108,34 @@ class Courier:
             per_chat.setdefault(o.chat_id, []).append(o)
         later = [e for e in step.stored if e.op in (*TALLIED, "nextgame")]
         limit = asyncio.Semaphore(IN_FLIGHT)
-        first_answered = asyncio.Event()  # the chat's first call (the end's text) has been answered
+        text_out = asyncio.Event()  # the chat's first message (the end's text) has been answered
         if step.chat_id not in per_chat:
-            first_answered.set()
+            text_out.set()
 
         async def chain(chat: int | None, ops: list[Out | Effect]) -> list[Result]:
             done: list[Result] = []
-            for i, item in enumerate(ops):
-                out = to_out(item, session, self.uow.photo) if isinstance(item, Effect) else item
-                if out is not None:
+            try:
+                for i, item in enumerate(ops):
+                    out = to_out(item, session, self.uow.photo) if isinstance(item, Effect) else item
+                    if out is None:
+                        continue
                     async with limit:
                         result = (await self.io.run([out]))[0]
                     done.append(result)
+                    if chat == step.chat_id and out.op in ("send", "photo"):
+                        text_out.set()
+                    if result.error == "retry_after":  # Telegram said wait: the chat's later operations wait
+                        # too; its progress is held back as if Telegram had refused it (stored entries stay)
+                        done += [Result(o, False, error="retry_after", detail=result.detail)
+                                 for o in ops[i + 1:] if isinstance(o, Out) and o.seq is None]
+                        break
+            finally:
                 if chat == step.chat_id:
-                    first_answered.set()
-                if out is not None and result.error == "retry_after":  # Telegram said wait: the chat's later
-                    # operations wait too; its progress is held back as if Telegram had refused it (stored
-                    # entries stay stored)
-                    done += [Result(o, False, error="retry_after", detail=result.detail)
-                             for o in ops[i + 1:] if isinstance(o, Out) and o.seq is None]
-                    break
+                    text_out.set()
             return done
 
         async def counted() -> list[Result]:
-            await first_answered.wait()
+            await text_out.wait()
             found = await asyncio.gather(*(self._tally(e) if e.op in TALLIED else self._notify(e, step)
                                            for e in later))
             return [r for rs in found for r in rs]
