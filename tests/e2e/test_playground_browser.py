@@ -165,6 +165,7 @@ def _follows_the_group_as_telegram_does(page: Any) -> None:
                            "[...document.querySelectorAll('img.photo')].every((i) => i.complete && i.naturalHeight > 0)")
     page.evaluate(NEXT_FRAMES)
     assert page.eval_on_selector(box, AT_BOTTOM)
+    page.locator(f'section[data-chat="{GROUP_ID}"]').screenshot(path=str(ARTIFACTS / "playground-end-followed.png"))
     # The race CI once lost: the page scrolls down for a picture, and the list grows again before the browser
     # reports that scroll (the picture took its size). The late report must not read as the reader leaving.
     page.eval_on_selector(box, GROWS_UNDER_OWN_SCROLL)
