@@ -3,6 +3,8 @@ language, with the settings panel; its role card says it is practice and nothing
 in a group, a number of bots out of range, while in another game, a second practice."""
 from __future__ import annotations
 
+import pytest
+
 from gamebot.storage.seats import is_bot_id
 from gamebot.storage.session import Session, chat_key
 from localdev import updates as U
@@ -13,6 +15,14 @@ from tests.unit.timer_fakes import Timed
 ME = 7
 
 
+@pytest.fixture
+def h():
+    """The unit harness with phase timers on (``Timed``: the bots of a practice move on its timers), closed after."""
+    harness = Timed()
+    yield harness
+    harness.close()
+
+
 def practice(h: Timed, text: str = "/practice") -> Session | None:
     h.send(U.start(h.user(ME)))
     Harness.command(h, ME, text, chat_id=ME)
@@ -20,107 +30,75 @@ def practice(h: Timed, text: str = "/practice") -> Session | None:
     return Session.from_body(item.body) if item is not None else None
 
 
-def test_practice_opens_a_lobby_of_you_and_four_bots_in_your_private_chat_and_plays_to_the_end():
-    h = Timed()
-    try:
-        s = practice(h)
-        assert s is not None and s.practice and s.chat_id == ME
-        assert len(s.players) == 5 and s.players[0].id == ME and all(is_bot_id(p.id) for p in s.players[1:])
-        lobby = h.io.msgs[(ME, s.lobby_msg)]
-        labels = [b.text for row in lobby.keyboard for b in row]
-        assert "🤖 Add a bot" in labels and "⚙️ Settings" in labels and not any("Join" in t for t in labels)
-        h.press_label(ME, ME, "⚙️ Settings")  # the settings panel comes to the same chat
-        assert any("Done" in b.text for m in h.io.chat(ME) for row in (m.keyboard or []) for b in row)
-        h.press_label(ME, ME, "▶️ Start")
-        card = next(m.text for m in h.io.chat(ME) if "Your secret role" in m.text)
-        assert card.startswith("🎯 <b>Practice game</b>")
-        play_out(h, [ME], chat=ME)
-        s = Session.from_body(h.repo.items[chat_key(ME)].body)
-        assert s.status == "ended"
-        assert not [k for k in h.repo.items if k.startswith("stats#")]  # nothing counts
-        assert not [m for m in h.io.outs if is_bot_id(m.chat_id)]  # and the bots were never sent anything
-    finally:
-        h.close()
+def test_practice_opens_a_lobby_of_you_and_four_bots_in_your_private_chat_and_plays_to_the_end(h: Timed) -> None:
+    s = practice(h)
+    assert s is not None and s.practice and s.chat_id == ME
+    assert len(s.players) == 5 and s.players[0].id == ME and all(is_bot_id(p.id) for p in s.players[1:])
+    lobby = h.io.msgs[(ME, s.lobby_msg)]
+    labels = [b.text for row in lobby.keyboard for b in row]
+    assert "🤖 Add a bot" in labels and "⚙️ Settings" in labels and not any("Join" in t for t in labels)
+    h.press_label(ME, ME, "⚙️ Settings")  # the settings panel comes to the same chat
+    assert any("Done" in b.text for m in h.io.chat(ME) for row in (m.keyboard or []) for b in row)
+    h.press_label(ME, ME, "▶️ Start")
+    card = next(m.text for m in h.io.chat(ME) if "Your secret role" in m.text)
+    assert card.startswith("🎯 <b>Practice game</b>")
+    play_out(h, [ME], chat=ME)
+    s = Session.from_body(h.repo.items[chat_key(ME)].body)
+    assert s.status == "ended"
+    assert not [k for k in h.repo.items if k.startswith("stats#")]  # nothing counts
+    assert not [m for m in h.io.outs if is_bot_id(m.chat_id)]  # and the bots were never sent anything
 
 
-def test_practice_speaks_the_players_language():
-    h = Timed()
-    try:
-        h.langs[ME] = "fr"
-        s = practice(h, "/practice 5")
-        assert s is not None and s.lang == "fr" and len(s.players) == 6
-        assert s.players[1].name == "🤖 Ada (bot)"
-        assert "Entraînement" in h.io.msgs[(ME, s.lobby_msg)].text
-    finally:
-        h.close()
+def test_practice_speaks_the_players_language(h: Timed) -> None:
+    h.langs[ME] = "fr"
+    s = practice(h, "/practice 5")
+    assert s is not None and s.lang == "fr" and len(s.players) == 6
+    assert s.players[1].name == "🤖 Ada (bot)"
+    assert "Entraînement" in h.io.msgs[(ME, s.lobby_msg)].text
 
 
-def test_practice_is_refused_in_a_group_with_a_reason():
-    h = Timed()
-    try:
-        h.send(U.start(h.user(ME)))
-        Harness.command(h, ME, "/practice")
-        assert h.io.texts(GROUP)[-1] == "/practice works in my private chat: open it and send /practice there."
-        assert chat_key(GROUP) not in h.repo.items
-    finally:
-        h.close()
+def test_practice_is_refused_in_a_group_with_a_reason(h: Timed) -> None:
+    h.send(U.start(h.user(ME)))
+    Harness.command(h, ME, "/practice")
+    assert h.io.texts(GROUP)[-1] == "/practice works in my private chat: open it and send /practice there."
+    assert chat_key(GROUP) not in h.repo.items
 
 
-def test_practice_with_too_many_bots_is_refused():
-    h = Timed()
-    try:
-        assert practice(h, "/practice 12") is None
-        assert h.io.texts(ME)[-1] == "Choose 4 to 9 bots, for example /practice 6."
-    finally:
-        h.close()
+def test_practice_with_too_many_bots_is_refused(h: Timed) -> None:
+    assert practice(h, "/practice 12") is None
+    assert h.io.texts(ME)[-1] == "Choose 4 to 9 bots, for example /practice 6."
 
 
-def test_practice_while_in_another_game_is_refused_and_changes_nothing():
-    h = Timed()
-    try:
-        h.lobby([ME, 2, 3])
-        assert practice(h) is None
-        assert h.io.texts(ME)[-1].startswith("You are already playing in another game (")
-    finally:
-        h.close()
+def test_practice_while_in_another_game_is_refused_and_changes_nothing(h: Timed) -> None:
+    h.lobby([ME, 2, 3])
+    assert practice(h) is None
+    assert h.io.texts(ME)[-1].startswith("You are already playing in another game (")
 
 
-def test_a_second_practice_is_refused_and_cancel_ends_the_first():
-    h = Timed()
-    try:
-        first = practice(h)
-        assert first is not None
-        Harness.command(h, ME, "/practice", chat_id=ME)
-        assert h.io.texts(ME)[-1] == "A practice game is already open here: play it, or send /cancel to end it."
-        Harness.command(h, ME, "/cancel", chat_id=ME)
-        assert Session.from_body(h.repo.items[chat_key(ME)].body).status == "cancelled"
-    finally:
-        h.close()
+def test_a_second_practice_is_refused_and_cancel_ends_the_first(h: Timed) -> None:
+    first = practice(h)
+    assert first is not None
+    Harness.command(h, ME, "/practice", chat_id=ME)
+    assert h.io.texts(ME)[-1] == "A practice game is already open here: play it, or send /cancel to end it."
+    Harness.command(h, ME, "/cancel", chat_id=ME)
+    assert Session.from_body(h.repo.items[chat_key(ME)].body).status == "cancelled"
 
 
-def test_cancel_in_private_without_a_practice_says_it_works_in_a_group():
-    h = Timed()
-    try:
-        h.send(U.start(h.user(ME)))
-        Harness.command(h, ME, "/cancel", chat_id=ME)
-        assert h.io.texts(ME)[-1].startswith("This works in a group")
-    finally:
-        h.close()
+def test_cancel_in_private_without_a_practice_says_it_works_in_a_group(h: Timed) -> None:
+    h.send(U.start(h.user(ME)))
+    Harness.command(h, ME, "/cancel", chat_id=ME)
+    assert h.io.texts(ME)[-1].startswith("This works in a group")
 
 
-def test_practice_names_its_game_and_a_practising_player_cannot_join_a_group_game():
-    h = Timed()
-    try:
-        s = practice(h, "/practice resistance 5")
-        assert s is not None and s.settings.theme == "resistance" and len(s.players) == 6
-        for uid in (2, 3):
-            h.send(U.start(h.user(uid)))
-        h.command(2, "/newgame")
-        h.press_label(ME, GROUP, "Join")
-        assert h.last_answer().text.startswith("You are already playing in another game (Practice)")
-        assert [p.id for p in Session.from_body(h.repo.items[chat_key(GROUP)].body).players] == [2]
-    finally:
-        h.close()
+def test_practice_names_its_game_and_a_practising_player_cannot_join_a_group_game(h: Timed) -> None:
+    s = practice(h, "/practice resistance 5")
+    assert s is not None and s.settings.theme == "resistance" and len(s.players) == 6
+    for uid in (2, 3):
+        h.send(U.start(h.user(uid)))
+    h.command(2, "/newgame")
+    h.press_label(ME, GROUP, "Join")
+    assert h.last_answer().text.startswith("You are already playing in another game (Practice)")
+    assert [p.id for p in Session.from_body(h.repo.items[chat_key(GROUP)].body).players] == [2]
 
 
 def test_the_picture_names_a_bot_as_one_without_its_emoji():
@@ -132,11 +110,7 @@ def test_the_picture_names_a_bot_as_one_without_its_emoji():
     assert Glyphs().clean(fonts.bold, "🤖 Ada (bot)").strip() == "Ada (bot)"
 
 
-def test_practice_without_start_first_still_seats_the_person():
-    h = Timed()
-    try:
-        Harness.command(h, ME, "/practice", chat_id=ME)  # (never pressed Start: writing to the bot is enough)
-        s = Session.from_body(h.repo.items[chat_key(ME)].body)
-        assert s.players[0].id == ME and len(s.players) == 5
-    finally:
-        h.close()
+def test_practice_without_start_first_still_seats_the_person(h: Timed) -> None:
+    Harness.command(h, ME, "/practice", chat_id=ME)  # (never pressed Start: writing to the bot is enough)
+    s = Session.from_body(h.repo.items[chat_key(ME)].body)
+    assert s.players[0].id == ME and len(s.players) == 5

@@ -9,18 +9,11 @@ from pathlib import Path
 import pytest
 
 from localdev import updates as U
-from tests.unit.gamebot_fakes import GROUP, Harness
+from tests.unit.gamebot_fakes import GROUP
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
 import bench_requests  # noqa: E402
-
-
-@pytest.fixture
-def h():
-    harness = Harness()
-    yield harness
-    harness.close()
 
 
 def test_the_start_of_a_game_reads_only_the_chat_and_writes_twice(h):
