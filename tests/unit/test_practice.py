@@ -17,7 +17,7 @@ ME = 7
 
 @pytest.fixture
 def h():
-    """The unit harness with phase timers on (``Timed``: the bots of a practice move on its timers), closed after."""
+    """The unit harness with phase timers on (``Timed``), closed after the test."""
     harness = Timed()
     yield harness
     harness.close()
