@@ -46,9 +46,19 @@ class Job:
     committed: bool = False
     callback_id: str | None = None
     answered: bool = False
-    response: dict[str, Any] | None = None  # the Bot API method returned in the webhook's answer
-    reply: Out | None = None  # that method as a call of ours (``answer_now``: made before a wait for bots)
+    reply: Out | None = None  # the update's answer: in the webhook's reply (``response``), or by a call of
+    # ours before the invocation waits for bots (``answer_now``)
     bots: dict[int, int] = field(default_factory=dict)  # chat -> when a bot's move is due, after this job's steps
+
+    @property
+    def response(self) -> dict[str, Any] | None:
+        """``reply`` as the Bot API method returned in the webhook's answer (None: nothing to return)."""
+        r = self.reply
+        if r is None:
+            return None
+        if r.op == "answer":
+            return response_method("answer", callback_id=r.callback_id, text=r.text, alert=r.alert, url=r.url)
+        return response_method("send", chat_id=r.chat_id, text=r.text)
 
     @property
     def message(self) -> Message:
@@ -110,18 +120,15 @@ def respond(job: Job, plan: Plan) -> None:
     """The answer of this update that goes back in the webhook's reply (a method Telegram performs):
     the answer to the pressed button (its plain text: a toast or an alert shows no HTML), or a
     one-message reply to a command (the markup, as HTML)."""
-    if job.response is not None or job.update is None:
+    if job.reply is not None or job.update is None:
         return
     if job.callback_id and not job.answered:
-        text = plain(plan.answer)[:200] or None
-        job.response = response_method("answer", callback_id=job.callback_id, text=text, alert=plan.alert,
-                                       url=plan.url)
-        job.reply = Out("answer", callback_id=job.callback_id, text=text, alert=plan.alert, url=plan.url, tag="answer")
+        job.reply = Out("answer", callback_id=job.callback_id, text=plain(plan.answer)[:200] or None,
+                        alert=plan.alert, url=plan.url, tag="answer")
         job.answered = True
     elif plan.answer and not job.callback_id and job.update.effective_chat is not None:
         chat = job.update.effective_chat.id
         if len(plan.answer) <= MAX_TEXT and not any(o.chat_id == chat for o in plan.outs):
-            job.response = response_method("send", chat_id=chat, text=plan.answer)
             job.reply = Out("send", chat_id=chat, text=plan.answer, tag="reply", essential=False)
         else:
             plan.outs.insert(0, Out("send", chat_id=chat, text=plan.answer, tag="reply", essential=False))
@@ -141,10 +148,10 @@ async def finish(deps: Deps, job: Job, plan: Plan) -> list[Result]:
         else:
             job.bots.pop(step.chat_id, None)
     committed = plan.step is not None and plan.step.committed
-    if (not job.callback_id and not committed and (job.response or plan.picture is not None
+    if (not job.callback_id and not committed and (job.reply is not None or plan.picture is not None
                                                    or any(o.op != "answer" for o in plan.outs))
             and job.update_id is not None and not claim(deps, job.update_id)):  # (a timer has no update to claim)
-        job.response = job.reply = None  # a command already answered: Telegram redelivered it
+        job.reply = None  # a command already answered: Telegram redelivered it
         return []
     if plan.step is not None:
         delivered: list[Result] = await deps.courier.deliver(plan)
@@ -161,8 +168,8 @@ async def answer_now(deps: Deps, job: Job) -> None:
     """Make the update's answer now (a Bot API call of ours) instead of in the webhook's reply, which
     Telegram performs only once the invocation ends: before it waits for the bots, the pressed button
     stops spinning."""
-    if job.reply is not None and job.response is not None:
-        reply, job.reply, job.response = job.reply, None, None
+    if job.reply is not None:
+        reply, job.reply = job.reply, None
         await deps.io.run([reply])
 
 
