@@ -149,8 +149,8 @@ def test_the_repository_on_our_client(clients):
         repo.transact([Write(Item("game#1", {"n": 2}), 7), Write(Item("other", {}), None)])
     repo.transact([Write(Item("game#1", {"n": 3}), 1)], [Delete("nothing")])
     assert repo.get_many(["game#1", "other"]) == {"game#1": Item("game#1", {"n": 3}, 2)}
-    repo.note("sent#1", {"a": 5}, 2_000_000_000)
-    assert repo.notes("sent#1") == {"a": 5}
+    repo.note("refused#1#7", "a", 5, 2_000_000_000)
+    assert repo.notes("refused#1#7") == {"a": 5}
 
 
 def test_an_unknown_table_is_an_error_the_caller_sees(clients):

@@ -477,16 +477,16 @@ def test_get_many_versions_guard_the_writes_that_follow(env):
 
 def test_notes_are_kept_side_by_side_without_versions_and_expire(env):
     repo, clock = env
-    assert repo.notes("sent#1#a") == {}
-    repo.note("sent#1#a", {"3": 501}, T0 + 60)
-    repo.note("sent#1#a", {"4": 502, "5": 503}, T0 + 60)  # several notes in one write (a wave's receipts)
-    repo.note("sent#1#a", {"3": 501}, T0 + 60)  # the same note again: no conflict, no change
-    repo.note("sent#1#b", {"3": 900}, T0 + 60)
-    assert repo.calls["note"] == 4 and repo.calls["write"] == 0  # (receipts: counted apart from writes)
-    assert repo.notes("sent#1#a") == {"3": 501, "4": 502, "5": 503}
-    assert repo.notes("sent#1#b") == {"3": 900}
+    assert repo.notes("refused#1#7") == {}
+    repo.note("refused#1#7", "3", 501, T0 + 60)
+    repo.note("refused#1#7", "4", 502, T0 + 60)
+    repo.note("refused#1#7", "3", 501, T0 + 60)  # the same note again: no conflict, no change
+    repo.note("refused#1#8", "3", 900, T0 + 60)
+    assert repo.calls["note"] == 4 and repo.calls["write"] == 0  # (notes: counted apart from writes)
+    assert repo.notes("refused#1#7") == {"3": 501, "4": 502}
+    assert repo.notes("refused#1#8") == {"3": 900}
     clock.now = T0 + 61
-    assert repo.notes("sent#1#a") == {}
+    assert repo.notes("refused#1#7") == {}
 
 
 def test_a_groups_subscribers_are_read_in_one_request_and_taken_out_one_at_a_time(env, monkeypatch):

@@ -10,9 +10,9 @@ Semantics match ``FakeRepository``: a write states the version it replaces (``No
 not exist); an item whose ``expires_at`` has passed counts as absent everywhere (DynamoDB's TTL
 deletes lazily, up to days later), so it is hidden from ``get`` and can be created over.
 
-A notes item (``note``/``notes``: a player's refused presses) has no body or
-version: each note is its own number attribute ``n_<name>``, set by an UpdateItem without condition (several
-notes at once in one UpdateItem), so concurrent notes never undo each other.
+A notes item (``note``/``notes``: a player's refused presses) has no body or version: each note is its
+own number attribute ``n_<name>``, set by an UpdateItem without condition, so concurrent notes never undo
+each other.
 
 The default client is our own (``gamebot.aws.client.DynamoDB``: no boto3 on the Lambda's path, a fraction of
 botocore's CPU per request), created lazily, once per container (warm Lambda invocations reuse it and
@@ -245,15 +245,13 @@ class DynamoRepository(Repository):
         _observe_write(record)
         return Item(key=item.key, body=item.body, version=version, expires_at=item.expires_at)
 
-    def note(self, key: str, values: dict[str, int], expires_at: int) -> None:
+    def note(self, key: str, name: str, value: int, expires_at: int) -> None:
         self.calls["note"] += 1
-        names = {f"#n{i}": NOTE_PREFIX + name for i, name in enumerate(values)}
-        given = {f":v{i}": {"N": str(int(v))} for i, v in enumerate(values.values())}
         self.client.update_item(
             TableName=self.table_name, Key={"pk": {"S": key}},
-            UpdateExpression="SET " + ", ".join(f"#n{i} = :v{i}" for i in range(len(values))) + ", expires_at = :e",
-            ExpressionAttributeNames=names,
-            ExpressionAttributeValues={**given, ":e": {"N": str(int(expires_at))}},
+            UpdateExpression="SET #n = :v, expires_at = :e",
+            ExpressionAttributeNames={"#n": NOTE_PREFIX + name},
+            ExpressionAttributeValues={":v": {"N": str(int(value))}, ":e": {"N": str(int(expires_at))}},
         )
 
     def notes(self, key: str) -> dict[str, int]:

@@ -88,7 +88,7 @@ class UnitOfWork:
             except Reply as r:  # a refusal writes nothing to the chat's item (see ``refusals_key``)
                 if not r.final and owner is not None and user_id is not None and session is not None \
                         and session.seat_of(user_id) is not None:
-                    self.repo.note(refusals_key(chat_id, user_id), {str(owner): 1}, int(self.clock()) + REFUSALS_KEPT)
+                    self.repo.note(refusals_key(chat_id, user_id), str(owner), 1, int(self.clock()) + REFUSALS_KEPT)
                 plan = Plan(answer=r.text, alert=r.alert, url=r.url)
                 return self._uncommitted(plan, session, version, chat_id, me)
             if plan.session is None and stored is not None and (

@@ -94,9 +94,9 @@ class Repository(ABC):
     def delete(self, key: str, expect: int | None = None) -> None: ...
 
     @abstractmethod
-    def note(self, key: str, values: dict[str, int], expires_at: int) -> None:
-        """Record each ``name = value`` of ``values`` in the notes item ``key``, without a version check: one
-        atomic write that concurrent notes of other names never undo (a player's refused presses,
+    def note(self, key: str, name: str, value: int, expires_at: int) -> None:
+        """Record ``name = value`` in the notes item ``key``, without a version check: one atomic write
+        that concurrent notes of other names never undo (a player's refused presses,
         ``gamebot.outbox.uow.refusals_key``). The item expires at ``expires_at``;
         notes items are read with ``notes``, never with ``get``."""
 
@@ -173,13 +173,13 @@ class FakeRepository(Repository):
     def delete(self, key: str, expect: int | None = None) -> None:
         self.transact([], [Delete(key, expect)])
 
-    def note(self, key: str, values: dict[str, int], expires_at: int) -> None:
+    def note(self, key: str, name: str, value: int, expires_at: int) -> None:
         with self._lock:
             self.calls["note"] += 1
             item = self._live(key)
             if item is None:
                 item = self.items[key] = Item(key=key, body={})
-            item.body.update({name: int(value) for name, value in values.items()})
+            item.body[name] = int(value)
             item.expires_at = int(expires_at)
 
     def notes(self, key: str) -> dict[str, int]:
