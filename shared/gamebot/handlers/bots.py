@@ -30,7 +30,7 @@ from gamebot.outbox.context import MAX_PLAYERS, Deps, lang_of
 from gamebot.outbox.plan import Plan, Reply
 from gamebot.outgoing import views
 from gamebot.presenter.table import esc
-from gamebot.storage.seats import MAX_DELAY, MIN_DELAY, BotTurn, bot_number, free_bot_id, is_bot_id
+from gamebot.storage.seats import MAX_DELAY, MIN_DELAY, BotTurn, bot_number, bot_seats, free_bot_id, is_bot_id
 from gamebot.storage.session import LOBBY, PLAYING, Player, Session, serial
 from gamebot.timing.policy import step_of
 
@@ -49,7 +49,7 @@ def bot_name(uid: int, lang: str) -> str:
 
 def bot_players(s: Session) -> list[int]:
     """The seats of ``s`` the bot plays."""
-    return [seat for seat, p in enumerate(s.players) if is_bot_id(p.id)]
+    return bot_seats([p.id for p in s.players])
 
 
 def waiting_bots(s: Session, state: GameState) -> list[int]:

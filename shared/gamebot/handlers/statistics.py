@@ -13,7 +13,7 @@ from gamebot.outgoing.notices import picture_out
 from gamebot.presenter.table import Table, esc
 from gamebot.storage import recovery
 from gamebot.storage.effects import Effect
-from gamebot.storage.seats import is_bot_id
+from gamebot.storage.seats import bot_seats
 from gamebot.storage.session import ENDED, Session, chat_key, user_key
 from gamebot.storage.store import retrying
 from gamebot.story import end_text
@@ -24,7 +24,7 @@ def stats_effect(s: Session, state: Any, final_view: dict[str, Any]) -> Effect |
     after the commit (``tally``); None for a game that does not count (cancelled, too few humans, practice)."""
     from gamebot.scores import stats  # only when a game ends: not at cold start
 
-    bots = [seat for seat, p in enumerate(s.players) if is_bot_id(p.id)]
+    bots = bot_seats([p.id for p in s.players])
     humans = sum(1 for seat, p in enumerate(s.players) if not p.bot and seat not in bots)
     if s.practice or not stats.counts(s.status, humans, len(bots)):  # (a /practice game never counts)
         return None

@@ -168,7 +168,7 @@ class UnitOfWork:
             log.exception("could not move the history out of chat item %s", stored.key)
             return stored
 
-    def _take_over(self, s: Session, chat_id: int, owner: int) -> bool:
+    def _take_over(self, s: Session, owner: int) -> bool:
         """A delivery that did not finish (its function died, or this is its update again): its entries are
         this delivery's to send again (what the dead one sent before its ack goes out a second time)."""
         lease = s.outbox.lease
@@ -235,7 +235,7 @@ class UnitOfWork:
     def sort(self, s: Session, plan: Plan, chat_id: int, owner: int, again: bool = True) -> Step:
         """Essential operations into the outbox; the outbox entries that go out now (the group's within
         its budget, under this delivery's lease); progress within what the budget leaves."""
-        took_over = self._take_over(s, chat_id, owner)
+        took_over = self._take_over(s, owner)
         now = self.clock()
         box = s.outbox
         group = s.chat_id
