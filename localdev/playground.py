@@ -433,12 +433,12 @@ class Playground:
         def read() -> int:
             import app
 
-            from gamebot.storage.seats import is_bot_id
+            from gamebot.storage.seats import bot_seats
             from gamebot.storage.session import Session, chat_key
 
             item = app.service().repo.get(chat_key(GROUP_ID))
             session = Session.from_body(item.body) if item is not None else None
-            return sum(1 for p in session.players if is_bot_id(p.id)) if session is not None else 0
+            return len(bot_seats([p.id for p in session.players])) if session is not None else 0
 
         return self.worker.call(read)
 
