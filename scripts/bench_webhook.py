@@ -23,7 +23,7 @@ reads the chats and presses buttons like a person). Delays make the run look lik
   update's time is taken (the bench's own work). Work the handler does between writing a request and reading
   its answer (``DynamoDB.start``: a button's session is read while the update is parsed) overlaps
   the delay, as it would in AWS;
-* timers are on, as the stack deploys them: a scheduler is installed (``gamebot.timing.scheduler.install``)
+* timers are on, as the stack deploys them: a scheduler is installed (``gamebot.timing.wakeup.install``)
   that records every timer and delays each CreateSchedule request by ``--scheduler-ms`` (default: the
   DynamoDB delay; EventBridge answers a name already scheduled with ConflictException, still a
   request). The bench fires the timers when due through ``Timers.fire`` (the timer function's work):
@@ -385,7 +385,7 @@ class Bench:
         from gamebot.aws import dynamo
         from gamebot.aws.client import DynamoDB
         from gamebot.aws.dynamo import DynamoRepository
-        from gamebot.timing import scheduler
+        from gamebot.timing import wakeup
         from tests.unit.gamebot_fakes import Clock
 
         self.app = app
@@ -398,7 +398,7 @@ class Bench:
         self.peek_repo = DynamoRepository(TABLE, client=DynamoDB(endpoint=endpoint))
         self.clock = Clock(float(int(time.time())))
         self.scheduler = BenchScheduler(scheduler_delay)
-        scheduler.install(self.scheduler)  # (in AWS: EventBridge Scheduler, as template.yaml configures it)
+        wakeup.install(self.scheduler)  # (in AWS: EventBridge Scheduler, as template.yaml configures it)
         self.svc = app.service()  # warm: the first update of a container is a cold start, measured elsewhere
         self.svc.set_clock(self.clock)
         self.rows: list[dict[str, Any]] = []
@@ -676,9 +676,9 @@ def run(quick: bool, rtt_ms: float, dynamo_ms: float, scheduler_ms: float, per_m
                 stuck[group] = play(bench, name, n, theme, roles, options, seed, group)
             bench.fire_until(math.inf)  # the timers left fire too (stale by now: each still costs an invocation)
     finally:
-        from gamebot.timing import scheduler
+        from gamebot.timing import wakeup
 
-        scheduler.install(None)
+        wakeup.install(None)
         fake.stop()
         server.stop()
     rows = bench.rows

@@ -3,7 +3,8 @@
 
 A deploy registers the webhook by itself (the stack's ``TelegramWebhook`` custom resource); use
 this to re-register it, e.g. after pointing the bot elsewhere for a while, or to see what Telegram
-reports (``--info``: pending updates, last delivery error).
+reports (``--info``: pending updates, last delivery error, max_connections). Setting it sends the same
+parameters as a deploy (``set_webhook_params`` of the custom resource: max_connections 100 included).
 
 Values come from the options, else from the environment (TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_URL,
 TELEGRAM_WEBHOOK_SECRET, TELEGRAM_API_BASE_URL), else, with ``--stack NAME``, from the deployed stack:
@@ -125,6 +126,7 @@ def main(argv: list[str] | None = None, *, cfn: Any = None, lambda_client: Any =
         setup.call_bot_api(args.token, "setWebhook", params, base_url=base, deadline=deadline)
         print(f"webhook of bot {setup.bot_id(args.token)} set to {args.url}")
         print(f"allowed updates: {', '.join(params['allowed_updates'])}")
+        print(f"max connections: {params['max_connections']}")
         if not args.no_commands:
             for menu in setup.load_menus():
                 setup.call_bot_api(args.token, "setMyCommands", menu, base_url=base, deadline=deadline)

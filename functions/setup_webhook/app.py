@@ -3,7 +3,7 @@
 ``Custom::TelegramWebhook``
     Create/Update: ``setWebhook`` (our API URL, the secret token Telegram echoes in the
     ``X-Telegram-Bot-Api-Secret-Token`` header, the update types the bot handles, pending updates
-    dropped) then ``setMyCommands`` (the command menu from ``gamebot.botapi.commands``, read from the layer:
+    dropped, ``max_connections`` 100) then ``setMyCommands`` (the command menu from ``gamebot.botapi.commands``, read from the layer:
     one call per catalog language, the default without ``language_code``).
     Delete: ``deleteWebhook``, but only while the bot's webhook still points at this stack's URL, so
     deleting an old stack cannot unhook a newer deployment of the same bot.
@@ -39,6 +39,12 @@ from gamebot.environment import Environment
 # The update types the bot handles. chat_member is not needed (and must be asked for explicitly);
 # my_chat_member tells us when the bot is added to or removed from a group.
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
+# The simultaneous HTTPS connections Telegram may open to the webhook: 100, Telegram's maximum (its
+# default is 40). A connection carries one update at a time and is held until the webhook function
+# answers (its commit, then its Bot API calls: up to its 25 s timeout), so each running invocation holds
+# one connection of the bot's whole pool, for every group: with 40, 40 slow updates hold back every
+# other group's next one, though Lambda could run more. WebhookApi's throttling (burst 100) caps abuse.
+MAX_CONNECTIONS = 100
 HTTP_TIMEOUT = 10.0  # seconds, for one Bot API call
 RESERVE_SECONDS = 4.0  # time kept back to answer CloudFormation before Lambda's own timeout
 MAX_REASON = 1000  # CloudFormation rejects responses over 4 KB
@@ -104,6 +110,7 @@ def set_webhook_params(url: str, secret_token: str, *, drop_pending_updates: boo
         "secret_token": secret_token,
         "allowed_updates": list(ALLOWED_UPDATES),
         "drop_pending_updates": drop_pending_updates,
+        "max_connections": MAX_CONNECTIONS,
     }
 
 

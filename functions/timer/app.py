@@ -1,29 +1,42 @@
-"""The timer Lambda: EventBridge Scheduler invokes it when a chat's alarm is due.
+"""The timer Lambda: a chat's wake-up, from the wake-up queue (SQS) or from EventBridge Scheduler.
 
-The event is the payload ``gamebot.timing.alarm`` scheduled: ``{"chat", "game", "kind": "wake", "due",
+A wake-up's payload is what ``gamebot.timing.alarm`` set: ``{"chat", "game", "kind": "wake", "due",
 "name"}`` (timers scheduled by earlier versions carry ``phase``, ``serial``, ``step`` and a kind
-``remind``, ``expire`` or ``flush``: they are handled the same way). The handler reads the chat's
-session and does whatever is due then (``Timers.fire``): the reminder or the expiry of the running time
-limit, in a version-checked write, and what waits in the outbox; that write sets the chat's next alarm.
-When that leaves a bot's move due in a few seconds, the invocation waits and plays the bots' moves at their
-pace, as the webhook does (``Service.wake``, ``gamebot.core.pacing``), until ``SAFETY_MARGIN`` before its
-timeout at the latest.
+``remind``, ``expire`` or ``flush``: they are handled the same way). It arrives in one of two events:
+
+* **from the wake-up queue** (``WAKE_QUEUE_URL``: an alarm due within 15 minutes, delayed to its second;
+  ``gamebot.timing.wakeup``), Lambda's SQS event, the payload as each record's body::
+
+      {"Records": [{"messageId": "1f0c…", "eventSource": "aws:sqs",
+                    "body": "{\"chat\":-100123,\"game\":\"g1\",\"kind\":\"wake\",\"due\":1765100000.5,\"name\":\"gb1-2-3\"}"}]}
+
+  answered ``{"batchItemFailures": [{"itemIdentifier": "<messageId>"}]}`` with the records to receive
+  again (a storage failure; the queue's redrive policy ends in the timers' dead-letter queue);
+* **from EventBridge Scheduler** (a far alarm, or the backstop), the payload itself as the event::
+
+      {"chat": -100123, "game": "g1", "kind": "wake", "due": 1765100000, "name": "gb1-2-3"}
+
+  answered ``{"status": ...}``; a storage failure is raised, so that EventBridge Scheduler retries.
+
+Any test harness drives the function with those events. For each wake-up the handler reads the chat's
+session and does whatever is due then (``Service.wake``: the bots' moves, the reminder or the expiry of
+the running time limit, what waits in the outbox) in one version-checked write, which sets the chat's
+next alarm. A wake-up for an alarm that moved since, a finished game or a chat the bot left finds nothing
+due: nothing is sent or written. Nothing here sleeps: the bots' next move is the next wake-up.
 
 Like the webhook, the service is built once per container with ONE event loop (``gamebot.core.runtime``).
-Its settings come from the environment, read in one place (``gamebot.environment.Environment``): among
-them ``TABLE_NAME``, ``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_API_BASE_URL``, ``TELEGRAM_BOT_USERNAME``,
-``GAME_ARCHIVE_DAYS``, ``SCHEDULER_ROLE_ARN``, ``SCHEDULE_GROUP``; the alarms it schedules target this
-function itself (its ARN comes from the invocation context).
-Storage errors are raised so that EventBridge Scheduler retries (a retry of a timer that did act finds
-nothing due); anything else is logged and dropped. The AWS requests get a deadline a moment before the
-function's timeout (``gamebot.core.runtime.invocation``): one that cannot get through in time is raised as
-a storage error too, not cut off by the timeout.
+Its settings come from the environment, read in one place (``gamebot.environment.Environment``); the
+schedules it creates target this function itself (its ARN comes from the invocation context). Anything
+but a storage error is logged and dropped (a retry would fail the same way). The AWS requests get a
+deadline a moment before the function's timeout (``gamebot.core.runtime.invocation``): one that cannot get
+through in time is raised as a storage error too, not cut off by the timeout.
 
-Each invocation ends with one summary log line (the chat, the game, the outcome, the duration) and one EMF
+Each wake-up ends with one summary log line (the chat, the game, the outcome, the duration) and one EMF
 blob (``gamebot.core.metrics.observed``: its duration, how late the timer fired).
 """
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from gamebot.core.metrics import Invocation, observed
@@ -34,8 +47,8 @@ from gamebot.storage.session import chat_key
 log = lambda_logging("gamebot.timer")
 
 FIELDS = {"chat": int, "kind": str}  # what every timer carries
-OPTIONAL = {"game": str, "due": int, "name": str, "phase": str, "serial": int, "step": str}
-SAFETY_MARGIN = 3.0  # seconds kept free before the timeout when waiting for the bots (gamebot.core.pacing)
+WAIT_BUDGET = 20.0  # seconds a wake-up may wait out Telegram's flood control, without the wake-up queue
+OPTIONAL = {"game": str, "due": float, "name": str, "phase": str, "serial": int, "step": str}
 
 _CONTAINER = Container()
 
@@ -43,7 +56,7 @@ _CONTAINER = Container()
 def service(target_arn: str = "") -> Any:
     """The container's service; the timers it schedules invoke ``target_arn`` (this function)."""
     from gamebot.core.runtime import build_service
-    from gamebot.timing.scheduler import scheduler_from_env
+    from gamebot.timing.wakeup import scheduler_from_env
 
     async def build(env: Environment) -> Any:
         return await build_service(env, scheduler=scheduler_from_env(target_arn or None, env=env), pool=8)
@@ -70,13 +83,36 @@ def payload_of(event: Any) -> dict[str, Any] | None:
     return payload
 
 
-def lambda_handler(event: Any, context: Any = None) -> dict[str, str]:
+def lambda_handler(event: Any, context: Any = None) -> dict[str, Any]:
+    records = event.get("Records") if isinstance(event, dict) else None
+    if isinstance(records, list):  # the wake-up queue's batch
+        failed = [mid for record in records if (mid := _record(record, context)) is not None]
+        return {"batchItemFailures": [{"itemIdentifier": mid} for mid in failed]}
     # one summary line and one EMF blob per timer (gamebot.core.metrics): its chat, game, lateness, outcome
     with observed("timer", context, log, update=False) as inv:
         inv.stack = stack_name()
         status = _fire(event, context, inv)
         inv.note(outcome=status["status"])
         return status
+
+
+def _record(record: Any, context: Any) -> str | None:
+    """One wake-up of the queue's batch: the message's id if it is to be received again (a storage
+    failure), else None (done, or not a wake-up: ignored, never retried)."""
+    mid = record.get("messageId") if isinstance(record, dict) else None
+    try:
+        event = json.loads(record["body"])
+    except (TypeError, KeyError, ValueError, RecursionError):
+        event = None
+    with observed("timer", context, log, update=False) as inv:
+        inv.stack = stack_name()
+        try:
+            status = _fire(event, context, inv)
+        except Exception:  # (a storage failure, logged by ``_fire``): the queue delivers it again
+            inv.note(outcome="retry")
+            return str(mid) if mid else None
+        inv.note(outcome=status["status"])
+    return None
 
 
 def _fire(event: Any, context: Any, inv: Invocation) -> dict[str, str]:
@@ -90,15 +126,17 @@ def _fire(event: Any, context: Any, inv: Invocation) -> dict[str, str]:
     target = getattr(context, "invoked_function_arn", "") or ""
     try:
         svc = service(target)
-        if payload.get("due") is not None:  # (EventBridge Scheduler fires within a minute of it, or late)
-            inv.timer_fired(svc.clock() - payload["due"])
+        if payload.get("due") is not None:  # (the queue's wake-up arrives within a second or two of it;
+            inv.timer_fired(svc.clock() - payload["due"])  # EventBridge Scheduler's within a minute)
         # the AWS requests end before the Lambda timeout, so that a storage failure is raised in time
-        with invocation(context) as left, svc.repo.prefetching(chat_key(payload["chat"])):  # read while the rest gets ready
-            until = None if left is None else svc.clock() + left - SAFETY_MARGIN
-            outcome = _CONTAINER.run(svc.wake(payload, until))  # (and the bots' moves that follow soon)
+        with invocation(context), svc.repo.prefetching(chat_key(payload["chat"])):  # read while the rest gets ready
+            svc.io.wait_budget = 0.0 if svc.deps.scheduler is not None and svc.deps.scheduler.window else WAIT_BUDGET
+            outcome = _CONTAINER.run(svc.wake(payload))
     except Exception as exc:
         if transient(exc):
-            raise  # EventBridge Scheduler retries (RetryPolicy)
+            log.warning("timer %s: storage unavailable (%s); it will be delivered again", payload["kind"],
+                        type(exc).__name__)
+            raise  # EventBridge Scheduler retries (RetryPolicy); the queue receives it again
         log.exception("timer %s failed", payload["kind"])
         return {"status": "error"}
     return {"status": outcome}  # (the summary line says it: gamebot.core.metrics.observed)

@@ -1,9 +1,11 @@
 """The Telegram webhook Lambda: ``lambda_handler(event, context)`` behind an API Gateway HTTP API.
 
-Thin on purpose: check the secret header, parse the JSON body, hand it to ``gamebot.core.service``, with
-the moment the invocation's time runs out (less ``SAFETY_MARGIN``): an update whose step gives the bot's
-own seats a decision waits for their moves in the same invocation (``gamebot.core.pacing``), answering
-the update by a call of its own first; otherwise its answer is the one Bot API method of the reply.
+Thin on purpose: check the secret header, parse the JSON body, hand it to ``gamebot.core.service`` and
+answer with the one Bot API method of the reply, once the update's own step is delivered. Nothing here
+sleeps: Telegram sends a chat's next update only once this one is answered. A bot seat's move the step
+planned, an edit the group's budget holds back or a 429's wait is the chat's next wake-up
+(``gamebot.timing.wakeup``: the wake-up queue invokes the timer function at its second); only without
+that queue (EventBridge Scheduler alone fires within a minute) is a short 429 waited out here.
 The Bot, the repository and the service are built once per container and ONE asyncio event loop is
 kept at module scope (``asyncio.run`` per call closes the loop the Bot's HTTP client is bound to).
 
@@ -30,9 +32,8 @@ from gamebot.environment import BadSetting, Environment, stack_name
 log = lambda_logging("gamebot.webhook")
 
 SECRET_HEADER = "x-telegram-bot-api-secret-token"
-WAIT_BUDGET = 20.0  # seconds an update may wait on 429 retry_after in total (TelegramIO.wait_budget)
+WAIT_BUDGET = 20.0  # seconds an update may wait on 429 retry_after in total, without the wake-up queue
 SAFETY_MARGIN = 3.0  # seconds kept free before the Lambda timeout (one more Bot API call, the answer)
-# (the wait for the bots' moves, gamebot.core.pacing, ends by then too, with time for its step)
 
 _CONTAINER = Container()  # the service and the one event loop of this container (gamebot.core.runtime)
 THROTTLE = Throttle()  # each player's presses and commands in this container (gamebot.botapi.throttle)
@@ -41,7 +42,7 @@ _answer_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encod
 
 async def _build(env: Environment) -> Any:
     from gamebot.core.runtime import build_service
-    from gamebot.timing.scheduler import scheduler_from_env
+    from gamebot.timing.wakeup import scheduler_from_env
 
     return await build_service(env, scheduler=scheduler_from_env(env=env))
 
@@ -113,19 +114,24 @@ def _handle(event: dict[str, Any], context: Any, inv: Invocation) -> dict[str, A
         return _response(500, "retry")
     # the AWS requests end before the Lambda timeout, in time to answer (a 500 if nothing was committed)
     with invocation(context) as left:
-        until = None
-        if left is not None:  # waiting out flood control, or for the bots, must never outlast the Lambda timeout
-            svc.io.wait_budget = max(0.0, min(WAIT_BUDGET, left - SAFETY_MARGIN))
-            until = svc.clock() + left - SAFETY_MARGIN
-        # a button of the running game: its group's session is read while the update is parsed; a step that
-        # leaves a bot's move due in a few seconds is followed by the bots' moves (gamebot.core.pacing)
+        svc.io.wait_budget = wait_budget(svc, left)
+        # a button of the running game: its group's session is read while the update is parsed
         with svc.reading_ahead(data):
-            answer = _CONTAINER.run(svc.handle_update(data, checked=True, until=until))  # (refusal: above)
+            answer = _CONTAINER.run(svc.handle_update(data, checked=True))  # (refusal: above)
     if answer.status != 200:
         inv.note(outcome="error")
     if answer.status == 200 and answer.method is not None:
         return _method(answer.method)
     return _response(answer.status, "ok" if answer.status == 200 else "retry")
+
+
+def wait_budget(svc: Any, left: float | None) -> float:
+    """The seconds this update may wait out Telegram's flood control: none when the wake-up queue sends
+    what waits at its second (``gamebot.timing.wakeup``); else a short wait, never past the timeout."""
+    scheduler = svc.deps.scheduler
+    if scheduler is not None and scheduler.window > 0:
+        return 0.0
+    return WAIT_BUDGET if left is None else max(0.0, min(WAIT_BUDGET, left - SAFETY_MARGIN))
 
 
 def _method(method: dict[str, Any]) -> dict[str, Any]:

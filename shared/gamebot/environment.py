@@ -28,6 +28,9 @@ variable                           what it sets                                 
 ``SCHEDULE_GROUP``
 ``TIMER_DLQ_ARN``                  the SQS queue the timers' schedules dead-letter to (unset:   (none)
                                    a timer that cannot be delivered is dropped)
+``WAKE_QUEUE_URL``                 the SQS queue that wakes a chat to the second, within 15     (none: the
+                                   minutes (``gamebot.timing.wakeup``; the timer function       schedules
+                                   consumes it)                                                 alone)
 ``AWS_REGION`` /                   the AWS region                                               us-east-1
 ``AWS_DEFAULT_REGION``
 ``AWS_ENDPOINT_URL_<SERVICE>`` /   an endpoint override per service (``DYNAMODB``,              AWS's
@@ -58,7 +61,7 @@ _ENDPOINT = "AWS_ENDPOINT_URL_"  # and a service id: that service's endpoint
 _READ = frozenset((  # every variable ``Environment.read`` reads (and those starting with _ENDPOINT)
     "TELEGRAM_BOT_TOKEN", "TELEGRAM_WEBHOOK_SECRET", "TELEGRAM_API_BASE_URL", "TELEGRAM_BOT_USERNAME", "TABLE_NAME",
     "GAME_ARCHIVE_DAYS", "GROUP_MESSAGES_PER_MINUTE", "PLAYER_THROTTLE", "LOG_LEVEL", "TIMER_FUNCTION_ARN",
-    "SCHEDULER_ROLE_ARN", "SCHEDULE_GROUP", "TIMER_DLQ_ARN", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL",
+    "SCHEDULER_ROLE_ARN", "SCHEDULE_GROUP", "TIMER_DLQ_ARN", "WAKE_QUEUE_URL", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL",
     "AWS_CA_BUNDLE", "STACK_NAME", "AWS_LAMBDA_FUNCTION_NAME",
 ))
 
@@ -80,6 +83,7 @@ class Environment:
     scheduler_role_arn: str = ""
     schedule_group: str = ""
     timer_dlq_arn: str = ""
+    wake_queue_url: str = ""
     aws_region: str = DEFAULT_REGION
     aws_endpoints: tuple[tuple[str, str], ...] = ()  # (service id or "", URL): AWS_ENDPOINT_URL[_<ID>]
     aws_ca_bundle: str = ""
@@ -108,6 +112,7 @@ class Environment:
             scheduler_role_arn=env.get("SCHEDULER_ROLE_ARN", ""),
             schedule_group=env.get("SCHEDULE_GROUP", ""),
             timer_dlq_arn=env.get("TIMER_DLQ_ARN", ""),
+            wake_queue_url=env.get("WAKE_QUEUE_URL", ""),
             aws_region=env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION") or DEFAULT_REGION,
             aws_endpoints=tuple(sorted((name[len(_ENDPOINT):], value) for name, value in env.items()
                                        if name.startswith(_ENDPOINT) and value))

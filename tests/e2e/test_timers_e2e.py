@@ -1,5 +1,6 @@
-"""Phase timers end to end: the webhook Lambda keeps each chat's alarm on EventBridge Scheduler (moto):
-one schedule per chat at the next moment something is due. The timer Lambda is invoked with exactly
+"""Phase timers end to end, on EventBridge Scheduler alone (a stack without the wake-up queue; with it, far
+alarms and the backstop take this path: tests/e2e/test_wakeups_e2e.py): the webhook Lambda keeps each
+chat's alarm on EventBridge Scheduler (moto): one schedule per chat at the next moment something is due. The timer Lambda is invoked with exactly
 the payload the scheduler received, at its time (both functions read a clock the test moves), as
 EventBridge Scheduler would (then the schedule deletes itself: ActionAfterCompletion DELETE). One
 player never acts; the game still finishes."""
@@ -21,7 +22,7 @@ from tests.e2e.scheduler_helpers import GROUP_NAME, ROLE_ARN, TIMER_ARN, at_of, 
 @pytest.fixture
 def timed(lambda_env, monkeypatch):
     """The webhook and the timer function configured for EventBridge Scheduler, in moto, on one clock."""
-    timed = configure(monkeypatch)
+    timed = configure(monkeypatch, queue=False)
     timed.fake = lambda_env
     yield timed
     timed.timer.reset()

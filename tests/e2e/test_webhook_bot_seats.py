@@ -1,19 +1,18 @@
 """End to end (issue 30): games with the bot's own players through ``lambda_handler`` and the timer
 function (moto's DynamoDB and EventBridge Scheduler, the fake Bot API server): a group of 3 people seats
 2 bots with the lobby's 🤖 button and plays to the end, in English and in French; a person practises
-alone in the bot's private chat with /practice. The bots move at their pace in the webhook invocations
-that gave them their decisions (the clock moves instead of sleeping); with too little time left in the
-invocation, the chat's alarm (the timer function) plays them."""
+alone in the bot's private chat with /practice. The bots move when the chat's wake-up arrives (the
+wake-up queue, modelled with AWS's timing: ``tests/aws_model``), each move an invocation of the timer
+function; no webhook invocation waits for them."""
 from __future__ import annotations
 
 import html
-from types import SimpleNamespace
 
 import pytest
 
 from gamebot.storage.seats import is_bot_id
 from tests.e2e.driver import FRENCH, LambdaTable
-from tests.e2e.scheduler_helpers import configure, fire_next, play_with_alarms
+from tests.e2e.scheduler_helpers import configure, fire_next, play_with_alarms, schedules
 
 PEOPLE = [1, 2, 3]
 
@@ -60,9 +59,9 @@ def test_three_people_and_two_bots_play_to_the_end(table, timed):
     assert table.press_label(1, table.group, "🤖 Add a bot") == 200
     assert table.start_game(1) == 200
     fired = play_with_alarms(table, timed, table.group, PEOPLE)
-    # no timer was needed for the bots: every bot step came from a webhook invocation, 2 to 4 s after its prompt
-    assert "bots" not in fired and set(table.statuses) == {200}
-    assert len(timed.clock.slept) >= 3 and all(2 <= w < 5 for w in timed.clock.slept)
+    # every bot step came from a wake-up of the queue, 2 to 3 s after its decision (+ the poller's second)
+    assert sum(f.split(",").count("bots") for f in fired) >= 3 and set(table.statuses) == {200}
+    assert timed.slept == [] and schedules(timed.client) == []  # nobody waited; no schedule was needed
     assert len(_bots_moves(table.group)) >= 3
     group = html.unescape("\n".join(table.fake.texts(table.group)))
     assert "🤖 Ada (bot)" in group and "🤖 Bruno (bot)" in group and "Game over" in group
@@ -85,7 +84,7 @@ def test_a_french_group_seats_bots_and_plays_to_the_end(lambda_env, timed):
     assert table.press_label(1, table.group, "🤖 Ajouter un bot") == 200
     assert table.start_game(1) == 200
     fired = play_with_alarms(table, timed, table.group, PEOPLE, words=FRENCH)
-    assert "bots" not in fired and timed.clock.slept and set(table.statuses) == {200}
+    assert "bots" in ",".join(fired) and timed.slept == [] and set(table.statuses) == {200}
     group = html.unescape("\n".join(table.fake.texts(table.group)))
     assert "🤖 Ada (bot)" in group and "Partie terminée" in group
     _never_messaged_a_bot(table.fake)
@@ -99,33 +98,29 @@ def test_practice_alone_in_the_private_chat_plays_to_the_end(table, timed):
     assert "Practice" in lobby and lobby.count("(bot)") == 4
     assert table.press_label(me, me, "▶️ Start") == 200
     fired = play_with_alarms(table, timed, me, [me])
-    assert "bots" not in fired and timed.clock.slept and set(table.statuses) == {200}
+    assert "bots" in ",".join(fired) and timed.slept == [] and set(table.statuses) == {200}
     texts = html.unescape("\n".join(table.fake.texts(me)))
     assert "Practice game" in texts and "Game over" in texts
     assert _stats(me) == {}  # nothing of a practice counts
     _never_messaged_a_bot(table.fake)
 
 
-def test_an_invocation_short_of_time_leaves_the_bots_to_the_alarm(table, timed, monkeypatch):
-    """``lambda_handler`` with 6 s left (less the 3 s margin, less a bot step's wait and its reserve): the
-    Start's invocation does not wait; its answer goes in the webhook's reply; the chat's alarm (the timer
-    function) plays the bot Leader's team."""
-    import app
-
+def test_without_the_queue_the_bots_wait_for_eventbridge_scheduler_and_no_invocation_waits(table, monkeypatch,
+                                                                                          lambda_env):
+    """A stack without the wake-up queue (EventBridge Scheduler alone, up to a minute late): the Start is
+    answered at once in the webhook's reply; the bot Leader's team comes with the schedule."""
     from engine import new_game
     from gamebot.handlers import lobby
-    from tests.e2e.conftest import SECRET
+    from tests.e2e.scheduler_helpers import configure
 
+    timed = configure(monkeypatch, queue=False)
     monkeypatch.setattr(lobby, "new_game", lambda config, seed: new_game(config, seed, first_leader=3))
     table.open_lobby(PEOPLE)
     table.press_label(1, table.group, "🤖 Add a bot")
     table.press_label(1, table.group, "🤖 Add a bot")
-    msg = next(m for m in reversed(table.messages(table.group)) if any("Start" in b["text"] for r in m["buttons"] for b in r))
-    data = next(b["data"] for r in msg["buttons"] for b in r if "Start" in b["text"])
-    update = table.U.press(table.user(1), table.fake.message(table.group, msg["message_id"]), data)
-    short = SimpleNamespace(get_remaining_time_in_millis=lambda: 6000)
-    response = app.lambda_handler(table.U.webhook_event(update, SECRET), short)
-    assert response["statusCode"] == 200 and "answerCallbackQuery" in response["body"]  # answered in the reply
-    assert timed.clock.slept == [] and _bots_moves(table.group) == []
-    assert fire_next(timed) == "bots"  # the backstop: the alarm
-    assert _bots_moves(table.group)[0].startswith("3|propose|")
+    started = timed.clock.now
+    assert table.start_game(1) == 200
+    assert _bots_moves(table.group) == [] and timed.queue.sent == []
+    (schedule,) = schedules(timed.client)
+    assert fire_next(timed) == "bots" and _bots_moves(table.group)[0].startswith("3|propose|")
+    assert timed.clock.now - started >= timed.late  # (a minute, at worst: what the queue is for)

@@ -169,22 +169,15 @@ class Harness:
         self.codec = Codec(TOKEN)
         self.clock = Clock()
         self.service = Service(self.repo, self.io, self.codec, bot_username=U.BOT_USERNAME, seeds=random.Random(seed),
-                               clock=self.clock, sleep=self.sleep)
+                               clock=self.clock)
         self.group = group
         self.loop = asyncio.new_event_loop()
         self.langs: dict[int, str | None] = {}  # user id -> Telegram language_code (default "en")
         self.sent: list[dict[str, Any]] = []  # every update delivered, in order
         self._paced: set[Any] = set()
-        self.slept: list[float] = []  # every wait of the service for the bots, in seconds
-        self.time_left: float | None = None  # each update's invocation has this many seconds (None: no bound)
 
     def close(self) -> None:
         self.loop.close()
-
-    async def sleep(self, seconds: float) -> None:
-        """The service's wait for the bots (``gamebot.core.pacing``): time passes on the test's clock, at once."""
-        self.slept.append(seconds)
-        self.clock.now += seconds
 
     def user(self, user_id: int) -> dict[str, Any]:
         return U.user(user_id, language_code=self.langs.get(user_id, "en"))
@@ -195,8 +188,7 @@ class Harness:
         if key not in self._paced:  # (a redelivery comes back to the same moment)
             self._paced.add(key)
             self.clock.now += self.pace
-        until = None if self.time_left is None else self.clock.now + self.time_left
-        answer = self.loop.run_until_complete(self.service.handle_update(update, until=until))
+        answer = self.loop.run_until_complete(self.service.handle_update(update))
         self.io.respond(answer.method)  # the method answered to the webhook: Telegram performs it
         return answer.status
 

@@ -130,91 +130,59 @@ def _bot_leader(monkeypatch) -> None:
     monkeypatch.setattr(lobby, "new_game", lambda config, seed: new_game(config, seed, first_leader=3))
 
 
-def test_the_start_s_invocation_plays_the_bot_leader_s_team_2_to_4_seconds_later_without_an_alarm(h, monkeypatch):
-    """On AWS the alarm fires within a minute of its time: the invocation that gave the bot its decision
-    waits (the fake clock moves) and plays the move itself, after answering the pressed button."""
+def test_the_start_answers_at_once_and_the_chat_s_wake_up_plays_the_bot_leader_s_team_2_to_3_seconds_later(h, monkeypatch):
+    """No invocation waits for the bots (Telegram sends the chat's next update only once this one is
+    answered): the Start is answered in the webhook's reply, and the chat's alarm, a wake-up of the queue
+    due 2 to 3 seconds later, plays the bot Leader's team."""
     _bot_leader(monkeypatch)
     h.lobby(PEOPLE)
     seat_bots(h, 1, 2)
     before = len(h.io.outs)
-    pressed_at = h.clock.now + h.pace  # (the press arrives a second after the last update)
-    h.press_label(1, GROUP, "Start")
-    state = h.session().game()
-    assert state.log and state.log[0].startswith("3|propose|")  # the bot Leader proposed, in the Start's invocation
-    assert 2 <= h.slept[0] < 5 and all(2 <= w < 5 for w in h.slept)  # each bot step 2 to 4 s after its prompt
-    assert h.clock.now - pressed_at == sum(h.slept)  # the fake clock moved; nobody slept
-    outs = h.io.outs[before:]
-    answer = next(i for i, o in enumerate(outs) if o.op == "answer")
-    vote = next(i for i, o in enumerate(outs) if o.keyboard and any("Approve" in b.text for r in o.keyboard for b in r))
-    assert answer < vote  # the button stopped spinning before the wait, by a call of the bot's own
-    assert len([o for o in outs if o.op == "answer"]) == 1  # (and not again in the webhook's reply)
-
-
-def test_with_too_little_time_left_the_invocation_does_not_wait_and_the_alarm_plays_the_bot(h, monkeypatch):
-    _bot_leader(monkeypatch)
-    h.lobby(PEOPLE)
-    seat_bots(h, 1, 2)
-    h.time_left = 4.0  # less than a bot step's wait and the time kept for its step
     h.press_label(1, GROUP, "Start")
     s = h.session()
-    assert h.slept == [] and s.game().log == []  # nothing played for the bot in the start's invocation
-    assert h.io.outs[-1].op == "answer"  # its answer went in the webhook's reply, as without bots
+    assert s.game().log == []  # nothing played for the bot in the start's invocation
+    assert [o.op for o in h.io.outs[before:]].count("answer") == 1 and h.io.outs[-1].op == "answer"  # (the reply)
     turn = s.bot_turn
-    assert 2 <= turn.due - h.clock.now <= 5 and h.alarm().at == turn.due
-    h.time_left = None
-    assert h.fire(h.sched.pop_next()) == "bots"  # the backstop: the chat's alarm
+    assert turn is not None and 2 <= turn.due - h.clock.now <= 3 and h.alarm().at == turn.due
+    assert h.fire(h.sched.pop_next()) == "bots"
     after = h.session().game()
     assert after.log and after.log[0].startswith("3|propose|")
     assert h.io.with_button(GROUP, "Approve") is not None  # and the table votes on it, as after a person's
 
 
-def test_a_bot_turn_the_alarm_played_first_is_not_played_again_by_the_waiting_invocation(h, monkeypatch):
-    """The alarm and the waiting invocation race for the same bot turn: the turn is read under the
-    version-checked write, so the one that comes second finds it played and plays nothing."""
+def test_a_bot_turn_s_wake_up_delivered_twice_plays_it_once(h, monkeypatch):
+    """A queue delivers at least once: the same wake-up again (or a late one) finds the turn played,
+    under the version-checked write, and plays, sends and writes nothing."""
     _bot_leader(monkeypatch)
     h.lobby(PEOPLE)
     seat_bots(h, 1, 2)
-    fired: list[str] = []
-    woken: list[bool] = []
-    original = h.sleep
-
-    async def alarm_first(seconds: float) -> None:
-        await original(seconds)
-        if not woken:  # the chat's alarm fires during the invocation's first wait: the timer function
-            woken.append(True)  # plays the bots' team, and follows with their votes
-            fired.append(await h.service.wake(h.sched.pop_next().payload))
-
-    h.service.pace.sleep = alarm_first
-    h.press_label(1, GROUP, "Start")  # its invocation then finds the turn played, and plays nothing
-    log = h.session().game().log
-    assert fired == ["bots"]
+    h.press_label(1, GROUP, "Start")
+    timer = h.sched.pop_next()
+    assert h.fire(timer) == "bots"
+    version, outs, log = stored_version(h), len(h.io.outs), list(h.session().game().log)
+    assert h.fire(timer) == "stale"
+    assert stored_version(h) == version and len(h.io.outs) == outs and h.session().game().log == log
     assert len([e for e in log if e.startswith("3|propose|")]) == 1  # the bot Leader's team once only
-    assert log[1:] and all("|vote|" in e for e in log[1:])  # then the bots' votes, once each
-    assert len([e for e in log if e.startswith("3|vote|")]) == 1
 
 
 def test_bots_vote_together_in_one_step_with_one_progress_edit_and_nothing_sent_to_them(h):
-    marks: list[int] = []  # how many operations were made when each bot step began (after its wait)
-    original = h.sleep
-
-    async def mark(seconds: float) -> None:
-        await original(seconds)
-        marks.append(len(h.io.outs))
-
-    h.service.pace.sleep = mark
     started(h)
+    mark = 0  # how many operations were made when the last bot step began
     while not h.session().game().votes:  # people act (the Leader's team) until the bots have voted
-        play_out_one(h)
+        if h.session().bot_turn:
+            mark = len(h.io.outs)
+            h.fire(h.sched.pop_next())
+        else:
+            play_out_one(h)
     s = h.session()
-    assert set(s.game().votes) == {3, 4}  # both bots, in the invocation that opened the vote; no person yet
-    group_ops = [o for o in h.io.outs[marks[-1]:] if o.chat_id == GROUP and o.op in ("send", "edit")]
+    assert set(s.game().votes) == {3, 4}  # both bots, in one wake-up; no person yet
+    group_ops = [o for o in h.io.outs[mark:] if o.chat_id == GROUP and o.op in ("send", "edit")]
     assert len(group_ops) <= 1  # both bots' votes: at most the one progress edit a person's vote makes
     for uid in (p.id for p in s.players if is_bot_id(p.id)):
         assert h.io.chat(uid) == [] and not [o for o in h.io.outs if o.chat_id == uid]
 
 
 def test_a_press_in_a_bot_seats_name_is_refused_and_changes_nothing(h):
-    h.time_left = 1.0  # no invocation waits for the bots: they wait for the chat's alarm
     s = started(h)
     while h.io.with_button(GROUP, "Approve") is None:
         h.fire(h.sched.pop_next()) if h.session().bot_turn else play_out_one(h)
@@ -236,7 +204,7 @@ def play_out_one(h: Timed) -> None:
 def test_a_game_of_three_people_and_two_bots_ends_counted_but_not_rated_and_replays(h):
     started(h)
     fired = play_out(h, PEOPLE)
-    assert "bots" not in fired and len(h.slept) >= 3  # every bot move came from the invocations of the game
+    assert fired.count("bots") >= 3  # every bot move came from a wake-up of the chat
     s = h.session()
     assert s.status == "ended"
     assert "🤖 Ada (bot)" in "\n".join(h.io.texts(GROUP)[-3:])  # the end names the bots as bots
@@ -379,53 +347,40 @@ def test_a_person_named_like_a_bot_keeps_the_name_and_the_bot_gets_its_number(h)
     assert names[1] == "🤖 Ada (bot)" and names[2] == "🤖 Ada (bot) #1" and len(set(names)) == 3
 
 
-def test_the_timer_that_ends_a_time_limit_plays_the_bots_decision_that_follows_in_its_invocation(h, monkeypatch):
-    """A person Leader lets the proposal's time run out: the timer function's invocation applies the
-    default (a rejected team), and the next Leader is a bot: the same invocation waits and plays its team,
-    then the bots' votes, as the webhook does after a press."""
+def test_the_timer_that_ends_a_time_limit_leaves_the_bot_leader_s_team_to_the_next_wake_up(h, monkeypatch):
+    """A person Leader lets the proposal's time run out: the timer applies the default (a rejected team);
+    the next Leader is a bot, whose team is the chat's next wake-up, 2 to 3 seconds later, then the bots'
+    votes the one after: each a wake-up of its own, none waited for."""
     from engine import new_game
     from gamebot.handlers import lobby
 
     monkeypatch.setattr(lobby, "new_game", lambda config, seed: new_game(config, seed, first_leader=2))
     started(h)
-    assert h.session().bot_turn is None and h.slept == []  # a person leads: nobody waits
+    assert h.session().bot_turn is None  # a person leads
     _, outcome = h.fire_next("expire")
     assert outcome == "expired"
     log = h.session().game().log
-    assert log[0].startswith("2|timeout") and log[1].startswith("3|propose|")  # in the timer's invocation
-    assert {e.split("|")[0] for e in log[2:]} == {"3", "4"} and all("|vote|" in e for e in log[2:])
-    assert len(h.slept) == 2 and all(2 <= w < 5 for w in h.slept)  # the team, then both bots' votes: two steps
-
-
-def test_an_invocation_stops_waiting_at_the_chain_s_cap_and_the_alarm_plays_the_rest(h, monkeypatch):
-    _bot_leader(monkeypatch)
-    h.lobby(PEOPLE)
-    seat_bots(h, 1, 2)
-    h.service.pace.chain = 4.5  # room for one bot step's wait, not two
-    h.press_label(1, GROUP, "Start")
+    assert len(log) == 1 and log[0].startswith("2|timeout")
+    expired_at = h.clock.now
+    assert 2 <= h.alarm().at - expired_at <= 3
+    assert h.fire(h.sched.pop_next()) == "bots" and h.session().game().log[1].startswith("3|propose|")
+    assert h.fire(h.sched.pop_next()) == "bots"
     log = h.session().game().log
-    assert len(h.slept) == 1 and len(log) == 1 and log[0].startswith("3|propose|")  # the team only
-    assert h.session().bot_turn is not None
-    h.service.pace.chain = 30.0
-    assert h.fire(h.sched.pop_next()) == "bots"  # the alarm: both bots' votes
-    assert {e.split("|")[0] for e in h.session().game().log[1:]} == {"3", "4"}
+    assert {e.split("|")[0] for e in log[2:]} == {"3", "4"} and all("|vote|" in e for e in log[2:])
 
 
-def test_only_the_invocation_whose_step_gave_the_bots_their_decision_waits_for_them(h):
-    """A person's vote while the bots' votes are pending keeps their turn: that invocation answers at
-    once (the one that opened the vote waits, else the alarm plays them)."""
+def test_a_person_s_vote_beside_the_bots_keeps_their_turn(h):
+    """A person's vote while the bots' votes are pending keeps their turn and the chat's alarm: no new
+    wake-up, and the one set plays them."""
     started(h)
-    h.time_left = 1.0  # the steps up to the vote: nobody waits, the alarm plays the bots
     while h.io.with_button(GROUP, "Approve") is None:
         h.fire(h.sched.pop_next()) if h.session().bot_turn else play_out_one(h)
     turn = h.session().bot_turn
+    alarm = h.alarm()
     assert turn is not None and h.session().game().votes == {}
-    h.time_left = None
-    waited = len(h.slept)
     h.press_label(1, GROUP, "Approve")
     s = h.session()
-    assert len(h.slept) == waited and set(s.game().votes) == {0}  # no wait: the bots have not voted yet
-    assert s.bot_turn == turn  # (their turn, kept)
+    assert set(s.game().votes) == {0} and s.bot_turn == turn and h.alarm() == alarm  # (their turn, kept)
     assert h.fire(h.sched.pop_next()) == "bots" and {3, 4} <= set(h.session().game().votes)
 
 

@@ -144,7 +144,8 @@ def test_the_underscore_scan_sees_imports_and_attributes(tmp_path):
 GAMEBOT = SHARED / "gamebot"
 # how a room's docstring names what it may import from outside shared/gamebot
 THIRD_PARTY = {"``engine``": "engine", "python-telegram-bot": "telegram", "pydantic": "pydantic",
-               "Babel": "babel", "openskill": "openskill", "Pillow": "PIL", "botocore": "botocore"}
+               "Babel": "babel", "openskill": "openskill", "Pillow": "PIL", "botocore": "botocore",
+               "boto3": "boto3"}
 
 
 def rooms() -> list[str]:

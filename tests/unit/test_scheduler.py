@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from gamebot.timing import scheduler as sched
+from gamebot.timing import wakeup
 from gamebot.timing.scheduler import (
     EventBridgeScheduler,
     FakeScheduler,
@@ -106,24 +106,24 @@ def test_local_scheduler_stops_cleanly_with_timers_pending():
 def test_scheduler_from_env_needs_the_three_settings(monkeypatch):
     for name in ("TIMER_FUNCTION_ARN", "SCHEDULER_ROLE_ARN", "SCHEDULE_GROUP"):
         monkeypatch.delenv(name, raising=False)
-    assert sched.scheduler_from_env() is None
+    assert wakeup.scheduler_from_env() is None
     monkeypatch.setenv("SCHEDULER_ROLE_ARN", "arn:aws:iam::123456789012:role/r")
     monkeypatch.setenv("SCHEDULE_GROUP", "g")
-    assert sched.scheduler_from_env() is None  # no target yet
-    found = sched.scheduler_from_env(target_arn="arn:aws:lambda:us-east-1:123456789012:function:t")
+    assert wakeup.scheduler_from_env() is None  # no target yet
+    found = wakeup.scheduler_from_env(target_arn="arn:aws:lambda:us-east-1:123456789012:function:t")
     assert isinstance(found, EventBridgeScheduler) and found.group == "g"
     monkeypatch.setenv("TIMER_FUNCTION_ARN", "arn:aws:lambda:us-east-1:123456789012:function:w")
-    assert sched.scheduler_from_env().target_arn.endswith(":w")
+    assert wakeup.scheduler_from_env().target_arn.endswith(":w")
 
 
 def test_an_installed_scheduler_wins_over_the_environment():
     local = LocalScheduler(lambda p: None)
-    sched.install(local)
+    wakeup.install(local)
     try:
-        assert sched.scheduler_from_env() is local
+        assert wakeup.scheduler_from_env() is local
     finally:
-        sched.install(None)
-    assert sched.scheduler_from_env() is not local
+        wakeup.install(None)
+    assert wakeup.scheduler_from_env() is not local
 
 
 def test_without_timers_boto3_and_the_scheduler_client_are_never_loaded():
@@ -133,7 +133,7 @@ def test_without_timers_boto3_and_the_scheduler_client_are_never_loaded():
 import asyncio, os, sys
 os.environ.update(TIMER_FUNCTION_ARN="arn:aws:lambda:us-east-1:1:function:t", SCHEDULER_ROLE_ARN="arn:aws:iam::1:role/r",
                   SCHEDULE_GROUP="g")
-from gamebot.timing.scheduler import scheduler_from_env
+from gamebot.timing.wakeup import scheduler_from_env
 from gamebot.core.service import Service
 from gamebot.storage.store import FakeRepository
 from gamebot.botapi.callbacks import Codec
@@ -218,11 +218,11 @@ def test_the_dead_letter_queue_comes_from_the_environment(monkeypatch):
     for name, value in (("TIMER_FUNCTION_ARN", "arn:f"), ("SCHEDULER_ROLE_ARN", "arn:r"), ("SCHEDULE_GROUP", "g"),
                         ("TIMER_DLQ_ARN", DLQ)):
         monkeypatch.setenv(name, value)
-    found = sched.scheduler_from_env()
+    found = wakeup.scheduler_from_env()
     assert isinstance(found, EventBridgeScheduler) and found.dead_letter_arn == DLQ
     assert found.target(Timer("x", 1, {}))["DeadLetterConfig"] == {"Arn": DLQ}
     monkeypatch.delenv("TIMER_DLQ_ARN")
-    found = sched.scheduler_from_env()
+    found = wakeup.scheduler_from_env()
     assert isinstance(found, EventBridgeScheduler) and "DeadLetterConfig" not in found.target(Timer("x", 1, {}))
 
 

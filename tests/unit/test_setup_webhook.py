@@ -182,7 +182,14 @@ def test_create_sets_webhook_with_secret_handled_updates_and_dropped_pending(ser
         "secret_token": SECRET,
         "allowed_updates": ["message", "callback_query", "my_chat_member"],
         "drop_pending_updates": True,
+        "max_connections": 100,
     }
+
+
+def test_set_webhook_asks_for_telegrams_maximum_of_simultaneous_connections():
+    # Telegram's default is 40; each running webhook invocation holds one connection of the bot's pool.
+    assert setup_app.set_webhook_params(URL, SECRET)["max_connections"] == 100
+    assert setup_app.set_webhook_params(URL, SECRET, drop_pending_updates=False)["max_connections"] == 100
 
 
 def test_create_sets_command_menu_from_gamebot_commands(server):
@@ -471,6 +478,7 @@ def test_script_sets_webhook_and_commands_like_a_deploy(server, clean_env):
     assert [c.json for c in calls[1:]] == menus()
     assert calls[1].json == {"commands": bot_api_commands()}
     assert URL in out and TOKEN not in out
+    assert "max connections: 100" in out
 
 
 def test_script_reads_values_from_environment(server, clean_env):
@@ -483,6 +491,7 @@ def test_script_reads_values_from_environment(server, clean_env):
     calls = server.bot_calls()
     assert [c.method for c in calls] == ["setWebhook"]
     assert calls[0].json["drop_pending_updates"] is False and calls[0].json["secret_token"] == SECRET
+    assert calls[0].json["max_connections"] == 100
 
 
 def test_script_delete_calls_delete_webhook(server, clean_env):
@@ -498,6 +507,15 @@ def test_script_info_prints_webhook_info(server, clean_env):
     assert code == 0
     assert [c.method for c in server.bot_calls()] == ["getWebhookInfo"]
     assert json.loads(out) == {"url": URL, "pending_update_count": 0}
+
+
+def test_script_info_shows_the_max_connections_telegram_reports(server, clean_env):
+    info = {"url": URL, "has_custom_certificate": False, "pending_update_count": 3, "max_connections": 100,
+            "allowed_updates": ["message", "callback_query", "my_chat_member"]}
+    server.reply("getWebhookInfo", 200, {"ok": True, "result": info})
+    code, out = run_script("--info", "--token", TOKEN, "--api-base-url", server.base_url)
+    assert code == 0
+    assert json.loads(out) == info  # printed whole: what a deploy set, as Telegram has it
 
 
 def test_script_rejects_secret_telegram_would_refuse(server, clean_env):

@@ -21,10 +21,16 @@ GAME_TABLE_NAME = {"Fn::If": ["UseOwnTable", {"Ref": "GameTable"}, {"Ref": "Tabl
 SCHEDULES_OF_THE_GROUP = {
     "Fn::Sub": "arn:${AWS::Partition}:scheduler:${AWS::Region}:${AWS::AccountId}:schedule/${TimerScheduleGroup}/*"
 }
+WAKE_QUEUE_ARN = {"Fn::GetAtt": ["WakeQueue", "Arn"]}
+DLQ_ARN = {"Fn::GetAtt": ["TimerDeadLetterQueue", "Arn"]}
+
+
+def _timeout(function: str) -> int:
+    return resources[function]["Properties"].get("Timeout", template["Globals"]["Function"]["Timeout"])
 
 
 @pytest.mark.parametrize("function", ["WebhookFunction", "TimerFunction"])
-def test_game_functions_may_only_use_single_items_and_manage_timer_schedules(function):
+def test_game_functions_may_only_use_single_items_manage_timer_schedules_and_send_wake_ups(function):
     policies = resources[function]["Properties"]["Policies"]
     statements = [s for policy in policies for s in policy["Statement"]]
     assert statements == [
@@ -49,6 +55,12 @@ def test_game_functions_may_only_use_single_items_and_manage_timer_schedules(fun
             "Action": "iam:PassRole",
             "Resource": {"Fn::GetAtt": ["SchedulerRole", "Arn"]},
             "Condition": {"StringEquals": {"iam:PassedToService": "scheduler.amazonaws.com"}},
+        },
+        {
+            "Sid": "SendWakeUps",
+            "Effect": "Allow",
+            "Action": "sqs:SendMessage",
+            "Resource": WAKE_QUEUE_ARN,
         },
     ]
 
@@ -76,15 +88,70 @@ def test_scheduler_role_is_assumed_only_by_this_schedule_group_and_only_invokes_
 def test_timer_function_is_the_timer_handler_and_schedules_with_the_stacks_role_and_group():
     function = resources["TimerFunction"]["Properties"]
     assert function["CodeUri"] == "functions/timer/" and function["Handler"] == "app.lambda_handler"
-    assert "Events" not in function  # only EventBridge Scheduler (through SchedulerRole) invokes it
+    # EventBridge Scheduler invokes it (through SchedulerRole), and the wake-up queue (its only event).
+    assert list(function["Events"]) == ["WakeUps"]
     env = function["Environment"]["Variables"]
     assert set(env) == {"TABLE_NAME", "TELEGRAM_BOT_TOKEN", "TELEGRAM_BOT_USERNAME", "GAME_ARCHIVE_DAYS",
-                        "SCHEDULER_ROLE_ARN", "SCHEDULE_GROUP", "TIMER_DLQ_ARN"}
+                        "SCHEDULER_ROLE_ARN", "SCHEDULE_GROUP", "TIMER_DLQ_ARN", "WAKE_QUEUE_URL"}
     assert env["SCHEDULER_ROLE_ARN"] == {"Fn::GetAtt": ["SchedulerRole", "Arn"]}
     assert env["SCHEDULE_GROUP"] == {"Ref": "TimerScheduleGroup"}
     webhook = resources["WebhookFunction"]["Properties"]["Environment"]["Variables"]
     assert webhook["TIMER_FUNCTION_ARN"] == {"Fn::GetAtt": ["TimerFunction", "Arn"]}
     assert (webhook["SCHEDULER_ROLE_ARN"], webhook["SCHEDULE_GROUP"]) == (env["SCHEDULER_ROLE_ARN"], env["SCHEDULE_GROUP"])
+
+
+# ---- the wake-up queue: precise wake-ups within 15 minutes ----------------------------------------------
+
+def test_the_wake_queue_dead_letters_to_the_timers_dead_letter_queue_after_3_receives():
+    queue = resources["WakeQueue"]
+    assert queue["Type"] == "AWS::SQS::Queue" and "FifoQueue" not in queue["Properties"]  # per-message delays
+    props = queue["Properties"]
+    assert props["RedrivePolicy"] == {"deadLetterTargetArn": DLQ_ARN, "maxReceiveCount": 3}
+    assert props["SqsManagedSseEnabled"] is True
+    # A wake-up later than an hour is useless (the chat's next update finds what is due), but the longest
+    # delay (900 s) and its 3 receives, a visibility timeout apart, must fit before it expires.
+    assert props["MessageRetentionPeriod"] <= 3600
+    assert props["MessageRetentionPeriod"] > 900 + 3 * props["VisibilityTimeout"]
+    # The dead-letter queue keeps them longer than the wake queue (SQS expires a standard queue's message
+    # from its first enqueue, wherever it is), and lets the wake queue name it (its default allowAll).
+    dlq = resources["TimerDeadLetterQueue"]["Properties"]
+    assert dlq["MessageRetentionPeriod"] > props["MessageRetentionPeriod"]
+    assert dlq.get("RedriveAllowPolicy", {"redrivePermission": "allowAll"}) in (
+        {"redrivePermission": "allowAll"}, {"redrivePermission": "byQueue", "sourceQueueArns": [WAKE_QUEUE_ARN]})
+    assert (queue.get("DeletionPolicy"), queue.get("UpdateReplacePolicy")) == ("Delete", "Delete")
+
+
+def test_the_wake_queue_hides_a_received_batch_for_6_times_the_timer_functions_timeout():
+    # AWS's advice for a queue that invokes a function: a batch still worked on (or retried by Lambda)
+    # must not become visible to another invocation.
+    assert resources["WakeQueue"]["Properties"]["VisibilityTimeout"] >= 6 * _timeout("TimerFunction")
+
+
+def test_the_wake_queue_invokes_the_timer_function_which_reports_the_wake_ups_that_failed():
+    event = resources["TimerFunction"]["Properties"]["Events"]["WakeUps"]
+    assert event == {"Type": "SQS", "Properties": {
+        "Queue": WAKE_QUEUE_ARN,
+        "BatchSize": 10,
+        "MaximumBatchingWindowInSeconds": 0,  # a wake-up is due when it is visible: no waiting for a batch
+        "FunctionResponseTypes": ["ReportBatchItemFailures"],  # only the failed ones are received again
+    }}
+    # No other function consumes it.
+    consumers = [name for name, body in resources.items() if body["Type"] == "AWS::Serverless::Function"
+                 for e in body["Properties"].get("Events", {}).values() if e["Type"] == "SQS"]
+    assert consumers == ["TimerFunction"]
+
+
+@pytest.mark.parametrize("function", ["WebhookFunction", "TimerFunction"])
+def test_game_functions_know_the_wake_queue_and_may_only_send_to_it(function):
+    assert resources[function]["Properties"]["Environment"]["Variables"]["WAKE_QUEUE_URL"] == {"Ref": "WakeQueue"}
+    statements = [s for policy in resources[function]["Properties"]["Policies"] for s in policy["Statement"]]
+    sqs = [s for s in statements if any(a.startswith("sqs:") for a in (
+        [s["Action"]] if isinstance(s["Action"], str) else s["Action"]))]
+    assert sqs == [{"Sid": "SendWakeUps", "Effect": "Allow", "Action": "sqs:SendMessage", "Resource": WAKE_QUEUE_ARN}]
+
+
+def test_the_wake_queue_is_in_the_outputs():
+    assert template["Outputs"]["WakeQueueUrl"]["Value"] == {"Ref": "WakeQueue"}
 
 
 def test_template_names_match_the_scheduler_environment_variables():
@@ -135,7 +202,7 @@ def test_webhook_function_environment_uses_fixed_names():
     assert set(own) | set(shared) == {
         "TABLE_NAME", "TELEGRAM_BOT_TOKEN", "TELEGRAM_WEBHOOK_SECRET", "TELEGRAM_API_BASE_URL",
         "TELEGRAM_BOT_USERNAME", "LOG_LEVEL", "GAME_ARCHIVE_DAYS",
-        "TIMER_FUNCTION_ARN", "SCHEDULER_ROLE_ARN", "SCHEDULE_GROUP", "TIMER_DLQ_ARN", "STACK_NAME",
+        "TIMER_FUNCTION_ARN", "SCHEDULER_ROLE_ARN", "SCHEDULE_GROUP", "TIMER_DLQ_ARN", "WAKE_QUEUE_URL", "STACK_NAME",
     }
     assert own["TABLE_NAME"] == GAME_TABLE_NAME
     assert template["Parameters"]["TelegramApiBaseUrl"]["Default"] == "https://api.telegram.org"

@@ -1,7 +1,8 @@
 """template.yaml's operations side: every alarm watches a metric the bot emits (namespace AvalonBot, the
 stack's dimension) or one of Lambda's or SQS's, and notifies the alarms' topic; an address is subscribed
 only when AlarmEmail is given; the timers' dead-letter queue is the one the schedules' targets name and the
-one its alarm watches; every function knows its stack's name; the dashboard shows every metric.
+one its alarm watches; the wake-up queue's alarm fires only for wake-ups nothing consumes; every function
+knows its stack's name; the dashboard shows every metric.
 docs/OPERATIONS.md explains each alarm."""
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ import pytest
 
 from gamebot.core import metrics
 from gamebot.environment import Environment
-from gamebot.timing.scheduler import EventBridgeScheduler, Timer, scheduler_from_env
+from gamebot.timing.scheduler import EventBridgeScheduler, Timer
+from gamebot.timing.wakeup import scheduler_from_env
 from tests.unit.cfn_template import environment, functions, resources, template
 
 NAMESPACE = metrics.NAMESPACE  # "AvalonBot"
@@ -24,7 +26,8 @@ STACK = [{"Name": "Stack", "Value": {"Ref": "AWS::StackName"}}]
 # this test compares the template's alarms and dashboard with what the code emits.
 # the metrics the code emits (its one table): every alarm on the bot's namespace must watch one of them
 BOT_METRICS = frozenset(metrics.METRICS)
-AWS_METRICS = {"AWS/Lambda": {"Errors", "Throttles", "Duration"}, "AWS/SQS": {"ApproximateNumberOfMessagesVisible"}}
+AWS_METRICS = {"AWS/Lambda": {"Errors", "Throttles", "Duration"},
+               "AWS/SQS": {"ApproximateNumberOfMessagesVisible", "ApproximateAgeOfOldestMessage"}}
 
 alarms = {name: body["Properties"] for name, body in resources.items() if body["Type"] == "AWS::CloudWatch::Alarm"}
 
@@ -122,6 +125,23 @@ def test_the_dead_letter_alarm_watches_the_queue_the_schedules_and_the_timer_fun
     assert policy["PolicyDocument"]["Statement"] == [
         {"Sid": "DeadLetterTimers", "Effect": "Allow", "Action": "sqs:SendMessage", "Resource": DLQ_ARN}]
     assert resources["TimerFunction"]["Properties"]["DeadLetterQueue"] == {"Type": "SQS", "TargetArn": DLQ_ARN}
+
+
+# ---- the wake-up queue -------------------------------------------------------------------------------------
+
+SQS_LONGEST_DELAY = 900  # seconds: the bot sends a wake-up at most this long before it is due
+
+
+def test_the_wake_queue_alarm_fires_when_a_due_wake_up_is_not_consumed_and_never_for_a_delayed_one():
+    (alarm,) = _watching("AWS/SQS", "ApproximateAgeOfOldestMessage").values()
+    assert alarm["Dimensions"] == [{"Name": "QueueName", "Value": {"Fn::GetAtt": ["WakeQueue", "QueueName"]}}]
+    assert (alarm["Statistic"], alarm["ComparisonOperator"]) == ("Maximum", "GreaterThanThreshold")
+    # The age counts from the send: a wake-up delayed by SQS's longest delay is that old when it is due.
+    # Past that, at most a few minutes of waiting, visible and unconsumed, and well before it expires.
+    assert SQS_LONGEST_DELAY < alarm["Threshold"] <= SQS_LONGEST_DELAY + 300
+    assert alarm["Threshold"] + alarm["Period"] * alarm["EvaluationPeriods"] < (
+        resources["WakeQueue"]["Properties"]["MessageRetentionPeriod"])
+    assert alarm["Period"] == 60 and alarm["EvaluationPeriods"] == 2  # SQS reports every minute: twice in a row
 
 
 def _resolved(variables: dict[str, Any], values: dict[str, str]) -> dict[str, str]:

@@ -19,7 +19,7 @@ class Timed(Harness):
         self.clock = Clock(T0)
         self.sched = FakeScheduler()
         self.service = Service(self.repo, self.io, self.codec, bot_username=U.BOT_USERNAME,
-                               seeds=random.Random(seed), clock=self.clock, scheduler=self.sched, sleep=self.sleep)
+                               seeds=random.Random(seed), clock=self.clock, scheduler=self.sched)
 
     def session(self) -> Session:
         return Session.from_body(self.repo.items[chat_key(self.group)].body)
@@ -32,8 +32,7 @@ class Timed(Harness):
 
     def fire(self, timer: Timer) -> str:
         self.clock.now = max(self.clock.now, timer.at)
-        until = None if self.time_left is None else self.clock.now + self.time_left
-        return self.loop.run_until_complete(self.service.wake(timer.payload, until))  # (as the timer function does)
+        return self.loop.run_until_complete(self.service.wake(timer.payload))  # (as the timer function does)
 
     def fire_next(self, kind: str | None = None) -> tuple[Timer, str]:
         """Fire the chat's alarm; with ``kind`` ("remind" or "expire"), fire alarms until one does that

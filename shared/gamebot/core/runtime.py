@@ -70,7 +70,7 @@ Settings = tuple[Environment, tuple[str, ...]]
 
 def environment(*extra: str) -> Settings:
     """The settings a container's service is built from now (``Container.get`` rebuilds it on a change)."""
-    from gamebot.timing.scheduler import installed_key
+    from gamebot.timing.wakeup import installed_key
 
     env = Environment.read()
     keep_secret(env.bot_token, env.webhook_secret)  # (the settings may have changed: a test, a new deploy)

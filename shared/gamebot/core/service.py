@@ -13,7 +13,6 @@ be remembered. Quest cards are played from the group's round message (``gamebot.
 """
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from contextlib import AbstractContextManager
@@ -26,11 +25,11 @@ from telegram import Update
 from gamebot.botapi import inbound
 from gamebot.botapi.bot_name import BotName
 from gamebot.botapi.callbacks import Codec
-from gamebot.core import metrics, pacing
+from gamebot.core import metrics
 from gamebot.core.dispatch import dispatch
 from gamebot.environment import ARCHIVE_DAYS
 from gamebot.handlers import nextgame, statistics
-from gamebot.handlers.handling import Job, answer_now, respond, transient
+from gamebot.handlers.handling import Job, respond, transient
 from gamebot.handlers.timekeeper import Timers
 from gamebot.language import texts
 from gamebot.outbox.context import Deps, lang_of
@@ -71,18 +70,14 @@ class Service:
         archive_days: float = ARCHIVE_DAYS,
         scheduler: Any = None,
         budget: Budget | None = None,
-        sleep: Any = None,
     ) -> None:
         """``seeds``: optional ``random.Random`` for game seeds (tests); otherwise ``secrets``.
         ``archive_days``: how long a finished game's archive item lives before DynamoDB's TTL deletes it.
         ``scheduler``: a ``gamebot.timing.scheduler.Scheduler`` for phase timers (None: no time limits).
-        ``bot_username``: for deep links; a ``bot_name.BotName`` asks Telegram only when one is rendered.
-        ``sleep``: how an invocation waits for the bots' next move (``gamebot.core.pacing``; asyncio's by
-        default, a test's moves its clock)."""
+        ``bot_username``: for deep links; a ``bot_name.BotName`` asks Telegram only when one is rendered."""
         self.deps = deps = Deps(repo=repo, io=io, codec=codec, bot_username=bot_username, clock=clock, seeds=seeds,
                                 archive_days=archive_days, scheduler=scheduler)
         self.timers = Timers(deps)
-        self.pace = pacing.Pace(sleep=sleep or asyncio.sleep)
         self.uow = deps.uow = UnitOfWork(
             repo, clock, plan_timers=self.timers.plan, arm=self.timers.arm, photo=notices.outbox_photo,
             settle=notices.settle, refresh=partial(views.refresh, deps), budget=budget, upgrade=recovery.move_out)
@@ -90,13 +85,10 @@ class Service:
             self.uow, io, schedule=self.timers.dispatch, follow_up=partial(notices.follow_up, deps),
             tally=partial(tally, deps), notify=partial(nextgame.notify, deps))
 
-    def set_clock(self, clock: Any, sleep: Any = None) -> None:
-        """Use ``clock`` for time everywhere (tests that move time), and ``sleep`` to wait for the bots
-        (a test's moves that clock)."""
+    def set_clock(self, clock: Any) -> None:
+        """Use ``clock`` for time everywhere (tests that move time)."""
         self.deps.clock = clock
         self.uow.clock = clock
-        if sleep is not None:
-            self.pace.sleep = sleep
 
     @property
     def repo(self) -> Repository:
@@ -135,31 +127,10 @@ class Service:
     def seeds(self, value: Any) -> None:
         self.deps.seeds = value
 
-    async def wake(self, payload: dict[str, Any], until: float | None = None) -> str:
-        """A timer fired (``functions/timer``): what is due is done (``Timers.fire``), then, as after an
-        update, the bots' moves that follow soon are played in this invocation (``follow``)."""
-        job = Job(update=None, update_id=None)
-        outcome = await self.timers.fire(payload, job)
-        await self.follow(job, until)
-        return outcome
-
-    async def follow(self, job: Job, until: float | None) -> int:
-        """The bots' moves ``job`` left due soon, played at their pace in this invocation
-        (``gamebot.core.pacing``). Before each wait, the update's answer is made by a call of ours (the
-        button stops spinning) and the Bot API's flood-control waits get only the time left."""
-        io = self.deps.io
-        budget = getattr(io, "wait_budget", None)
-
-        async def before_wait(at: float) -> None:
-            await answer_now(self.deps, job)
-            if until is not None and budget is not None:
-                io.wait_budget = max(0.0, min(budget, until - at))
-
-        try:
-            return await pacing.follow(self.timers, self.pace, self.deps.clock, job, until, before_wait)
-        finally:
-            if budget is not None:
-                io.wait_budget = budget  # (the container's next invocation starts with its own)
+    async def wake(self, payload: dict[str, Any]) -> str:
+        """A chat's wake-up (``functions/timer``): what is due is done (``Timers.fire``). The bots' next
+        move, if it planned one, is the chat's next wake-up: no invocation waits for it."""
+        return await self.timers.fire(payload, Job(update=None, update_id=None))
 
     # ------------------------------------------------------------------------------------------------
     # Entry point
@@ -174,12 +145,11 @@ class Service:
         """Process one update; the HTTP status for Telegram (see ``handle_update`` for the answer)."""
         return (await self.handle_update(data)).status
 
-    async def handle_update(self, data: dict[str, Any], checked: bool = False, until: float | None = None) -> Answer:
+    async def handle_update(self, data: dict[str, Any], checked: bool = False) -> Answer:
         """Process one update (the webhook's JSON): the status and the method to return to Telegram.
-        ``checked``: the caller found nothing wrong with its shape already (``inbound.refusal``). When its
-        step leaves a bot's move due in a few seconds, the invocation then plays the bots' moves at their
-        pace (``gamebot.core.pacing``), answering the update first by a call of its own; ``until``: the
-        moment (on ``clock``) its time runs out (None: not bounded but by ``pacing.CHAIN``)."""
+        ``checked``: the caller found nothing wrong with its shape already (``inbound.refusal``). The
+        answer comes once the update's own step is delivered: a bot's move it planned is the chat's next
+        wake-up (``gamebot.timing.wakeup``), never waited for here."""
         problem = None if checked else inbound.refusal(data)  # checked before anything reads or stores it
         update = None
         if problem is None:
@@ -195,7 +165,6 @@ class Service:
         job = Job(update=update, update_id=update.update_id)
         try:
             await dispatch(self.deps, job)
-            await self.follow(job, until)
             return Answer(200, job.response)
         except DamagedSession as exc:  # a clear answer (to a button or a command) until /cancel closes it
             metrics.outcome("error")

@@ -5,17 +5,16 @@ move's number, so a game with bots replays from its seed and log like any other.
 
 Pace: a bot never moves in the step that gave it its decision. Every write of a running game brings
 ``Session.bot_turn`` up to date (:func:`plan_turn`, from ``Timers.plan``): when a bot seat has a decision
-pending, its move is due 2 to 4 seconds later (seeded). The invocation whose step planned it waits that
-long and plays it (``gamebot.core.pacing``; a step that only keeps it leaves it to that one); the chat's alarm is set for the same moment (``gamebot.timing.alarm``)
-as the backstop. Either way the move is made by ``timekeeper.Timers.fire``: every due bot's move of that
+pending, its move is due 2 or 3 seconds later (seeded), and the chat's alarm is set for that moment
+(``gamebot.timing.alarm``): the wake-up queue invokes the timer function then (``gamebot.timing.wakeup``),
+and nothing waits meanwhile. The move is made by ``timekeeper.Timers.fire``: every due bot's move of that
 decision in one unit of work (:func:`moves`), so all the bots' votes are one step, one progress edit, as
-one person's vote is. Without a scheduler (no timers configured) there is no alarm to fall back on: the
-bots move in the same step as the move that gave them their decision (:func:`play_now`).
+one person's vote is. Without a scheduler (no timers configured) there is no alarm: the bots move in the
+same step as the move that gave them their decision (:func:`play_now`).
 """
 from __future__ import annotations
 
 import logging
-import math
 import random
 from typing import Any
 
@@ -80,7 +79,7 @@ def plan_turn(s: Session, now: float) -> None:
     turn = s.bot_turn
     if turn is not None and (turn.serial, turn.step) == key:
         return
-    s.bot_turn = BotTurn.planned(key[0], key[1], int(math.ceil(now)) + pace(state))
+    s.bot_turn = BotTurn(serial=key[0], step=key[1], due=round(now + pace(state), 2))
 
 
 def one_move(state: GameState, seat: int) -> tuple[GameState, list[Any]]:

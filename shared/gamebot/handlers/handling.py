@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from telegram import CallbackQuery, Chat, ChatMemberUpdated, Message, Update, User
@@ -46,9 +46,7 @@ class Job:
     committed: bool = False
     callback_id: str | None = None
     answered: bool = False
-    reply: Out | None = None  # the update's answer: in the webhook's reply (``response``), or by a call of
-    # ours before the invocation waits for bots (``answer_now``)
-    bots: dict[int, int] = field(default_factory=dict)  # chat -> when a bot's move is due, after this job's steps
+    reply: Out | None = None  # the update's answer, in the webhook's reply (``response``)
 
     @property
     def response(self) -> dict[str, Any] | None:
@@ -136,17 +134,8 @@ def respond(job: Job, plan: Plan) -> None:
 
 
 async def finish(deps: Deps, job: Job, plan: Plan) -> list[Result]:
-    """Answer the update and deliver what the plan sends (committed: through the unit of work). A step
-    that planned the chat's next bot move notes when it is due in ``job.bots`` (this invocation will wait
-    for it: ``gamebot.core.pacing``); a step that only kept it leaves it to the invocation that planned it."""
+    """Answer the update and deliver what the plan sends (committed: through the unit of work)."""
     respond(job, plan)
-    step = plan.step
-    if step is not None and step.session is not None:
-        turn = step.session.bot_turn
-        if turn is not None and turn.new and step.committed:
-            job.bots[step.chat_id] = turn.due
-        else:
-            job.bots.pop(step.chat_id, None)
     committed = plan.step is not None and plan.step.committed
     if (not job.callback_id and not committed and (job.reply is not None or plan.picture is not None
                                                    or any(o.op != "answer" for o in plan.outs))
@@ -162,15 +151,6 @@ async def finish(deps: Deps, job: Job, plan: Plan) -> list[Result]:
         if photo is not None:
             outs.append(photo)
     return await deps.io.run(outs) if outs else []
-
-
-async def answer_now(deps: Deps, job: Job) -> None:
-    """Make the update's answer now (a Bot API call of ours) instead of in the webhook's reply, which
-    Telegram performs only once the invocation ends: before it waits for the bots, the pressed button
-    stops spinning."""
-    if job.reply is not None:
-        reply, job.reply = job.reply, None
-        await deps.io.run([reply])
 
 
 def claim(deps: Deps, update_id: int) -> bool:

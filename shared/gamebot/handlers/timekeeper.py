@@ -95,9 +95,10 @@ class Timers:
     def arm(self, s: Session, now: float, in_flight: set[int], consumed: bool = False) -> list[Schedule]:
         """Move the chat's alarm to the next moment something is due (in ``s``, written next); the
         scheduler calls to make once that write is committed (:meth:`dispatch`)."""
-        if self.deps.scheduler is None:
+        scheduler = self.scheduler
+        if scheduler is None:
             return []
-        return rearm(s, now, in_flight, {"game": s.game_id or ""}, consumed)
+        return rearm(s, now, in_flight, {"game": s.game_id or ""}, consumed, window=scheduler.window)
 
     def dispatch(self, calls: list[Schedule]) -> None:
         """The scheduler calls of a committed write. A failure is logged: the game goes on (a missed

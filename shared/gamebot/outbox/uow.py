@@ -22,7 +22,7 @@ from gamebot import observe
 from gamebot.botapi.telegram_io import Out
 from gamebot.outbox.delivery import to_effect, to_out
 from gamebot.outbox.plan import Plan, Reply, Step
-from gamebot.storage.effects import LEASE_SECONDS, Budget, Effect, Lease, Outbox
+from gamebot.storage.effects import LEASE_SECONDS, UNLIMITED, Budget, Effect, Lease, Outbox
 from gamebot.storage.session import Deadline, Session, chat_key, keeps_moved_out
 from gamebot.storage.store import Item, Repository, VersionConflict, Write, retrying
 from gamebot.timing.alarm import Schedule
@@ -209,10 +209,16 @@ class UnitOfWork:
             self.repo.put(item, version)
         plan.version = (version or 0) + 1
 
+    def budget_of(self, chat_id: int) -> Budget:
+        """The table's budget: a group's (about 20 messages and edits a minute); none for a table in a
+        private chat (/practice), which has a private chat's limits: Telegram's flood control alone."""
+        return self.budget if chat_id < 0 else UNLIMITED
+
     def _admitted(self, box: Outbox, group: int, now: float, owner: int) -> list[Effect]:
         """The outbox entries that go out now: every private one that may, and the group's within its
         budget, a step's group messages all together or none of them yet (then they and every group
         entry after them wait)."""
+        budget = self.budget_of(group)
         deliverable = box.deliverable(now, owner)
         admitted: list[Effect] = []
         for i, e in enumerate(deliverable):
@@ -225,7 +231,7 @@ class UnitOfWork:
                 while (e.step and i + run < len(deliverable) and deliverable[i + run].chat == group
                        and deliverable[i + run].step == e.step):
                     run += 1
-                slot = box.admit(now, True, self.budget, run)
+                slot = box.admit(now, True, budget, run)
                 if slot is not None:  # over the group's budget: this step and what follows it wait
                     box.wait(e.seq, slot)
                     return admitted + [d for d in deliverable[i:] if d.chat != group]
@@ -284,15 +290,17 @@ class UnitOfWork:
             if out.essential or out.op == "answer":
                 continue
             later = any(out is o for o in again_outs)  # a repeat that cannot go now waits for a later update
-            if out.chat_id != group:
+            if out.chat_id != group or group > 0:  # (a private chat, or the table of one: no group's budget)
                 if out.chat_id in queued and later:
                     box.repeats.append(to_effect(out).model_copy(update={"tag": "repeat", "not_before": now}))
                 elif out.chat_id in queued:  # behind what waits there (Telegram said wait): the chat keeps its order
                     box.add(to_effect(out, progress=True))
                 else:
                     progress.append(out)
+                    if out.chat_id == group:
+                        box.shown(out.view, now)
                 continue
-            if box.admit_progress(now, out.view, box.group_waiting(group), self.budget) is None:
+            if box.admit_progress(now, out.view, box.group_waiting(group), self.budget_of(group)) is None:
                 progress.append(out)
             elif later:  # the group's budget is full
                 box.repeats.append(to_effect(out).model_copy(update={"tag": "repeat", "not_before": now}))

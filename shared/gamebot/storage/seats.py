@@ -10,18 +10,19 @@ its identity at that table. They stay below ``2**53``, so JSON and DynamoDB numb
 
 ``BotTurn`` is the pending move of the bot seats: when a step leaves a decision to a bot, its move is
 made a few seconds later, in a unit of work of its own, bound like a time limit to the decision
-(``serial`` + ``step``): by the invocation whose step planned it (``BotTurn.new``, never stored:
-``gamebot.core.pacing``), else by the chat's alarm (``gamebot.timing.alarm`` wakes the chat at ``due``).
+(``serial`` + ``step``), when the chat's alarm wakes it (``gamebot.timing.alarm``: at ``due``, by the
+wake-up queue, to the second).
 """
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, PrivateAttr
+from pydantic import BaseModel
 
 BOT_BASE = 2**52  # Telegram's user ids stay below this (at most 52 significant bits)
 MAX_BOTS = 9  # a table of 10 has at least one person
-MIN_DELAY, MAX_DELAY = 2, 4  # seconds between a decision's arrival and a bot's move (seeded)
+MIN_DELAY, MAX_DELAY = 2, 3  # seconds between a decision's arrival and the wake-up of a bot's move (seeded; the
+# queue's wake-up arrives within a second of it: the bot moves 2 to 4 seconds after its decision)
 
 
 def bot_id(n: int) -> int:
@@ -58,17 +59,4 @@ class BotTurn(BaseModel):
 
     serial: int
     step: str
-    due: int
-    _new: bool = PrivateAttr(default=False)  # planned by this write (not stored: read back, it is not new)
-
-    @classmethod
-    def planned(cls, serial: int, step: str, due: int) -> BotTurn:
-        """A turn planned now, by the step about to be written: its invocation waits for it."""
-        turn = cls(serial=serial, step=step, due=due)
-        turn._new = True
-        return turn
-
-    @property
-    def new(self) -> bool:
-        """Planned by the step that holds it (not read from the store)."""
-        return self._new
+    due: float

@@ -125,13 +125,16 @@ class Deadline(BaseModel):
 
 
 class Alarm(BaseModel):
-    """The chat's one pending wake-up (``gamebot.handlers.timekeeper``): an EventBridge Scheduler schedule named
-    ``name`` that invokes the timer function at ``at`` (epoch seconds). ``n`` counts the alarms the chat
-    has set, so that every schedule has a name of its own (a late delete never hits a newer alarm)."""
+    """The chat's next wake-up (``gamebot.timing.alarm``): the timer function is invoked at ``at`` (epoch
+    seconds) with the payload named ``name``, by a message of the wake-up queue delayed to that second
+    (``queued``: it cannot be taken back, and finds nothing due if the alarm moved meanwhile) or by an
+    EventBridge Scheduler schedule of that name (deleted when the alarm moves). ``n`` counts the alarms the
+    chat has set, so that every one has a name of its own (a late delete never hits a newer alarm)."""
 
-    at: int
+    at: float
     name: str
     n: int = 0
+    queued: bool = False
 
 
 class Settings(BaseModel):

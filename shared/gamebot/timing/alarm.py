@@ -1,17 +1,23 @@
-"""The chat's alarm clock, as policy with no I/O: when a chat must next wake up, and the scheduler calls
-that move its one pending wake-up there.
+"""The chat's alarm clock, as policy with no I/O: when a chat must next wake up, and how (the scheduler
+calls that make it so).
 
-Each chat has at most one pending timer, its alarm (``Session.alarm``), set to the earliest moment
-something is due: the running time limit's reminder or expiry, a bot seat's move, an outbox entry
-that waits for the group's budget or for Telegram's flood control, a held-back progress edit, or a delivery of another
-container that might have died. Every write of the session brings the alarm up to date in the same
-write (:func:`rearm`); the scheduler calls (create the new schedule, delete the old one) are made after
-the commit, next to the Bot API calls. A vote that changes none of those moments costs no scheduler
-call, and a decision taken in time leaves no timer behind to fire for nothing.
+Each chat has one alarm (``Session.alarm``), set to the earliest moment something is due: the running time
+limit's reminder or expiry, a bot seat's move, an outbox entry that waits for the group's budget or for
+Telegram's flood control, a held-back progress edit, or a delivery of another container that might have
+died. Every write of the session brings the alarm up to date in the same write (:func:`rearm`); the
+scheduler calls are made after the commit, next to the Bot API calls. A vote that changes none of those
+moments costs no scheduler call.
 
-A timer that fires (``gamebot.handlers.timekeeper``) does whatever is due then, and the write that records it sets
-the next alarm. Schedule names are unique per chat (``Alarm.n``), so a late delete can only remove the
-schedule it was meant for; a replaced schedule that still fires finds nothing due.
+How the alarm wakes the chat depends on how far off it is (``window``: what the scheduler can wake
+precisely, ``gamebot.timing.wakeup``): within it, a message of the wake-up queue delayed to that moment
+(SQS: whole seconds, up to 15 minutes), which arrives within a second or two of it and cannot be taken
+back (``Alarm.queued``: a wake-up for an alarm that moved since finds nothing due and writes nothing);
+beyond it, an EventBridge Scheduler schedule, which fires within a minute of its time and is deleted when
+the alarm moves (``Schedule.cancel``).
+
+A timer that fires (``gamebot.handlers.timekeeper``) does whatever is due then, and the write that records it
+sets the next alarm. Alarm names are unique per chat (``Alarm.n``), so a late delete can only remove the
+schedule it was meant for, and a wake-up tells whether it is the chat's current alarm.
 """
 from __future__ import annotations
 
@@ -59,25 +65,29 @@ def wake_at(s: Session, now: float, in_flight: set[int] | frozenset[int] = froze
 
 
 def rearm(s: Session, now: float, in_flight: set[int] | frozenset[int], payload: dict[str, Any],
-          consumed: bool = False) -> list[Schedule]:
+          consumed: bool = False, window: float = 0.0) -> list[Schedule]:
     """Set ``s.alarm`` to the next wake-up; the scheduler calls that make it so. ``consumed``: the alarm
-    on record has just fired (what it was for is being done: it is no longer pending)."""
+    on record has just fired (what it was for is being done: it is no longer pending). ``window``: how far
+    ahead the scheduler wakes a chat by its queue, to the second (0: it has none; every alarm is a
+    schedule at a whole second)."""
     current = s.alarm
     want = wake_at(s, now, in_flight)
     if want is not None:
-        want = math.ceil(want)
         if want <= now:  # overdue: a wake-up is running (or failed); look again a little later
             want = math.ceil(now) + (AGAIN if consumed else 1)
+        queued = want - now <= window
+        want = math.ceil(want * 100) / 100 if queued else math.ceil(want)  # (a schedule: a whole second)
     if current is not None and not consumed and want == current.at:
         return []
     if want is None:
         s.alarm = None
-        return [Schedule(cancel=current.name)] if current is not None and not consumed else []
+        return [Schedule(cancel=current.name)] if current is not None and not consumed and not current.queued else []
     n = current.n + 1 if current is not None else 1
-    s.alarm = Alarm(at=want, name=f"gb{b36(s.chat_id)}-{b36(n)}-{b36(want)}", n=n)
+    s.alarm = Alarm(at=want, name=f"gb{b36(s.chat_id)}-{b36(n)}-{b36(int(want))}", n=n, queued=queued)
     timer = Timer(name=s.alarm.name, at=want, payload={**payload, "chat": s.chat_id, "kind": WAKE, "due": want,
-                                                       "name": s.alarm.name})
+                                                       "name": s.alarm.name},
+                  delay=max(0, math.ceil(round(want - now, 1))) if queued else None)  # (never a second late)
     calls = [Schedule(timer=timer)]
-    if current is not None and not consumed:
+    if current is not None and not consumed and not current.queued:  # (a queued wake-up cannot be taken back)
         calls.append(Schedule(cancel=current.name))
     return calls

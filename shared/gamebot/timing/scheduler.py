@@ -28,14 +28,13 @@ import heapq
 import itertools
 import json
 import logging
+import math
 import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-
-from gamebot.environment import Environment
 
 log = logging.getLogger("gamebot.timing.scheduler")
 
@@ -44,11 +43,15 @@ log = logging.getLogger("gamebot.timing.scheduler")
 @dataclass(frozen=True)
 class Timer:
     name: str  # unique per timer: [0-9A-Za-z-_.], at most 64 characters
-    at: int  # epoch seconds
+    at: float  # epoch seconds
     payload: dict[str, Any] = field(default_factory=dict)
+    delay: int | None = None  # set: due this many whole seconds after it was decided, woken by the queue
+    # (``gamebot.timing.wakeup``); None: a schedule at ``at``
 
 
 class Scheduler(ABC):
+    window: float = 0.0  # how far ahead this scheduler wakes a chat to the second, by a queue (0: none)
+
     @abstractmethod
     def schedule(self, timer: Timer) -> None:
         """Arrange for the timer handler to be called with ``timer.payload`` at ``timer.at``.
@@ -60,9 +63,9 @@ class Scheduler(ABC):
         no error)."""
 
 
-def at_expression(at: int) -> str:
+def at_expression(at: float) -> str:
     """EventBridge Scheduler's one-time expression, in UTC: ``at(2025-01-31T18:05:00)``."""
-    when = dtm.datetime.fromtimestamp(int(at), dtm.UTC)
+    when = dtm.datetime.fromtimestamp(math.ceil(at), dtm.UTC)
     return f"at({when.strftime('%Y-%m-%dT%H:%M:%S')})"
 
 
@@ -178,7 +181,7 @@ class LocalScheduler(Scheduler):
     def __init__(self, handler: Callable[[dict[str, Any]], Any], clock: Callable[[], float] = time.time) -> None:
         self.handler = handler
         self.clock = clock
-        self._heap: list[tuple[int, int, Timer]] = []
+        self._heap: list[tuple[float, int, Timer]] = []
         self._names: set[str] = set()
         self._order = itertools.count()
         self._cond = threading.Condition()
@@ -254,32 +257,3 @@ class LocalScheduler(Scheduler):
             except Exception:
                 log.exception("local timer %s failed", timer.name)
             self.fired.append(timer)
-
-
-_INSTALLED: list[Scheduler] = []
-
-
-def install(scheduler: Scheduler | None) -> None:
-    """Use ``scheduler`` wherever ``scheduler_from_env`` is asked (the local playground); None removes it."""
-    _INSTALLED.clear()
-    if scheduler is not None:
-        _INSTALLED.append(scheduler)
-
-
-def scheduler_from_env(target_arn: str | None = None, env: Environment | None = None) -> Scheduler | None:
-    """The installed scheduler, else EventBridge Scheduler when the stack configured it (``SCHEDULE_GROUP``,
-    ``SCHEDULER_ROLE_ARN``, ``TIMER_FUNCTION_ARN`` or ``target_arn``; its dead-letter queue
-    ``TIMER_DLQ_ARN`` when set), else None: no timers."""
-    if _INSTALLED:
-        return _INSTALLED[0]
-    env = env or Environment.read()
-    target = env.timer_function_arn or target_arn
-    role, group = env.scheduler_role_arn, env.schedule_group
-    if not (target and role and group):
-        return None
-    return EventBridgeScheduler(target, role, group, dead_letter_arn=env.timer_dlq_arn)
-
-
-def installed_key() -> str:
-    """Which scheduler is installed in-process (part of a container's cache key for its service)."""
-    return str(id(_INSTALLED[0])) if _INSTALLED else ""
