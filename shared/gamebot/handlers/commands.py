@@ -16,6 +16,7 @@ from gamebot.outbox.context import GROUP_TYPES, Deps, display_name, lang_of, own
 from gamebot.outbox.plan import Plan, Reply
 from gamebot.outgoing import game as outgoing
 from gamebot.outgoing import views
+from gamebot.outgoing.notices import settle_again
 from gamebot.presenter import round_message
 from gamebot.presenter.board import board, board_keyboard
 from gamebot.presenter.lobby import rules_text
@@ -213,15 +214,48 @@ async def cancel_damaged(deps: Deps, job: Job) -> None:
     if stored is None:
         await finish(deps, job, Plan(answer=texts.t("cancel.nothing", lang_of(user))))
         return
-    s = recovery.closed(recovery.salvage(chat_id, stored.body))
+    salvaged = recovery.salvage(chat_id, stored.body)
+    s = recovery.closed(salvaged)
     if user.id != s.host and not await deps.io.is_admin(chat_id, user.id):
         await finish(deps, job, Plan(answer=texts.t("cancel.not_allowed", reply_lang(job, s))))
         return
+    plan = Plan(outs=salvaged_closing(salvaged))
+    s.keyboards, s.pinned = [], None
+    settle_again(plan, s)  # (the last game's "Play again", if it can do nothing any more)
     s.mark_seen(job.update_id)
     deps.repo.put(Item(key=chat_key(chat_id), body=s.body()), stored.version)  # a conflict: redelivered
     job.committed = True
     text = deps.table(s).t("damaged.cancelled", name=esc(display_name(user)))
-    await finish(deps, job, Plan(outs=[Out("send", chat_id=chat_id, text=text, tag="end")]))
+    plan.outs.append(Out("send", chat_id=chat_id, text=text, tag="end"))
+    await finish(deps, job, plan)
+
+
+def salvaged_closing(s: Session) -> list[Out]:
+    """What the /cancel of a session that does not load can still close, from what was salvaged of it:
+    the buttons of every message it knows (the lobby, the board, the round message, each decision's),
+    and the board it pinned unpinned (its text can no longer be drawn in its final state)."""
+    known = [(s.chat_id, m) for m in (s.lobby_msg, s.board_msg, s.vote_msg) if m]
+    known += [(k.chat, k.msg) for k in s.keyboards]
+    outs = [Out("markup", chat_id=chat, message_id=msg, keyboard=None, essential=False, tag="stale")
+            for chat, msg in dict.fromkeys(known)]
+    if s.pinned:
+        outs.append(Out("unpin", chat_id=s.chat_id, message_id=s.pinned, essential=False, tag="unpin"))
+    return outs
+
+
+def closing(s: Session, table: Table, pv: dict[str, Any]) -> list[Out]:
+    """A cancelled game's messages closed for good: the buttons of every decision still on screen
+    taken away (the round message and its /status copies, the Leader's picker, the private prompts),
+    then the board in its final state, without its button (and the pinned one, if /status sent a
+    newer board since): it stays pinned, as at the normal end, until the group's next lobby. Essential,
+    like the normal end's board: a full group budget makes them wait, never drops them."""
+    boards = [m for m in dict.fromkeys((s.board_msg, s.pinned)) if m]
+    outs = [Out("markup", chat_id=k.chat, message_id=k.msg, keyboard=None, tag="stale")
+            for k in s.keyboards if not (k.chat == s.chat_id and k.msg in boards)]
+    final = board(table, pv, status="cancelled")
+    outs += [Out("edit", chat_id=s.chat_id, message_id=m, text=final, keyboard=None, tag="board",
+                 view="board" if m == s.board_msg else None) for m in boards]
+    return outs
 
 
 def close(deps: Deps, s: Session, by: str, removed: bool = False) -> Plan:
@@ -251,9 +285,7 @@ def close(deps: Deps, s: Session, by: str, removed: bool = False) -> Plan:
         else:
             plan.outs.append(Out("send", chat_id=s.chat_id, tag="notice", text=table.t("cancel.lobby", name=esc(by))))
         return plan
-    if s.board_msg:
-        plan.outs.append(Out("edit", chat_id=s.chat_id, message_id=s.board_msg, essential=False, tag="board",
-                             text=board(table, pv, status="cancelled")))
+    plan.outs.extend(closing(s, table, pv))  # (the unit of work's settling finds no button left to take away)
     for text in end_text.game_over(table, pv, cancelled_by=by):
         plan.outs.append(Out("send", chat_id=s.chat_id, text=text, tag="end"))
     return plan

@@ -62,7 +62,7 @@ log = logging.getLogger("gamebot.storage.effects")
 
 GROUP_LIMIT = 20  # group messages + edits per minute (Telegram: about 20 per minute in a group)
 PROGRESS_SHARE = 0.65  # progress only while fewer group operations than this share of the limit ran
-PROGRESS_GAP = 10.0  # seconds between two progress edits of the same message (the board, the vote)
+PROGRESS_GAP = 2.0  # seconds between two progress edits of the same message (the board, the vote)
 WINDOW = 60.0  # seconds
 SEND_MARGIN = 1.0  # seconds an admitted call may take to reach Telegram (the write, then the request): its slot
 # is kept as if the call arrived that much later, so that a slot never frees before the call it stands for

@@ -207,5 +207,7 @@ def history(table: Table, pv: dict[str, Any]) -> list[Html]:
 
 
 def game_over(table: Table, pv: dict[str, Any], cancelled_by: str | None = None) -> list[Html]:
-    """The end: the result and why, every role revealed, then the round-by-round history."""
-    return split(NL.join(head(table, pv, cancelled_by))) + split(NL.join(history(table, pv)))
+    """The end: the result and why, every role revealed, then the round-by-round history (none when
+    nothing happened to tell: a game cancelled before its first team)."""
+    told = history(table, pv)
+    return split(NL.join(head(table, pv, cancelled_by))) + (split(NL.join(told)) if len(told) > 1 else [])
