@@ -2,8 +2,9 @@
 
 ``scripts/run`` (``python -m localdev.playground``) starts, in this one process:
 
-* DynamoDB: a moto server on 127.0.0.1 (free port; one request at a time, ``localdev.serial_moto``) with
-  the bot's table created from template.yaml's own definition (``localdev.tables.create_table_from_template``);
+* DynamoDB and SQS: a moto server on 127.0.0.1 (free port; one request at a time but SQS's long poll,
+  ``localdev.serial_moto``) with the bot's table created from template.yaml's own definition
+  (``localdev.tables.create_table_from_template``) and the wake-up queue (``avalon-playground-wake``);
 * the Bot API: ``localdev.fake_telegram.FakeTelegram`` on 127.0.0.1, where the bot sends its messages
   (``TELEGRAM_API_BASE_URL``);
 * the bot: ``functions/webhook/app.py``'s ``lambda_handler``, fed webhook updates (with the secret
@@ -11,10 +12,18 @@
 * simulated players (``localdev.autoplay``) in the seats marked as bots, pressing buttons through the
   same handler, paced by ``bot_delay`` seconds;
 * a web page (``localdev.web``) standing in for Telegram: the group and every player's private chat;
-* EventBridge Scheduler: ``gamebot.timing.scheduler.LocalScheduler``, installed for the bot, a thread
-  that runs ``functions/timer/app.py``'s handler through ``worker.call`` when a chat's alarm is due (so
-  it never overlaps an update). It fires on the second, so the bot's own seats move through it here
-  (``Service.pace.soon = 0``): no invocation waits for them (on AWS one does: ``gamebot.core.pacing``).
+* the chats' wake-ups as on AWS (``gamebot.timing.wakeup``): the bot is given (``wakeup.install``) a
+  ``QueueScheduler`` whose queue is that SQS queue (``SqsQueue``, boto3, ``WAKE_QUEUE_URL``): an alarm due
+  within 15 minutes (a bot seat's move 2 or 3 seconds after its decision, a reminder, a held-back edit) is
+  a message delayed to its second, which moto holds back in real time. ``localdev.wake_consumer`` stands
+  in for Lambda's event source mapping: a thread long-polls the queue and hands each batch, as Lambda's
+  SQS event, to ``functions/timer/app.py``'s ``lambda_handler`` through ``worker.call`` (so it never
+  overlaps an update), then deletes what it did not report failed. Nothing waits in an invocation.
+  EventBridge Scheduler (far alarms, and the backstop when the queue would not take a wake-up) is
+  ``gamebot.timing.scheduler.LocalScheduler``: a thread that calls the same handler with the payload
+  itself when a timer is due, through the worker too.
+  A test that moves the timers' clock (``Playground(timer_clock=...)``) gets the LocalScheduler alone, on
+  that clock, for every alarm (no queue): SQS's delays run in real time and cannot follow a moved clock.
 
 The background loop (:meth:`Playground.add_task`) runs every registered :class:`Task` whenever a chat
 changes or a task asks to be called again: the simulated players are one.
@@ -126,7 +135,9 @@ class Playground:
     ) -> None:
         """``mode``: "playground" (fake Telegram, web page) or "telegram" (real bot by long polling:
         ``token`` and ``api_base`` name the Bot API). ``timer_clock``: the phase timers' clock (tests
-        move it forward instead of waiting minutes); the real time by default. ``group_budget``: group
+        move it forward instead of waiting minutes); the real time by default. Given another clock, the
+        chats' alarms are all the local scheduler's, on that clock: no wake-up queue (SQS's delays run in
+        real time). ``group_budget``: group
         messages and edits per minute (Telegram's limit, 20, by default; 0: none, for bots playing at
         full speed in tests)."""
         if mode not in ("playground", "telegram"):
@@ -147,7 +158,11 @@ class Playground:
         self.admin: Any = None  # a boto3 client for the table itself (created in start)
         self.worker: WebhookWorker | None = None
         self.bots: BotPlayers | None = None
-        self.scheduler: Any = None  # gamebot.timing.scheduler.LocalScheduler: the phase timers
+        self.scheduler: Any = None  # gamebot.timing.scheduler.LocalScheduler: EventBridge Scheduler's part
+        self.wakeups: Any = None  # gamebot.timing.wakeup.QueueScheduler: what the bot schedules with (None:
+        # the LocalScheduler alone, on a clock a test moves)
+        self.consumer: Any = None  # localdev.wake_consumer.WakeConsumer: the queue's event source mapping
+        self.queue_url = ""
         self.timer_app: Any = None
         self.timer_clock = timer_clock or time.time
         self.group_budget = group_budget
@@ -179,6 +194,7 @@ class Playground:
             "TELEGRAM_WEBHOOK_SECRET": self.secret,
             "TELEGRAM_API_BASE_URL": self.api_base or "https://api.telegram.org",
             "AWS_ENDPOINT_URL_DYNAMODB": f"http://{host}:{port}",
+            "AWS_ENDPOINT_URL_SQS": f"http://{host}:{port}",  # the wake-up queue (boto3: SqsQueue)
             "AWS_ACCESS_KEY_ID": "playground",
             "AWS_SECRET_ACCESS_KEY": "playground",
             "AWS_SESSION_TOKEN": "playground",
@@ -210,9 +226,11 @@ class Playground:
         return self
 
     def _start_timers(self) -> None:
-        """Phase timers run here as they do on AWS: the bot schedules one-time timers, and when one is
-        due the timer Lambda's own handler runs (in the worker, so it never overlaps an update)."""
-        from gamebot.timing import scheduler
+        """The chats' wake-ups run here as they do on AWS (see the module's docstring): the bot sets each
+        chat's alarm, an alarm within 15 minutes is a message of the wake-up queue delayed to its second,
+        and the timer Lambda's own handler takes it (in the worker, so it never overlaps an update); a
+        far alarm is the local scheduler's. With a clock a test moves, the local scheduler takes them all."""
+        from gamebot.timing import scheduler, wakeup
 
         spec = importlib.util.spec_from_file_location("timer_app", REPO / "functions" / "timer" / "app.py")
         assert spec is not None and spec.loader is not None
@@ -221,22 +239,37 @@ class Playground:
         worker, timer_app, clock = self.worker, self.timer_app, self.timer_clock
         assert worker is not None
 
-        def fire(payload: dict[str, Any]) -> Any:
+        def invoke(event: dict[str, Any], context: Any = None) -> Any:
+            """The timer function invoked with ``event``: a payload (EventBridge Scheduler) or an SQS batch."""
             svc = timer_app.service()
             svc.set_clock(clock)  # (the timers' clock: a test moves it instead of waiting)
-            svc.pace.soon = 0  # the bots' moves: the local scheduler fires on time (see _warm_up)
-            return timer_app.lambda_handler(payload, None)
+            return timer_app.lambda_handler(event, context)
 
-        self.scheduler = scheduler.LocalScheduler(lambda payload: worker.call(fire, payload), clock=clock)
-        scheduler.install(self.scheduler.start())
+        self.scheduler = scheduler.LocalScheduler(lambda payload: worker.call(invoke, payload), clock=clock).start()
+        if clock is not time.time:  # SQS's delays run in real time: they cannot follow a clock a test moves
+            self._set_env({"WAKE_QUEUE_URL": None})
+            wakeup.install(self.scheduler)
+            return
+        from localdev.wake_consumer import WakeConsumer, create_queue, sqs_client
+
+        sqs = sqs_client(self.moto.endpoint)
+        self.queue_url = create_queue(sqs)
+        self._set_env({"WAKE_QUEUE_URL": self.queue_url})
+        self.wakeups = wakeup.QueueScheduler(wakeup.SqsQueue(self.queue_url), later=self.scheduler)
+        wakeup.install(self.wakeups)
+        self.consumer = WakeConsumer(sqs, self.queue_url, invoke, worker).start()
 
     def _stop_timers(self) -> None:
-        from gamebot.timing import scheduler
+        from gamebot.timing import wakeup
 
+        if self.consumer is not None:  # (before the worker and the moto server stop: it uses both)
+            self.consumer.stop()
+            self.consumer = None
         if self.scheduler is not None:
             self.scheduler.stop()
-            scheduler.install(None)
+            wakeup.install(None)
             self.scheduler = None
+        self.wakeups = None
         if self.timer_app is not None and self.worker is not None:
             self.worker.call(self.timer_app.reset)
 
@@ -247,10 +280,6 @@ class Playground:
         app.reset()
         service = app.service()
         service.set_clock(self.timer_clock)  # what is due is judged on the timers' clock
-        # On AWS an invocation waits for the bots' next move (EventBridge Scheduler fires within a minute:
-        # gamebot.core.pacing). Here the local scheduler fires on the second, and the worker runs one update
-        # at a time: the alarm plays the bots, and no update holds the page up while they think.
-        service.pace.soon = 0
         self.bot_user = {"username": str(service.bot_username)}  # a BotName asks getMe here
 
     def stop(self) -> None:

@@ -9,6 +9,12 @@ runs each request in a thread of its own, so :func:`one_at_a_time` puts a lock a
 requests still arrive concurrently and a read-modify-write of the bot is still two requests with other
 writers' requests between them (conditional writes really conflict), but moto's backend is used by one
 request at a time.
+
+One request is let past the lock: SQS's long poll (``ReceiveMessage`` with ``WaitTimeSeconds``: the
+playground's wake-up consumer, ``localdev.wake_consumer``), which waits inside moto for a message. Behind
+the lock it would hold every other request up for its whole wait, the ``SendMessage`` it waits for
+included. moto's SQS guards a queue's messages with a condition of its own for exactly that wait, and the
+poll touches no other service's backend.
 """
 from __future__ import annotations
 
@@ -21,11 +27,17 @@ HOST = "127.0.0.1"
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 
+LONG_POLL = "AmazonSQS.ReceiveMessage"  # (the JSON protocol's target: boto3's SQS client)
+
+
 def one_at_a_time(app: WSGIApp) -> WSGIApp:
-    """``app`` behind a lock: each request is answered whole (its body read out) before the next starts."""
+    """``app`` behind a lock: each request is answered whole (its body read out) before the next starts;
+    SQS's long poll is answered beside them (see above)."""
     lock = threading.Lock()
 
-    def serialised(environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
+    def serialised(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        if environ.get("HTTP_X_AMZ_TARGET") == LONG_POLL:
+            return app(environ, start_response)
         with lock:
             answer = app(environ, start_response)
             try:

@@ -88,7 +88,7 @@ def test_a_game_cancelled_with_a_private_prompt_open_keeps_no_button_anywhere(h:
         state = session(h).game()
         if any(p.kind == "lady" for seat in range(state.n) for p in prompts(state, seat)):
             break
-        assert driver.step()
+        assert driver.step() or h.idle()  # (what the budget held back goes out when due)
     else:
         raise AssertionError("no Lady of the Lake")
     holder = next(seat for seat in range(state.n) if any(p.kind == "lady" for p in prompts(state, seat)))
