@@ -49,6 +49,7 @@ def test_nothing_is_folded_when_another_message_comes_first_or_no_prompt_follows
 def _play(seed: int):
     h = Harness(seed=seed)
     h.service.uow.budget = Budget()
+    h.pace = 4.0  # (a human pace: the group's budget holds no step back, so an update's messages are its step's)
     players = list(range(100 * seed + 1, 100 * seed + 11))
     h.lobby(players)
     set_settings(h.repo, h.group, "avalon", ROLES, EVERY)

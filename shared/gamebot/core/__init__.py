@@ -1,7 +1,6 @@
 """An update in, its answer out: the service (``service``: an update parsed, dispatched, committed,
 answered and delivered), the Lambda container's shared runtime (``runtime``: one Bot, repository and
-event loop, the invocation's deadline), which handler an update goes to (``dispatch``), the bots' moves
-played at their pace in the invocation that gave them their decision (``pacing``) and what the
+event loop, the invocation's deadline), which handler an update goes to (``dispatch``) and what the
 operator sees of an invocation (``metrics``: its log fields and CloudWatch metrics, the observer the rooms
 report to through ``gamebot.observe``; ``logs``: its log lines as JSON).
 

@@ -5,13 +5,13 @@ module decides WHEN: each group has a limit per phase (``Settings.timers``, carr
 /newgame). Whenever the unit of work is about to write a session, :meth:`Timers.plan` compares the
 decision now awaited with the running :class:`~gamebot.storage.session.Deadline`; only when it changed (a new
 decision, the lobby opened or was extended) does it start a new deadline, stored in the same write.
-The chat's alarm (``gamebot.timing.alarm``: one pending timer per chat, at the next moment something is due)
+The chat's alarm (``gamebot.timing.alarm``: one per chat, at the next moment something is due)
 follows it in that write, and the scheduler is called after the commit only when the alarm moved.
 Votes and cards that do not end their decision therefore cost nothing more (the steady-play budget
 stays one read and one write).
 
-When the alarm fires (:meth:`Timers.fire`, from ``functions/timer/app.py``; also called by an invocation
-that waited for the bots' next move, ``gamebot.core.pacing``) the session is read and
+When the alarm fires (:meth:`Timers.fire`, from ``functions/timer/app.py``: a wake-up of the queue or an
+EventBridge schedule, ``gamebot.timing.wakeup``) the session is read and
 whatever is due then is done in one version-checked write: the bot seats' moves (``bot_turn``, planned by
 ``gamebot.handlers.bots.plan_turn`` in the same :meth:`Timers.plan`), the reminder, or the expiry, which applies
 ``Action(seat, "timeout")`` for every awaited seat (a human action that lands at the same moment either
@@ -118,10 +118,9 @@ class Timers:
     # --- firing ---------------------------------------------------------------------------------------
 
     async def fire(self, payload: dict[str, Any], job: Job | None = None) -> str:
-        """A chat's alarm (or an older timer of it) fired, or an invocation waited for the bots
-        (``gamebot.core.pacing``, no ``name``): the bots' moves if due, else remind or apply the defaults if
-        a time limit is due; deliver what waits in the outbox, and set the next alarm. Returns what it did;
-        ``job.bots`` says when the chat's bots move next."""
+        """A chat's alarm (or an older wake-up of it, which finds nothing due) fired: the bots' moves if
+        due, else remind or apply the defaults if a time limit is due; deliver what waits in the outbox, and
+        set the next alarm. Returns what it did."""
         deps = self.deps
         outcome = ["stale"]
         chat_id = int(payload["chat"])

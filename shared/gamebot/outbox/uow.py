@@ -304,6 +304,8 @@ class UnitOfWork:
                 progress.append(out)
             elif later:  # the group's budget is full
                 box.repeats.append(to_effect(out).model_copy(update={"tag": "repeat", "not_before": now}))
+            elif out.view is None and out.op in ("edit", "markup") and out.message_id and not out.has_buttons():
+                box.add(to_effect(out))  # buttons taken away are never dropped: the budget's next slot
             # else held back: the view's latest state goes out with a later edit (or when the alarm wakes)
         for out in progress:  # what goes out now is drawn before the write, so that nothing is left to do
             out.draw()        # between the commit and its send

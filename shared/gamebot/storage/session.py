@@ -256,8 +256,8 @@ class Session(BaseModel):
     # button stays while it can do something (open the rematch, join a lobby), and goes once a game runs.
     again_msg: int | None = None
     again_game: str | None = None
-    # The bot's own seats (``gamebot.storage.seats``): their next move (made by the invocation that planned
-    # it, ``gamebot.core.pacing``, or by the chat's alarm), and
+    # The bot's own seats (``gamebot.storage.seats``): their next move (made when the chat's alarm wakes it,
+    # ``gamebot.timing.wakeup``), and
     # whether this is a /practice game (the chat is the player's private chat; nothing counts).
     bot_turn: BotTurn | None = None
     practice: bool = False

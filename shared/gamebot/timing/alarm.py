@@ -3,8 +3,8 @@ calls that make it so).
 
 Each chat has one alarm (``Session.alarm``), set to the earliest moment something is due: the running time
 limit's reminder or expiry, a bot seat's move, an outbox entry that waits for the group's budget or for
-Telegram's flood control, a held-back progress edit, or a delivery of another container that might have
-died. Every write of the session brings the alarm up to date in the same write (:func:`rearm`); the
+Telegram's flood control, a held-back progress edit, a closing edit to send again once no older progress
+edit can overtake it, or a delivery of another container that might have died. Every write of the session brings the alarm up to date in the same write (:func:`rearm`); the
 scheduler calls are made after the commit, next to the Bot API calls. A vote that changes none of those
 moments costs no scheduler call.
 
@@ -58,6 +58,7 @@ def wake_at(s: Session, now: float, in_flight: set[int] | frozenset[int] = froze
     times += [e.not_before for e in box.effects if e.not_before is not None]
     if box.dirty and box.dirty_at is not None:
         times.append(box.dirty_at)
+    times += [r.not_before for r in box.repeats if r.not_before is not None]  # a closing edit sent again
     held = [e for e in box.effects if e.not_before is None and e.seq not in in_flight]
     if held:  # another delivery holds them (come back if it dies), or nobody does yet: now
         times.append(box.lease.until if box.lease is not None and box.lease.until > now else now)

@@ -16,10 +16,12 @@ Three implementations of one interface:
 * :class:`LocalScheduler` -- the local playground: a background thread with a heap that calls a
   handler in-process when each timer is due.
 
-Each chat has at most one pending timer, its alarm (``gamebot.timing.alarm``; what it does when it fires:
-``gamebot.handlers.timekeeper``): when the moment it must wake changes, the new schedule is created and the old one cancelled (``cancel``: best effort, after the
-commit). Scheduling is at-least-once: a timer that still fires after it was replaced finds nothing due
-and does nothing.
+Each chat has one alarm (``gamebot.timing.alarm``; what it does when it fires:
+``gamebot.handlers.timekeeper``): when the moment it must wake changes, the new timer is scheduled and the
+old schedule cancelled (``cancel``: best effort, after the commit). The wake-up queue
+(``gamebot.timing.wakeup``) wakes the chats to the second by the same interface; a queued wake-up cannot
+be cancelled. Scheduling is at-least-once: a timer that still fires after it was replaced finds nothing
+due and does nothing.
 """
 from __future__ import annotations
 
