@@ -137,9 +137,8 @@ class Playground:
         ``token`` and ``api_base`` name the Bot API). ``timer_clock``: the phase timers' clock (tests
         move it forward instead of waiting minutes); the real time by default. Given another clock, the
         chats' alarms are all the local scheduler's, on that clock: no wake-up queue (SQS's delays run in
-        real time). ``group_budget``: group
-        messages and edits per minute (Telegram's limit, 20, by default; 0: none, for bots playing at
-        full speed in tests)."""
+        real time). ``group_budget``: group messages and edits per minute (Telegram's limit, 20, by
+        default; 0: none, for bots playing at full speed in tests)."""
         if mode not in ("playground", "telegram"):
             raise ValueError(f"unknown mode {mode!r}")
         self.mode = mode
@@ -627,8 +626,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(
         prog="scripts/run",
         description=(
-            "Run the whole bot on this machine with embedded defaults: DynamoDB (moto) and a web page that "
-            "stands in for Telegram, on 127.0.0.1. With TELEGRAM_BOT_TOKEN set it runs the real bot by long "
+            "Run the whole bot on this machine with embedded defaults: DynamoDB and the wake-up queue (SQS) "
+            "on moto, the timer function woken from that queue, and a web page that stands in for Telegram, on "
+            "127.0.0.1. With TELEGRAM_BOT_TOKEN set it runs the real bot by long "
             "polling instead. `scripts/run simulate --help`: the engine alone, in the terminal."
         ),
         epilog="Environment: PLAYGROUND_PORT, PLAYGROUND_PLAYERS, PLAYGROUND_HUMANS, PLAYGROUND_BOT_DELAY, "

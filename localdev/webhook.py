@@ -3,7 +3,8 @@
 ``functions/webhook/app.py`` keeps ONE asyncio event loop at module scope (as a Lambda container
 does); entering it from two threads at once breaks it. :class:`WebhookWorker` owns a single thread:
 everything that runs the bot's code (webhook updates from the page, the simulated players, the
-long-polling loop, and the local scheduler firing the chats' alarms) goes through :meth:`call`, which
+long-polling loop, and the timer function when the wake-up queue's consumer or the local scheduler wakes a
+chat) goes through :meth:`call`, which
 queues the work and waits for its result.
 
 Updates are posted as API Gateway events built by ``localdev.updates.webhook_event`` with the secret

@@ -142,3 +142,25 @@ def test_the_bots_benchmark_runs_every_set_up_and_match_up(tmp_path):
         assert row["percent"]["good"] == f"{100 * row['good_wins'] / 20:.1f}"
     sides = {(row["good_side"], row["evil_side"]) for row in r["rows"]}
     assert {("policy", "policy"), ("policy", "random"), ("random", "policy"), ("policy", "previous")} <= sides
+
+
+def test_the_staleness_benchmark_runs_both_trees_and_the_webhook_never_waits_after(tmp_path):
+    """Its quick run: the tables' rows for every set-up, before (4cd6f81, when git has it) and after; after,
+    no webhook invocation sleeps (nothing waits for the bots), before, the one with bots did (core/pacing)."""
+    before = subprocess.run(["git", "cat-file", "-e", "4cd6f81^{commit}"], cwd=ROOT, capture_output=True).returncode == 0
+    out = tmp_path / "result.json"
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_staleness.py"), "--quick", "--json", str(out),
+                           *(() if before else ("--before", "none"))],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    r = json.loads(out.read_text())
+    trees = ("before", "after") if before else ("after",)
+    for setup in ("people", "3 people + 2 bots", "practice (1 + 6 bots)"):
+        for tree in trees:
+            assert done.stdout.count(f"| {setup} | {tree} |") == 3, (setup, tree)  # staleness, held time, GB-s
+            s = r["setups"][tree][setup]
+            assert s["games"] == 1 and s["accepted"] > 0 and _positive(s["gb_s"], s["webhooks"])
+        after = r["setups"]["after"][setup]
+        assert after["held_total"] == after["held_max"] == after["held_count"] == 0, setup
+    if before:
+        assert r["setups"]["before"]["3 people + 2 bots"]["held_total"] > 0

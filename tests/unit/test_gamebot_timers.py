@@ -289,7 +289,7 @@ def test_steady_play_keeps_its_budget_and_moves_the_alarm_only_when_a_moment_cha
     assert len(sent) <= 5 and all(0 <= d <= 60 for d in sent)  # (the latest: the budget's next slot)
     assert [c for c in h.sched.calls[calls:] if c[0] == "schedule"] == []  # (the one set before: deleted)
     d = h.session().deadline
-    assert d.phase == "quest" and h.alarm().at <= d.remind_at
+    assert d.phase == "quest" and h.session().alarm.at <= d.remind_at
     before = dict(h.repo.calls)
     h.press_label(1, GROUP, "Success")
     assert h.repo.calls["read"] - before["read"] <= 1 and h.repo.calls["write"] - before["write"] <= 1
