@@ -330,6 +330,8 @@ class BenchScheduler:
     ``cancel`` one DeleteSchedule request, delayed by ``delay``; the timers are kept and the bench fires
     them when due (``pop_due``), as EventBridge invokes the timer function."""
 
+    window = 0.0  # (no wake-up queue: every alarm a schedule, as before the queue; see bench_staleness.py)
+
     def __init__(self, delay: float) -> None:
         self.delay = delay
         self.calls = 0

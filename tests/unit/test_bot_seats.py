@@ -159,9 +159,13 @@ def test_a_bot_turn_s_wake_up_delivered_twice_plays_it_once(h, monkeypatch):
     h.press_label(1, GROUP, "Start")
     timer = h.sched.pop_next()
     assert h.fire(timer) == "bots"
+    while h.session().outbox.effects or h.session().outbox.dirty or h.session().outbox.repeats:
+        h.fire(h.sched.pop_next())  # (what the bots' step left to send goes first)
     version, outs, log = stored_version(h), len(h.io.outs), list(h.session().game().log)
+    reads = h.repo.calls["read"]
     assert h.fire(timer) == "stale"
     assert stored_version(h) == version and len(h.io.outs) == outs and h.session().game().log == log
+    assert h.repo.calls["read"] - reads == 1  # a wake-up that finds nothing due costs one read
     assert len([e for e in log if e.startswith("3|propose|")]) == 1  # the bot Leader's team once only
 
 

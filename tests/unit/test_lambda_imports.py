@@ -1,5 +1,6 @@
 """The webhook and timer functions never import boto3 or botocore: not to import the handler, not to
-build the service and its AWS clients, not to answer an update (its DynamoDB requests go to a scripted
+build the service and its AWS clients (the wake-up queue's included: boto3's client is made on the first
+wake-up it sends), not to answer an update that wakes no chat (its DynamoDB requests go to a scripted
 server on 127.0.0.1). ``import boto3`` and a client cost about 300 ms of a cold start. Nor do they load
 Pillow, openskill or Babel before a picture is drawn, a game's end is counted or a plural is shown."""
 from __future__ import annotations
@@ -29,6 +30,8 @@ spec = importlib.util.spec_from_file_location("timer_app", sys.argv[4])
 timer = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(timer)
 timer.service("arn:aws:lambda:us-east-1:1:function:t")
+from gamebot.timing.wakeup import QueueScheduler
+assert isinstance(app.service().deps.scheduler, QueueScheduler)  # (the queue is configured, not yet used)
 loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("boto3", "botocore", "s3transfer"))
 lazy = sorted(m for m in sys.modules if m.split(".")[0] in ("openskill", "PIL", "babel"))
 print(json.dumps({"status": status, "loaded": loaded, "lazy": lazy}))
@@ -44,6 +47,7 @@ def test_the_functions_never_import_boto3_or_botocore():
             "AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b", "AWS_REGION": "us-east-1",
             "TIMER_FUNCTION_ARN": "arn:aws:lambda:us-east-1:1:function:t",
             "SCHEDULER_ROLE_ARN": "arn:aws:iam::1:role/r", "SCHEDULE_GROUP": "g",
+            "WAKE_QUEUE_URL": "http://127.0.0.1:9/1/wake",
         }
         result = subprocess.run(
             [sys.executable, "-c", CODE, str(ROOT / "shared"), str(ROOT / "functions" / "webhook"), str(ROOT),

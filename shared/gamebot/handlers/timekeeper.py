@@ -126,12 +126,16 @@ class Timers:
         chat_id = int(payload["chat"])
         name = payload.get("name")
         job = job or Job(update=None, update_id=None)
+        idle = [True]  # nothing waits in the chat's outbox, and its alarm is set for later
 
         def decide(s: Session | None) -> Plan:
             outcome[0] = "stale"
             if s is None:
                 return Plan()
             consumed = s.alarm is not None and s.alarm.name == name
+            box = s.outbox
+            idle[0] = not (box.effects or box.dirty or box.repeats or box.lease) and (
+                s.alarm is None or s.alarm.at > deps.clock())
             plan = bot_turn(deps, s, outcome) or due(deps, s, outcome)
             if plan is None:
                 plan = Plan(session=s) if consumed else Plan()
@@ -139,8 +143,8 @@ class Timers:
             return plan
 
         plan = transact(deps, job, chat_id, decide)
-        if plan.step is None or not plan.step.committed:
-            plan = deps.uow.resume(chat_id)  # an older timer: what waits in the outbox
+        if (plan.step is None or not plan.step.committed) and not idle[0]:
+            plan = deps.uow.resume(chat_id)  # an older wake-up: what waits in the outbox (or a lost alarm)
         results = await finish(deps, job, plan)
         if outcome[0] == "stale" and any(r.ok for r in results):
             outcome[0] = "flushed"
