@@ -1,4 +1,4 @@
-"""How a chat is woken (issue 35): an alarm within 15 minutes is a message of the wake-up queue delayed to
+"""How a chat is woken (issue 35): an alarm within 2 minutes is a message of the wake-up queue delayed to
 its second (never early), a later one an EventBridge Scheduler schedule set ahead of it, which brings it
 back to the queue; a send the queue refuses falls back to a schedule; a queued wake-up is never cancelled.
 The policy is ``gamebot.timing.alarm.rearm``; the routing ``gamebot.timing.wakeup.QueueScheduler``."""
@@ -16,7 +16,7 @@ from gamebot.timing import wakeup
 from gamebot.timing.alarm import rearm
 from gamebot.timing.policy import new_deadline
 from gamebot.timing.scheduler import EventBridgeScheduler, FakeScheduler, Timer
-from gamebot.timing.wakeup import EARLY, QUEUE_MAX, QueueScheduler, SqsQueue
+from gamebot.timing.wakeup import EARLY, QUEUE_MAX, QUEUE_WINDOW, QueueScheduler, SqsQueue
 
 NOW = 1_800_000_000.25
 CHAT = -1001
@@ -37,16 +37,16 @@ def session(**fields) -> Session:
     return Session(chat_id=CHAT, **fields)
 
 
-def test_an_alarm_due_within_15_minutes_is_queued_to_its_second_and_never_early():
+def test_an_alarm_due_within_the_window_is_queued_to_its_second_and_never_early():
     rng = random.Random(1)
     for _ in range(2000):
         now = NOW + rng.random() * 100
-        due = now + rng.choice([0.3, 1, 2, 2.5, 3, 59.9, 600, QUEUE_MAX - 1]) + rng.random() / 100
+        due = now + rng.choice([0.3, 1, 2, 2.5, 3, 59.9, 100, QUEUE_WINDOW - 1]) + rng.random() / 100
         s = session(bot_turn=BotTurn(serial=1, step="team", due=round(due, 2)))
-        (call,) = rearm(s, now, set(), {"game": "g"}, window=QUEUE_MAX)
+        (call,) = rearm(s, now, set(), {"game": "g"}, window=QUEUE_WINDOW)
         timer = call.timer
         assert timer is not None and timer.delay is not None and s.alarm is not None and s.alarm.queued
-        assert 0 <= timer.delay <= QUEUE_MAX
+        assert 0 <= timer.delay <= QUEUE_WINDOW
         assert now + timer.delay >= s.bot_turn.due - 0.05  # never before its moment (to a tenth)
         assert now + timer.delay < s.bot_turn.due + 1  # and within the second after it
         assert timer.payload["name"] == s.alarm.name and timer.payload["due"] == s.alarm.at
@@ -54,21 +54,21 @@ def test_an_alarm_due_within_15_minutes_is_queued_to_its_second_and_never_early(
 
 def test_a_bot_s_move_due_2_or_3_seconds_ahead_is_delayed_exactly_that():
     s = session(bot_turn=BotTurn(serial=1, step="team", due=round(NOW + 2, 2)))
-    (call,) = rearm(s, NOW, set(), {}, window=QUEUE_MAX)
+    (call,) = rearm(s, NOW, set(), {}, window=QUEUE_WINDOW)
     assert call.timer is not None and call.timer.delay == 2
 
 
 def test_a_far_alarm_is_a_schedule_at_a_whole_second_and_a_moved_queued_alarm_is_not_cancelled():
     far = new_deadline("vote", 1, "v", 3600, int(NOW) + 3600)
     s = session(deadline=far)
-    (call,) = rearm(s, NOW, set(), {}, window=QUEUE_MAX)
+    (call,) = rearm(s, NOW, set(), {}, window=QUEUE_WINDOW)
     assert call.timer is not None and call.timer.delay is None and not s.alarm.queued
     assert call.timer.at == math.ceil(call.timer.at) == min(far.due, far.remind_at or far.due)
     s.bot_turn = BotTurn(serial=1, step="v", due=NOW + 3)  # sooner: the queue; the schedule is deleted
-    calls = rearm(s, NOW, set(), {}, window=QUEUE_MAX)
+    calls = rearm(s, NOW, set(), {}, window=QUEUE_WINDOW)
     assert [c.cancel for c in calls if c.cancel] == [call.timer.name] and s.alarm.queued
     s.bot_turn = None  # back to the far moment: the queued wake-up cannot be taken back (it will find nothing)
-    calls = rearm(s, NOW, set(), {}, window=QUEUE_MAX)
+    calls = rearm(s, NOW, set(), {}, window=QUEUE_WINDOW)
     assert [c.cancel for c in calls if c.cancel] == [] and not s.alarm.queued
 
 
@@ -115,20 +115,21 @@ def test_the_stack_s_settings_give_the_queue_with_eventbridge_behind_it(monkeypa
                             "TIMER_FUNCTION_ARN": "arn:t", "SCHEDULER_ROLE_ARN": "arn:r", "SCHEDULE_GROUP": "g"})
     found = wakeup.scheduler_from_env(env=env)
     assert isinstance(found, QueueScheduler) and isinstance(found.later, EventBridgeScheduler)
-    assert isinstance(found.queue, SqsQueue) and found.queue.url.endswith("/wake") and found.window == QUEUE_MAX
+    assert isinstance(found.queue, SqsQueue) and found.queue.url.endswith("/wake") and found.window == QUEUE_WINDOW
     alone = wakeup.scheduler_from_env(env=Environment.read({"WAKE_QUEUE_URL": "https://q"}))
-    assert isinstance(alone, QueueScheduler) and alone.later is None
+    assert isinstance(alone, QueueScheduler) and alone.later is None and alone.window == QUEUE_MAX
     assert wakeup.scheduler_from_env(env=Environment.read({})) is None
 
 
 def test_a_far_alarm_s_early_schedule_finds_nothing_due_and_sets_the_alarm_again_by_the_queue():
     """The chain a far alarm follows: a schedule fires ahead of its moment (EventBridge: within a minute
     after ``at - EARLY``), nothing is due yet, and the write that records it queues the wake-up."""
-    far = new_deadline("vote", 1, "v", 3600, int(NOW) + 3600)
+    far = new_deadline("vote", 1, "v", 300, int(NOW) + 300)  # a 5-minute limit: its reminder 4 min ahead
     s = session(deadline=far)
-    (call,) = rearm(s, NOW, set(), {}, window=QUEUE_MAX)
+    (call,) = rearm(s, NOW, set(), {}, window=QUEUE_WINDOW)
+    assert call.timer.delay is None and call.timer.at == far.remind_at
     fired_at = call.timer.at - EARLY + 59  # the latest EventBridge Scheduler fires it
-    calls = rearm(s, fired_at, set(), {}, consumed=True, window=QUEUE_MAX)
+    calls = rearm(s, fired_at, set(), {}, consumed=True, window=QUEUE_WINDOW)
     (again,) = calls
     assert again.timer.delay is not None and s.alarm.queued
     assert fired_at + again.timer.delay == pytest.approx(call.timer.at, abs=1)

@@ -291,8 +291,9 @@ class UnitOfWork:
                 continue
             later = any(out is o for o in again_outs)  # a repeat that cannot go now waits for a later update
             if out.chat_id != group or group > 0:  # (a private chat, or the table of one: no group's budget)
-                if out.chat_id in queued and later:
-                    box.repeats.append(to_effect(out).model_copy(update={"tag": "repeat", "not_before": now}))
+                if out.chat_id in queued and later:  # (again once what waits there may go)
+                    box.repeats.append(to_effect(out).model_copy(update={"tag": "repeat", "not_before": max(
+                        [now, *(e.not_before or now for e in box.effects if e.chat == out.chat_id)])}))
                 elif out.chat_id in queued:  # behind what waits there (Telegram said wait): the chat keeps its order
                     box.add(to_effect(out, progress=True))
                 else:
@@ -300,10 +301,11 @@ class UnitOfWork:
                     if out.chat_id == group:
                         box.shown(out.view, now)
                 continue
-            if box.admit_progress(now, out.view, box.group_waiting(group), self.budget_of(group)) is None:
+            retry = box.admit_progress(now, out.view, box.group_waiting(group), self.budget_of(group))
+            if retry is None:
                 progress.append(out)
-            elif later:  # the group's budget is full
-                box.repeats.append(to_effect(out).model_copy(update={"tag": "repeat", "not_before": now}))
+            elif later:  # the group's budget is full: again at its next slot
+                box.repeats.append(to_effect(out).model_copy(update={"tag": "repeat", "not_before": retry}))
             elif out.view is None and out.op in ("edit", "markup") and out.message_id and not out.has_buttons():
                 box.add(to_effect(out))  # buttons taken away are never dropped: the budget's next slot
             # else held back: the view's latest state goes out with a later edit (or when the alarm wakes)

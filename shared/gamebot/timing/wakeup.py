@@ -5,15 +5,20 @@ EventBridge Scheduler fires a one-time schedule within a minute of its time: too
 seconds (a bot seat's move, an edit held back by the group's budget, the next batch of /nextgame
 notices). An SQS message can be delayed by whole seconds, up to 15 minutes, and its queue invokes the
 timer function (``functions/timer/app.py``) as soon as it is visible: :class:`QueueScheduler` sends every
-alarm due within ``QUEUE_MAX`` seconds as a message of the wake-up queue, delayed to its second (the
+alarm due within ``QUEUE_WINDOW`` seconds as a message of the wake-up queue, delayed to its second (the
 alarm's policy, ``gamebot.timing.alarm``, computes the delay when it decides, so the message can only
 arrive at or after its moment). No invocation sleeps for it. A queued wake-up cannot be taken back: one
-for an alarm that moved since finds nothing due and writes nothing (``Timers.fire``).
+for an alarm that moved since finds nothing due and writes nothing (``Timers.fire``: one read).
 
-An alarm further off is an EventBridge Scheduler schedule (``later``), set ``EARLY`` seconds ahead of its
-moment: it fires before it, finds nothing due yet, and the write that records that sets the alarm again,
-now within the queue's reach, to the second. EventBridge Scheduler is also the backstop: a wake-up the
-queue would not take (SQS unreachable) is scheduled there, for its own moment, and fires within a minute.
+An alarm further off (a time limit's reminder or expiry, minutes ahead: most are answered before, and
+their alarm moves) is an EventBridge Scheduler schedule (``later``), which is deleted when the alarm moves,
+set ``EARLY`` seconds ahead of its moment: it fires before it (within a minute of its own time), finds
+nothing due yet, and the write that records that sets the alarm again, now within the queue's reach, to
+the second. The window is that short because a queued wake-up that became stale still costs an
+invocation (``scripts/bench_staleness.py``: with 15 minutes, most of a people-only game's wake-ups were
+reminders of decisions already taken). EventBridge Scheduler is also the backstop: a wake-up the queue
+would not take (SQS unreachable) is scheduled there, for its own moment, and fires within a minute.
+Without EventBridge Scheduler, the queue takes every alarm, a far one by hops of its longest delay.
 """
 from __future__ import annotations
 
@@ -30,6 +35,7 @@ from gamebot.timing.scheduler import EventBridgeScheduler, Scheduler, Timer
 log = logging.getLogger("gamebot.timing.wakeup")
 
 QUEUE_MAX = 900  # seconds: SQS's longest delay of a message
+QUEUE_WINDOW = 120  # seconds: alarms this near go by the queue (with schedules behind it for the others)
 EARLY = 90  # seconds: a schedule for a far alarm is set this much ahead (it fires within a minute of its time)
 
 
@@ -69,15 +75,15 @@ class SqsQueue:
 
 
 class QueueScheduler(Scheduler):
-    """Alarms due within ``QUEUE_MAX`` seconds by ``queue`` (to the second), later ones by ``later`` (within
-    a minute); ``later`` is also where a wake-up goes that the queue would not take. Without ``later``, a far
-    alarm hops: a wake-up at the queue's longest delay, which finds nothing due and sets the alarm again."""
-
-    window = float(QUEUE_MAX)
+    """Alarms due within ``window`` seconds by ``queue`` (to the second), later ones by ``later`` (set ahead
+    of their moment); ``later`` is also where a wake-up goes that the queue would not take. Without
+    ``later``, the queue takes every alarm, a far one by hops: a wake-up at the queue's longest delay, which
+    finds nothing due and sets the alarm again."""
 
     def __init__(self, queue: Queue, later: Scheduler | None = None) -> None:
         self.queue = queue
         self.later = later
+        self.window = float(QUEUE_WINDOW if later is not None else QUEUE_MAX)
         self.queued = 0  # wake-ups sent by the queue (this container)
         self.fallbacks = 0  # wake-ups the queue did not take, scheduled with ``later``
 
