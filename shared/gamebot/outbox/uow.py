@@ -179,8 +179,8 @@ class UnitOfWork:
 
     def _resume(self, plan: Plan, session: Session, version: int | None, chat_id: int, owner: int,
                 again: bool = True) -> Plan:
-        """``again``: closing edits due to be sent again go too (not with a redelivery, which writes
-        nothing when nothing else is due: the chat's next update sends them)."""
+        """``again``: closing edits due to be sent again and views held back go too (not with a redelivery,
+        which writes nothing when nothing else is due: the chat's next update or wake-up sends them)."""
         plan.session = session
         step = self.sort(session, plan, chat_id, owner, again=again)
         if step.stored or step.direct or step.took_over or plan.schedule:  # lease, budget, views, alarm: one write
@@ -269,8 +269,8 @@ class UnitOfWork:
         for out in plan.outs:
             if out.essential and out.op != "answer":
                 box.shown(out.view, now)  # an essential edit carries the view's latest state
-        extra = []  # views whose latest state was held back before
-        for v in list(box.dirty):
+        extra = []  # views whose latest state was held back before (not for a redelivery: it changes nothing)
+        for v in list(box.dirty) if again else []:
             if v in views:
                 continue
             fresh = self.refresh(s, v)
