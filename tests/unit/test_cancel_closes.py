@@ -68,6 +68,8 @@ def test_a_group_game_cancelled_mid_vote_keeps_no_button_and_its_board_tells_the
     s = session(h)
     assert s.status == "cancelled" and s.keyboards == []
     assert buttons(h) == []  # in the group and in every private chat
+    (live,) = [m for m in h.io.chat(GROUP) if m.message_id == s.vote_msg]
+    assert "Still to vote" in live.text and "⏳" not in live.text  # the round as it stood: no time limit running
     assert pinned is not None and s.pinned == pinned  # (unpinned when the group's next lobby opens, as at the end)
     assert_final_board(h, GROUP, s.board_msg)
     assert_final_board(h, GROUP, pinned)  # the board pinned at the start too, though /status sent newer ones

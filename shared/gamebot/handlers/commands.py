@@ -243,15 +243,19 @@ def salvaged_closing(s: Session) -> list[Out]:
     return outs
 
 
-def closing(s: Session, table: Table, pv: dict[str, Any]) -> list[Out]:
+def closing(s: Session, table: Table, pv: dict[str, Any], round_now: Out | None = None) -> list[Out]:
     """A cancelled game's messages closed for good: the buttons of every decision still on screen
     taken away (the round message and its /status copies, the Leader's picker, the private prompts),
-    then the board in its final state, without its button (and the pinned one, if /status sent a
-    newer board since): it stays pinned, as at the normal end, until the group's next lobby. Essential,
-    like the normal end's board: a full group budget makes them wait, never drops them."""
+    the round message as it stood, without its time limit (``round_now``), then the board in its final
+    state, without its button (and the pinned one, if /status sent a newer board since): it stays
+    pinned, as at the normal end, until the group's next lobby. Essential, like the normal end's board:
+    a full group budget makes them wait, never drops them."""
     boards = [m for m in dict.fromkeys((s.board_msg, s.pinned)) if m]
+    redrawn = {(round_now.chat_id, round_now.message_id)} if round_now is not None else set()
     outs = [Out("markup", chat_id=k.chat, message_id=k.msg, keyboard=None, tag="stale")
-            for k in s.keyboards if not (k.chat == s.chat_id and k.msg in boards)]
+            for k in s.keyboards if not (k.chat == s.chat_id and k.msg in boards) and (k.chat, k.msg) not in redrawn]
+    if round_now is not None:
+        outs.append(round_now)
     final = board(table, pv, status="cancelled")
     outs += [Out("edit", chat_id=s.chat_id, message_id=m, text=final, keyboard=None, tag="board",
                  view="board" if m == s.board_msg else None) for m in boards]
@@ -285,7 +289,11 @@ def close(deps: Deps, s: Session, by: str, removed: bool = False) -> Plan:
         else:
             plan.outs.append(Out("send", chat_id=s.chat_id, tag="notice", text=table.t("cancel.lobby", name=esc(by))))
         return plan
-    plan.outs.extend(closing(s, table, pv))  # (the unit of work's settling finds no button left to take away)
+    # the round message as it stood, drawn for a game no longer running: no time limit, no button
+    live = round_message.refresh(s, deps.table(s), deps.codec, state, public_view(state))
+    round_now = None if live is None else Out("edit", chat_id=live.chat_id, message_id=live.message_id,
+                                               text=live.text, keyboard=None, tag=live.tag)
+    plan.outs.extend(closing(s, table, pv, round_now))  # (the settling finds no button left to take away)
     for text in end_text.game_over(table, pv, cancelled_by=by):
         plan.outs.append(Out("send", chat_id=s.chat_id, text=text, tag="end"))
     return plan

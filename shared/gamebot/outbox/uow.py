@@ -221,20 +221,20 @@ class UnitOfWork:
         budget = self.budget_of(group)
         deliverable = box.deliverable(now, owner)
         admitted: list[Effect] = []
+        steps: set[int] = set()  # the steps whose group messages the budget took
         for i, e in enumerate(deliverable):
-            if e.chat != group:
+            if e.chat != group or (e.step and e.step in steps):
                 admitted.append(e)
                 continue
-            same_step = bool(e.step) and i > 0 and deliverable[i - 1].chat == group and deliverable[i - 1].step == e.step
-            if not same_step:  # a step's first group message: the budget takes its whole run, or none
-                run = 1
-                while (e.step and i + run < len(deliverable) and deliverable[i + run].chat == group
-                       and deliverable[i + run].step == e.step):
-                    run += 1
-                slot = box.admit(now, True, budget, run)
-                if slot is not None:  # over the group's budget: this step and what follows it wait
-                    box.wait(e.seq, slot)
-                    return admitted + [d for d in deliverable[i:] if d.chat != group]
+            # a step's first group message: the budget takes all of the step's group messages, or none
+            # (a private one of the step, the next Leader's picker, may stand between them)
+            run = sum(1 for d in deliverable[i:] if d.chat == group and d.step == e.step) if e.step else 1
+            slot = box.admit(now, True, budget, run)
+            if slot is not None:  # over the group's budget: this step and what follows it wait
+                box.wait(e.seq, slot)
+                return admitted + [d for d in deliverable[i:] if d.chat != group]
+            if e.step:
+                steps.add(e.step)
             admitted.append(e)
         return admitted
 

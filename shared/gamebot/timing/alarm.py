@@ -9,11 +9,13 @@ scheduler calls are made after the commit, next to the Bot API calls. A vote tha
 moments costs no scheduler call.
 
 How the alarm wakes the chat depends on how far off it is (``window``: what the scheduler can wake
-precisely, ``gamebot.timing.wakeup``): within it, a message of the wake-up queue delayed to that moment
+precisely, ``gamebot.timing.wakeup``: 2 minutes, ``QUEUE_WINDOW``, with EventBridge Scheduler behind the
+queue as the stack configures it): within it, a message of the wake-up queue delayed to that moment
 (SQS: whole seconds, up to 15 minutes), which arrives within a second or two of it and cannot be taken
 back (``Alarm.queued``: a wake-up for an alarm that moved since finds nothing due and writes nothing);
 beyond it, an EventBridge Scheduler schedule, which fires within a minute of its time and is deleted when
-the alarm moves (``Schedule.cancel``).
+the alarm moves (``Schedule.cancel``); the scheduler sets it ahead of the moment (``EARLY``), and the
+write that records its finding nothing due yet sets the alarm again, now within the window.
 
 A timer that fires (``gamebot.handlers.timekeeper``) does whatever is due then, and the write that records it
 sets the next alarm. Alarm names are unique per chat (``Alarm.n``), so a late delete can only remove the
@@ -59,7 +61,8 @@ def wake_at(s: Session, now: float, in_flight: set[int] | frozenset[int] = froze
     if box.dirty and box.dirty_at is not None:
         times.append(box.dirty_at)
     times += [r.not_before for r in box.repeats if r.not_before is not None]  # a closing edit sent again
-    held = [e for e in box.effects if e.not_before is None and e.seq not in in_flight]
+    held = [e for e in box.effects if e.not_before is None and e.seq not in in_flight
+            and not (e.chat and box.waiting(e))]  # (behind one that waits: it goes with it, at its moment)
     if held:  # another delivery holds them (come back if it dies), or nobody does yet: now
         times.append(box.lease.until if box.lease is not None and box.lease.until > now else now)
     return min(times) if times else None
