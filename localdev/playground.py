@@ -14,14 +14,14 @@
 * a web page (``localdev.web``) standing in for Telegram: the group and every player's private chat;
 * the chats' wake-ups as on AWS (``gamebot.timing.wakeup``): the bot is given (``wakeup.install``) a
   ``QueueScheduler`` whose queue is that SQS queue (``SqsQueue``, boto3, ``WAKE_QUEUE_URL``): an alarm due
-  within 15 minutes (a bot seat's move 2 or 3 seconds after its decision, a reminder, a held-back edit) is
+  within 2 minutes (a bot seat's move 2 or 3 seconds after its decision, a reminder, a held-back edit) is
   a message delayed to its second, which moto holds back in real time. ``localdev.wake_consumer`` stands
   in for Lambda's event source mapping: a thread long-polls the queue and hands each batch, as Lambda's
   SQS event, to ``functions/timer/app.py``'s ``lambda_handler`` through ``worker.call`` (so it never
   overlaps an update), then deletes what it did not report failed. Nothing waits in an invocation.
-  EventBridge Scheduler (far alarms, and the backstop when the queue would not take a wake-up) is
-  ``gamebot.timing.scheduler.LocalScheduler``: a thread that calls the same handler with the payload
-  itself when a timer is due, through the worker too.
+  EventBridge Scheduler (far alarms, set 90 s ahead of their moment, and the backstop when the queue
+  would not take a wake-up) is ``gamebot.timing.scheduler.LocalScheduler``: a thread that calls the same
+  handler with the payload itself when a timer is due, through the worker too.
   A test that moves the timers' clock (``Playground(timer_clock=...)``) gets the LocalScheduler alone, on
   that clock, for every alarm (no queue): SQS's delays run in real time and cannot follow a moved clock.
 
@@ -226,7 +226,7 @@ class Playground:
 
     def _start_timers(self) -> None:
         """The chats' wake-ups run here as they do on AWS (see the module's docstring): the bot sets each
-        chat's alarm, an alarm within 15 minutes is a message of the wake-up queue delayed to its second,
+        chat's alarm, an alarm within 2 minutes is a message of the wake-up queue delayed to its second,
         and the timer Lambda's own handler takes it (in the worker, so it never overlaps an update); a
         far alarm is the local scheduler's. With a clock a test moves, the local scheduler takes them all."""
         from gamebot.timing import scheduler, wakeup

@@ -1,5 +1,6 @@
 """How stale the chats are, what the webhook waits and what a game with bots costs, before and after the
-precise wake-ups (an alarm within 15 minutes is an SQS message delayed to its second), in one sitting.
+precise wake-ups (an alarm within ``QUEUE_WINDOW``, 2 minutes, is an SQS message delayed to its second; a
+later one an EventBridge schedule set ``EARLY``, 90 s, ahead), in one sitting, against the issue's targets.
 
     .venv/bin/python scripts/bench_staleness.py                   # before (4cd6f81) and after, every set-up
     .venv/bin/python scripts/bench_staleness.py --quick           # CI: one short game per set-up
@@ -7,7 +8,7 @@ precise wake-ups (an alarm within 15 minutes is an SQS message delayed to its se
     .venv/bin/python scripts/bench_staleness.py --before none     # the after tree alone
     .venv/bin/python scripts/bench_staleness.py --before HEAD     # the checkout against its last commit
     .venv/bin/python scripts/bench_staleness.py --gap 3           # the after tree with a 3 s progress gap
-    .venv/bin/python scripts/bench_staleness.py --gaps 0,2,3,5,10 # + one row per progress gap (group games)
+    .venv/bin/python scripts/bench_staleness.py --gaps 0,1,2,3,5,10 # + one row per progress gap (group games)
     .venv/bin/python scripts/bench_staleness.py --json out.json   # the numbers as JSON
 
 Set-ups (seeded, the same games in both trees; the default time limits on, as a scheduler is configured):
@@ -30,10 +31,12 @@ event loop that takes, in time order, whichever comes first of
 * the wake-up queue's next **visible message** (after tree: ``gamebot.timing.wakeup.QueueScheduler`` over
   ``tests.aws_model.ModelQueue``: the delay in whole seconds, then a poll latency drawn uniform in
   [0, ``SQS_LATENCY``] per message, seeded; every message visible then is one timer invocation, as
-  Lambda's event source mapping batches them);
+  Lambda's event source mapping batches them). The queue takes the alarms within its ``window``
+  (``QUEUE_WINDOW``: the scheduler has a ``later``, the model below);
 * an **EventBridge Scheduler** schedule's modelled fire time: the schedule's second plus a lateness drawn
-  uniform in [0, 60) s per schedule (seeded; AWS: "within a minute"). After tree: the far alarms and the
-  backstop (``later``); before tree: every alarm;
+  uniform in [0, 60) s per schedule (seeded; AWS: "within a minute"). After tree: the far alarms (set
+  ``EARLY`` seconds ahead of their moment, as ``QueueScheduler`` asks) and the backstop (``later``);
+  before tree: every alarm;
 * the end of a **sleep** of an invocation (before tree only: ``Service(sleep=...)``, called by
   ``core/pacing`` while the bots "think", up to its 30 s chain, bounded by the Lambda's time left:
   webhook 25 s, timer 30 s, less pacing's 3 s margin). An invocation that sleeps is parked and the others
@@ -45,6 +48,17 @@ Measured:
    to the first Bot API send or edit made after it (on the virtual clock) of the pressed message (same
    chat and message id), or a new message sent in that chat; a press never shown is counted apart. Also the
    bots: from the commit that gave them their decision (``Session.bot_turn`` planned) to their move.
+   **The issue's targets** ("p95 <= 3 s while the budget has room; max <= the budget's next slot + 2 s"):
+   each accepted press is either one **with room** -- in a private chat (the practice table, the pickers:
+   no group budget), or in the group with, at its commit, no group entry waiting for the budget (an
+   outbox entry of the group with a ``not_before`` still ahead), fewer operations in the last minute
+   than the progress limit (``Budget.progress``), and nothing its commit asked of the budget refused
+   (``Outbox.admit`` answered a time, or progress was held behind a waiting entry) -- or one made **while
+   the budget was full** (every other group press). For the latter, its **slot** is the earliest the
+   budget lets its state out: the earliest of ``Outbox.admit``'s answers to its commit, and of the
+   moment progress may go again (the group's waiting entries gone, ``Outbox.admit(now, progress)`` on
+   the session as its commit left it); reported: the staleness less the wait for that slot (0: shown by
+   its slot). The commit is the press's webhook invocation (before tree: up to its first sleep).
 2. **Webhook held time**: the virtual seconds each webhook invocation slept (before: ``core/pacing``).
 3. **Lambda GB-s**: per invocation (webhook updates, timer invocations: each queue batch, each schedule
    fired) billed duration = sleep + work, x 0.5 GB (template.yaml's MemorySize 512), work = AWS requests
@@ -88,6 +102,8 @@ HOST = 1
 ME = 7  # the practising person
 
 SHOWN_WITHIN = 3.0  # seconds: the share of presses shown within this
+ROOM_P95 = 3.0  # the issue's target: p95 of the presses made while the group's budget had room, seconds
+PAST_SLOT_MAX = 2.0  # the issue's target: a press made while it was full is shown by its next slot + this
 EB_LATE_MAX = 60.0  # EventBridge Scheduler fires up to a minute after a schedule's time
 PRESS_GAP = (1.0, 4.0)  # seconds between two presses of the people (uniform)
 WEBHOOK_TIMEOUT, TIMER_TIMEOUT, PACING_MARGIN = 25.0, 30.0, 3.0  # template.yaml; the functions' SAFETY_MARGIN
@@ -138,9 +154,31 @@ class Invocation:
         self.done = False
         self.error: BaseException | None = None
         self.outcome: Any = None
+        self.refusals: list[tuple[str, float | None]] = []  # what the group's budget refused: (kind, when free)
 
     def billed(self) -> float:
         return self.slept + (self.aws * AWS_MS + self.bot_ms) / 1000 + self.cpu * CPU_FACTOR
+
+
+def watch_budget(outbox: Any) -> None:
+    """Record on the running invocation what the group's budget refuses (``Outbox.admit`` answering a time;
+    progress held behind an entry that waits): the same methods in both trees."""
+    admit, admit_progress = outbox.admit, outbox.admit_progress
+
+    def admitted(self: Any, now: float, essential: bool, budget: Any, count: int = 1) -> float | None:
+        answer = admit(self, now, essential, budget, count)
+        inv = CURRENT.get()
+        if answer is not None and inv is not None and budget.limit:
+            inv.refusals.append(("essential" if essential else "progress", answer))
+        return answer
+
+    def progress(self: Any, now: float, view: str | None, group_busy: bool, budget: Any) -> float | None:
+        inv = CURRENT.get()
+        if group_busy and inv is not None and budget.limit:
+            inv.refusals.append(("behind", None))
+        return admit_progress(self, now, view, group_busy, budget)
+
+    outbox.admit, outbox.admit_progress = admitted, progress
 
 
 def worker(spec: dict[str, Any]) -> dict[str, Any]:
@@ -154,6 +192,7 @@ def worker(spec: dict[str, Any]) -> dict[str, Any]:
 
     if spec.get("gap") is not None:
         effects.PROGRESS_GAP = float(spec["gap"])
+    watch_budget(effects.Outbox)
     logged: Counter[str] = Counter()
 
     class Count(logging.Handler):
@@ -165,6 +204,13 @@ def worker(spec: dict[str, Any]) -> dict[str, Any]:
     info: dict[str, Any] = {"progress_gap": effects.PROGRESS_GAP if spec.get("gap") is None else float(spec["gap"]),
                             "group_limit": effects.GROUP_LIMIT, "progress_share": effects.PROGRESS_SHARE,
                             "bot_delay": [seats.MIN_DELAY, seats.MAX_DELAY]}
+    try:
+        import gamebot.timing.wakeup as wakeup
+
+        info["queue"] = {"window": getattr(wakeup, "QUEUE_WINDOW", None), "early": wakeup.EARLY,
+                         "max": wakeup.QUEUE_MAX}
+    except ImportError:
+        info["queue"] = None
     try:
         import gamebot.core.pacing as pacing
 
@@ -216,15 +262,20 @@ class Sim:
         self.sleeps = "sleep" in inspect.signature(Service.__init__).parameters  # the before tree
         gap = spec.get("gap")
         budget = None if gap is None else Budget(gap=float(gap))
+        self.budget = budget or Budget()  # (the service's: ``UnitOfWork`` takes ``Budget()`` for None)
         self.later = model_eventbridge(self)
         if self.sleeps:
             self.scheduler: Any = self.later
             self.queue = None
         else:
+            from gamebot.timing import wakeup
             from gamebot.timing.wakeup import QueueScheduler
 
             self.queue = model_queue(self)
             self.scheduler = QueueScheduler(self.queue, later=self.later)
+            window = getattr(wakeup, "QUEUE_WINDOW", wakeup.QUEUE_MAX)  # (with a ``later``: the near alarms only)
+            if self.scheduler.window != window:
+                raise RuntimeError(f"the wake-up queue's window is {self.scheduler.window} s, not {window}")
         self.pools: dict[str, list[tuple[Any, list[Invocation | None]]]] = {"webhook": [], "timer": []}
 
         def make() -> Any:
@@ -345,6 +396,8 @@ class Sim:
         t = self.clock.now
         index = len(self.log)
         versions = self.versions()
+        budgeted = press is not None and press[0] == self.table and self.table < 0  # (the group's budget)
+        before = self.budget_now(t) if budgeted else None
 
         async def work(svc: Any, inv: Invocation) -> Any:
             if self.sleeps:
@@ -354,10 +407,32 @@ class Sim:
             self.io.respond(answer.method)  # (Telegram performs the reply once the invocation ends)
             return answer.status
 
-        self.invoke("webhook", work)
+        inv = self.invoke("webhook", work)
         if press is not None:
-            self.presses.append({"t": t, "chat": press[0], "message": press[1], "index": index,
-                                 "accepted": self.versions() != versions})
+            entry = {"t": t, "chat": press[0], "message": press[1], "index": index,
+                     "accepted": self.versions() != versions, "room": True, "slot": None}
+            if before is not None:  # the press's commit: this invocation so far (before tree: to its first sleep)
+                refused = list(inv.refusals)
+                after = self.budget_now(t)
+                entry["room"] = before["room"] and not refused
+                if not entry["room"]:  # the earliest the budget lets its state out
+                    entry["slot"] = min([*(at for _, at in refused if at is not None), after["progress_at"]])
+            self.presses.append(entry)
+
+    def budget_now(self, t: float) -> dict[str, Any]:
+        """The group's budget as stored now: room (no entry waits for it, fewer operations in the last minute
+        than the progress limit), and when progress may next go (the waiting entries gone, a progress slot
+        free: ``Outbox.admit`` on a copy)."""
+        s = self.session()
+        if s is None:
+            return {"room": True, "progress_at": t}
+        box = s.outbox.model_copy(deep=True)
+        waits = [e.not_before for e in box.effects if e.chat == self.table and e.not_before is not None
+                 and e.not_before > t]
+        ops = [x for x in box.group_ops if x > t - 60]
+        slot = box.admit(t, False, self.budget)  # (the copy's: nothing stored)
+        return {"room": not waits and len(ops) < self.budget.progress,
+                "progress_at": max([t, slot or t, *waits])}
 
     def wake(self, payloads: list[dict[str, Any]]) -> None:
         async def work(svc: Any, inv: Invocation) -> Any:
@@ -516,6 +591,10 @@ class Sim:
             "staleness_group": [x for p, x in zip(accepted, stale, strict=True) if x is not None and p["chat"] < 0],
             "never_shown_presses": [{"t": round(p["t"] - T0, 2), "chat": p["chat"], "message": p["message"]}
                                     for p, x in zip(accepted, stale, strict=True) if x is None],
+            # the issue's targets: the presses with room; those while the budget was full, with their slot
+            "staleness_room": [x for p, x in zip(accepted, stale, strict=True) if x is not None and p["room"]],
+            "full": [{"t": round(p["t"] - T0, 2), "wait": p["slot"] - p["t"], "stale": x}
+                     for p, x in zip(accepted, stale, strict=True) if x is not None and not p["room"]],
             "bot_delays": self.bot_delays,
             "webhooks": len(hooks), "timers": len(timers), "stale_wakes": self.stale_wakes,
             "webhook_slept": [i.slept for i in hooks], "timer_slept": [i.slept for i in timers],
@@ -639,6 +718,11 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """One set-up's games of one tree, summed up (per game: means)."""
     stale = [x for r in rows for x in r["staleness"]]
     in_group = [x for r in rows for x in r["staleness_group"]]  # (shown; the never shown are counted apart)
+    room = [x for r in rows for x in r["staleness_room"]]
+    full = [dict(p, past=max(0.0, p["stale"] - p["wait"]), setup=r["setup"], seed=r["seed"], people=r["people"])
+            for r in rows for p in r["full"]]
+    waits = [p["wait"] for p in full]
+    past = [p["past"] for p in full]  # how long after its slot the state went out (0: by its slot)
     accepted = sum(r["accepted"] for r in rows)
     bots = [x for r in rows for x in r["bot_delays"]]
     hook_slept = [r["webhook_slept"] for r in rows]
@@ -652,6 +736,14 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "within": sum(x <= SHOWN_WITHIN for x in stale) / accepted if accepted else math.nan,
         "group_presses": len(in_group), "group_p50": pct(in_group, 0.5), "group_p95": pct(in_group, 0.95),
         "group_within": sum(x <= SHOWN_WITHIN for x in in_group) / len(in_group) if in_group else math.nan,
+        "room_presses": len(room), "room_p50": pct(room, 0.5), "room_p95": pct(room, 0.95),
+        "room_max": max(room, default=math.nan),
+        "room_within": sum(x <= SHOWN_WITHIN for x in room) / len(room) if room else math.nan,
+        "full_presses": len(full), "full_wait_p50": pct(waits, 0.5), "full_wait_max": max(waits, default=math.nan),
+        "full_p50": pct([p["stale"] for p in full], 0.5), "full_max": max((p["stale"] for p in full), default=math.nan),
+        "past_slot_p50": pct(past, 0.5), "past_slot_p95": pct(past, 0.95), "past_slot_max": max(past, default=math.nan),
+        "past_slot_over": sum(x > PAST_SLOT_MAX for x in past),
+        "slowest_full": sorted((p for p in full if p["past"] > PAST_SLOT_MAX), key=lambda p: -p["past"])[:10],
         "bot_p50": pct(bots, 0.5), "bot_p95": pct(bots, 0.95), "bot_max": max(bots, default=math.nan),
         "bot_moves": len(bots) / n,
         "held_total": sum(map(sum, hook_slept)) / n,
@@ -684,6 +776,10 @@ def f(x: float | None, digits: int = 1) -> str:
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
 
 
+def met(x: float, target: float) -> str:
+    return "-" if math.isnan(x) else ("met" if x <= target else "**not met**")
+
+
 def share(x: float) -> str:
     return "-" if math.isnan(x) else f"{100 * x:.1f}%"
 
@@ -696,7 +792,10 @@ def tables(results: dict[str, dict[str, dict[str, Any]]], gaps: dict[str, dict[s
         before += (f" (its own defaults: progress gap {meta['before_gap']:g} s, " + (
             f"core/pacing waits for a bot move due within {pacing['soon']:g} s, {pacing['chain']:g} s in all)"
             if pacing else "no core/pacing)"))
-    out = [f"Trees: after = this checkout ({meta['after']}), progress gap {meta['after_gap']:g} s; {before}. "
+    queue = meta.get("after_queue") or {}
+    wakes = (f", the wake-up queue for alarms within {queue['window']:g} s (EventBridge schedules set "
+             f"{queue['early']:g} s ahead for the later ones)" if queue.get("window") is not None else "")
+    out = [f"Trees: after = this checkout ({meta['after']}), progress gap {meta['after_gap']:g} s{wakes}; {before}. "
            "Seeded games, the same in both trees; per game = the mean over the games.", ""]
     out += ["1. Staleness of accepted presses, s: from the press to the first send or edit of the pressed message or "
             "new send in its chat; the bots' decision (its commit) -> their move (its commit), s", "",
@@ -709,6 +808,26 @@ def tables(results: dict[str, dict[str, dict[str, Any]]], gaps: dict[str, dict[s
                 out.append(f"| {setup} | {tree} | {s['games']} | {s['accepted']} ({s['presses']}) | {f(s['p50'])} | "
                            f"{f(s['p95'])} | {f(s['max'])} | {share(s['within'])} | {s['never_shown']} | "
                            f"{f(s['bot_moves'])} | {f(s['bot_p50'])} | {f(s['bot_p95'])} | {f(s['bot_max'])} |")
+    out += ["", f"1b. The issue's targets: p95 <= {ROOM_P95:g} s for the presses made while the group's budget had "
+            f"room (private chats included); for those made while it was full, max <= the budget's next slot + "
+            f"{PAST_SLOT_MAX:g} s. Room: at the press's commit no group entry waited for the budget, fewer operations "
+            "in the last minute than the progress limit, and the commit had nothing refused; the slot: the earliest "
+            "of Outbox.admit's answers to the commit and of the moment progress may go again; after the slot = "
+            "staleness - the wait for it (0: shown by its slot)", "",
+            "| set-up | tree | presses with room | p50 | p95 | max | shown within 3 s | p95 target | "
+            "presses while the budget was full | wait for the slot p50 / max | staleness p50 / max | "
+            "after the slot p50 / p95 / max | max target |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for setup in SETUPS:
+        for tree, res in results.items():
+            if (s := res.get(setup)) is not None:
+                over = f" ({s['past_slot_over']} over {PAST_SLOT_MAX:g} s)" if s["past_slot_over"] else ""
+                out.append(f"| {setup} | {tree} | {s['room_presses']} | {f(s['room_p50'])} | {f(s['room_p95'])} | "
+                           f"{f(s['room_max'])} | {share(s['room_within'])} | {met(s['room_p95'], ROOM_P95)} | "
+                           f"{s['full_presses']} | {f(s['full_wait_p50'])} / {f(s['full_wait_max'])} | "
+                           f"{f(s['full_p50'])} / {f(s['full_max'])} | {f(s['past_slot_p50'])} / "
+                           f"{f(s['past_slot_p95'])} / {f(s['past_slot_max'])} | "
+                           f"{met(s['past_slot_max'], PAST_SLOT_MAX)}{over} |")
     out += ["", "2. Webhook held time: virtual seconds the webhook invocations slept (before: core/pacing)", "",
             "| set-up | tree | slept / game | max per invocation | invocations that slept / game | "
             "timer invocations' sleep / game |", "|---|---|---|---|---|---|"]
@@ -734,18 +853,27 @@ def tables(results: dict[str, dict[str, dict[str, Any]]], gaps: dict[str, dict[s
         out += ["", "4. The after tree's progress gap (PROGRESS_GAP, Budget.gap): group edits and staleness", "",
                 "| gap s | set-up | games | group edits / game | group sends / game | p50 | p95 | max | "
                 "shown within 3 s | presses in the group: p50 / p95, within 3 s | never shown | "
-                "timer invocations / game | GB-s |",
-                "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+                "timer invocations / game | GB-s | with room: p50 / p95 / max | budget full: presses, "
+                "after the slot max |",
+                "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
         for label, res in gaps.items():
             for setup in GROUP_SETUPS:
                 if (s := res.get(setup)) is not None:
                     out.append(f"| {label} | {setup} | {s['games']} | {f(s['group_edits'])} | {f(s['group_sends'])} | "
                                f"{f(s['p50'])} | {f(s['p95'])} | {f(s['max'])} | {share(s['within'])} | "
                                f"{f(s['group_p50'])} / {f(s['group_p95'])}, {share(s['group_within'])} | "
-                               f"{s['never_shown']} | {f(s['timers'])} | {f(s['gb_s'], 2)} |")
+                               f"{s['never_shown']} | {f(s['timers'])} | {f(s['gb_s'], 2)} | "
+                               f"{f(s['room_p50'])} / {f(s['room_p95'])} / {f(s['room_max'])} | "
+                               f"{s['full_presses']}, {f(s['past_slot_max'])} |")
     out += ["", "Models: " + " ".join(MODELS)]
     unseen = [(tree, p) for tree, res in [*results.items(), *gaps.items()] for s in res.values()
               for p in s["never_shown_presses"]]
+    for tree, res in results.items():
+        for setup, s in res.items():
+            for p in s["slowest_full"][:10 if tree == "after" else 3]:  # (the slowest; their count: table 1b)
+                if p["past"] > PAST_SLOT_MAX:
+                    out.append(f"past its slot ({tree}): {setup} ({p['people']} people) seed {p['seed']}: the press at "
+                               f"{p['t']} s shown after {p['stale']:.1f} s, its slot {p['wait']:.1f} s away")
     for tree, p in unseen[:20]:
         out.append(f"never shown ({tree}): {p['setup']} ({p['people']} people) seed {p['seed']}: the press at "
                    f"{p['t']} s on message {p['message']} of chat {p['chat']}")
@@ -761,10 +889,10 @@ def tables(results: dict[str, dict[str, dict[str, Any]]], gaps: dict[str, dict[s
 MODELS = (
     "people press 1-4 s apart (uniform, seeded) and look 1-4 s after their chats change when they had nothing to "
     "press; the work inside an invocation takes no virtual time.",
-    "SQS (after): a message's delay in whole seconds + a poll latency uniform in [0, SQS_LATENCY = 1 s] per message; "
-    "every message then visible is one timer invocation.",
-    "EventBridge Scheduler: the schedule's second + a lateness uniform in [0, 60) s per schedule, seeded (after: far "
-    "alarms and the backstop only; before: every alarm).",
+    "SQS (after: the alarms within QUEUE_WINDOW = 120 s): a message's delay in whole seconds + a poll latency uniform "
+    "in [0, SQS_LATENCY = 1 s] per message; every message then visible is one timer invocation.",
+    "EventBridge Scheduler: the schedule's second + a lateness uniform in [0, 60) s per schedule, seeded (after: the "
+    "alarms further off, set EARLY = 90 s ahead of their moment, and the backstop; before: every alarm).",
     "Before: an invocation sleeps as core/pacing says, bounded by its Lambda's time (webhook 25 s, timer 30 s, less "
     "3 s); the other invocations run meanwhile, each in a container of its own.",
     f"Lambda: {MEMORY_GB:g} GB; duration = sleep + AWS requests (DynamoDB, SQS SendMessage, Scheduler) x "
@@ -821,6 +949,7 @@ def main(argv: list[str] | None = None) -> None:
     results = {label: by_setup(merged[label]) for label in ("before", "after") if label in merged}
     gap_rows = {f"{g:g}": by_setup(merged[f"gap {g:g}"]) for g in gaps}
     meta = {"after": describe("HEAD", checkout=True), "after_gap": info["after"]["progress_gap"],
+            "after_queue": info["after"].get("queue"),
             "before": describe(before) if before else "not run",
             "before_gap": info["before"]["progress_gap"] if "before" in info else None,
             "before_pacing": info["before"]["pacing"] if "before" in info else None,

@@ -4,7 +4,7 @@ A wake-up's payload is what ``gamebot.timing.alarm`` set: ``{"chat", "game", "ki
 "name"}`` (timers scheduled by earlier versions carry ``phase``, ``serial``, ``step`` and a kind
 ``remind``, ``expire`` or ``flush``: they are handled the same way). It arrives in one of two events:
 
-* **from the wake-up queue** (``WAKE_QUEUE_URL``: an alarm due within 15 minutes, delayed to its second;
+* **from the wake-up queue** (``WAKE_QUEUE_URL``: an alarm due within 2 minutes, delayed to its second;
   ``gamebot.timing.wakeup``), Lambda's SQS event, the payload as each record's body::
 
       {"Records": [{"messageId": "1f0c…", "eventSource": "aws:sqs",
@@ -12,7 +12,7 @@ A wake-up's payload is what ``gamebot.timing.alarm`` set: ``{"chat", "game", "ki
 
   answered ``{"batchItemFailures": [{"itemIdentifier": "<messageId>"}]}`` with the records to receive
   again (a storage failure; the queue's redrive policy ends in the timers' dead-letter queue);
-* **from EventBridge Scheduler** (a far alarm, or the backstop), the payload itself as the event::
+* **from EventBridge Scheduler** (a far alarm, set 90 s ahead, or the backstop), the payload itself as the event::
 
       {"chat": -100123, "game": "g1", "kind": "wake", "due": 1765100000, "name": "gb1-2-3"}
 

@@ -28,7 +28,7 @@ variable                           what it sets                                 
 ``SCHEDULE_GROUP``
 ``TIMER_DLQ_ARN``                  the SQS queue the timers' schedules dead-letter to (unset:   (none)
                                    a timer that cannot be delivered is dropped)
-``WAKE_QUEUE_URL``                 the SQS queue that wakes a chat to the second, within 15     (none: the
+``WAKE_QUEUE_URL``                 the SQS queue that wakes a chat to the second, within 2      (none: the
                                    minutes (``gamebot.timing.wakeup``; the timer function       schedules
                                    consumes it)                                                 alone)
 ``AWS_REGION`` /                   the AWS region                                               us-east-1

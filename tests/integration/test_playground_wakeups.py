@@ -1,4 +1,4 @@
-"""The playground wakes chats as AWS does (``gamebot.timing.wakeup``): an alarm within 15 minutes is a
+"""The playground wakes chats as AWS does (``gamebot.timing.wakeup``): an alarm within 2 minutes is a
 message of the wake-up queue (SQS on the playground's moto server) delayed to its second, taken by the
 timer function through the local stand-in for Lambda's event source mapping (``localdev.wake_consumer``);
 the local scheduler (EventBridge Scheduler's part) is left the far alarms. A test that moves the timers'

@@ -145,7 +145,8 @@ def test_the_bots_benchmark_runs_every_set_up_and_match_up(tmp_path):
 
 
 def test_the_staleness_benchmark_runs_both_trees_and_the_webhook_never_waits_after(tmp_path):
-    """Its quick run: the tables' rows for every set-up, before (4cd6f81, when git has it) and after; after,
+    """Its quick run: the tables' rows for every set-up, before (4cd6f81, when git has it) and after, the
+    accepted presses split into those with the group's budget's room and those while it was full; after,
     no webhook invocation sleeps (nothing waits for the bots), before, the one with bots did (core/pacing)."""
     before = subprocess.run(["git", "cat-file", "-e", "4cd6f81^{commit}"], cwd=ROOT, capture_output=True).returncode == 0
     out = tmp_path / "result.json"
@@ -157,10 +158,12 @@ def test_the_staleness_benchmark_runs_both_trees_and_the_webhook_never_waits_aft
     trees = ("before", "after") if before else ("after",)
     for setup in ("people", "3 people + 2 bots", "practice (1 + 6 bots)"):
         for tree in trees:
-            assert done.stdout.count(f"| {setup} | {tree} |") == 3, (setup, tree)  # staleness, held time, GB-s
+            assert done.stdout.count(f"| {setup} | {tree} |") == 4, (setup, tree)  # staleness, targets, held, GB-s
             s = r["setups"][tree][setup]
             assert s["games"] == 1 and s["accepted"] > 0 and _positive(s["gb_s"], s["webhooks"])
+            assert s["room_presses"] + s["full_presses"] == s["accepted"] - s["never_shown"], (setup, tree)
         after = r["setups"]["after"][setup]
         assert after["held_total"] == after["held_max"] == after["held_count"] == 0, setup
+    assert r["setups"]["after"]["practice (1 + 6 bots)"]["full_presses"] == 0  # (a private table: no group budget)
     if before:
         assert r["setups"]["before"]["3 people + 2 bots"]["held_total"] > 0

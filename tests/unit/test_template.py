@@ -100,7 +100,7 @@ def test_timer_function_is_the_timer_handler_and_schedules_with_the_stacks_role_
     assert (webhook["SCHEDULER_ROLE_ARN"], webhook["SCHEDULE_GROUP"]) == (env["SCHEDULER_ROLE_ARN"], env["SCHEDULE_GROUP"])
 
 
-# ---- the wake-up queue: precise wake-ups within 15 minutes ----------------------------------------------
+# ---- the wake-up queue: precise wake-ups within 2 minutes -----------------------------------------------
 
 def test_the_wake_queue_dead_letters_to_the_timers_dead_letter_queue_after_3_receives():
     queue = resources["WakeQueue"]

@@ -15,7 +15,7 @@ import pytest
 from gamebot.core import metrics
 from gamebot.environment import Environment
 from gamebot.timing.scheduler import EventBridgeScheduler, Timer
-from gamebot.timing.wakeup import scheduler_from_env
+from gamebot.timing.wakeup import QUEUE_WINDOW, QueueScheduler, scheduler_from_env
 from tests.unit.cfn_template import environment, functions, resources, template
 
 NAMESPACE = metrics.NAMESPACE  # "AvalonBot"
@@ -129,16 +129,34 @@ def test_the_dead_letter_alarm_watches_the_queue_the_schedules_and_the_timer_fun
 
 # ---- the wake-up queue -------------------------------------------------------------------------------------
 
-SQS_LONGEST_DELAY = 900  # seconds: the bot sends a wake-up at most this long before it is due
+# seconds: the stack sends a wake-up at most this long before it is due. The queue takes the alarms due
+# within its window (2 minutes) because EventBridge Scheduler is behind it (a later alarm, and a wake-up the
+# queue would not take, is a schedule): the queue alone would take every alarm, at up to SQS's 900 s.
+STACK_LONGEST_DELAY = QUEUE_WINDOW
+
+
+def test_the_stack_gives_the_queue_eventbridge_behind_it_so_its_longest_delay_is_the_window():
+    values = {json.dumps(ref, sort_keys=True): value for ref, value in [
+        (DLQ_ARN, "arn:aws:sqs:eu-west-1:123456789012:avalon-TimerDeadLetterQueue-X"),
+        ({"Fn::GetAtt": ["TimerFunction", "Arn"]}, "arn:aws:lambda:eu-west-1:123456789012:function:timer"),
+        ({"Fn::GetAtt": ["SchedulerRole", "Arn"]}, "arn:aws:iam::123456789012:role/scheduler"),
+        ({"Ref": "TimerScheduleGroup"}, "avalon-timers"),
+        ({"Ref": "WakeQueue"}, "https://sqs.eu-west-1.amazonaws.com/123456789012/avalon-WakeQueue-X"),
+    ]}
+    wanted = ("TIMER_FUNCTION_ARN", "SCHEDULER_ROLE_ARN", "SCHEDULE_GROUP", "TIMER_DLQ_ARN", "WAKE_QUEUE_URL")
+    env = environment("WebhookFunction")
+    scheduler = scheduler_from_env(env=Environment.read(_resolved({k: env[k] for k in wanted}, values)))
+    assert isinstance(scheduler, QueueScheduler) and isinstance(scheduler.later, EventBridgeScheduler)
+    assert scheduler.window == STACK_LONGEST_DELAY == 120
 
 
 def test_the_wake_queue_alarm_fires_when_a_due_wake_up_is_not_consumed_and_never_for_a_delayed_one():
     (alarm,) = _watching("AWS/SQS", "ApproximateAgeOfOldestMessage").values()
     assert alarm["Dimensions"] == [{"Name": "QueueName", "Value": {"Fn::GetAtt": ["WakeQueue", "QueueName"]}}]
     assert (alarm["Statistic"], alarm["ComparisonOperator"]) == ("Maximum", "GreaterThanThreshold")
-    # The age counts from the send: a wake-up delayed by SQS's longest delay is that old when it is due.
-    # Past that, at most a few minutes of waiting, visible and unconsumed, and well before it expires.
-    assert SQS_LONGEST_DELAY < alarm["Threshold"] <= SQS_LONGEST_DELAY + 300
+    # The age counts from the send: a wake-up delayed by the stack's longest delay is that old when it is
+    # due. Past that, 2 minutes of waiting, visible and unconsumed, and well before it expires.
+    assert alarm["Threshold"] == STACK_LONGEST_DELAY + 120 == 240
     assert alarm["Threshold"] + alarm["Period"] * alarm["EvaluationPeriods"] < (
         resources["WakeQueue"]["Properties"]["MessageRetentionPeriod"])
     assert alarm["Period"] == 60 and alarm["EvaluationPeriods"] == 2  # SQS reports every minute: twice in a row
