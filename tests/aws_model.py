@@ -56,11 +56,12 @@ class ModelQueue:
 
 
 def record(message_id: str, body: str) -> dict[str, Any]:
-    """One record of Lambda's SQS event, as the event source mapping sends it."""
-    return {"messageId": message_id, "receiptHandle": f"rh-{message_id}", "body": body,
-            "attributes": {"ApproximateReceiveCount": "1", "SentTimestamp": "0"},
-            "messageAttributes": {}, "md5OfBody": "", "eventSource": "aws:sqs",
-            "eventSourceARN": QUEUE_ARN, "awsRegion": "us-east-1"}
+    """One record of Lambda's SQS event, as the event source mapping sends it (the playground's consumer
+    builds the same from a received message: ``localdev.wake_consumer.record``)."""
+    from localdev.wake_consumer import record as from_message
+
+    return from_message({"MessageId": message_id, "ReceiptHandle": f"rh-{message_id}", "Body": body,
+                         "Attributes": {"ApproximateReceiveCount": "1", "SentTimestamp": "0"}}, QUEUE_ARN)
 
 
 def sqs_event(records: list[dict[str, Any]]) -> dict[str, Any]:
