@@ -133,3 +133,27 @@ def test_a_far_alarm_s_early_schedule_finds_nothing_due_and_sets_the_alarm_again
     (again,) = calls
     assert again.timer.delay is not None and s.alarm.queued
     assert fired_at + again.timer.delay == pytest.approx(call.timer.at, abs=1)
+
+
+def test_a_chat_is_quiet_when_nothing_is_due_and_its_alarm_is_set_for_the_next_moment():
+    from gamebot.storage.effects import Effect
+    from gamebot.timing.alarm import quiet
+
+    s = session(bot_turn=BotTurn(serial=1, step="team", due=NOW + 3))
+    assert not quiet(s, NOW)  # no alarm set for it yet: a wake-up sets it
+    rearm(s, NOW, set(), {}, window=QUEUE_WINDOW)
+    assert quiet(s, NOW) and not quiet(s, NOW + 3)  # then due: not quiet
+    s.outbox.add(Effect(seq=0, op="edit", chat=CHAT, message_id=4, text="board", tag="board"))
+    assert not quiet(s, NOW)  # something to deliver now
+    s.outbox.effects = []
+    s.alarm = s.alarm.model_copy(update={"at": NOW - 5})
+    assert not quiet(s, NOW)  # an alarm overdue: the wake-up sets it again
+
+
+def test_flood_control_is_waited_out_only_without_the_wake_up_queue():
+    from gamebot.core.runtime import FLOOD_MARGIN, FLOOD_WAIT, flood_wait
+
+    assert flood_wait(QueueScheduler(Sent(), FakeScheduler()), 20.0) == 0.0  # the queue wakes the chat instead
+    assert flood_wait(FakeScheduler(), None) == FLOOD_WAIT
+    assert flood_wait(FakeScheduler(), 10.0) == 10.0 - FLOOD_MARGIN  # never past the Lambda's timeout
+    assert flood_wait(None, 1.0) == 0.0

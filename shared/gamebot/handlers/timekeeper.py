@@ -45,7 +45,7 @@ from gamebot.presenter.time_limits import duration
 from gamebot.storage import idle_record
 from gamebot.storage.seats import is_bot_id
 from gamebot.storage.session import ACTIVE, CANCELLED, LOBBY, PLAYING, Deadline, Session, chat_key, serial
-from gamebot.timing.alarm import SOON, Schedule, rearm
+from gamebot.timing.alarm import SOON, Schedule, quiet, rearm
 from gamebot.timing.policy import (
     EXTEND_SECONDS,
     MAX_EXTENSIONS,
@@ -126,16 +126,14 @@ class Timers:
         chat_id = int(payload["chat"])
         name = payload.get("name")
         job = job or Job(update=None, update_id=None)
-        idle = [True]  # nothing waits in the chat's outbox, and its alarm is set for later
+        idle = [True]  # nothing is due in the chat, and its alarm is set for the next moment (``alarm.quiet``)
 
         def decide(s: Session | None) -> Plan:
             outcome[0] = "stale"
             if s is None:
                 return Plan()
             consumed = s.alarm is not None and s.alarm.name == name
-            box = s.outbox
-            idle[0] = not (box.effects or box.dirty or box.repeats or box.lease) and (
-                s.alarm is None or s.alarm.at > deps.clock())
+            idle[0] = quiet(s, deps.clock())
             plan = bot_turn(deps, s, outcome) or due(deps, s, outcome)
             if plan is None:
                 plan = Plan(session=s) if consumed else Plan()

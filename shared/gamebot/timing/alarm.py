@@ -68,6 +68,16 @@ def wake_at(s: Session, now: float, in_flight: set[int] | frozenset[int] = froze
     return min(times) if times else None
 
 
+def quiet(s: Session, now: float) -> bool:
+    """Is nothing due in the chat now, with its alarm set for the next moment something will be? Then a
+    wake-up that finds nothing due either (one for an alarm that moved since) has nothing to deliver and
+    no alarm to set: it need not read the chat again to resume its outbox (``Timers.fire``)."""
+    want = wake_at(s, now)
+    if want is None:
+        return s.alarm is None or s.alarm.queued  # (a schedule left behind is deleted by the next write)
+    return now < want and s.alarm is not None and now < s.alarm.at <= math.ceil(want)
+
+
 def rearm(s: Session, now: float, in_flight: set[int] | frozenset[int], payload: dict[str, Any],
           consumed: bool = False, window: float = 0.0) -> list[Schedule]:
     """Set ``s.alarm`` to the next wake-up; the scheduler calls that make it so. ``consumed``: the alarm
