@@ -40,14 +40,13 @@ import json
 from typing import Any
 
 from gamebot.core.metrics import Invocation, observed
-from gamebot.core.runtime import Container, environment, invocation, lambda_logging
+from gamebot.core.runtime import Container, environment, flood_wait, invocation, lambda_logging
 from gamebot.environment import Environment, stack_name
 from gamebot.storage.session import chat_key
 
 log = lambda_logging("gamebot.timer")
 
 FIELDS = {"chat": int, "kind": str}  # what every timer carries
-WAIT_BUDGET = 20.0  # seconds a wake-up may wait out Telegram's flood control, without the wake-up queue
 OPTIONAL = {"game": str, "due": float, "name": str, "phase": str, "serial": int, "step": str}
 
 _CONTAINER = Container()
@@ -129,8 +128,8 @@ def _fire(event: Any, context: Any, inv: Invocation) -> dict[str, str]:
         if payload.get("due") is not None:  # (the queue's wake-up arrives within a second or two of it;
             inv.timer_fired(svc.clock() - payload["due"])  # EventBridge Scheduler's within a minute)
         # the AWS requests end before the Lambda timeout, so that a storage failure is raised in time
-        with invocation(context), svc.repo.prefetching(chat_key(payload["chat"])):  # read while the rest gets ready
-            svc.io.wait_budget = 0.0 if svc.deps.scheduler is not None and svc.deps.scheduler.window else WAIT_BUDGET
+        with invocation(context) as left, svc.repo.prefetching(chat_key(payload["chat"])):  # read meanwhile
+            svc.io.wait_budget = flood_wait(svc.deps.scheduler, left)  # (none with the wake-up queue)
             outcome = _CONTAINER.run(svc.wake(payload))
     except Exception as exc:
         if transient(exc):

@@ -26,14 +26,12 @@ from typing import Any
 from gamebot.botapi.inbound import MAX_BODY, refusal
 from gamebot.botapi.throttle import Throttle
 from gamebot.core.metrics import Invocation, described, observed
-from gamebot.core.runtime import Container, environment, invocation, lambda_logging
+from gamebot.core.runtime import Container, environment, flood_wait, invocation, lambda_logging
 from gamebot.environment import BadSetting, Environment, stack_name
 
 log = lambda_logging("gamebot.webhook")
 
 SECRET_HEADER = "x-telegram-bot-api-secret-token"
-WAIT_BUDGET = 20.0  # seconds an update may wait on 429 retry_after in total, without the wake-up queue
-SAFETY_MARGIN = 3.0  # seconds kept free before the Lambda timeout (one more Bot API call, the answer)
 
 _CONTAINER = Container()  # the service and the one event loop of this container (gamebot.core.runtime)
 THROTTLE = Throttle()  # each player's presses and commands in this container (gamebot.botapi.throttle)
@@ -114,7 +112,7 @@ def _handle(event: dict[str, Any], context: Any, inv: Invocation) -> dict[str, A
         return _response(500, "retry")
     # the AWS requests end before the Lambda timeout, in time to answer (a 500 if nothing was committed)
     with invocation(context) as left:
-        svc.io.wait_budget = wait_budget(svc, left)
+        svc.io.wait_budget = flood_wait(svc.deps.scheduler, left)  # (none with the wake-up queue)
         # a button of the running game: its group's session is read while the update is parsed
         with svc.reading_ahead(data):
             answer = _CONTAINER.run(svc.handle_update(data, checked=True))  # (refusal: above)
@@ -123,15 +121,6 @@ def _handle(event: dict[str, Any], context: Any, inv: Invocation) -> dict[str, A
     if answer.status == 200 and answer.method is not None:
         return _method(answer.method)
     return _response(answer.status, "ok" if answer.status == 200 else "retry")
-
-
-def wait_budget(svc: Any, left: float | None) -> float:
-    """The seconds this update may wait out Telegram's flood control: none when the wake-up queue sends
-    what waits at its second (``gamebot.timing.wakeup``); else a short wait, never past the timeout."""
-    scheduler = svc.deps.scheduler
-    if scheduler is not None and scheduler.window > 0:
-        return 0.0
-    return WAIT_BUDGET if left is None else max(0.0, min(WAIT_BUDGET, left - SAFETY_MARGIN))
 
 
 def _method(method: dict[str, Any]) -> dict[str, Any]:

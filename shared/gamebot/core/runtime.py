@@ -63,6 +63,20 @@ def invocation(context: Any) -> Iterator[float | None]:
         yield left
 
 
+FLOOD_WAIT = 20.0  # seconds an invocation may wait out Telegram's 429s in all, without the wake-up queue
+FLOOD_MARGIN = 3.0  # seconds such waiting keeps free before the Lambda timeout (one more call, the answer)
+
+
+def flood_wait(scheduler: Any, left: float | None) -> float:
+    """The seconds an invocation may wait out Telegram's flood control (``TelegramIO.wait_budget``): none
+    when the wake-up queue wakes the chat at the second Telegram allows (``scheduler.window``: the
+    message waits in the outbox meanwhile, and nothing holds the webhook); else a short wait, never
+    past the Lambda timeout (``left``: its seconds left, None outside Lambda)."""
+    if scheduler is not None and scheduler.window > 0:
+        return 0.0
+    return FLOOD_WAIT if left is None else max(0.0, min(FLOOD_WAIT, left - FLOOD_MARGIN))
+
+
 # What a container's service is built from, and its cache key: the environment, and the scheduler installed
 # in-process (the playground's) with anything else the function adds (the timer function's own ARN).
 Settings = tuple[Environment, tuple[str, ...]]
