@@ -13,16 +13,10 @@ from gamebot.aws.dynamo import COMPRESS_ABOVE, DynamoRepository
 from gamebot.aws.signing import Credentials
 from gamebot.storage.store import Delete, Item, VersionConflict, Write
 from gamebot.timing.scheduler import EventBridgeScheduler, Timer
-from tests.moto_server import aws_dynamo_client, dynamo_client, reset_moto, serialised_moto_server
+from tests.moto_server import aws_dynamo_client, dynamo_client, reset_moto
 from tests.unit.aws_fakes import ScriptedServer, dynamo_error
 
 BLOB = bytes(range(256)) * 3
-
-
-@pytest.fixture(scope="module")
-def endpoint():
-    with serialised_moto_server() as url:
-        yield url
 
 
 @pytest.fixture

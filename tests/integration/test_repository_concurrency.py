@@ -2,8 +2,8 @@
 
 DynamoDB executes each request atomically; moto does not isolate concurrent requests (its
 TransactWriteItems snapshots whole tables and, when cancelled, restores the snapshot, undoing writes
-that other requests made meanwhile). The server below therefore runs one request at a time. The
-clients stay fully concurrent: every read-modify-write is two requests, and other threads' writes
+that other requests made meanwhile). The server (``endpoint``, tests/integration/conftest.py) therefore
+runs one request at a time. The clients stay fully concurrent: every read-modify-write is two requests, and other threads' writes
 land between them, so conditional writes really conflict and ``retrying`` really retries.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 
 from gamebot.aws.dynamo import DynamoRepository
 from gamebot.storage.store import Item, Write, retrying
-from tests.moto_server import aws_dynamo_client, dynamo_client, serialised_moto_server
+from tests.moto_server import aws_dynamo_client, dynamo_client
 
 TEMPLATE = """\
 Resources:
@@ -29,12 +29,6 @@ Resources:
 
 THREADS = 10
 TRIALS = 4
-
-
-@pytest.fixture(scope="module")
-def endpoint():
-    with serialised_moto_server() as url:  # one request at a time (see module doc)
-        yield url
 
 
 def _client(endpoint: str):

@@ -19,18 +19,12 @@ import pytest
 from localdev.fake_telegram import FakeTelegram
 from localdev.wake_consumer import WakeConsumer, create_queue, record, sqs_client
 from tests.aws_model import record as model_record
-from tests.moto_server import reset_moto, serialised_moto_server
+from tests.moto_server import reset_moto
 
 REPO = Path(__file__).resolve().parents[2]
 TOKEN = "123456:WAKE-QUEUE-test"
 TABLE = "avalon-wake-queue"
 CHAT = -100_123
-
-
-@pytest.fixture(scope="module")
-def endpoint():
-    with serialised_moto_server() as url:
-        yield url
 
 
 @pytest.fixture
