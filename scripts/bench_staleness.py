@@ -90,6 +90,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -780,6 +781,17 @@ def met(x: float, target: float) -> str:
     return "-" if math.isnan(x) else ("met" if x <= target else "**not met**")
 
 
+def rows(results: dict[str, dict[str, Any]], cells: Callable[[dict[str, Any]], str]) -> list[str]:
+    """A table's rows, one per set-up and tree that measured it: ``| set-up | tree | <cells> |``."""
+    return [f"| {setup} | {tree} | {cells(s)} |" for setup in SETUPS for tree, res in results.items()
+            if (s := res.get(setup)) is not None]
+
+
+def past_slot_over(s: dict[str, Any]) -> str:
+    """How many presses went out more than ``PAST_SLOT_MAX`` after their slot, when any did."""
+    return f" ({s['past_slot_over']} over {PAST_SLOT_MAX:g} s)" if s["past_slot_over"] else ""
+
+
 def share(x: float) -> str:
     return "-" if math.isnan(x) else f"{100 * x:.1f}%"
 
@@ -802,12 +814,9 @@ def tables(results: dict[str, dict[str, dict[str, Any]]], gaps: dict[str, dict[s
             "| set-up | tree | games | accepted presses (of) | p50 | p95 | max | shown within 3 s | never shown | "
             "bot moves / game | bots p50 | bots p95 | bots max |",
             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for setup in SETUPS:
-        for tree, res in results.items():
-            if (s := res.get(setup)) is not None:
-                out.append(f"| {setup} | {tree} | {s['games']} | {s['accepted']} ({s['presses']}) | {f(s['p50'])} | "
-                           f"{f(s['p95'])} | {f(s['max'])} | {share(s['within'])} | {s['never_shown']} | "
-                           f"{f(s['bot_moves'])} | {f(s['bot_p50'])} | {f(s['bot_p95'])} | {f(s['bot_max'])} |")
+    out += rows(results, lambda s: f"{s['games']} | {s['accepted']} ({s['presses']}) | {f(s['p50'])} | "
+                                   f"{f(s['p95'])} | {f(s['max'])} | {share(s['within'])} | {s['never_shown']} | "
+                                   f"{f(s['bot_moves'])} | {f(s['bot_p50'])} | {f(s['bot_p95'])} | {f(s['bot_max'])}")
     out += ["", f"1b. The issue's targets: p95 <= {ROOM_P95:g} s for the presses made while the group's budget had "
             f"room (private chats included); for those made while it was full, max <= the budget's next slot + "
             f"{PAST_SLOT_MAX:g} s. Room: at the press's commit no group entry waited for the budget, fewer operations "
@@ -818,37 +827,27 @@ def tables(results: dict[str, dict[str, dict[str, Any]]], gaps: dict[str, dict[s
             "presses while the budget was full | wait for the slot p50 / max | staleness p50 / max | "
             "after the slot p50 / p95 / max | max target |",
             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for setup in SETUPS:
-        for tree, res in results.items():
-            if (s := res.get(setup)) is not None:
-                over = f" ({s['past_slot_over']} over {PAST_SLOT_MAX:g} s)" if s["past_slot_over"] else ""
-                out.append(f"| {setup} | {tree} | {s['room_presses']} | {f(s['room_p50'])} | {f(s['room_p95'])} | "
-                           f"{f(s['room_max'])} | {share(s['room_within'])} | {met(s['room_p95'], ROOM_P95)} | "
-                           f"{s['full_presses']} | {f(s['full_wait_p50'])} / {f(s['full_wait_max'])} | "
-                           f"{f(s['full_p50'])} / {f(s['full_max'])} | {f(s['past_slot_p50'])} / "
-                           f"{f(s['past_slot_p95'])} / {f(s['past_slot_max'])} | "
-                           f"{met(s['past_slot_max'], PAST_SLOT_MAX)}{over} |")
+    out += rows(results, lambda s: f"{s['room_presses']} | {f(s['room_p50'])} | {f(s['room_p95'])} | "
+                                   f"{f(s['room_max'])} | {share(s['room_within'])} | {met(s['room_p95'], ROOM_P95)} | "
+                                   f"{s['full_presses']} | {f(s['full_wait_p50'])} / {f(s['full_wait_max'])} | "
+                                   f"{f(s['full_p50'])} / {f(s['full_max'])} | {f(s['past_slot_p50'])} / "
+                                   f"{f(s['past_slot_p95'])} / {f(s['past_slot_max'])} | "
+                                   f"{met(s['past_slot_max'], PAST_SLOT_MAX)}{past_slot_over(s)}")
     out += ["", "2. Webhook held time: virtual seconds the webhook invocations slept (before: core/pacing)", "",
             "| set-up | tree | slept / game | max per invocation | invocations that slept / game | "
             "timer invocations' sleep / game |", "|---|---|---|---|---|---|"]
-    for setup in SETUPS:
-        for tree, res in results.items():
-            if (s := res.get(setup)) is not None:
-                out.append(f"| {setup} | {tree} | {f(s['held_total'])} | {f(s['held_max'])} | {f(s['held_count'])} | "
-                           f"{f(s['timer_slept'])} |")
+    out += rows(results, lambda s: f"{f(s['held_total'])} | {f(s['held_max'])} | {f(s['held_count'])} | "
+                                   f"{f(s['timer_slept'])}")
     out += ["", f"3. Lambda per game: GB-s = (sleep + work) x {MEMORY_GB:g} GB per invocation; work = AWS requests x "
             f"{AWS_MS:g} ms + Bot API calls x {BOT_API_MS:g} ms (the longest chat, per stretch between sleeps) + CPU "
             f"here x {CPU_FACTOR:g}", "",
             "| set-up | tree | webhook invocations | timer invocations (of which stale) | GB-s | of which sleep | "
             "AWS requests | Bot API s | CPU s here | Lambda $ / 1,000 games | group sends | group edits | "
             "game minutes |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for setup in SETUPS:
-        for tree, res in results.items():
-            if (s := res.get(setup)) is not None:
-                out.append(f"| {setup} | {tree} | {f(s['webhooks'])} | {f(s['timers'])} ({f(s['stale_wakes'])}) | "
-                           f"{f(s['gb_s'], 2)} | {f(s['gb_s_sleep'], 2)} | {f(s['aws_requests'])} | "
-                           f"{f(s['bot_api_s'])} | {f(s['cpu_s'], 2)} | {s['usd_1000']:.3f} | {f(s['group_sends'])} | "
-                           f"{f(s['group_edits'])} | {f(s['minutes'])} |")
+    out += rows(results, lambda s: f"{f(s['webhooks'])} | {f(s['timers'])} ({f(s['stale_wakes'])}) | "
+                                   f"{f(s['gb_s'], 2)} | {f(s['gb_s_sleep'], 2)} | {f(s['aws_requests'])} | "
+                                   f"{f(s['bot_api_s'])} | {f(s['cpu_s'], 2)} | {s['usd_1000']:.3f} | {f(s['group_sends'])} | "
+                                   f"{f(s['group_edits'])} | {f(s['minutes'])}")
     if gaps:
         out += ["", "4. The after tree's progress gap (PROGRESS_GAP, Budget.gap): group edits and staleness", "",
                 "| gap s | set-up | games | group edits / game | group sends / game | p50 | p95 | max | "
