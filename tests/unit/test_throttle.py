@@ -52,3 +52,31 @@ def test_presses_and_commands_count_other_updates_do_not():
     assert throttle.check(U.command(group, U.user(1), "/rules")).method is None  # no second notice
     press = throttle.check(U.press(U.user(1, language_code="de"), U.message(group["id"], 5), "x"))
     assert press.method["text"] == "Langsam… du tippst zu schnell. Versuch es gleich noch einmal."
+
+
+def test_a_redelivered_update_is_the_same_press_and_takes_no_second_token():
+    # Telegram sends an update again when the first answer was a 500 or came too late: with a bucket of
+    # one, the redelivery passes and takes nothing, so the player's honest next tap is not "too fast"
+    clock = Held()
+    throttle = Throttle(clock=clock, burst=1, per_second=0.5)
+    group = U.group()
+    press = U.press(U.user(1), U.message(group["id"], 5), "x")
+    assert throttle.check(press) is None
+    assert throttle.check(press) is None  # the redelivery
+    clock.now += 2.0  # the next tap, two seconds on: one token back
+    assert throttle.check(U.press(U.user(1), U.message(group["id"], 5), "y")) is None
+    assert throttle.check(U.press(U.user(1), U.message(group["id"], 5), "z")) is not None  # a real flood still is
+    command = U.command(group, U.user(2), "/status")
+    assert throttle.check(command) is None and throttle.check(command) is None
+
+
+def test_the_updates_a_bucket_remembers_are_bounded():
+    from gamebot.botapi.throttle import REMEMBERED
+
+    throttle = Throttle(clock=Held(), burst=REMEMBERED + 5, per_second=0.0)
+    group = U.group()
+    presses = [U.press(U.user(1), U.message(group["id"], 5), "x") for _ in range(REMEMBERED + 5)]
+    assert all(throttle.check(p) is None for p in presses)
+    assert len(throttle.buckets[1].admitted) == REMEMBERED
+    assert throttle.check(presses[-1]) is None  # remembered
+    assert throttle.check(presses[0]) is not None  # forgotten, and the bucket is empty: throttled

@@ -20,13 +20,17 @@ A Lambda container handles one update at a time and is kept warm between updates
 flooding player lives as long as the flood hits the same container (a flood spread over new containers
 is spread thin by Lambda's own concurrency). The table keeps the ``MAX_PLAYERS`` players seen last
 (an active flooder is always among them); older ones are forgotten, which only gives them a full bucket.
+
+A redelivered update (Telegram sends an update again when the first answer was a 500 or came too late)
+is the same press, not a second one: each bucket remembers the ids of the last ``REMEMBERED`` updates it
+admitted, and one of them comes through again without taking a token.
 """
 from __future__ import annotations
 
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gamebot.language import texts
@@ -34,7 +38,8 @@ from gamebot.language import texts
 BURST = 10  # presses or commands a player may send at once
 PER_SECOND = 2.0  # ...and then, sustained
 NOTICE_EVERY = 60.0  # seconds between two notices of throttled commands to one player
-MAX_PLAYERS = 10_000  # players remembered per container (a bucket is about 100 bytes)
+MAX_PLAYERS = 10_000  # players remembered per container (a bucket is about 100 bytes, plus its ids)
+REMEMBERED = 16  # update ids a bucket keeps of what it admitted (a redelivery comes within minutes)
 
 
 @dataclass
@@ -42,6 +47,7 @@ class Bucket:
     tokens: float
     at: float  # when ``tokens`` was counted
     noticed: float | None = None  # when the last notice of a throttled command was given
+    admitted: deque[int] = field(default_factory=lambda: deque(maxlen=REMEMBERED))  # update ids let through
 
 
 @dataclass
@@ -63,10 +69,15 @@ class Throttle:
         self.buckets: OrderedDict[int, Bucket] = OrderedDict()
         self.stats = {"admitted": 0, "throttled": 0}
 
-    def allow(self, user_id: int) -> bool:
-        """Take one token of ``user_id``'s bucket; False when it is empty."""
+    def allow(self, user_id: int, update_id: int | None = None) -> bool:
+        """Take one token of ``user_id``'s bucket; False when it is empty. ``update_id``: an update this
+        bucket let through already passes again, taking nothing (a redelivery)."""
         now = self.clock()
         bucket = self.buckets.get(user_id)
+        if bucket is not None and update_id is not None and update_id in bucket.admitted:
+            self.buckets.move_to_end(user_id)
+            self.stats["admitted"] += 1
+            return True
         if bucket is None:
             bucket = self.buckets[user_id] = Bucket(tokens=float(self.burst), at=now)
             while len(self.buckets) > self.size:
@@ -78,6 +89,8 @@ class Throttle:
         if bucket.tokens >= 1.0:
             bucket.tokens -= 1.0
             self.stats["admitted"] += 1
+            if update_id is not None:
+                bucket.admitted.append(update_id)
             return True
         self.stats["throttled"] += 1
         return False
@@ -85,10 +98,12 @@ class Throttle:
     def check(self, data: dict[str, Any]) -> Throttled | None:
         """None: ``data`` (an update whose shape ``inbound.refusal`` accepted) goes on; else how the webhook
         answers it, having done nothing else."""
+        update_id = data.get("update_id")
+        update_id = update_id if isinstance(update_id, int) else None
         query = data.get("callback_query")
         if isinstance(query, dict):
             user = query["from"]
-            if self.allow(user["id"]):
+            if self.allow(user["id"], update_id):
                 return None
             text = texts.t("throttle.press", texts.lang_for(user.get("language_code"), texts.DEFAULT_LANG))
             return Throttled({"method": "answerCallbackQuery", "callback_query_id": query["id"], "text": text})
@@ -96,7 +111,7 @@ class Throttle:
         if not isinstance(message, dict) or not str(message.get("text") or "").startswith("/"):
             return None
         user = message.get("from")
-        if not isinstance(user, dict) or self.allow(user["id"]):
+        if not isinstance(user, dict) or self.allow(user["id"], update_id):
             return None
         bucket = self.buckets[user["id"]]
         now = self.clock()
