@@ -81,7 +81,7 @@ def _handle(event: dict[str, Any], context: Any, inv: Invocation) -> dict[str, A
     inv.stack = env.stack_name
     headers = {str(k).lower(): str(v) for k, v in (event.get("headers") or {}).items()}
     if not _authorised(headers, env.webhook_secret):
-        inv.note(outcome="refused")
+        inv.note(outcome="rejected")
         log.warning("refused an update with a missing or wrong secret token")
         return _response(401, "unauthorised")
     body = event.get("body") or ""

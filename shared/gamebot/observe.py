@@ -44,6 +44,11 @@ class Observer:
     def chat_item_written(self, size: int) -> None:
         """A chat's item was written: ``size`` bytes as the table stores it."""
 
+    def schedule_failed(self) -> None:
+        """A wake-up could not be set as planned: the wake-up queue or EventBridge Scheduler refused it
+        (the queue's refusal falls back to a schedule; a schedule's is made up only by the chat's next
+        update)."""
+
     def alarm_overdue(self, seconds: float) -> None:
         """An update read a chat whose alarm was due ``seconds`` ago (its timer has not run)."""
 

@@ -4,6 +4,8 @@ the functions' own AWS client speaks HTTP, which moto's in-process ``mock_aws`` 
 reset for every test, the table created from template.yaml."""
 from __future__ import annotations
 
+import io
+import logging
 import os
 
 import pytest
@@ -14,6 +16,8 @@ from tests.moto_server import reset_moto, serialised_moto_server
 TOKEN = "123456:E2E-TEST-token"
 SECRET = "e2e-webhook-secret"
 TABLE = "avalon-e2e"
+STACK = "avalon-e2e"
+FUNCTION_LOGGERS = ("gamebot", "telegram", "httpx", "httpcore")  # (not the fake server's, not moto's)
 
 
 @pytest.fixture(scope="session")
@@ -77,6 +81,26 @@ def table(lambda_env):
     from localdev.autoplay import WebhookTable
 
     return WebhookTable(lambda_env, SECRET)
+
+
+@pytest.fixture
+def observed(table, monkeypatch):
+    """The game table, with the stack named (EMF blobs on stdout) and the functions' log lines kept as
+    Lambda gets them (``gamebot.core.logs``): ``table.log_text()``."""
+    from gamebot.core import logs
+
+    monkeypatch.setenv("STACK_NAME", STACK)
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    handler.setFormatter(logs.JsonFormatter())
+    handler.addFilter(lambda record: record.name.startswith(FUNCTION_LOGGERS))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    table.log_text = out.getvalue
+    try:
+        yield table
+    finally:
+        root.removeHandler(handler)
 
 
 CHROMIUM = os.environ.get("PLAYGROUND_CHROMIUM") or "/usr/bin/chromium"

@@ -5,45 +5,21 @@ the webhook secret or a message's text; one EMF blob per invocation that follows
 from __future__ import annotations
 
 import importlib.util
-import io
 import json
-import logging
 import random
 import time
 from pathlib import Path
 from types import SimpleNamespace
 
-import pytest
-
 from gamebot.aws.dynamo import DynamoRepository
-from gamebot.core import logs, metrics
+from gamebot.core import metrics
 from gamebot.storage.session import chat_key
 from localdev import updates as U
 from localdev.autoplay import Driver, Policy
 from tests import emf
-from tests.e2e.conftest import SECRET, TABLE, TOKEN
+from tests.e2e.conftest import SECRET, STACK, TABLE, TOKEN
 
 ROOT = Path(__file__).resolve().parents[2]
-STACK = "avalon-e2e"
-FUNCTION_LOGGERS = ("gamebot", "telegram", "httpx", "httpcore")  # (not the fake server's, not moto's)
-
-
-@pytest.fixture
-def observed(table, monkeypatch):
-    """The game table, with the stack named (EMF blobs on stdout) and the functions' log lines kept as
-    Lambda gets them (``gamebot.core.logs``)."""
-    monkeypatch.setenv("STACK_NAME", STACK)
-    out = io.StringIO()
-    handler = logging.StreamHandler(out)
-    handler.setFormatter(logs.JsonFormatter())
-    handler.addFilter(lambda record: record.name.startswith(FUNCTION_LOGGERS))
-    root = logging.getLogger()
-    root.addHandler(handler)
-    table.log_text = out.getvalue
-    try:
-        yield table
-    finally:
-        root.removeHandler(handler)
 
 
 def texts_sent(table) -> set[str]:

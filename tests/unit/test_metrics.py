@@ -24,6 +24,8 @@ CONTRACT = {
     "RetryAfterWaited": "Seconds", "OutboxWaiting": "Count", "OutboxOldestAge": "Seconds",
     "VersionConflicts": "Count", "GamesStarted": "Count", "GamesFinished": "Count", "GamesCancelled": "Count",
     "ChatItemBytes": "Bytes", "TimersLate": "Count", "TimerLateness": "Seconds", "TimersMissed": "Count",
+    "UpdateErrors": "Count", "TimerErrors": "Count", "SecretRejected": "Count", "Refused": "Count",
+    "ScheduleFailed": "Count",
 }
 
 
@@ -31,7 +33,7 @@ def test_the_metrics_are_exactly_the_contracts():
     assert metrics.METRICS == CONTRACT
     assert metrics.NAMESPACE == "AvalonBot"
     assert metrics.BY_UPDATE_TYPE == ("Updates", "HandlerDuration")
-    assert set(metrics.OUTCOMES) == {"ok", "refused", "throttled", "ignored", "error"}
+    assert set(metrics.OUTCOMES) == {"ok", "rejected", "throttled", "ignored", "error"}
     assert (metrics.LATE_AFTER, metrics.MISSED_AFTER) == (90, 300)
 
 
@@ -73,7 +75,8 @@ def test_a_timer_counts_no_update_and_more_than_a_hundred_values_take_further_bl
     blobs = inv.blobs(1, update=False)
     for blob in blobs:
         assert emf.problems(json.dumps(blob)) == []
-        assert "Updates" not in blob and "Outcome" not in blob
+        assert "Updates" not in blob
+    assert [b.get("Outcome") for b in blobs] == ["ok", None, None]  # (the wake-up's outcome, once)
     assert [len(b["ChatItemBytes"]) for b in blobs] == [100, 100, 50]
     assert blobs[0]["HandlerDuration"] == 3.0 and blobs[0]["UpdateType"] == "timer"
     assert "HandlerDuration" not in blobs[1]
@@ -282,3 +285,40 @@ def test_a_delivery_reports_what_waits_in_the_outbox_and_since_when():
     box.stamp(1030.0)
     assert [e.at for e in box.effects] == [1000, 1030] and box.oldest(1100.0) == 100
     assert Outbox().oldest(5.0) is None
+
+
+@pytest.mark.parametrize("outcome, metric", [
+    ("error", "UpdateErrors"), ("rejected", "SecretRejected"), ("ignored", "Refused"), ("throttled", "Refused")])
+def test_every_outcome_an_operator_must_hear_of_is_a_metric_of_its_own(outcome, metric):
+    inv = metrics.Invocation("button", stack="avalon")
+    inv.note(outcome=outcome, duration_ms=3.0, chat_id=-100123, game_id="g7", update_id=42)
+    blob = blob_of(inv)
+    assert blob[metric] == 1 and blob["Outcome"] == outcome
+    assert (blob["chat_id"], blob["game_id"], blob["update_id"]) == (-100123, "g7", 42)
+    others = {"UpdateErrors", "SecretRejected", "Refused", "TimerErrors"} - {metric}
+    assert not others & set(blob)
+
+
+def test_an_ok_update_counts_in_no_failure_metric():
+    inv = metrics.Invocation("button", stack="avalon")
+    inv.note(outcome="ok", duration_ms=3.0)
+    blob = blob_of(inv)
+    assert not {"UpdateErrors", "SecretRejected", "Refused", "TimerErrors"} & set(blob)
+    assert "chat_id" not in blob  # (unknown: left out)
+
+
+@pytest.mark.parametrize("outcome, counted", [("error", True), ("retry", True), ("stale", False), ("bots", False)])
+def test_a_failed_wake_up_counts_in_timer_errors(outcome, counted):
+    inv = metrics.Invocation("timer", stack="avalon")
+    inv.note(outcome=outcome, duration_ms=3.0, chat_id=-100123)
+    blob = blob_of(inv, update=False)
+    assert ("TimerErrors" in blob) is counted and "Updates" not in blob and "UpdateErrors" not in blob
+    assert blob["chat_id"] == -100123
+
+
+def test_a_wake_up_the_queue_or_the_scheduler_would_not_take_is_counted():
+    inv = metrics.Invocation("timer", stack="avalon")
+    inv.schedule_failed()
+    inv.schedule_failed()
+    inv.note(outcome="bots", duration_ms=3.0)
+    assert blob_of(inv, update=False)["ScheduleFailed"] == 2

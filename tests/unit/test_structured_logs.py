@@ -121,7 +121,7 @@ def test_the_webhook_says_which_updates_it_refused_ignored_or_throttled(webhook,
         "throttled", "command", "avalon-test", 1)
     summaries = [line for line in lines() if line["message"] == "update handled"]
     assert [(s["outcome"], s["update_type"], s["status"]) for s in summaries] == [
-        ("refused", "unknown", 401), ("ignored", "unknown", 200), ("throttled", "command", 200)]
+        ("rejected", "unknown", 401), ("ignored", "unknown", 200), ("throttled", "command", 200)]
     assert summaries[-1]["update_id"] == update["update_id"] and summaries[-1]["chat_id"] == -7
     assert all(s["requestId"] == "req-1" and s["duration_ms"] >= 0 for s in summaries)
     assert "/newgame" not in json.dumps(lines())  # (a message's text is never logged)

@@ -6,12 +6,14 @@ knows its stack's name; the dashboard shows every metric.
 docs/OPERATIONS.md explains each alarm."""
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from typing import Any
 
 import pytest
 
+from gamebot.aws import dynamo
 from gamebot.core import metrics
 from gamebot.environment import Environment
 from gamebot.timing.scheduler import EventBridgeScheduler, Timer
@@ -27,24 +29,47 @@ STACK = [{"Name": "Stack", "Value": {"Ref": "AWS::StackName"}}]
 # the metrics the code emits (its one table): every alarm on the bot's namespace must watch one of them
 BOT_METRICS = frozenset(metrics.METRICS)
 AWS_METRICS = {"AWS/Lambda": {"Errors", "Throttles", "Duration"},
-               "AWS/SQS": {"ApproximateNumberOfMessagesVisible", "ApproximateAgeOfOldestMessage"}}
+               "AWS/SQS": {"ApproximateNumberOfMessagesVisible", "ApproximateAgeOfOldestMessage",
+                           "NumberOfMessagesSent"},
+               "AWS/ApiGateway": {"4xx", "5xx"},
+               "AWS/DynamoDB": {"ReadThrottleEvents", "WriteThrottleEvents", "SystemErrors"}}
+TABLE_IN_USE = {"Fn::If": ["UseOwnTable", {"Ref": "GameTable"}, {"Ref": "TableName"}]}
 
 alarms = {name: body["Properties"] for name, body in resources.items() if body["Type"] == "AWS::CloudWatch::Alarm"}
 
 
+def watched(alarm: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every metric ``alarm`` reads: its own (Namespace, MetricName, Dimensions, Statistic), or each of its
+    metric math's (``Metrics``: MetricStat entries), in the same shape."""
+    if "Metrics" not in alarm:
+        return [{"Namespace": alarm["Namespace"], "MetricName": alarm["MetricName"],
+                 "Dimensions": alarm.get("Dimensions", []), "Statistic": alarm.get("Statistic")}]
+    found = []
+    for query in alarm["Metrics"]:
+        if "MetricStat" in query:
+            stat = query["MetricStat"]
+            found.append({**stat["Metric"], "Statistic": stat["Stat"], "Period": stat["Period"]})
+    return found
+
+
 def _watching(namespace: str, metric: str) -> dict[str, dict[str, Any]]:
-    return {n: a for n, a in alarms.items() if (a["Namespace"], a["MetricName"]) == (namespace, metric)}
+    """The alarms that read ``metric`` of ``namespace`` alone (not in metric math)."""
+    return {n: a for n, a in alarms.items() if "Metrics" not in a and (a["Namespace"], a["MetricName"]) == (namespace, metric)}
 
 
 def test_every_alarm_watches_a_metric_the_bot_emits_in_this_stack_or_one_of_aws():
     assert alarms
     for name, alarm in alarms.items():
-        if alarm["Namespace"] == NAMESPACE:
-            assert alarm["MetricName"] in BOT_METRICS, name
-            assert alarm["Dimensions"] == STACK, name  # the dimension every EMF blob carries
-            assert "Unit" not in alarm, name  # a unit other than the one emitted would match no data
-        else:
-            assert alarm["MetricName"] in AWS_METRICS[alarm["Namespace"]], name
+        for metric in watched(alarm):
+            if metric["Namespace"] == NAMESPACE:
+                assert metric["MetricName"] in BOT_METRICS, name
+                assert metric["Dimensions"] == STACK, name  # the dimension every EMF blob carries
+                assert "Unit" not in alarm, name  # a unit other than the one emitted would match no data
+            else:
+                assert metric["MetricName"] in AWS_METRICS[metric["Namespace"]], name
+        if "Metrics" in alarm:  # metric math: one expression returns the data, its inputs do not
+            assert [q.get("ReturnData", True) for q in alarm["Metrics"]].count(True) == 1, name
+            assert not {"Namespace", "MetricName", "Statistic"} & set(alarm), name
 
 
 def test_every_alarm_notifies_the_alarm_topic_when_it_fires_and_when_it_clears():
@@ -109,13 +134,22 @@ def test_the_alarm_email_is_subscribed_only_when_given():
 DLQ_ARN = {"Fn::GetAtt": ["TimerDeadLetterQueue", "Arn"]}
 
 
-def test_the_dead_letter_alarm_watches_the_queue_the_schedules_and_the_timer_function_dead_letter_to():
+def test_the_dead_letter_alarm_fires_for_every_timer_put_there_sent_or_moved():
     queue = resources["TimerDeadLetterQueue"]
     assert queue["Type"] == "AWS::SQS::Queue" and "FifoQueue" not in queue["Properties"]  # Scheduler: standard only
-    (alarm,) = _watching("AWS/SQS", "ApproximateNumberOfMessagesVisible").values()
-    assert alarm["Dimensions"] == [{"Name": "QueueName", "Value": {"Fn::GetAtt": ["TimerDeadLetterQueue", "QueueName"]}}]
-    assert (alarm["Statistic"], alarm["Threshold"], alarm["ComparisonOperator"]) == (
-        "Maximum", 1, "GreaterThanOrEqualToThreshold")
+    alarm = alarms["TimerDeadLetterAlarm"]
+    queue_name = [{"Name": "QueueName", "Value": {"Fn::GetAtt": ["TimerDeadLetterQueue", "QueueName"]}}]
+    inputs = {q["Id"]: q["MetricStat"] for q in alarm["Metrics"] if "MetricStat" in q}
+    # the schedules' and Lambda's failures are sent to it (NumberOfMessagesSent); the wake-up queue's are
+    # moved to it by SQS, which that metric does not count: a rise of the messages waiting shows them
+    assert {i: (m["Metric"]["MetricName"], m["Metric"]["Dimensions"], m["Stat"]) for i, m in inputs.items()} == {
+        "sent": ("NumberOfMessagesSent", queue_name, "Sum"),
+        "waiting": ("ApproximateNumberOfMessagesVisible", queue_name, "Maximum")}
+    (expression,) = [q["Expression"] for q in alarm["Metrics"] if "Expression" in q]
+    assert "FILL(sent, 0)" in expression and "DIFF(waiting) > 0" in expression
+    assert "ApproximateNumberOfMessagesVisible" not in str(alarm.get("MetricName"))  # never "in ALARM until drained"
+    assert (alarm["Threshold"], alarm["ComparisonOperator"]) == (1, "GreaterThanOrEqualToThreshold")
+    assert resources["WakeQueue"]["Properties"]["RedrivePolicy"]["deadLetterTargetArn"] == DLQ_ARN
     # The functions that create schedules name it (TIMER_DLQ_ARN -> each target's DeadLetterConfig) ...
     for function in ("WebhookFunction", "TimerFunction"):
         assert environment(function)["TIMER_DLQ_ARN"] == DLQ_ARN
@@ -125,6 +159,42 @@ def test_the_dead_letter_alarm_watches_the_queue_the_schedules_and_the_timer_fun
     assert policy["PolicyDocument"]["Statement"] == [
         {"Sid": "DeadLetterTimers", "Effect": "Allow", "Action": "sqs:SendMessage", "Resource": DLQ_ARN}]
     assert resources["TimerFunction"]["Properties"]["DeadLetterQueue"] == {"Type": "SQS", "TargetArn": DLQ_ARN}
+
+
+def test_the_timer_functions_asynchronous_retries_match_the_schedules_and_the_runbook():
+    config = resources["TimerFunction"]["Properties"]["EventInvokeConfig"]
+    # a wake-up older than the schedules' own limit is useless: Lambda keeps to the same one
+    assert config["MaximumEventAgeInSeconds"] == EventBridgeScheduler.MAX_EVENT_AGE == 900
+    assert config["MaximumRetryAttempts"] == 2
+
+
+@pytest.mark.parametrize("name, metric, threshold", [
+    ("UpdateErrorsAlarm", "UpdateErrors", 1), ("TimerErrorsAlarm", "TimerErrors", 1),
+    ("SecretRejectedAlarm", "SecretRejected", 3), ("RefusedAlarm", "Refused", 50),
+    ("ScheduleFailedAlarm", "ScheduleFailed", 1)])
+def test_every_handled_failure_has_its_alarm(name, metric, threshold):
+    alarm = alarms[name]
+    assert (alarm["Namespace"], alarm["MetricName"], alarm["Dimensions"]) == (NAMESPACE, metric, STACK)
+    assert (alarm["Statistic"], alarm["Threshold"], alarm["ComparisonOperator"]) == (
+        "Sum", threshold, "GreaterThanOrEqualToThreshold")
+
+
+def test_the_http_api_and_the_table_in_use_have_their_alarms():
+    api = [{"Name": "ApiId", "Value": {"Ref": "WebhookApi"}}]
+    assert (alarms["WebhookApi5xxAlarm"]["MetricName"], alarms["WebhookApi5xxAlarm"]["Dimensions"]) == ("5xx", api)
+    assert (alarms["WebhookApi4xxAlarm"]["MetricName"], alarms["WebhookApi4xxAlarm"]["Dimensions"]) == ("4xx", api)
+    throttles = watched(alarms["TableThrottlesAlarm"])
+    assert {m["MetricName"] for m in throttles} == {"ReadThrottleEvents", "WriteThrottleEvents"}
+    assert all(m["Dimensions"] == [{"Name": "TableName", "Value": TABLE_IN_USE}] for m in throttles)
+    errors = watched(alarms["TableErrorsAlarm"])
+    # every operation the bot's repository sends (SystemErrors is per operation)
+    source = inspect.getsource(dynamo)
+    used = {op for op in ("GetItem", "PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "TransactGetItems",
+                          "BatchGetItem", "Query", "Scan")
+            if re.search(rf"\b{re.sub(r'(?<!^)(?=[A-Z])', '_', op).lower()}\(|\"{op}\"", source)}
+    assert {"GetItem", "TransactWriteItems"} <= used  # (the search finds what it looks for)
+    assert {d["Value"] for m in errors for d in m["Dimensions"] if d["Name"] == "Operation"} >= used
+    assert all({"Name": "TableName", "Value": TABLE_IN_USE} in m["Dimensions"] for m in errors)
 
 
 # ---- the wake-up queue -------------------------------------------------------------------------------------
@@ -194,8 +264,8 @@ def test_every_function_gets_the_stack_name_the_metrics_are_dimensioned_by(funct
 
 def _dashboard() -> tuple[dict[str, Any], set[str]]:
     """The dashboard's body as JSON (each ${...} of its !Sub replaced by a placeholder) and the names it substitutes."""
-    body = resources["OperationsDashboard"]["Properties"]["DashboardBody"]["Fn::Sub"]
-    assert isinstance(body, str)
+    body, variables = resources["OperationsDashboard"]["Properties"]["DashboardBody"]["Fn::Sub"]
+    assert isinstance(body, str) and variables == {"TableInUse": TABLE_IN_USE}
     names = set(re.findall(r"\$\{([^}!]+)\}", body))
     return json.loads(re.sub(r"\$\{([^}!]+)\}", r"<\1>", body)), names
 
@@ -215,5 +285,5 @@ def test_the_dashboard_shows_every_bot_metric_of_this_stack_and_every_alarm():
     assert shown == BOT_METRICS
     (alarm_widget,) = [w for w in body["widgets"] if w["type"] == "alarm"]
     assert sorted(alarm_widget["properties"]["alarms"]) == sorted(f"<{name}.Arn>" for name in alarms)
-    for name in names:  # every substitution names a resource (or its attribute) or a pseudo parameter
-        assert name.startswith("AWS::") or name.split(".")[0] in resources, name
+    for name in names:  # every substitution names a resource (or its attribute), a pseudo parameter or a variable
+        assert name.startswith("AWS::") or name.split(".")[0] in resources or name == "TableInUse", name

@@ -334,8 +334,11 @@ class TelegramIO:
                 wait = _seconds(exc.retry_after)
                 if out.op == "answer" or wait > INLINE_WAIT or time.monotonic() + wait > deadline:
                     self.stats["dropped"] += 1
-                    log.warning("flood control: dropped %s (%s, retry after %.0fs)", out.op, out.tag, wait)
+                    log.warning("Bot API 429 (flood control) on %s (%s) to a %s chat: retry after %.0f s; %s",
+                                out.op, out.tag, "private" if (out.chat_id or 0) > 0 else "group", wait,
+                                "not answered" if out.op == "answer" else "it waits in the outbox")
                     return Result(out, False, error="retry_after", detail=str(wait))
+                log.info("Bot API 429 (flood control) on %s (%s): waiting %.1f s of retry_after", out.op, out.tag, wait)
                 await self.sleep(wait)
                 observe.current().retry_after_waited(wait)
             except Forbidden as exc:

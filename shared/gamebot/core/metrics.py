@@ -13,6 +13,12 @@ Every metric and its unit is in :data:`METRICS` (the names the template's alarms
 ``template.yaml``; a test compares both). Namespace ``AvalonBot``; every metric has the dimension set
 ``[Stack]``, and ``Updates`` and ``HandlerDuration`` also ``[Stack, UpdateType]``. ``Updates`` carries the
 update's ``Outcome`` as a property (a member of the blob that is not a dimension: Logs Insights reads it).
+Every outcome an operator must hear of is a metric of its own, which an alarm of the template watches:
+``UpdateErrors`` (an update that failed, whether Telegram was answered 200 or 500), ``TimerErrors`` (a
+wake-up that failed, or is to be received again), ``SecretRejected`` (a request without the webhook's
+secret), ``Refused`` (a body that is not an update, a player's flood) and ``ScheduleFailed`` (a wake-up the
+queue or EventBridge Scheduler would not take). Each blob also carries the invocation's ``chat_id``,
+``game_id`` and ``update_id`` (properties), so that a Logs Insights query finds the chat of a metric.
 A count is written as one number per invocation (the sum); a size, an age or a lateness as the list of
 its values (at most 100 a blob, as EMF allows: more go into further blobs).
 """
@@ -46,16 +52,27 @@ CHAT_ITEM_BYTES = "ChatItemBytes"  # size of the chat item written (stored bytes
 TIMERS_LATE = "TimersLate"  # a timer fired more than LATE_AFTER seconds after its due time
 TIMER_LATENESS = "TimerLateness"  # how late a timer fired, s
 TIMERS_MISSED = "TimersMissed"  # an update found the chat's alarm overdue by more than MISSED_AFTER seconds
+UPDATE_ERRORS = "UpdateErrors"  # an update whose outcome is "error" (answered 500, or 200 after a failure)
+TIMER_ERRORS = "TimerErrors"  # a wake-up whose outcome is "error" or "retry" (to be received again)
+SECRET_REJECTED = "SecretRejected"  # a request without the webhook's secret header, or with a wrong one (401)
+REFUSED = "Refused"  # an update not handled: not a Telegram update ("ignored") or a player's flood ("throttled")
+SCHEDULE_FAILED = "ScheduleFailed"  # a wake-up the queue or EventBridge Scheduler would not take
 
 METRICS: dict[str, str] = {
     UPDATES: "Count", HANDLER_DURATION: "Milliseconds", BOT_API_ERRORS: "Count", BOT_API_429: "Count",
     RETRY_AFTER_WAITED: "Seconds", OUTBOX_WAITING: "Count", OUTBOX_OLDEST_AGE: "Seconds",
     VERSION_CONFLICTS: "Count", GAMES_STARTED: "Count", GAMES_FINISHED: "Count", GAMES_CANCELLED: "Count",
     CHAT_ITEM_BYTES: "Bytes", TIMERS_LATE: "Count", TIMER_LATENESS: "Seconds", TIMERS_MISSED: "Count",
+    UPDATE_ERRORS: "Count", TIMER_ERRORS: "Count", SECRET_REJECTED: "Count", REFUSED: "Count",
+    SCHEDULE_FAILED: "Count",
 }
 BY_UPDATE_TYPE = (UPDATES, HANDLER_DURATION)  # also dimensioned by UpdateType
 SUMMED = {name for name, unit in METRICS.items() if unit == "Count" and name != OUTBOX_WAITING} | {RETRY_AFTER_WAITED}
-OUTCOMES = ("ok", "refused", "throttled", "ignored", "error")
+OUTCOMES = ("ok", "rejected", "throttled", "ignored", "error")  # an update's ("rejected": the secret)
+# the metric each outcome that is not "ok" counts in (an update's; a timer's: TIMER_FAILED)
+OUTCOME_METRICS = {"error": UPDATE_ERRORS, "rejected": SECRET_REJECTED, "ignored": REFUSED, "throttled": REFUSED}
+TIMER_FAILED = ("error", "retry")  # the outcomes of a wake-up counted in TimerErrors
+PROPERTIES = ("chat_id", "game_id", "update_id")  # log fields every blob carries (when known)
 LATE_AFTER = 90.0  # seconds after its due time a timer counts as late
 MISSED_AFTER = 300.0  # seconds an alarm may be overdue before an update counts its timer as missed
 MAX_VALUES = 100  # values of one metric in one blob (EMF)
@@ -119,6 +136,9 @@ class Invocation(observe.Observer):
     def chat_item_written(self, size: int) -> None:
         self.add(CHAT_ITEM_BYTES, size)
 
+    def schedule_failed(self) -> None:
+        self.add(SCHEDULE_FAILED, 1)
+
     def alarm_overdue(self, seconds: float) -> None:
         if seconds > MISSED_AFTER and not self.missed:  # (once per invocation, whatever its retries)
             self.missed = True
@@ -139,8 +159,13 @@ class Invocation(observe.Observer):
         with self.lock:
             values = {name: list(v) for name, v in self.values.items()}
             fields = dict(self.fields)
+        outcome = str(fields.get("outcome", "ok"))
         if update:
             values[UPDATES] = [1.0]
+            if outcome in OUTCOME_METRICS:
+                values[OUTCOME_METRICS[outcome]] = [1.0]
+        elif outcome in TIMER_FAILED:
+            values[TIMER_ERRORS] = [1.0]
         if "duration_ms" in fields:
             values[HANDLER_DURATION] = [float(fields["duration_ms"])]
         columns: dict[str, list[list[float] | float]] = {}
@@ -163,8 +188,11 @@ class Invocation(observe.Observer):
                                    "Metrics": [{"Name": n, "Unit": METRICS[n]} for n in rest]})
             blob: dict[str, Any] = {"_aws": {"Timestamp": timestamp_ms, "CloudWatchMetrics": directives},
                                     STACK: self.stack, UPDATE_TYPE: str(fields.get("update_type", "other"))}
-            if update and i == 0:
-                blob[OUTCOME] = str(fields.get("outcome", "ok"))
+            if i == 0:
+                blob[OUTCOME] = outcome
+            for name in PROPERTIES:  # (Logs Insights finds the chat and game of a metric by them)
+                if fields.get(name) is not None:
+                    blob[name] = fields[name]
             if self.request_id:
                 blob["requestId"] = self.request_id
             for name in present:

@@ -29,6 +29,7 @@ from typing import Any
 
 from engine import Action, actors, apply_action, prompts, waiting_for
 from engine.timeouts import TIMEOUT
+from gamebot import observe
 from gamebot.botapi.telegram_io import Out
 from gamebot.handlers import bots
 from gamebot.handlers.handling import Job, finish, game_of, host_check, reply_lang, transact
@@ -113,7 +114,12 @@ class Timers:
                 elif call.cancel:
                     scheduler.cancel(call.cancel)
             except Exception:
-                log.exception("could not %s an alarm", "schedule" if call.timer is not None else "cancel")
+                if call.timer is not None:  # (a cancel that failed leaves a wake-up that finds nothing due)
+                    observe.current().schedule_failed()
+                    log.exception("ScheduleFailed: could not schedule alarm %s (due %s): the chat's next update "
+                                  "or wake-up finds what is due", call.timer.name, call.timer.at)
+                else:
+                    log.exception("could not cancel alarm %s", call.cancel)
 
     # --- firing ---------------------------------------------------------------------------------------
 

@@ -29,6 +29,7 @@ import threading
 from dataclasses import replace
 from typing import Any, Protocol
 
+from gamebot import observe
 from gamebot.environment import Environment
 from gamebot.timing.scheduler import EventBridgeScheduler, Scheduler, Timer
 
@@ -98,7 +99,9 @@ class QueueScheduler(Scheduler):
         except Exception:
             if self.later is None:
                 raise
-            log.exception("the wake-up queue did not take alarm %s: scheduled within a minute instead", timer.name)
+            observe.current().schedule_failed()
+            log.exception("ScheduleFailed: the wake-up queue did not take alarm %s: scheduled within a minute "
+                          "instead", timer.name)
             self.fallbacks += 1
             self.later.schedule(replace(timer, at=math.ceil(timer.at), delay=None))
 
