@@ -9,6 +9,7 @@ from __future__ import annotations
 import inspect
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -287,3 +288,25 @@ def test_the_dashboard_shows_every_bot_metric_of_this_stack_and_every_alarm():
     assert sorted(alarm_widget["properties"]["alarms"]) == sorted(f"<{name}.Arn>" for name in alarms)
     for name in names:  # every substitution names a resource (or its attribute), a pseudo parameter or a variable
         assert name.startswith("AWS::") or name.split(".")[0] in resources or name == "TableInUse", name
+
+
+# ---- the runbook --------------------------------------------------------------------------------------------
+
+RUNBOOK = Path(__file__).resolve().parents[2] / "docs" / "OPERATIONS.md"
+
+
+def test_every_alarm_names_a_section_of_the_runbook_that_exists_and_is_in_its_table():
+    text = RUNBOOK.read_text()
+    headings = {line.lstrip("#").strip() for line in text.splitlines() if line.startswith("### ")}
+    titles = {h.split(" (")[0] for h in headings}
+    for name, alarm in alarms.items():
+        section = re.search(r"docs/OPERATIONS\.md, ([^)]+)\)", " ".join(str(alarm["AlarmDescription"]).split()))
+        assert section is not None and section.group(1) in titles, (name, section and section.group(1))
+        assert f"`{name}`" in text, name  # in the table of the alarms (and its section)
+
+
+def test_the_game_table_survives_a_routine_mistake():
+    table = resources["GameTable"]
+    assert (table["DeletionPolicy"], table["UpdateReplacePolicy"]) == ("Retain", "Retain")
+    assert table["Properties"]["DeletionProtectionEnabled"] is True
+    assert table["Properties"]["PointInTimeRecoverySpecification"] == {"PointInTimeRecoveryEnabled": True}
