@@ -13,7 +13,7 @@ from gamebot import observe
 from gamebot.core import logs, metrics
 from tests import logs_insights as li
 
-# the runbook's queries (docs/OPERATIONS.md, "Logs Insights queries" and the wake-up queue's step 1)
+# queries of the kind the runbook uses (docs/OPERATIONS.md runs its own, verbatim, in tests/e2e/test_runbook_queries_e2e.py)
 ERRORS = "fields @timestamp, @message | filter @message like /ERROR|Task timed out/ | sort @timestamp desc | limit 50"
 ONE_CHAT = ("fields @timestamp, @message | filter @message like /-1001234567890/ | sort @timestamp desc "
             "| limit 200   # one chat")
@@ -116,7 +116,7 @@ def test_given_timestamps_win_and_must_match_the_lines(lines):
 
 
 # --- the runbook's queries ---------------------------------------------------------------------------------
-def test_the_runbook_queries_find_what_they_claim(lines):
+def test_runbook_style_queries_find_what_they_claim(lines):
     errors = li.run(ERRORS, lines)
     assert [r["@timestamp"] for r in errors] == ["2025-03-01 10:04:00.000", "2025-03-01 10:01:00.000"]
     assert set(errors[0]) == {"@timestamp", "@message"}
