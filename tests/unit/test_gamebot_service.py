@@ -272,7 +272,7 @@ def test_a_finished_game_is_archived_with_a_ttl_and_its_summary_is_kept(h):
     assert summary["view"]["winner"] == state.winner.value
     assert summary["view"]["roles"] == list(state.roles)  # the summary reveals every role: the game is over
     assert len(summary["view"]["proposals"]) == len(state.proposals)
-    assert chat_key(GROUP) in h.repo.items and h.repo.items[chat_key(GROUP)].expires_at is None
+    assert chat_key(GROUP) in h.repo.items and h.repo.items[chat_key(GROUP)].expires_at  # (a year: lifetimes)
 
 
 def test_a_cancelled_game_is_archived_too(h):

@@ -10,9 +10,15 @@ Semantics match ``FakeRepository``: a write states the version it replaces (``No
 not exist); an item whose ``expires_at`` has passed counts as absent everywhere (DynamoDB's TTL
 deletes lazily, up to days later), so it is hidden from ``get`` and can be created over.
 
+Every write stores an expiry: the item's own, else its kind's life from now (``store.stamped``,
+``gamebot.storage.lifetimes``; a key of no known kind gets the longest and an error in the log).
+
 A notes item (``note``/``notes``: a player's refused presses) has no body or version: each note is its
-own number attribute ``n_<name>``, set by an UpdateItem without condition, so concurrent notes never undo
-each other.
+own number attribute ``n_<name>``, and ``noted`` (N) counts the writes of the item's notes. Its expiry is
+set when it is created (``if_not_exists``) and it holds at most ``lifetimes.MAX_NOTES`` notes: a note is one
+UpdateItem while the item has room and time left (or is not there), so that concurrent notes never undo
+each other; otherwise (full, about to expire, expired but not yet deleted) the item is read and written
+whole under a check that ``noted`` and ``expires_at`` are still what was read (``lifetimes.with_note``).
 
 The default client is our own (``gamebot.aws.client.DynamoDB``: no boto3 on the Lambda's path, a fraction of
 botocore's CPU per request), created lazily, once per container (warm Lambda invocations reuse it and
@@ -23,6 +29,7 @@ low-level methods: a boto3 client works too (tests and scripts pass them).
 """
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -30,6 +37,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from gamebot import observe
+from gamebot.storage import lifetimes
 from gamebot.storage.packing import COMPRESS_ABOVE, pack, unpack  # noqa: F401 (COMPRESS_ABOVE: also read from here)
 from gamebot.storage.session import chat_key
 from gamebot.storage.store import (
@@ -40,6 +48,7 @@ from gamebot.storage.store import (
     VersionConflict,
     Write,
     check_transaction,
+    stamped,
 )
 
 _client_lock = threading.Lock()
@@ -47,6 +56,7 @@ _shared_client: Any = None
 
 CHAT_PREFIX = chat_key(0)[:-1]  # "chat#": the chats' items (their size is a metric)
 NOTE_PREFIX = "n_"  # a notes item keeps each note in its own attribute: n_<name> (N)
+NOTED = "noted"  # ...and counts the writes of its notes (N): the one-request note needs fewer than MAX_NOTES
 
 
 def default_client() -> Any:
@@ -76,6 +86,29 @@ def _version(record: dict[str, Any]) -> int:
 def _expiry(record: dict[str, Any]) -> int | None:
     expires = record.get("expires_at")
     return int(float(expires["N"])) if expires else None
+
+
+def _n(value: int) -> dict[str, str]:
+    return {"N": str(int(value))}
+
+
+def _notes_of(record: dict[str, Any]) -> dict[str, int]:
+    return {k[len(NOTE_PREFIX):]: int(v["N"]) for k, v in record.items() if k.startswith(NOTE_PREFIX)}
+
+
+def _unchanged(record: dict[str, Any] | None) -> dict[str, Any]:
+    """The condition that a notes item is still as read (``record``; None: still absent)."""
+    if record is None:
+        return {"ConditionExpression": "attribute_not_exists(pk)"}
+    clauses, values = [], {}
+    for name, attr in (("expires_at", "expires_at"), ("#c", NOTED)):
+        if attr in record:
+            clauses.append(f"{name} = :{attr}0")
+            values[f":{attr}0"] = record[attr]
+        else:
+            clauses.append(f"attribute_not_exists({name})")
+    return {"ConditionExpression": " AND ".join(clauses), "ExpressionAttributeNames": {"#c": NOTED},
+            **({"ExpressionAttributeValues": values} if values else {})}
 
 
 def stored_size(record: dict[str, Any]) -> int:
@@ -233,6 +266,7 @@ class DynamoRepository(Repository):
         return found
 
     def put(self, item: Item, expect: int | None) -> Item:
+        item = stamped(item, self.clock(), strict=False)
         version = (expect or 0) + 1
         self.calls["write"] += 1
         record = self.encode_item(item, version)
@@ -245,14 +279,48 @@ class DynamoRepository(Repository):
         _observe_write(record)
         return Item(key=item.key, body=item.body, version=version, expires_at=item.expires_at)
 
-    def note(self, key: str, name: str, value: int, expires_at: int) -> None:
+    def note(self, key: str, name: str, value: int, expires_at: int | None = None) -> None:
         self.calls["note"] += 1
-        self.client.update_item(
-            TableName=self.table_name, Key={"pk": {"S": key}},
-            UpdateExpression="SET #n = :v, expires_at = :e",
-            ExpressionAttributeNames={"#n": NOTE_PREFIX + name},
-            ExpressionAttributeValues={":v": {"N": str(int(value))}, ":e": {"N": str(int(expires_at))}},
-        )
+        now = self._now()
+        fresh = lifetimes.expiry(key, now, expires_at, strict=False)
+        # the usual case, one request: no item yet, or a live one with room and time left, without the note
+        if self._noted(
+            UpdateExpression="SET #n = :v, expires_at = if_not_exists(expires_at, :e) ADD #c :one",
+            ConditionExpression=("attribute_not_exists(pk) OR "
+                                 "(expires_at >= :soon AND attribute_not_exists(#n) AND #c < :max)"),
+            Key={"pk": {"S": key}}, ExpressionAttributeNames={"#n": NOTE_PREFIX + name, "#c": NOTED},
+            ExpressionAttributeValues={":v": _n(value), ":e": _n(fresh), ":one": _n(1),
+                                       ":soon": _n(now + lifetimes.NOTE_MARGIN), ":max": _n(lifetimes.MAX_NOTES)}):
+            return
+        for _ in range(3):  # else: read, then write it whole if nobody noted meanwhile (then read again)
+            record = self.client.get_item(TableName=self.table_name, Key={"pk": {"S": key}},
+                                          ConsistentRead=True).get("Item")
+            expires = _expiry(record) if record is not None else None
+            live = record is not None and expires is not None and expires > now
+            current = _notes_of(record) if live and record is not None else {}
+            after = lifetimes.with_note(current, expires if live else None, now, name, value, fresh)
+            if after is None:
+                return  # noted already
+            notes, until = after  # (the same item: one more write of its notes; a new one: its notes)
+            same = live and record is not None and until == expires and NOTED in record
+            written = int(record[NOTED]["N"]) + 1 if same and record is not None else 0
+            item = {"pk": {"S": key}, "expires_at": _n(until), NOTED: _n(max(written, len(notes))),
+                    **{NOTE_PREFIX + k: _n(v) for k, v in notes.items()}}
+            if self._noted(Item=item, **_unchanged(record)):
+                return
+        raise VersionConflict(key)
+
+    def _noted(self, **request: Any) -> bool:
+        """One conditional write of a notes item (UpdateItem with ``UpdateExpression``, else PutItem):
+        False if its condition failed."""
+        write = self.client.update_item if "UpdateExpression" in request else self.client.put_item
+        try:
+            write(TableName=self.table_name, **request)
+        except Exception as exc:
+            if _error_code(exc) == "ConditionalCheckFailedException":
+                return False
+            raise
+        return True
 
     def notes(self, key: str) -> dict[str, int]:
         self.calls["read"] += 1
@@ -263,7 +331,7 @@ class DynamoRepository(Repository):
         expires = record.get("expires_at")
         if expires is not None and float(expires["N"]) <= self.clock():
             return {}
-        return {k[len(NOTE_PREFIX):]: int(v["N"]) for k, v in record.items() if k.startswith(NOTE_PREFIX)}
+        return _notes_of(record)
 
     def delete(self, key: str, expect: int | None = None) -> None:
         self.calls["write"] += 1
@@ -289,12 +357,12 @@ class DynamoRepository(Repository):
             return []
         ops: list[dict[str, Any]] = []
         out: list[Item] = []
+        now = self.clock()
         for w in writes:
-            version = (w.expect or 0) + 1
-            ops.append({"Put": {"TableName": self.table_name, "Item": self.encode_item(w.item, version),
+            item, version = stamped(w.item, now, strict=False), (w.expect or 0) + 1
+            ops.append({"Put": {"TableName": self.table_name, "Item": self.encode_item(item, version),
                                 **self._condition(w.expect)}})
-            out.append(Item(key=w.item.key, body=w.item.body, version=version,
-                            expires_at=w.item.expires_at))
+            out.append(dataclasses.replace(item, version=version))
         for d in deletes:
             op: dict[str, Any] = {"TableName": self.table_name, "Key": {"pk": {"S": d.key}}}
             if d.expect is not None:

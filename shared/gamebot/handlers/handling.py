@@ -20,6 +20,7 @@ from gamebot.outbox.context import GROUP_TYPES, Deps, lang_of
 from gamebot.outbox.plan import Plan, Reply
 from gamebot.outgoing.notices import picture_out
 from gamebot.presenter.table import MAX_TEXT
+from gamebot.storage import lifetimes
 from gamebot.storage.session import DamagedSession, Session
 from gamebot.storage.store import Item, VersionConflict
 
@@ -158,7 +159,8 @@ def claim(deps: Deps, update_id: int) -> bool:
     it already was. One conditional write; the record expires after a day (Telegram gives up
     redelivering long before). A storage failure answers anyway: twice is better than never."""
     try:
-        deps.repo.put(Item(key=f"update#{update_id}", body={}, expires_at=int(deps.clock()) + 86400), None)
+        key = f"update#{update_id}"  # (a day on the service's clock: lifetimes)
+        deps.repo.put(Item(key=key, body={}, expires_at=lifetimes.expiry(key, deps.clock())), None)
     except VersionConflict:
         return False
     except Exception:

@@ -29,16 +29,14 @@ from gamebot.timing.alarm import Schedule
 
 log = logging.getLogger("gamebot.outbox.uow")
 
-REFUSALS_KEPT = 86400  # seconds a refused press stays noted (Telegram stops redelivering long before)
-
-
 def refusals_key(chat_id: int, user_id: int) -> str:
     """The notes item of one player's refused presses in one chat (``Repository.note``: one attribute per
     update id, no version, so it never contends with the chat's item nor with other players). A refusal
     writes nothing to the chat's item: a final one (``Reply.final``: already voted, a button of a decision
     that is over, a move that is not the presser's) is simply refused again when redelivered; one that the
     same press could pass later (not yet their turn, a team not complete...) is noted here, and read back
-    only when a press older than the chat's last applied update is about to be applied."""
+    only when a press older than the chat's last applied update is about to be applied. The item lives a
+    day from its first note and keeps the latest ``lifetimes.MAX_NOTES`` (``gamebot.storage.lifetimes``)."""
     return f"refused#{chat_id}#{user_id}"
 
 
@@ -88,7 +86,7 @@ class UnitOfWork:
             except Reply as r:  # a refusal writes nothing to the chat's item (see ``refusals_key``)
                 if not r.final and owner is not None and user_id is not None and session is not None \
                         and session.seat_of(user_id) is not None:
-                    self.repo.note(refusals_key(chat_id, user_id), str(owner), 1, int(self.clock()) + REFUSALS_KEPT)
+                    self.repo.note(refusals_key(chat_id, user_id), str(owner), 1)  # (its life: lifetimes)
                 plan = Plan(answer=r.text, alert=r.alert, url=r.url)
                 return self._uncommitted(plan, session, version, chat_id, me)
             if plan.session is None and stored is not None and (

@@ -5,10 +5,15 @@ version it expects to replace (``None``: the item must not exist yet); if anothe
 first the write raises :class:`VersionConflict`, and the caller reloads, reapplies and retries
 (:func:`retrying`). ``FakeRepository`` here and ``DynamoRepository`` (``gamebot.aws.dynamo``) share
 these semantics and are checked by the same contract tests.
+
+Every item lives a bounded time (``gamebot.storage.lifetimes``): a write whose item leaves ``expires_at``
+unset gets its kind's life, counted from the write (``stamped``), and an item past its ``expires_at`` is
+absent everywhere.
 """
 from __future__ import annotations
 
 import copy
+import dataclasses
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -18,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gamebot import observe
+from gamebot.storage import lifetimes
 
 
 class VersionConflict(Exception):
@@ -29,7 +35,7 @@ class Item:
     key: str
     body: dict[str, Any]
     version: int = 0  # 0: never written
-    expires_at: int | None = None  # epoch seconds; DynamoDB TTL deletes it some time after
+    expires_at: int | None = None  # epoch seconds; DynamoDB TTL deletes it some time after (None: its kind's life)
 
 
 @dataclass
@@ -47,6 +53,12 @@ class Delete:
 
 
 MAX_TRANSACTION_ITEMS = 100  # DynamoDB TransactWriteItems limit
+
+
+def stamped(item: Item, now: float, strict: bool = True) -> Item:
+    """``item`` as a write stores it: with the expiry it set, else its kind's life from ``now``
+    (``lifetimes.versioned_expiry``; strict: a key of no known kind, or a notes item's, raises)."""
+    return dataclasses.replace(item, expires_at=lifetimes.versioned_expiry(item.key, now, item.expires_at, strict))
 
 
 def check_transaction(writes: list[Write], deletes: list[Delete]) -> None:
@@ -94,11 +106,13 @@ class Repository(ABC):
     def delete(self, key: str, expect: int | None = None) -> None: ...
 
     @abstractmethod
-    def note(self, key: str, name: str, value: int, expires_at: int) -> None:
-        """Record ``name = value`` in the notes item ``key``, without a version check: one atomic write
-        that concurrent notes of other names never undo (a player's refused presses,
-        ``gamebot.outbox.uow.refusals_key``). The item expires at ``expires_at``;
-        notes items are read with ``notes``, never with ``get``."""
+    def note(self, key: str, name: str, value: int, expires_at: int | None = None) -> None:
+        """Record ``name = value`` in the notes item ``key``, without a version check: concurrent notes of
+        other names never undo it (a player's refused presses, ``gamebot.outbox.uow.refusals_key``).
+        Bounded (``lifetimes.with_note``): a note already there stays as it is; the item's expiry is set
+        when it is created (``expires_at``, else its kind's life) and no later note moves it; it holds at
+        most ``lifetimes.MAX_NOTES`` notes, the oldest making room. Notes items are read with ``notes``,
+        never with ``get``."""
 
     @abstractmethod
     def notes(self, key: str) -> dict[str, int]:
@@ -155,14 +169,15 @@ class FakeRepository(Repository):
             return []
         with self._lock:
             self.calls["write"] += 1
+            now = self.clock()
+            items = [stamped(copy.deepcopy(w.item), now) for w in writes]  # (a key of no known kind: nothing written)
             for w in writes:
                 self._check(w.item.key, w.expect)
             for d in deletes:
                 if d.expect is not None:
                     self._check(d.key, d.expect)
             out = []
-            for w in writes:
-                stored = copy.deepcopy(w.item)
+            for w, stored in zip(writes, items, strict=True):
                 stored.version = (w.expect or 0) + 1
                 self.items[stored.key] = stored
                 out.append(copy.deepcopy(stored))
@@ -173,14 +188,17 @@ class FakeRepository(Repository):
     def delete(self, key: str, expect: int | None = None) -> None:
         self.transact([], [Delete(key, expect)])
 
-    def note(self, key: str, name: str, value: int, expires_at: int) -> None:
+    def note(self, key: str, name: str, value: int, expires_at: int | None = None) -> None:
         with self._lock:
             self.calls["note"] += 1
+            now = self.clock()
+            if not lifetimes.kind_of(key).notes:
+                raise ValueError(f"{key!r} is not a notes item")
             item = self._live(key)
-            if item is None:
-                item = self.items[key] = Item(key=key, body={})
-            item.body[name] = int(value)
-            item.expires_at = int(expires_at)
+            after = lifetimes.with_note(item.body if item else {}, item.expires_at if item else None, now,
+                                        name, value, lifetimes.expiry(key, now, expires_at))
+            if after is not None:
+                self.items[key] = Item(key=key, body=after[0], expires_at=after[1])
 
     def notes(self, key: str) -> dict[str, int]:
         with self._lock:
