@@ -39,14 +39,16 @@ DAY = 86_400
 YEAR = 365 * DAY
 
 # A notes item (a player's refused presses, ``Repository.note``) is needed only until Telegram stops
-# redelivering the presses it notes: within minutes of a failed answer. It lives a day from its first note,
+# redelivering the presses it notes (it retries an update whose answer failed, and keeps one 24 hours at
+# most; a press another overtook is seconds old). It lives a day from its first note,
 # whatever comes later (a note never moves its expiry), and holds at most MAX_NOTES notes: when full, the
 # oldest (lowest update id) makes room. 50 notes of about 14 bytes each keep it under 1 KB, so that each
 # note costs one write unit; a real player is never refused 50 times in a chat in a day (a script pressing
 # as fast as the throttle lets it, 2 a second, still has its last 25 seconds noted).
 MAX_NOTES = 50
 # A note made when its item has less than this left starts the next item instead (the notes still there
-# carried over, its own day from now): every note is kept at least an hour, never a few seconds.
+# carried over, its own day from now): every note is kept at least an hour (most far longer), never a few
+# seconds; while fewer than MAX_NOTES later ones push it out.
 NOTE_MARGIN = 3600
 
 
@@ -67,7 +69,7 @@ KINDS = (
     Kind("stats#user#", YEAR, "a player's statistics; refreshed by every write"),
     Kind("game#", int(ARCHIVE_DAYS * DAY), "a finished game, whole: GAME_ARCHIVE_DAYS after its end"),
     Kind("update#", DAY, "a command answered: a day"),
-    Kind("refused#", DAY, "a player's refused presses: a day from the first, at most 50", notes=True),
+    Kind("refused#", DAY, f"a player's refused presses: a day from the first, at most {MAX_NOTES}", notes=True),
 )
 LONGEST = max(k.life for k in KINDS)
 
