@@ -8,9 +8,12 @@ parameters as a deploy (``set_webhook_params`` of the custom resource: max_conne
 
 Values come from the options, else from the environment (TELEGRAM_BOT_TOKEN, TELEGRAM_WEBHOOK_URL,
 TELEGRAM_WEBHOOK_SECRET, TELEGRAM_API_BASE_URL), else, with ``--stack NAME``, from the deployed stack:
-the URL from its outputs and the token, secret and API base URL from the webhook function's
-environment (needs cloudformation:DescribeStacks and lambda:GetFunctionConfiguration). Prefer the
-environment or ``--stack`` to ``--token``: options end up in shell history.
+the URL from its outputs, the API base URL and the names of the SSM parameters holding the token and
+the secret from the webhook function's environment, and the values from those parameters, in one
+GetParameters call (needs cloudformation:DescribeStacks, lambda:GetFunctionConfiguration and
+ssm:GetParameters; a stack of an earlier template kept the values themselves in the function's
+environment: they are read there). Prefer the environment or ``--stack`` to ``--token``: options end up
+in shell history.
 
     scripts/set_webhook.py --stack avalon-bot            # setWebhook + setMyCommands, as a deploy does
     scripts/set_webhook.py --stack avalon-bot --info     # getWebhookInfo
@@ -44,6 +47,7 @@ def _load_setup_module() -> Any:
 
 
 setup = _load_setup_module()
+from gamebot.core.secrets import SecretsUnavailable  # noqa: E402 (the layer is on the path now)
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -70,15 +74,20 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def settings_from_stack(
-    stack: str, region: str | None, *, want_function_env: bool, cfn: Any = None, lambda_client: Any = None
+    stack: str, region: str | None, *, want_function_env: bool, cfn: Any = None, lambda_client: Any = None,
+    ssm: Any = None,
 ) -> dict[str, str | None]:
-    """The webhook URL from the stack outputs and, if asked, the webhook function's settings."""
-    if cfn is None or (want_function_env and lambda_client is None):
+    """The webhook URL from the stack outputs and, if asked, the webhook function's settings: the token
+    and the secret from the SSM parameters its environment names (an earlier template's stack: from its
+    environment itself)."""
+    def session() -> Any:
         import boto3  # only needed with --stack
 
-        session = boto3.session.Session(region_name=region)
-        cfn = cfn or session.client("cloudformation")
-        lambda_client = lambda_client or session.client("lambda")
+        return boto3.session.Session(region_name=region)
+
+    if cfn is None or (want_function_env and lambda_client is None):
+        cfn = cfn or session().client("cloudformation")
+        lambda_client = lambda_client or session().client("lambda")
     stacks = cfn.describe_stacks(StackName=stack)["Stacks"]
     outputs = {o["OutputKey"]: o["OutputValue"] for o in stacks[0].get("Outputs", [])}
     found: dict[str, str | None] = {"url": outputs.get("WebhookUrl")}
@@ -89,18 +98,28 @@ def settings_from_stack(
         found["token"] = variables.get("TELEGRAM_BOT_TOKEN")
         found["secret"] = variables.get("TELEGRAM_WEBHOOK_SECRET")
         found["api_base_url"] = variables.get("TELEGRAM_API_BASE_URL")
+        names = {key: variables.get(f"TELEGRAM_{variable}_PARAMETER")
+                 for key, variable in (("token", "BOT_TOKEN"), ("secret", "WEBHOOK_SECRET"))}
+        names = {key: name for key, name in names.items() if name}
+        if names:  # one GetParameters call for both (gamebot.core.secrets: the functions' own reading)
+            values = setup.read_parameters(list(names.values()), client=ssm or session().client("ssm"))
+            found.update({key: values[name] for key, name in names.items()})
     return found
 
 
-def main(argv: list[str] | None = None, *, cfn: Any = None, lambda_client: Any = None) -> int:
+def main(argv: list[str] | None = None, *, cfn: Any = None, lambda_client: Any = None, ssm: Any = None) -> int:
     args = parse_args(argv)
     parser = args.parser
     if args.stack:
         setting = not (args.delete or args.info)
         need_env = not args.token or (setting and not args.secret) or not args.api_base_url
-        found = settings_from_stack(
-            args.stack, args.region, want_function_env=need_env, cfn=cfn, lambda_client=lambda_client
-        )
+        try:
+            found = settings_from_stack(
+                args.stack, args.region, want_function_env=need_env, cfn=cfn, lambda_client=lambda_client, ssm=ssm
+            )
+        except SecretsUnavailable as exc:  # (names the parameters, never a value)
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
         for name in ("token", "url", "secret", "api_base_url"):
             if not getattr(args, name) and found.get(name):
                 setattr(args, name, found[name])

@@ -1,16 +1,27 @@
 """CloudFormation custom resources that register the bot with Telegram (one-step deploy).
 
+The token and the webhook secret are not in the properties: the properties name the SSM Parameter Store
+SecureStrings that hold them (``BotTokenParameter``, ``SecretTokenParameter``; template.yaml), and the
+function reads them with ONE ``GetParameters`` call (``gamebot.core.secrets.read_parameters``: botocore
+from the Lambda runtime, imported only then). ``SecretsVersion`` is there only to change: a rotation puts
+the new value in SSM and deploys with a new ``SecretsVersion``, so CloudFormation sends an Update, which
+reads the new values. (A resource created by an earlier template carries ``BotToken`` and ``SecretToken``
+themselves: they are used as they are.)
+
 ``Custom::TelegramWebhook``
     Create/Update: ``setWebhook`` (our API URL, the secret token Telegram echoes in the
     ``X-Telegram-Bot-Api-Secret-Token`` header, the update types the bot handles, pending updates
     dropped, ``max_connections`` 100) then ``setMyCommands`` (the command menu from ``gamebot.botapi.commands``, read from the layer:
     one call per catalog language, the default without ``language_code``).
     Delete: ``deleteWebhook``, but only while the bot's webhook still points at this stack's URL, so
-    deleting an old stack cannot unhook a newer deployment of the same bot.
+    deleting an old stack cannot unhook a newer deployment of the same bot, and only for the bot the
+    resource registered (its physical id): after the parameter moved to another bot's token, the Delete
+    of the old bot's registration finds the new token and leaves everything alone.
 ``Custom::TelegramBotInfo``
-    Create/Update: ``getMe``, once per deploy that changes the token: the attribute ``Username`` becomes
-    the functions' ``TELEGRAM_BOT_USERNAME``, so no cold start asks Telegram for it. It needs only the
-    token (not the webhook function or its API), so the functions can depend on it without a cycle.
+    Create/Update: ``getMe``, once per deploy that changes ``SecretsVersion`` (a new token, perhaps
+    another bot's): the attribute ``Username`` becomes the functions' ``TELEGRAM_BOT_USERNAME``, so no
+    cold start asks Telegram for it. It needs only the token (not the webhook function or its API), so
+    the functions can depend on it without a cycle.
     Delete: nothing to undo; never calls Telegram.
 
 The handler always answers CloudFormation on the pre-signed ``ResponseURL``: SUCCESS or FAILED,
@@ -20,8 +31,8 @@ a stack can always be deleted. The bot token never appears in a log line or a re
 
 Standard library only (urllib), no python-telegram-bot: this function runs once per deploy and
 should start fast. From the layer it reads only its settings (``gamebot.environment``, itself standard
-library only) and, for ``setMyCommands``, the command menu. ``scripts/set_webhook.py`` reuses the
-request-building helpers below.
+library only), the SSM read (``gamebot.core.secrets``) and, for ``setMyCommands``, the command menu.
+``scripts/set_webhook.py`` reuses the request-building helpers below.
 """
 from __future__ import annotations
 
@@ -34,6 +45,7 @@ import urllib.request
 from typing import Any
 
 from gamebot.core.logs import structure
+from gamebot.core.secrets import read_parameters
 from gamebot.environment import Environment
 
 # The update types the bot handles. chat_member is not needed (and must be asked for explicitly);
@@ -52,6 +64,7 @@ BOT_INFO_TYPE = "Custom::TelegramBotInfo"  # getMe at deploy time; every other t
 
 logger = logging.getLogger()
 logger.setLevel(Environment.read().log_level)
+logging.getLogger("botocore").setLevel(logging.WARNING)  # (its DEBUG lines show the parameters' values)
 if Environment.read().lambda_function:
     structure()  # one JSON object per line, as the other functions log (gamebot.core.logs)
 
@@ -184,6 +197,19 @@ def _post_json(url: str, data: bytes, method: str, token: str, deadline: Deadlin
     )
 
 
+def with_secrets(props: dict[str, Any], *, secret: bool, client: Any = None) -> dict[str, Any]:
+    """The properties with ``BotToken`` (and, if ``secret``, ``SecretToken``) read from the SSM parameters
+    they name (``BotTokenParameter``, ``SecretTokenParameter``), in one call; a value already in the
+    properties (an earlier template's) is kept. ``SecretsUnavailable`` when the parameters cannot be read."""
+    names = {"BotToken": props.get("BotTokenParameter"),
+             "SecretToken": props.get("SecretTokenParameter") if secret else None}
+    wanted = {key: str(name) for key, name in names.items() if name and not props.get(key)}
+    if not wanted:
+        return props
+    values = read_parameters(list(wanted.values()), client=client)
+    return {**props, **{key: values[name] for key, name in wanted.items()}}
+
+
 def register(props: dict[str, Any], deadline: Deadline) -> dict[str, Any]:
     token, url, secret = props["BotToken"], props["WebhookUrl"], props["SecretToken"]
     base = props.get("ApiBaseUrl")
@@ -205,10 +231,14 @@ def bot_info(props: dict[str, Any], deadline: Deadline) -> dict[str, Any]:
     return {"Username": username, "BotId": bot_id(token)}
 
 
-def unregister(props: dict[str, Any], deadline: Deadline) -> str:
+def unregister(props: dict[str, Any], deadline: Deadline, physical_id: str = "") -> str:
     token, url = props.get("BotToken"), props.get("WebhookUrl")
     if not token:
         return "no bot token in the resource properties: nothing to delete"
+    registered = physical_id.rsplit("-", 1)[-1] if physical_id.startswith("telegram-webhook-") else ""
+    if registered and registered != bot_id(token):  # the parameter holds another bot's token now
+        logger.info("the registration of bot %s: the token now is bot %s's; leaving it", registered, bot_id(token))
+        return f"bot {registered}'s token is no longer in the parameter: its webhook is left (delete it by hand)"
     base = props.get("ApiBaseUrl")
     info = call_bot_api(token, "getWebhookInfo", base_url=base, deadline=deadline) or {}
     current = info.get("url", "")
@@ -223,11 +253,11 @@ def unregister(props: dict[str, Any], deadline: Deadline) -> str:
 def lambda_handler(event: dict[str, Any], context: Any) -> None:
     deadline = Deadline.from_context(context)
     props = event.get("ResourceProperties") or {}
-    token = props.get("BotToken") if isinstance(props, dict) else None
-    secrets = (token, props.get("SecretToken") if isinstance(props, dict) else None)
+    found: dict[str, Any] = props if isinstance(props, dict) else {}  # (with the secrets, once read)
     request_type = event.get("RequestType")
     info = event.get("ResourceType") == BOT_INFO_TYPE
     prefix = "telegram-bot" if info else "telegram-webhook"
+    token = found.get("BotToken")
     physical_id = event.get("PhysicalResourceId") or (
         f"{prefix}-{bot_id(token)}" if isinstance(token, str) else prefix
     )
@@ -235,28 +265,38 @@ def lambda_handler(event: dict[str, Any], context: Any) -> None:
     logger.info("%s request for %s", request_type, event.get("LogicalResourceId"))
     try:
         if request_type in ("Create", "Update"):
-            data = bot_info(props, deadline) if info else register(props, deadline)
+            found = with_secrets(props, secret=not info)  # (raises on properties that are not a mapping)
+            data = bot_info(found, deadline) if info else register(found, deadline)
             # Stable per bot: an Update for the same bot keeps the id (no Delete follows); a new bot
-            # gets a new id, and CloudFormation then Deletes the old one, unhooking the old bot.
-            physical_id = f"{prefix}-{bot_id(token)}"
+            # gets a new id, and CloudFormation then Deletes the old one. That Delete reads the parameter,
+            # which holds the new bot's token by then: it leaves the old bot's webhook (``unregister``).
+            physical_id = f"{prefix}-{bot_id(found['BotToken'])}"
             status = "SUCCESS"
         elif request_type == "Delete" and info:
             reason = "nothing to undo"  # getMe changed nothing
             status = "SUCCESS"
         elif request_type == "Delete":
             try:
-                reason = unregister(props, deadline)
+                found = with_secrets(found, secret=False)
+                reason = unregister(found, deadline, physical_id)
             except Exception as exc:  # never block a stack deletion
-                reason = f"deleteWebhook failed, ignored: {redact(str(exc), *secrets)}"
+                reason = f"deleteWebhook failed, ignored: {redact(str(exc), *_secrets(found))}"
                 logger.warning(reason)
             status = "SUCCESS"
         else:
             reason = f"unknown request type {request_type!r}"
     except Exception as exc:
+        secrets = _secrets(found)
         reason = redact(f"{type(exc).__name__}: {exc}", *secrets)
         logger.error("%s failed: %s\n%s", request_type, reason, redact(traceback.format_exc(), *secrets))
     finally:
         send_response(event, context, status, reason, physical_id, data, deadline)
+
+
+def _secrets(props: dict[str, Any]) -> tuple[str | None, ...]:
+    """The values no log line or answer may show."""
+    values = (props.get("BotToken"), props.get("SecretToken"))
+    return tuple(value if isinstance(value, str) else None for value in values)
 
 
 def send_response(

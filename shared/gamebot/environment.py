@@ -7,39 +7,51 @@ between cases). A value that does not parse raises :class:`BadSetting`, which na
 functions log it and answer 500; the value itself is never logged, it may be a secret). Secrets are left
 out of the object's ``repr``.
 
-=================================  ===========================================================  ============
-variable                           what it sets                                                 default
-=================================  ===========================================================  ============
-``TELEGRAM_BOT_TOKEN``             the bot's token                                              (none)
-``TELEGRAM_WEBHOOK_SECRET``        the webhook's secret header (unset: every update refused)    (none)
-``TELEGRAM_API_BASE_URL``          the Bot API (a fake one in tests and the playground)         Telegram's
-``TELEGRAM_BOT_USERNAME``          the bot's username, for deep links (unset: asked once)       (asked)
-``TABLE_NAME``                     the DynamoDB table                                           (none)
-``GAME_ARCHIVE_DAYS``              days a finished game's archive item lives                    30
-``GROUP_MESSAGES_PER_MINUTE``      the group budget (sends+edits per group per minute; 0: none) 20
-``PLAYER_THROTTLE``                ``0``: no per-player throttle (local play at machine speed)  on
-``LOG_LEVEL``                      the bot's log level                                          INFO
-``STACK_NAME``                     the stack: the ``Stack`` dimension of every metric (unset:   (none)
-                                   no metrics are written, ``gamebot.core.metrics``)
-``AWS_LAMBDA_FUNCTION_NAME``       set by Lambda itself: the log lines are JSON                 (none)
-                                   (``gamebot.core.runtime.lambda_logging``)
-``TIMER_FUNCTION_ARN``,            EventBridge Scheduler for the phase timers (all three, or    (no timers)
-``SCHEDULER_ROLE_ARN``,            no timers)
+On AWS the token and the webhook secret are not in the environment: the stack names two SSM Parameter
+Store SecureStrings (``*_PARAMETER``), which ``gamebot.core.secrets`` reads once per container (the
+functions' ``gamebot.core.runtime.environment``); where no parameter is named (the playground, the tests),
+``TELEGRAM_BOT_TOKEN`` and ``TELEGRAM_WEBHOOK_SECRET`` hold the values themselves.
+
+======================================  ===========================================================  ============
+variable                                what it sets                                                 default
+======================================  ===========================================================  ============
+``TELEGRAM_BOT_TOKEN``                  the bot's token (where no parameter names it)                (none)
+``TELEGRAM_WEBHOOK_SECRET``             the webhook's secret header (unset: every update refused)    (none)
+``TELEGRAM_BOT_TOKEN_PARAMETER``        the SSM SecureString holding the token (set: it wins over    (none)
+                                        ``TELEGRAM_BOT_TOKEN``; the stack sets it)
+``TELEGRAM_WEBHOOK_SECRET_PARAMETER``   the SSM SecureString holding the webhook secret (set: it     (none)
+                                        wins over ``TELEGRAM_WEBHOOK_SECRET``; the stack sets it)
+``SECRETS_VERSION``                     changed by a rotation (``SecretsVersion``): the parameters   (none)
+                                        are read again (part of the cache key)
+``TELEGRAM_API_BASE_URL``               the Bot API (a fake one in tests and the playground)         Telegram's
+``TELEGRAM_BOT_USERNAME``               the bot's username, for deep links (unset: asked once)       (asked)
+``TABLE_NAME``                          the DynamoDB table                                           (none)
+``GAME_ARCHIVE_DAYS``                   days a finished game's archive item lives                    30
+``GROUP_MESSAGES_PER_MINUTE``           the group budget (sends+edits per group per minute; 0: none) 20
+``PLAYER_THROTTLE``                     ``0``: no per-player throttle (local play at machine speed)  on
+``LOG_LEVEL``                           the bot's log level                                          INFO
+``STACK_NAME``                          the stack: the ``Stack`` dimension of every metric (unset:   (none)
+                                        no metrics are written, ``gamebot.core.metrics``)
+``AWS_LAMBDA_FUNCTION_NAME``            set by Lambda itself: the log lines are JSON                 (none)
+                                        (``gamebot.core.runtime.lambda_logging``)
+``TIMER_FUNCTION_ARN``,                 EventBridge Scheduler for the phase timers (all three, or    (no timers)
+``SCHEDULER_ROLE_ARN``,                 no timers)
 ``SCHEDULE_GROUP``
-``TIMER_DLQ_ARN``                  the SQS queue the timers' schedules dead-letter to (unset:   (none)
-                                   a timer that cannot be delivered is dropped)
-``WAKE_QUEUE_URL``                 the SQS queue that wakes a chat to the second, within 2      (none: the
-                                   minutes (``gamebot.timing.wakeup``; the timer function       schedules
-                                   consumes it)                                                 alone)
-``AWS_REGION`` /                   the AWS region                                               us-east-1
+``TIMER_DLQ_ARN``                       the SQS queue the timers' schedules dead-letter to (unset:   (none)
+                                        a timer that cannot be delivered is dropped)
+``WAKE_QUEUE_URL``                      the SQS queue that wakes a chat to the second, within 2      (none: the
+                                        minutes (``gamebot.timing.wakeup``; the timer function       schedules
+                                        consumes it)                                                 alone)
+``AWS_REGION`` /                        the AWS region                                               us-east-1
 ``AWS_DEFAULT_REGION``
-``AWS_ENDPOINT_URL_<SERVICE>`` /   an endpoint override per service (``DYNAMODB``,              AWS's
-``AWS_ENDPOINT_URL``               ``SCHEDULER``), or for all: DynamoDB Local, a moto server
-``AWS_CA_BUNDLE``                  a CA bundle for a TLS endpoint of one's own                  system's
-``AWS_ACCESS_KEY_ID``,             credentials (Lambda's); unset: botocore's chain (a           (chain)
-``AWS_SECRET_ACCESS_KEY``,         developer's profile)
+``AWS_ENDPOINT_URL_<SERVICE>`` /        an endpoint override per service (``DYNAMODB``,              AWS's
+``AWS_ENDPOINT_URL``                    ``SCHEDULER``, ``SQS``, ``SSM``), or for all: DynamoDB
+                                        Local, a moto server
+``AWS_CA_BUNDLE``                       a CA bundle for a TLS endpoint of one's own                  system's
+``AWS_ACCESS_KEY_ID``,                  credentials (Lambda's); unset: botocore's chain (a           (chain)
+``AWS_SECRET_ACCESS_KEY``,              developer's profile)
 ``AWS_SESSION_TOKEN``
-=================================  ===========================================================  ============
+======================================  ===========================================================  ============
 """
 from __future__ import annotations
 
@@ -59,7 +71,8 @@ class BadSetting(ValueError):
 
 _ENDPOINT = "AWS_ENDPOINT_URL_"  # and a service id: that service's endpoint
 _READ = frozenset((  # every variable ``Environment.read`` reads (and those starting with _ENDPOINT)
-    "TELEGRAM_BOT_TOKEN", "TELEGRAM_WEBHOOK_SECRET", "TELEGRAM_API_BASE_URL", "TELEGRAM_BOT_USERNAME", "TABLE_NAME",
+    "TELEGRAM_BOT_TOKEN", "TELEGRAM_WEBHOOK_SECRET", "TELEGRAM_BOT_TOKEN_PARAMETER", "TELEGRAM_WEBHOOK_SECRET_PARAMETER",
+    "SECRETS_VERSION", "TELEGRAM_API_BASE_URL", "TELEGRAM_BOT_USERNAME", "TABLE_NAME",
     "GAME_ARCHIVE_DAYS", "GROUP_MESSAGES_PER_MINUTE", "PLAYER_THROTTLE", "LOG_LEVEL", "TIMER_FUNCTION_ARN",
     "SCHEDULER_ROLE_ARN", "SCHEDULE_GROUP", "TIMER_DLQ_ARN", "WAKE_QUEUE_URL", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL",
     "AWS_CA_BUNDLE", "STACK_NAME", "AWS_LAMBDA_FUNCTION_NAME",
@@ -72,6 +85,9 @@ class Environment:
 
     bot_token: str = field(default="", repr=False)
     webhook_secret: str = field(default="", repr=False)
+    bot_token_parameter: str = ""  # the SSM parameters holding them (gamebot.core.secrets), "" when none
+    webhook_secret_parameter: str = ""
+    secrets_version: str = ""
     api_base_url: str = TELEGRAM_API
     bot_username: str = ""
     table_name: str = ""
@@ -101,6 +117,9 @@ class Environment:
         return cls(
             bot_token=env.get("TELEGRAM_BOT_TOKEN", ""),
             webhook_secret=env.get("TELEGRAM_WEBHOOK_SECRET", ""),
+            bot_token_parameter=env.get("TELEGRAM_BOT_TOKEN_PARAMETER", "").strip(),
+            webhook_secret_parameter=env.get("TELEGRAM_WEBHOOK_SECRET_PARAMETER", "").strip(),
+            secrets_version=env.get("SECRETS_VERSION", "").strip(),
             api_base_url=(env.get("TELEGRAM_API_BASE_URL") or TELEGRAM_API).rstrip("/"),
             bot_username=env.get("TELEGRAM_BOT_USERNAME", ""),
             table_name=env.get("TABLE_NAME", ""),

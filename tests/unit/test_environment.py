@@ -39,6 +39,15 @@ def test_every_variable_is_read_and_typed():
     assert Environment.read({"LOG_LEVEL": "chatty"}).log_level == "INFO"
 
 
+def test_the_secrets_parameters_and_version_are_read_and_optional():
+    env = Environment.read({"TELEGRAM_BOT_TOKEN_PARAMETER": " /avalon-bot/telegram-bot-token ",
+                            "TELEGRAM_WEBHOOK_SECRET_PARAMETER": "/avalon-bot/webhook-secret", "SECRETS_VERSION": "2"})
+    assert (env.bot_token_parameter, env.webhook_secret_parameter, env.secrets_version) == (
+        "/avalon-bot/telegram-bot-token", "/avalon-bot/webhook-secret", "2")
+    assert (env.bot_token, env.webhook_secret) == ("", "")  # (gamebot.core.secrets reads the values)
+    assert Environment.read({}).bot_token_parameter == "" and Environment.read({}).secrets_version == ""
+
+
 def test_the_timers_dead_letter_queue_is_read_and_optional():
     assert Environment.read({"TIMER_DLQ_ARN": "arn:aws:sqs:us-east-1:1:q"}).timer_dlq_arn == "arn:aws:sqs:us-east-1:1:q"
     env = Environment.read({"TIMER_FUNCTION_ARN": "arn:f", "SCHEDULER_ROLE_ARN": "arn:r", "SCHEDULE_GROUP": "g"})

@@ -2,7 +2,8 @@
 
 A tiny HTTP server on 127.0.0.1 plays both the Telegram Bot API (``/bot<token>/<method>``) and the
 CloudFormation pre-signed ResponseURL (``/cfn/...``); it records every request so the tests can
-assert exactly what was sent.
+assert exactly what was sent. The token and the webhook secret are SecureStrings in SSM Parameter
+Store (moto, in process, for every test), which the properties name.
 """
 from __future__ import annotations
 
@@ -34,6 +35,8 @@ TOKEN = "123456:AAE-test_token-value"
 OTHER_TOKEN = "987654:AAF-other_token"
 SECRET = "s3cr3t-" + "x" * 30
 URL = "https://abc123.execute-api.eu-west-1.amazonaws.com/webhook"
+TOKEN_PARAMETER = "/avalon-bot/telegram-bot-token"
+SECRET_PARAMETER = "/avalon-bot/webhook-secret"
 
 
 def _load(name: str, path: Path) -> Any:
@@ -100,6 +103,30 @@ class FakeServer:
         return status, json.dumps(payload).encode()
 
 
+@pytest.fixture(autouse=True)
+def ssm(monkeypatch):
+    """SSM Parameter Store (moto, in process) in the function's region, holding the token and the secret."""
+    from moto import mock_aws
+
+    from gamebot.core import secrets
+
+    for name in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_SSM", "AWS_PROFILE", "AWS_DEFAULT_REGION"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
+                        "AWS_REGION": "eu-west-1"}.items():
+        monkeypatch.setenv(name, value)
+    secrets.forget()
+    with mock_aws():
+        client = boto3.client("ssm", region_name="eu-west-1")
+        put(client, TOKEN_PARAMETER, TOKEN)
+        put(client, SECRET_PARAMETER, SECRET)
+        yield client
+
+
+def put(ssm: Any, name: str, value: str) -> None:
+    ssm.put_parameter(Name=name, Value=value, Type="SecureString", Overwrite=True)
+
+
 @pytest.fixture
 def server():
     fake = FakeServer()
@@ -138,15 +165,23 @@ class Context:
         return self.remaining_ms
 
 
-def props(server: FakeServer, token: str = TOKEN, **extra: Any) -> dict[str, Any]:
+def props(server: FakeServer, **extra: Any) -> dict[str, Any]:
+    """What template.yaml gives TelegramWebhook: the parameters' names, never the values."""
     return {
         "ServiceToken": "arn:aws:lambda:eu-west-1:111111111111:function:setup",
-        "BotToken": token,
-        "SecretToken": SECRET,
+        "BotTokenParameter": TOKEN_PARAMETER,
+        "SecretTokenParameter": SECRET_PARAMETER,
+        "SecretsVersion": "1",
         "WebhookUrl": URL,
         "ApiBaseUrl": server.base_url,
         **extra,
     }
+
+
+def legacy_props(server: FakeServer, token: str = TOKEN, **extra: Any) -> dict[str, Any]:
+    """What an earlier template gave it: the token and the secret themselves."""
+    return {"ServiceToken": "arn:aws:lambda:eu-west-1:111111111111:function:setup", "BotToken": token,
+            "SecretToken": SECRET, "WebhookUrl": URL, "ApiBaseUrl": server.base_url, **extra}
 
 
 def cfn_event(server: FakeServer, request_type: str, properties: Any, **extra: Any) -> dict[str, Any]:
@@ -222,25 +257,70 @@ def test_create_reports_success_to_response_url(server):
     assert body["Data"] == {"WebhookUrl": URL, "BotId": "123456"}
 
 
-def test_update_for_same_bot_keeps_physical_id(server):
+def test_a_rotation_updates_the_webhook_with_the_new_secret_read_from_ssm_and_keeps_the_physical_id(server, ssm):
+    rotated = "rotated-" + "r" * 40
+    put(ssm, SECRET_PARAMETER, rotated)  # scripts/bot_secrets.py new-webhook-secret, then a new SecretsVersion
     event = cfn_event(
-        server, "Update", props(server), PhysicalResourceId="telegram-webhook-123456",
-        OldResourceProperties=props(server, SecretToken="old-" + "y" * 30),
+        server, "Update", props(server, SecretsVersion="2"), PhysicalResourceId="telegram-webhook-123456",
+        OldResourceProperties=props(server),
     )
     setup_app.lambda_handler(event, Context())
-    assert server.bot_calls()[0].json["secret_token"] == SECRET
+    assert server.bot_calls()[0].json["secret_token"] == rotated
     body = only_response(server)
     assert (body["Status"], body["PhysicalResourceId"]) == ("SUCCESS", "telegram-webhook-123456")
 
 
-def test_update_to_another_bot_changes_physical_id_so_old_bot_is_unhooked(server):
+def test_update_to_another_bot_changes_physical_id(server, ssm):
+    put(ssm, TOKEN_PARAMETER, OTHER_TOKEN)
     event = cfn_event(
-        server, "Update", props(server, token=OTHER_TOKEN), PhysicalResourceId="telegram-webhook-123456",
+        server, "Update", props(server, SecretsVersion="2"), PhysicalResourceId="telegram-webhook-123456",
         OldResourceProperties=props(server),
     )
     setup_app.lambda_handler(event, Context())
     assert [c.method for c in server.bot_calls(OTHER_TOKEN)] == ["setWebhook"] + ["setMyCommands"] * len(menus())
     assert only_response(server)["PhysicalResourceId"] == "telegram-webhook-987654"
+
+
+def test_the_old_bots_delete_after_a_move_to_another_bot_leaves_both_webhooks(server, ssm):
+    # CloudFormation deletes the old physical id with the old properties, which name the same parameter:
+    # it holds the new bot's token now, and deleting that bot's webhook would unhook the new deployment.
+    put(ssm, TOKEN_PARAMETER, OTHER_TOKEN)
+    event = cfn_event(server, "Delete", props(server), PhysicalResourceId="telegram-webhook-123456")
+    setup_app.lambda_handler(event, Context())
+    assert server.bot_calls(OTHER_TOKEN) == [] and server.bot_calls() == []
+    body = only_response(server)
+    assert body["Status"] == "SUCCESS" and "123456" in body["Reason"] and OTHER_TOKEN not in body["Reason"]
+
+
+def test_a_resource_of_an_earlier_template_with_the_values_in_its_properties_still_works(server):
+    setup_app.lambda_handler(cfn_event(server, "Update", legacy_props(server), PhysicalResourceId="telegram-webhook-123456",
+                                       OldResourceProperties=legacy_props(server)), Context())
+    assert [c.method for c in server.bot_calls()] == ["setWebhook"] + ["setMyCommands"] * len(menus())
+    assert server.bot_calls()[0].json["secret_token"] == SECRET
+    event = cfn_event(server, "Delete", legacy_props(server), PhysicalResourceId="telegram-webhook-123456")
+    setup_app.lambda_handler(event, Context())
+    assert [c.method for c in server.bot_calls()][-2:] == ["getWebhookInfo", "deleteWebhook"]
+
+
+@pytest.mark.parametrize("missing", [TOKEN_PARAMETER, SECRET_PARAMETER])
+def test_a_parameter_that_cannot_be_read_fails_the_deploy_by_name_before_any_call(server, ssm, missing, caplog):
+    ssm.delete_parameter(Name=missing)
+    with caplog.at_level(logging.INFO):
+        setup_app.lambda_handler(cfn_event(server, "Create", props(server)), Context())
+    body = only_response(server)
+    assert body["Status"] == "FAILED" and missing in body["Reason"] and "SecretsUnavailable" in body["Reason"]
+    assert server.bot_calls() == []
+    everything = caplog.text + server.cfn_responses()[0].body.decode()
+    assert TOKEN not in everything and SECRET not in everything
+
+
+def test_the_delete_reads_the_token_and_a_missing_parameter_never_blocks_it(server, ssm):
+    ssm.delete_parameter(Name=TOKEN_PARAMETER)
+    event = cfn_event(server, "Delete", props(server), PhysicalResourceId="telegram-webhook-123456")
+    setup_app.lambda_handler(event, Context())
+    body = only_response(server)
+    assert body["Status"] == "SUCCESS" and "ignored" in body["Reason"] and TOKEN_PARAMETER in body["Reason"]
+    assert server.bot_calls() == []
 
 
 def test_create_reports_failed_when_telegram_rejects_webhook(server, caplog):
@@ -362,9 +442,9 @@ def test_delete_after_failed_create_with_no_token_succeeds(server):
 ME = {"id": 123456, "is_bot": True, "first_name": "Avalon GM", "username": "AvalonGameBot"}
 
 
-def info_props(server: FakeServer, token: str = TOKEN) -> dict[str, Any]:
-    return {"ServiceToken": "arn:aws:lambda:eu-west-1:111111111111:function:setup", "BotToken": token,
-            "ApiBaseUrl": server.base_url}
+def info_props(server: FakeServer, **extra: Any) -> dict[str, Any]:
+    return {"ServiceToken": "arn:aws:lambda:eu-west-1:111111111111:function:setup",
+            "BotTokenParameter": TOKEN_PARAMETER, "SecretsVersion": "1", "ApiBaseUrl": server.base_url, **extra}
 
 
 def info_event(server: FakeServer, request_type: str, properties: Any, **extra: Any) -> dict[str, Any]:
@@ -386,13 +466,15 @@ def test_bot_info_returns_the_username_from_getme_and_touches_nothing_else(serve
     assert body["LogicalResourceId"] == "BotInfo" and TOKEN not in caplog.text
 
 
-def test_bot_info_for_another_bot_gets_a_new_physical_id(server):
+def test_bot_info_for_another_bot_gets_a_new_physical_id(server, ssm):
     server.reply("getMe", 200, {"ok": True, "result": {**ME, "id": 987654, "username": "OtherBot"}})
-    event = info_event(server, "Update", info_props(server, OTHER_TOKEN), PhysicalResourceId="telegram-bot-123456",
+    put(ssm, TOKEN_PARAMETER, OTHER_TOKEN)  # a rotation: a new SecretsVersion sends the Update
+    event = info_event(server, "Update", info_props(server, SecretsVersion="2"), PhysicalResourceId="telegram-bot-123456",
                        OldResourceProperties=info_props(server))
     setup_app.lambda_handler(event, Context())
     body = only_response(server)
     assert (body["PhysicalResourceId"], body["Data"]["Username"]) == ("telegram-bot-987654", "OtherBot")
+    assert [c.method for c in server.bot_calls(OTHER_TOKEN)] == ["getMe"]
 
 
 @pytest.mark.parametrize("reply", [
@@ -563,3 +645,35 @@ def test_script_stack_reads_outputs_and_function_settings(server, clean_env):
     calls = server.bot_calls()
     assert [c.method for c in calls] == ["setWebhook"] + ["setMyCommands"] * len(menus())
     assert calls[0].json == setup_app.set_webhook_params(URL, SECRET)
+
+
+def test_script_stack_reads_the_token_and_the_secret_from_the_parameters_the_function_names(server, clean_env, ssm):
+    credentials = {"region_name": "eu-west-1", "aws_access_key_id": "test", "aws_secret_access_key": "test"}
+    cfn = boto3.client("cloudformation", **credentials)
+    lam = boto3.client("lambda", **credentials)
+    with Stubber(cfn) as cfn_stub, Stubber(lam) as lambda_stub:
+        cfn_stub.add_response(
+            "describe_stacks",
+            {"Stacks": [{
+                "StackName": "avalon-bot", "CreationTime": "2025-01-01T00:00:00Z", "StackStatus": "UPDATE_COMPLETE",
+                "Outputs": [
+                    {"OutputKey": "WebhookUrl", "OutputValue": URL},
+                    {"OutputKey": "WebhookFunctionName", "OutputValue": "avalon-bot-WebhookFunction-abc"},
+                ],
+            }]},
+            {"StackName": "avalon-bot"},
+        )
+        lambda_stub.add_response(  # (as template.yaml configures it: the names, not the values)
+            "get_function_configuration",
+            {"Environment": {"Variables": {
+                "TELEGRAM_BOT_TOKEN_PARAMETER": TOKEN_PARAMETER, "TELEGRAM_WEBHOOK_SECRET_PARAMETER": SECRET_PARAMETER,
+                "SECRETS_VERSION": "1", "TELEGRAM_API_BASE_URL": server.base_url, "TABLE_NAME": "games",
+            }}},
+            {"FunctionName": "avalon-bot-WebhookFunction-abc"},
+        )
+        code, out = run_script("--stack", "avalon-bot", cfn=cfn, lambda_client=lam, ssm=ssm)
+    assert code == 0
+    calls = server.bot_calls()
+    assert [c.method for c in calls] == ["setWebhook"] + ["setMyCommands"] * len(menus())
+    assert calls[0].json == setup_app.set_webhook_params(URL, SECRET)
+    assert TOKEN not in out and SECRET not in out

@@ -18,6 +18,7 @@ from typing import Any
 from telegram.request import BaseRequest
 
 from gamebot.core.logs import keep_secret, structure
+from gamebot.core.secrets import resolved
 from gamebot.environment import Environment
 
 # Seconds of an invocation no AWS request may use: after the last one gives up, the function must still
@@ -34,17 +35,19 @@ def lambda_logging(name: str) -> logging.Logger:
     token and the webhook secret blanked out).
 
     Request URLs contain the bot token: httpx/httpcore log them at INFO/DEBUG and python-telegram-bot
-    logs its API base URL at DEBUG, so those loggers are capped whatever LOG_LEVEL says. Outside Lambda
-    (the playground, the tests, the scripts) lines stay as whoever configured logging wants them."""
+    logs its API base URL at DEBUG, so those loggers are capped whatever LOG_LEVEL says; so is botocore,
+    whose DEBUG lines show response bodies (the SSM parameters' decrypted values: ``gamebot.core.secrets``).
+    Outside Lambda (the playground, the tests, the scripts) lines stay as whoever configured logging wants
+    them."""
     env = Environment.read()
     if not logging.getLogger().handlers:
         logging.basicConfig(level=logging.INFO)
     if env.lambda_function:
         structure()  # (the handler Lambda's runtime installed on the root logger)
-    keep_secret(env.bot_token, env.webhook_secret)
+    keep_secret(env.bot_token, env.webhook_secret)  # (from the SSM parameters: at the first ``environment()``)
     logging.getLogger("gamebot").setLevel(env.log_level)
-    logging.getLogger("httpx").setLevel(logging.WARNING)
-    logging.getLogger("httpcore").setLevel(logging.WARNING)
+    for noisy in ("httpx", "httpcore", "botocore", "boto3"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
     logging.getLogger("telegram").setLevel(logging.INFO)
     return logging.getLogger(name)
 
@@ -83,10 +86,13 @@ Settings = tuple[Environment, tuple[str, ...]]
 
 
 def environment(*extra: str) -> Settings:
-    """The settings a container's service is built from now (``Container.get`` rebuilds it on a change)."""
+    """The settings a container's service is built from now (``Container.get`` rebuilds it on a change),
+    the token and the webhook secret read from their SSM parameters when the environment names them
+    (once per container: ``gamebot.core.secrets``; a failure raises ``SecretsUnavailable``, a
+    ``BadSetting``: the webhook answers 500)."""
     from gamebot.timing.wakeup import installed_key
 
-    env = Environment.read()
+    env = resolved(Environment.read())
     keep_secret(env.bot_token, env.webhook_secret)  # (the settings may have changed: a test, a new deploy)
     return env, (installed_key(), *extra)
 
