@@ -5,7 +5,7 @@ such Lambda pays with boto3 (``import boto3, telegram, pydantic`` and a DynamoDB
     .venv/bin/python scripts/bench_coldstart.py --quick      # 3 runs of each
     .venv/bin/python scripts/bench_coldstart.py --importtime # also: the handler's slowest imports
 
-Both run with ``python -S`` (no site-packages) and the same ``sys.path``: the function directory and the
+All run with ``python -S`` (no site-packages) and the same ``sys.path``: the function directory and the
 layer of the SAM build (``.aws-sam/build``, with the checked-hash bytecode ``scripts/check_template``
 adds), then boto3 and its dependencies alone (what the Lambda runtime provides), linked from the venv
 (the rest of the development venv, e.g. click or pygments that httpx would import, stays out). Without
@@ -20,6 +20,12 @@ it (the report says whether boto3 was loaded); the baselines keep boto3 and its 
 the handler saves. Times are measured inside the child
 (imports and construction only; the interpreter's own start-up is the same for both) and as wall time
 of the whole process. A benchmark, not a test: medians of alternating runs, and their ratio.
+
+"handler, secrets from SSM" is the same handler as deployed: the token and the webhook secret in SSM
+Parameter Store, the environment naming the parameters (``gamebot.core.secrets``), so ``app.service()``
+also imports botocore, makes an SSM client and makes one ``GetParameters`` call, here to a local server
+on 127.0.0.1 that answers it at once (in AWS the round trip to SSM comes on top). "handler" keeps the two
+values in its environment (the playground's way, and the stack's before the parameters).
 """
 from __future__ import annotations
 
@@ -33,7 +39,9 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -155,24 +163,63 @@ def top_level_modules(dists: list[Any]) -> set[str]:
     return names
 
 
-def child_env(path: list[Path]) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "AWS_"))}
+TOKEN, SECRET = "123456:COLD-start", "x" * 32
+PARAMETERS = {"/avalon-bot/telegram-bot-token": TOKEN, "/avalon-bot/webhook-secret": SECRET}
+
+
+def child_env(path: list[Path], ssm: str | None = None) -> dict[str, str]:
+    """The function's environment: the two secrets themselves, or (``ssm``: that SSM endpoint) the names of
+    the parameters holding them, as template.yaml sets them."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "AWS_", "TELEGRAM_", "SECRETS_"))}
     env.update({
         "PYTHONPATH": os.pathsep.join(str(p) for p in path), "TABLE_NAME": "games",
-        "TELEGRAM_BOT_TOKEN": "123456:COLD-start", "TELEGRAM_WEBHOOK_SECRET": "x" * 32,
         "TELEGRAM_BOT_USERNAME": "ColdStartBot", "TELEGRAM_API_BASE_URL": "http://127.0.0.1:9",
         "AWS_REGION": "us-east-1", "AWS_DEFAULT_REGION": "us-east-1",
         "AWS_ACCESS_KEY_ID": "cold", "AWS_SECRET_ACCESS_KEY": "cold",
     })
+    if ssm is None:
+        env.update({"TELEGRAM_BOT_TOKEN": TOKEN, "TELEGRAM_WEBHOOK_SECRET": SECRET})
+    else:
+        token_name, secret_name = PARAMETERS
+        env.update({"TELEGRAM_BOT_TOKEN_PARAMETER": token_name, "TELEGRAM_WEBHOOK_SECRET_PARAMETER": secret_name,
+                    "SECRETS_VERSION": "1", "AWS_ENDPOINT_URL_SSM": ssm})
     return env
 
 
-def once(code: str, path: list[Path], extra: list[str] = ()) -> tuple[float, float, str, str]:
+class LocalSsm:
+    """SSM's GetParameters on 127.0.0.1, answered at once with ``PARAMETERS`` (JSON 1.1, as SSM answers)."""
+
+    def __enter__(self) -> str:
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                asked = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))["Names"]
+                body = json.dumps({"Parameters": [
+                    {"Name": n, "Type": "SecureString", "Value": PARAMETERS[n], "Version": 1} for n in asked],
+                    "InvalidParameters": []}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/x-amz-json-1.1")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    def __exit__(self, *exc: Any) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def once(code: str, path: list[Path], extra: list[str] = (), ssm: str | None = None) -> tuple[float, float, str, str]:
     """(seconds inside the child, wall seconds of the whole process, stderr, stdout)."""
     # -S: no site-packages; PYTHONPATH is honoured (-E would drop it), so the path is exactly ``path``.
     argv = [sys.executable, "-S", *extra, "-c", code]
     started = time.perf_counter()
-    out = subprocess.run(argv, env=child_env(path), capture_output=True, text=True, check=True)
+    out = subprocess.run(argv, env=child_env(path, ssm), capture_output=True, text=True, check=True)
     wall = time.perf_counter() - started
     return float(out.stdout.strip().splitlines()[-1]), wall, out.stderr, out.stdout
 
@@ -191,18 +238,23 @@ def slowest_imports(path: list[Path], top: int = 12) -> list[tuple[int, str]]:
 
 def run(runs: int, importtime: bool) -> dict[str, Any]:
     built = sam_build()
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, LocalSsm() as ssm:
         layer, function = built or assemble(Path(tmp))
         path = [function, layer, runtime(Path(tmp))]
         boto3_loaded = "boto3 loaded: True" in once(HANDLER, path)[3]  # (also warms the OS file cache for all,
         # like a Lambda host that has the image)
+        ssm_loads_boto3 = "boto3 loaded: True" in once(HANDLER, path, ssm=ssm)[3]
         once(BASELINE, path)
         once(BASELINE_MODEL, path)
         handler, baseline, handler_wall, baseline_wall, model, model_wall = [], [], [], [], [], []
+        with_ssm, with_ssm_wall = [], []
         for _ in range(runs):
             t, w = once(HANDLER, path)[:2]
             handler.append(t)
             handler_wall.append(w)
+            t, w = once(HANDLER, path, ssm=ssm)[:2]
+            with_ssm.append(t)
+            with_ssm_wall.append(w)
             t, w = once(BASELINE, path)[:2]
             baseline.append(t)
             baseline_wall.append(w)
@@ -222,6 +274,11 @@ def run(runs: int, importtime: bool) -> dict[str, Any]:
             "baseline_model_ms": statistics.median(model) * 1000,
             "ratio_model": statistics.median(handler) / statistics.median(model),
             "ratio_model_wall": statistics.median(handler_wall) / statistics.median(model_wall),
+            "ssm_loads_boto3": ssm_loads_boto3,
+            "handler_ssm_ms": statistics.median(with_ssm) * 1000,
+            "handler_ssm_wall_ms": statistics.median(with_ssm_wall) * 1000,
+            "ssm_extra_ms": (statistics.median(with_ssm) - statistics.median(handler)) * 1000,
+            "ssm_extra_wall_ms": (statistics.median(with_ssm_wall) - statistics.median(handler_wall)) * 1000,
         }
         if importtime:
             result["slowest_imports_us"] = slowest_imports(path)
@@ -238,6 +295,10 @@ def report(r: dict[str, Any]) -> str:
         f" baseline {r['baseline_wall_ms']:.0f} ms, ratio {r['ratio_wall']:.2f}x",
         f"against the baseline that uses pydantic (a one-field model): {r['baseline_model_ms']:.0f} ms,"
         f" ratio {r['ratio_model']:.2f}x (whole process {r['ratio_model_wall']:.2f}x)",
+        f"the token and the secret from SSM Parameter Store (botocore loaded: {'yes' if r['ssm_loads_boto3'] else 'no'};"
+        f" one GetParameters to a local server): handler {r['handler_ssm_ms']:.0f} ms,"
+        f" +{r['ssm_extra_ms']:.0f} ms over the secrets in the environment"
+        f" (whole process {r['handler_ssm_wall_ms']:.0f} ms, +{r['ssm_extra_wall_ms']:.0f} ms)",
     ]
     if "slowest_imports_us" in r:
         lines.append("Handler's slowest top-level imports (cumulative µs, python -X importtime):")
