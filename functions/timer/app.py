@@ -29,7 +29,9 @@ Its settings come from the environment, read in one place (``gamebot.environment
 schedules it creates target this function itself (its ARN comes from the invocation context). Anything
 but a storage error is logged and dropped (a retry would fail the same way). The AWS requests get a
 deadline a moment before the function's timeout (``gamebot.core.runtime.invocation``): one that cannot get
-through in time is raised as a storage error too, not cut off by the timeout.
+through in time is raised as a storage error too, not cut off by the timeout. The bot's secrets that
+cannot be read (SSM: ``gamebot.core.secrets``) are raised the same way: the wake-up comes again, and ends
+in the dead-letter queue if they stay unreadable.
 
 Each wake-up ends with one summary log line (the chat, the game, the outcome, the duration) and one EMF
 blob (``gamebot.core.metrics.observed``: its duration, how late the timer fired).
@@ -115,6 +117,7 @@ def _record(record: Any, context: Any) -> str | None:
 
 
 def _fire(event: Any, context: Any, inv: Invocation) -> dict[str, str]:
+    from gamebot.core.secrets import SecretsUnavailable
     from gamebot.core.service import transient
 
     payload = payload_of(event)
@@ -132,9 +135,9 @@ def _fire(event: Any, context: Any, inv: Invocation) -> dict[str, str]:
             svc.io.wait_budget = flood_wait(svc.deps.scheduler, left)  # (none with the wake-up queue)
             outcome = _CONTAINER.run(svc.wake(payload))
     except Exception as exc:
-        if transient(exc):
-            log.warning("timer %s: storage unavailable (%s); it will be delivered again", payload["kind"],
-                        type(exc).__name__)
+        if transient(exc) or isinstance(exc, SecretsUnavailable):  # (the secrets: logged where read)
+            log.warning("timer %s: %s unavailable (%s); it will be delivered again", payload["kind"],
+                        "storage" if transient(exc) else "the bot's secrets", type(exc).__name__)
             raise  # EventBridge Scheduler retries (RetryPolicy); the queue receives it again
         log.exception("timer %s failed", payload["kind"])
         return {"status": "error"}

@@ -7,6 +7,7 @@ delivery, once it can be read, is handled."""
 from __future__ import annotations
 
 import io
+import json
 import logging
 from collections.abc import Iterator
 from typing import Any
@@ -170,3 +171,24 @@ def test_the_timer_function_builds_its_service_with_the_token_from_ssm(ssm, lamb
     finally:
         timer.reset()
     assert TOKEN not in log_text()
+
+
+def test_a_wake_up_whose_secrets_cannot_be_read_comes_again_and_counts_in_timer_errors(
+        ssm, lambda_env, monkeypatch, capsys):
+    # not logged and dropped as a bug would be: the queue receives it again (and after 3 receives the
+    # dead-letter queue keeps it for a redrive), and the operator's TimerErrors alarm hears of it
+    from tests import emf
+
+    monkeypatch.setenv("STACK_NAME", "avalon-e2e")
+    put(ssm, SECRET_PARAMETER, SECRET)  # the token's parameter is missing
+    timer = timer_app()
+    body = json.dumps({"chat": -1007, "game": "g1", "kind": "wake", "due": 1, "name": "n"})
+    try:
+        answer = timer.lambda_handler({"Records": [{"messageId": "m-1", "body": body}]}, None)
+        with pytest.raises(Exception, match="could not be read"):  # EventBridge's event: Lambda retries it
+            timer.lambda_handler(json.loads(body), None)
+    finally:
+        timer.reset()
+    assert answer == {"batchItemFailures": [{"itemIdentifier": "m-1"}]}
+    blobs = emf.blobs(capsys.readouterr().out)
+    assert [b.get("TimerErrors") for b in blobs] == [1, 1]
