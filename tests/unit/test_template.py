@@ -70,6 +70,12 @@ def test_game_functions_may_only_use_single_items_manage_timer_schedules_send_wa
             "Action": "sqs:SendMessage",
             "Resource": WAKE_QUEUE_ARN,
         },
+        *([] if function == "WebhookFunction" else [{  # the timer function consumes the wake-up queue
+            "Sid": "ConsumeWakeUps",
+            "Effect": "Allow",
+            "Action": ["sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:GetQueueAttributes"],
+            "Resource": WAKE_QUEUE_ARN,
+        }]),
         READ_SECRETS[function],  # (the timer function: the token alone)
     ]
 
@@ -97,8 +103,9 @@ def test_scheduler_role_is_assumed_only_by_this_schedule_group_and_only_invokes_
 def test_timer_function_is_the_timer_handler_and_schedules_with_the_stacks_role_and_group():
     function = resources["TimerFunction"]["Properties"]
     assert function["CodeUri"] == "functions/timer/" and function["Handler"] == "app.lambda_handler"
-    # EventBridge Scheduler invokes it (through SchedulerRole), and the wake-up queue (its only event).
-    assert list(function["Events"]) == ["WakeUps"]
+    # EventBridge Scheduler invokes it (through SchedulerRole), and the wake-up queue (its event source
+    # mapping, TimerWakeUps: no SAM event, which would attach a managed policy on every queue)
+    assert "Events" not in function
     env = function["Environment"]["Variables"]
     assert set(env) == {"TABLE_NAME", "TELEGRAM_BOT_TOKEN_PARAMETER", "SECRETS_VERSION", "TELEGRAM_BOT_USERNAME",
                         "GAME_ARCHIVE_DAYS", "SCHEDULER_ROLE_ARN", "SCHEDULE_GROUP", "TIMER_DLQ_ARN", "WAKE_QUEUE_URL"}
@@ -137,17 +144,20 @@ def test_the_wake_queue_hides_a_received_batch_for_6_times_the_timer_functions_t
 
 
 def test_the_wake_queue_invokes_the_timer_function_which_reports_the_wake_ups_that_failed():
-    event = resources["TimerFunction"]["Properties"]["Events"]["WakeUps"]
-    assert event == {"Type": "SQS", "Properties": {
-        "Queue": WAKE_QUEUE_ARN,
+    mappings = {name: body["Properties"] for name, body in resources.items()
+                if body["Type"] == "AWS::Lambda::EventSourceMapping"}
+    assert mappings == {"TimerWakeUps": {
+        "EventSourceArn": WAKE_QUEUE_ARN,
+        "FunctionName": {"Ref": "TimerFunction"},
         "BatchSize": 10,
         "MaximumBatchingWindowInSeconds": 0,  # a wake-up is due when it is visible: no waiting for a batch
         "FunctionResponseTypes": ["ReportBatchItemFailures"],  # only the failed ones are received again
+        "Enabled": True,
     }}
-    # No other function consumes it.
-    consumers = [name for name, body in resources.items() if body["Type"] == "AWS::Serverless::Function"
-                 for e in body["Properties"].get("Events", {}).values() if e["Type"] == "SQS"]
-    assert consumers == ["TimerFunction"]
+    # No other consumer: no SAM SQS event anywhere (it would attach AWSLambdaSQSQueueExecutionRole, which
+    # receives and deletes the messages of every queue of the account).
+    assert [e for body in resources.values() for e in body.get("Properties", {}).get("Events", {}).values()
+            if e["Type"] == "SQS"] == []
 
 
 @pytest.mark.parametrize("function", ["WebhookFunction", "TimerFunction"])
@@ -156,7 +166,11 @@ def test_game_functions_know_the_wake_queue_and_may_only_send_to_it(function):
     statements = [s for policy in resources[function]["Properties"]["Policies"] for s in policy["Statement"]]
     sqs = [s for s in statements if any(a.startswith("sqs:") for a in (
         [s["Action"]] if isinstance(s["Action"], str) else s["Action"]))]
-    assert sqs == [{"Sid": "SendWakeUps", "Effect": "Allow", "Action": "sqs:SendMessage", "Resource": WAKE_QUEUE_ARN}]
+    send = {"Sid": "SendWakeUps", "Effect": "Allow", "Action": "sqs:SendMessage", "Resource": WAKE_QUEUE_ARN}
+    consume = {"Sid": "ConsumeWakeUps", "Effect": "Allow", "Resource": WAKE_QUEUE_ARN,
+               "Action": ["sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:GetQueueAttributes"]}
+    assert sqs == ([send] if function == "WebhookFunction" else [send, consume])  # this queue alone
+    assert all(isinstance(policy, dict) for policy in resources[function]["Properties"]["Policies"])  # no managed one
 
 
 def test_the_wake_queue_is_in_the_outputs():
