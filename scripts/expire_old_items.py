@@ -21,7 +21,6 @@ the AWS profile (dynamodb:Scan and dynamodb:UpdateItem on the table; cloudformat
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from collections import Counter
@@ -29,6 +28,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "shared"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # (run from anywhere, or loaded by a test)
+
+import game_table  # noqa: E402
 
 from gamebot.storage import lifetimes  # noqa: E402
 
@@ -37,24 +39,9 @@ SCAN_PAGE = 500  # items a Scan page asks for
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description="Set expires_at on the items written before item lifetimes.")
-    where = parser.add_mutually_exclusive_group(required=True)
-    where.add_argument("--table", help="the DynamoDB table's name")
-    where.add_argument("--stack", help="a deployed stack: the table named by its output GameTableName")
-    parser.add_argument("--region", help="AWS region (default: your AWS configuration)")
+    game_table.add_arguments(parser)
     parser.add_argument("--dry-run", action="store_true", help="count what would be set, write nothing")
     return parser.parse_args(argv)
-
-
-def endpoint() -> str | None:
-    return os.environ.get("AWS_ENDPOINT_URL_DYNAMODB") or os.environ.get("AWS_ENDPOINT_URL") or None
-
-
-def table_of_stack(stack: str, region: str | None) -> str:
-    import boto3
-
-    cfn = boto3.client("cloudformation", region_name=region, endpoint_url=os.environ.get("AWS_ENDPOINT_URL") or None)
-    outputs = cfn.describe_stacks(StackName=stack)["Stacks"][0].get("Outputs", [])
-    return str(next(o["OutputValue"] for o in outputs if o["OutputKey"] == "GameTableName"))
 
 
 def without_expiry(client: Any, table: str) -> list[str]:
@@ -95,10 +82,7 @@ def expire(client: Any, table: str, keys: list[str], now: float, dry_run: bool =
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    import boto3
-
-    client = boto3.client("dynamodb", region_name=args.region, endpoint_url=endpoint())
-    table = args.table or table_of_stack(args.stack, args.region)
+    client, table = game_table.opened(args)
     keys = without_expiry(client, table)
     done = expire(client, table, keys, time.time(), dry_run=args.dry_run)
     verb = "would set" if args.dry_run else "set"

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from datetime import UTC, datetime
@@ -36,6 +35,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "shared"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # (run from anywhere, or loaded by a test)
+
+import game_table  # noqa: E402
 
 from gamebot.aws.dynamo import NOTE_PREFIX, NOTED, DynamoRepository, stored_size  # noqa: E402
 from gamebot.outbox.uow import refusals_key  # noqa: E402
@@ -49,31 +51,13 @@ BATCH = 100  # keys a BatchGetItem reads
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description="Print one chat's items from the game table, decoded.")
-    where = parser.add_mutually_exclusive_group(required=True)
-    where.add_argument("--table", help="the DynamoDB table's name")
-    where.add_argument("--stack", help="a deployed stack: the table named by its output GameTableName")
-    parser.add_argument("--region", help="AWS region (default: your AWS configuration)")
+    game_table.add_arguments(parser)
     parser.add_argument("chat", type=int, help="the chat id (a group's is negative: -100...)")
     parser.add_argument("--game", help="a game id: its archive game#<chat>#<game> too")
     parser.add_argument("--user", type=int, action="append", default=[],
                         help="a user id: their user#, stats#user# and refused#<chat>#<user> too (repeatable)")
     parser.add_argument("--full", action="store_true", help="print each whole body too")
     return parser.parse_args(argv)
-
-
-def endpoint() -> str | None:
-    return os.environ.get("AWS_ENDPOINT_URL_DYNAMODB") or os.environ.get("AWS_ENDPOINT_URL") or None
-
-
-def table_of_stack(stack: str, region: str | None) -> str:
-    import boto3
-
-    cfn = boto3.client("cloudformation", region_name=region, endpoint_url=os.environ.get("AWS_ENDPOINT_URL") or None)
-    outputs = cfn.describe_stacks(StackName=stack)["Stacks"][0].get("Outputs") or []
-    for output in outputs:
-        if output.get("OutputKey") == "GameTableName":
-            return str(output["OutputValue"])
-    raise SystemExit(f"stack {stack} has no output GameTableName")
 
 
 def keys_of(chat: int, game: str | None, users: list[int]) -> list[str]:
@@ -225,10 +209,7 @@ def collapsed(keys: list[str]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    import boto3
-
-    table = args.table or table_of_stack(args.stack, args.region)
-    client = boto3.client("dynamodb", region_name=args.region, endpoint_url=endpoint())
+    client, table = game_table.opened(args)
     out = report(client, table, args.chat, args.game, args.user, args.full)
     json.dump(out, sys.stdout, indent=2, ensure_ascii=False, default=str)
     sys.stdout.write("\n")

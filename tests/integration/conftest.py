@@ -1,11 +1,19 @@
 """Fixtures the integration tests share."""
 from __future__ import annotations
 
+import importlib.util
+import uuid
 from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import pytest
 
-from tests.moto_server import serialised_moto_server
+from localdev.tables import create_table_from_template
+from tests.moto_server import dynamo_client, serialised_moto_server
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -13,3 +21,28 @@ def endpoint() -> Iterator[str]:
     """A moto server on 127.0.0.1 for the module's tests, one request at a time (``localdev.serial_moto``)."""
     with serialised_moto_server() as url:
         yield url
+
+
+def load_script(name: str) -> ModuleType:
+    """``scripts/<name>.py`` as a module (its ``main(argv)`` run in-process)."""
+    spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / f"{name}.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def operator_table(endpoint: str, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, str]:
+    """An operator's script's environment (the moto server as AWS_ENDPOINT_URL, test credentials) and a
+    fresh table made from template.yaml: (a DynamoDB client, the table's name)."""
+    for name, value in (("AWS_ENDPOINT_URL", endpoint), ("AWS_ACCESS_KEY_ID", "testing"),
+                        ("AWS_SECRET_ACCESS_KEY", "testing"), ("AWS_DEFAULT_REGION", "us-east-1"),
+                        ("AWS_REGION", "us-east-1")):
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("AWS_ENDPOINT_URL_DYNAMODB", raising=False)
+    monkeypatch.delenv("AWS_PROFILE", raising=False)
+    client = dynamo_client(endpoint)
+    table = f"operator-{uuid.uuid4().hex[:8]}"
+    create_table_from_template(client, table, REPO / "template.yaml", exist_ok=False)
+    return client, table

@@ -2,8 +2,6 @@
 get their kind's life from now; items that have one, and an item the bot writes meanwhile, keep theirs."""
 from __future__ import annotations
 
-import importlib.util
-import uuid
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -11,32 +9,19 @@ from typing import Any
 import pytest
 
 from gamebot.storage import lifetimes
-from localdev.tables import create_table_from_template
-from tests.moto_server import dynamo_client
+from tests.integration.conftest import load_script as load_script_named
 
 REPO = Path(__file__).resolve().parents[2]
 NOW = 1_900_000_000
 
 
 def load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("expire_old_items", REPO / "scripts" / "expire_old_items.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script_named("expire_old_items")
 
 
 @pytest.fixture
-def table(endpoint: str, monkeypatch: pytest.MonkeyPatch) -> Any:
-    for name, value in (("AWS_ENDPOINT_URL", endpoint), ("AWS_ACCESS_KEY_ID", "testing"),
-                        ("AWS_SECRET_ACCESS_KEY", "testing"), ("AWS_DEFAULT_REGION", "us-east-1"),
-                        ("AWS_REGION", "us-east-1")):
-        monkeypatch.setenv(name, value)
-    monkeypatch.delenv("AWS_ENDPOINT_URL_DYNAMODB", raising=False)
-    client = dynamo_client(endpoint)
-    name = f"expire-{uuid.uuid4().hex[:8]}"
-    create_table_from_template(client, name, REPO / "template.yaml", exist_ok=False)
-    return client, name
+def table(operator_table: tuple[Any, str]) -> tuple[Any, str]:
+    return operator_table
 
 
 def put(client: Any, table: str, key: str, expires_at: int | None = None) -> None:

@@ -3,7 +3,6 @@
 the table named directly or by a stack's output."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import uuid
@@ -18,34 +17,19 @@ from gamebot.aws.dynamo import DynamoRepository
 from gamebot.core.service import Service
 from gamebot.outbox.uow import refusals_key
 from localdev import updates as U
-from localdev.tables import create_table_from_template
-from tests.moto_server import dynamo_client
+from tests.integration.conftest import load_script as load_script_named
 from tests.unit.gamebot_fakes import GROUP, Harness
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("read_chat", REPO / "scripts" / "read_chat.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script_named("read_chat")
 
 
 @pytest.fixture
-def aws(endpoint: str, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """The script's environment: the moto server as AWS_ENDPOINT_URL, test credentials; a fresh table."""
-    for name, value in (("AWS_ENDPOINT_URL", endpoint), ("AWS_ACCESS_KEY_ID", "testing"),
-                        ("AWS_SECRET_ACCESS_KEY", "testing"), ("AWS_DEFAULT_REGION", "us-east-1"),
-                        ("AWS_REGION", "us-east-1")):
-        monkeypatch.setenv(name, value)
-    monkeypatch.delenv("AWS_ENDPOINT_URL_DYNAMODB", raising=False)
-    monkeypatch.delenv("AWS_PROFILE", raising=False)
-    client = dynamo_client(endpoint)
-    table = f"read-chat-{uuid.uuid4().hex[:8]}"
-    create_table_from_template(client, table, REPO / "template.yaml", exist_ok=False)
-    return client, table
+def aws(operator_table: tuple[Any, str]) -> tuple[Any, str]:
+    return operator_table
 
 
 @pytest.fixture
