@@ -18,6 +18,7 @@ from localdev import updates as U
 from localdev.autoplay import WebhookTable
 from tests.e2e.conftest import SECRET, TOKEN
 from tests.e2e.scheduler_helpers import timer_app
+from tests.ssm_helpers import count_reads
 
 TOKEN_PARAMETER = "/avalon-bot/telegram-bot-token"  # template.yaml's defaults
 SECRET_PARAMETER = "/avalon-bot/webhook-secret"
@@ -58,29 +59,6 @@ def log_text() -> Iterator[Any]:
 
 def put(ssm: Any, name: str, value: str) -> None:
     ssm.put_parameter(Name=name, Value=value, Type="SecureString", Overwrite=True)
-
-
-def count_reads(monkeypatch: Any) -> list[list[str]]:
-    """The names of each GetParameters call the functions make (the client's calls, as they go)."""
-    from gamebot.core import secrets
-
-    calls: list[list[str]] = []
-    make = secrets.ssm_client
-
-    def recording(env: Any) -> Any:
-        client = make(env)
-        get = client.get_parameters
-
-        def get_parameters(**kwargs: Any) -> Any:
-            assert kwargs["WithDecryption"] is True
-            calls.append(list(kwargs["Names"]))
-            return get(**kwargs)
-
-        client.get_parameters = get_parameters
-        return client
-
-    monkeypatch.setattr(secrets, "ssm_client", recording)
-    return calls
 
 
 def test_the_webhook_plays_with_the_token_and_the_secret_read_from_ssm_once_per_container(

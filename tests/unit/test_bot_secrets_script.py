@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from scripts import bot_secrets
+from tests.ssm_helpers import moto_ssm
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "123456789:AAE-bot_token-value"
@@ -30,15 +31,8 @@ class Stdin(io.StringIO):
 
 @pytest.fixture
 def ssm(monkeypatch) -> Iterator[Any]:
-    import boto3
-    from moto import mock_aws
-
-    for name in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_SSM", "AWS_PROFILE"):
-        monkeypatch.delenv(name, raising=False)
-    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
-        monkeypatch.setenv(name, "testing")
-    with mock_aws():
-        yield boto3.client("ssm", region_name="eu-west-1")
+    with moto_ssm(monkeypatch) as client:
+        yield client
 
 
 def run(argv: list[str], capsys: Any, **kwargs: Any) -> tuple[int, str]:

@@ -12,6 +12,7 @@ import pytest
 
 from gamebot.core import logs, runtime, secrets
 from gamebot.environment import BadSetting, Environment
+from tests.ssm_helpers import count_reads, moto_ssm
 
 TOKEN = "123456:AAE-secret_token-value"
 SECRET = "webhook-" + "w" * 40
@@ -24,16 +25,8 @@ DEPLOYED = Environment(bot_token_parameter=TOKEN_PARAMETER, webhook_secret_param
 @pytest.fixture
 def ssm(monkeypatch) -> Iterator[Any]:
     """SSM on moto (in process), with both parameters put; the values kept are forgotten around the test."""
-    import boto3
-    from moto import mock_aws
-
-    for name in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_SSM", "AWS_PROFILE"):
-        monkeypatch.delenv(name, raising=False)
-    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
-        monkeypatch.setenv(name, "testing")
     secrets.forget()
-    with mock_aws():
-        client = boto3.client("ssm", region_name="eu-west-1")
+    with moto_ssm(monkeypatch) as client:
         client.put_parameter(Name=TOKEN_PARAMETER, Value=TOKEN, Type="SecureString")
         client.put_parameter(Name=SECRET_PARAMETER, Value=SECRET, Type="SecureString")
         yield client
@@ -43,23 +36,7 @@ def ssm(monkeypatch) -> Iterator[Any]:
 @pytest.fixture
 def reads(ssm, monkeypatch) -> list[list[str]]:
     """The names of each GetParameters call ``secrets`` makes."""
-    calls: list[list[str]] = []
-    make = secrets.ssm_client
-
-    def recording(env: Environment) -> Any:
-        client = make(env)
-        get = client.get_parameters
-
-        def get_parameters(**kwargs: Any) -> Any:
-            assert kwargs["WithDecryption"] is True
-            calls.append(list(kwargs["Names"]))
-            return get(**kwargs)
-
-        client.get_parameters = get_parameters
-        return client
-
-    monkeypatch.setattr(secrets, "ssm_client", recording)
-    return calls
+    return count_reads(monkeypatch)
 
 
 def test_without_parameter_names_the_settings_are_the_variables_and_nothing_is_asked(monkeypatch):
