@@ -614,40 +614,9 @@ def test_script_exits_1_when_telegram_refuses(server, clean_env, capsys):
     assert "Bad Request: bad webhook" in capsys.readouterr().err
 
 
-def test_script_stack_reads_outputs_and_function_settings(server, clean_env):
-    credentials = {"region_name": "eu-west-1", "aws_access_key_id": "test", "aws_secret_access_key": "test"}
-    cfn = boto3.client("cloudformation", **credentials)
-    lam = boto3.client("lambda", **credentials)
-    with Stubber(cfn) as cfn_stub, Stubber(lam) as lambda_stub:
-        cfn_stub.add_response(
-            "describe_stacks",
-            {"Stacks": [{
-                "StackName": "avalon-bot", "CreationTime": "2025-01-01T00:00:00Z", "StackStatus": "CREATE_COMPLETE",
-                "Outputs": [
-                    {"OutputKey": "WebhookUrl", "OutputValue": URL},
-                    {"OutputKey": "WebhookFunctionName", "OutputValue": "avalon-bot-WebhookFunction-abc"},
-                ],
-            }]},
-            {"StackName": "avalon-bot"},
-        )
-        lambda_stub.add_response(
-            "get_function_configuration",
-            {"Environment": {"Variables": {
-                "TELEGRAM_BOT_TOKEN": TOKEN, "TELEGRAM_WEBHOOK_SECRET": SECRET,
-                "TELEGRAM_API_BASE_URL": server.base_url, "TABLE_NAME": "games",
-            }}},
-            {"FunctionName": "avalon-bot-WebhookFunction-abc"},
-        )
-        code, _ = run_script("--stack", "avalon-bot", cfn=cfn, lambda_client=lam)
-        cfn_stub.assert_no_pending_responses()
-        lambda_stub.assert_no_pending_responses()
-    assert code == 0
-    calls = server.bot_calls()
-    assert [c.method for c in calls] == ["setWebhook"] + ["setMyCommands"] * len(menus())
-    assert calls[0].json == setup_app.set_webhook_params(URL, SECRET)
-
-
-def test_script_stack_reads_the_token_and_the_secret_from_the_parameters_the_function_names(server, clean_env, ssm):
+def run_on_stack(variables: dict[str, str], **clients: Any) -> tuple[int, str]:
+    """``set_webhook.py --stack avalon-bot`` with CloudFormation's and Lambda's answers stubbed: the stack's
+    outputs, and its webhook function's environment ``variables``."""
     credentials = {"region_name": "eu-west-1", "aws_access_key_id": "test", "aws_secret_access_key": "test"}
     cfn = boto3.client("cloudformation", **credentials)
     lam = boto3.client("lambda", **credentials)
@@ -663,15 +632,27 @@ def test_script_stack_reads_the_token_and_the_secret_from_the_parameters_the_fun
             }]},
             {"StackName": "avalon-bot"},
         )
-        lambda_stub.add_response(  # (as template.yaml configures it: the names, not the values)
-            "get_function_configuration",
-            {"Environment": {"Variables": {
-                "TELEGRAM_BOT_TOKEN_PARAMETER": TOKEN_PARAMETER, "TELEGRAM_WEBHOOK_SECRET_PARAMETER": SECRET_PARAMETER,
-                "SECRETS_VERSION": "1", "TELEGRAM_API_BASE_URL": server.base_url, "TABLE_NAME": "games",
-            }}},
-            {"FunctionName": "avalon-bot-WebhookFunction-abc"},
-        )
-        code, out = run_script("--stack", "avalon-bot", cfn=cfn, lambda_client=lam, ssm=ssm)
+        lambda_stub.add_response("get_function_configuration", {"Environment": {"Variables": variables}},
+                                 {"FunctionName": "avalon-bot-WebhookFunction-abc"})
+        result = run_script("--stack", "avalon-bot", cfn=cfn, lambda_client=lam, **clients)
+        cfn_stub.assert_no_pending_responses()
+        lambda_stub.assert_no_pending_responses()
+    return result
+
+
+def test_script_stack_reads_outputs_and_function_settings(server, clean_env):
+    code, _ = run_on_stack({"TELEGRAM_BOT_TOKEN": TOKEN, "TELEGRAM_WEBHOOK_SECRET": SECRET,
+                            "TELEGRAM_API_BASE_URL": server.base_url, "TABLE_NAME": "games"})
+    assert code == 0
+    calls = server.bot_calls()
+    assert [c.method for c in calls] == ["setWebhook"] + ["setMyCommands"] * len(menus())
+    assert calls[0].json == setup_app.set_webhook_params(URL, SECRET)
+
+
+def test_script_stack_reads_the_token_and_the_secret_from_the_parameters_the_function_names(server, clean_env, ssm):
+    code, out = run_on_stack({  # (as template.yaml configures it: the names, not the values)
+        "TELEGRAM_BOT_TOKEN_PARAMETER": TOKEN_PARAMETER, "TELEGRAM_WEBHOOK_SECRET_PARAMETER": SECRET_PARAMETER,
+        "SECRETS_VERSION": "1", "TELEGRAM_API_BASE_URL": server.base_url, "TABLE_NAME": "games"}, ssm=ssm)
     assert code == 0
     calls = server.bot_calls()
     assert [c.method for c in calls] == ["setWebhook"] + ["setMyCommands"] * len(menus())
