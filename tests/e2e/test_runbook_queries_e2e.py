@@ -142,5 +142,5 @@ def test_every_runbook_query_reads_fields_the_functions_print_and_finds_what_it_
     stuck = rows("fields @timestamp, chat_id, game_id, outcome, duration_ms | filter update_type = \"timer\" and "
                  "outcome in")  # the wake-up queue's
     assert [(r["chat_id"], r["failures"]) for r in stuck] == [(group, "1")]
-    refused = rows("filter outcome in [\"ignored\", \"throttled\"]")
-    assert refused and refused[0]["outcome"] == "ignored"
+    refused = rows("filter message = \"update handled\" and outcome = \"ignored\"")
+    assert refused == [{"update_type": "unknown", "refused": "1"}]  # (unread: neither its type nor its chat)

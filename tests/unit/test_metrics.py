@@ -24,7 +24,7 @@ CONTRACT = {
     "RetryAfterWaited": "Seconds", "OutboxWaiting": "Count", "OutboxOldestAge": "Seconds",
     "VersionConflicts": "Count", "GamesStarted": "Count", "GamesFinished": "Count", "GamesCancelled": "Count",
     "ChatItemBytes": "Bytes", "TimersLate": "Count", "TimerLateness": "Seconds", "TimersMissed": "Count",
-    "UpdateErrors": "Count", "TimerErrors": "Count", "SecretRejected": "Count", "Refused": "Count",
+    "UpdateErrors": "Count", "TimerErrors": "Count", "SecretRejected": "Count", "Refused": "Count", "Throttled": "Count",
     "ScheduleFailed": "Count",
 }
 
@@ -288,14 +288,14 @@ def test_a_delivery_reports_what_waits_in_the_outbox_and_since_when():
 
 
 @pytest.mark.parametrize("outcome, metric", [
-    ("error", "UpdateErrors"), ("rejected", "SecretRejected"), ("ignored", "Refused"), ("throttled", "Refused")])
+    ("error", "UpdateErrors"), ("rejected", "SecretRejected"), ("ignored", "Refused"), ("throttled", "Throttled")])
 def test_every_outcome_an_operator_must_hear_of_is_a_metric_of_its_own(outcome, metric):
     inv = metrics.Invocation("button", stack="avalon")
     inv.note(outcome=outcome, duration_ms=3.0, chat_id=-100123, game_id="g7", update_id=42)
     blob = blob_of(inv)
     assert blob[metric] == 1 and blob["Outcome"] == outcome
     assert (blob["chat_id"], blob["game_id"], blob["update_id"]) == (-100123, "g7", 42)
-    others = {"UpdateErrors", "SecretRejected", "Refused", "TimerErrors"} - {metric}
+    others = {"UpdateErrors", "SecretRejected", "Refused", "Throttled", "TimerErrors"} - {metric}
     assert not others & set(blob)
 
 
@@ -303,7 +303,7 @@ def test_an_ok_update_counts_in_no_failure_metric():
     inv = metrics.Invocation("button", stack="avalon")
     inv.note(outcome="ok", duration_ms=3.0)
     blob = blob_of(inv)
-    assert not {"UpdateErrors", "SecretRejected", "Refused", "TimerErrors"} & set(blob)
+    assert not {"UpdateErrors", "SecretRejected", "Refused", "Throttled", "TimerErrors"} & set(blob)
     assert "chat_id" not in blob  # (unknown: left out)
 
 

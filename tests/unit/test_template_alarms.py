@@ -171,7 +171,7 @@ def test_the_timer_functions_asynchronous_retries_match_the_schedules_and_the_ru
 
 @pytest.mark.parametrize("name, metric, threshold", [
     ("UpdateErrorsAlarm", "UpdateErrors", 1), ("TimerErrorsAlarm", "TimerErrors", 1),
-    ("SecretRejectedAlarm", "SecretRejected", 3), ("RefusedAlarm", "Refused", 50),
+    ("SecretRejectedAlarm", "SecretRejected", 3), ("RefusedAlarm", "Refused", 1),
     ("ScheduleFailedAlarm", "ScheduleFailed", 1)])
 def test_every_handled_failure_has_its_alarm(name, metric, threshold):
     alarm = alarms[name]

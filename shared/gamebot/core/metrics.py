@@ -16,8 +16,9 @@ update's ``Outcome`` as a property (a member of the blob that is not a dimension
 Every outcome an operator must hear of is a metric of its own, which an alarm of the template watches:
 ``UpdateErrors`` (an update that failed, whether Telegram was answered 200 or 500), ``TimerErrors`` (a
 wake-up that failed, or is to be received again), ``SecretRejected`` (a request without the webhook's
-secret), ``Refused`` (a body that is not an update, a player's flood) and ``ScheduleFailed`` (a wake-up the
-queue or EventBridge Scheduler would not take). Each blob also carries the invocation's ``chat_id``,
+secret), ``Refused`` (a body, with the secret, that is not an update the bot can read: Telegram's own) and
+``ScheduleFailed`` (a wake-up the queue or EventBridge Scheduler would not take); ``Throttled`` counts a
+player's flood (answered, no failure: the dashboard shows it). Each blob also carries the invocation's ``chat_id``,
 ``game_id`` and ``update_id`` (properties), so that a Logs Insights query finds the chat of a metric.
 A count is written as one number per invocation (the sum); a size, an age or a lateness as the list of
 its values (at most 100 a blob, as EMF allows: more go into further blobs).
@@ -55,7 +56,8 @@ TIMERS_MISSED = "TimersMissed"  # an update found the chat's alarm overdue by mo
 UPDATE_ERRORS = "UpdateErrors"  # an update whose outcome is "error" (answered 500, or 200 after a failure)
 TIMER_ERRORS = "TimerErrors"  # a wake-up whose outcome is "error" or "retry" (to be received again)
 SECRET_REJECTED = "SecretRejected"  # a request without the webhook's secret header, or with a wrong one (401)
-REFUSED = "Refused"  # an update not handled: not a Telegram update ("ignored") or a player's flood ("throttled")
+REFUSED = "Refused"  # a body with the secret that is not an update the bot can read ("ignored": Telegram's)
+THROTTLED = "Throttled"  # a player's flood, answered unread ("throttled": handled, no failure of ours)
 SCHEDULE_FAILED = "ScheduleFailed"  # a wake-up the queue or EventBridge Scheduler would not take
 
 METRICS: dict[str, str] = {
@@ -63,14 +65,14 @@ METRICS: dict[str, str] = {
     RETRY_AFTER_WAITED: "Seconds", OUTBOX_WAITING: "Count", OUTBOX_OLDEST_AGE: "Seconds",
     VERSION_CONFLICTS: "Count", GAMES_STARTED: "Count", GAMES_FINISHED: "Count", GAMES_CANCELLED: "Count",
     CHAT_ITEM_BYTES: "Bytes", TIMERS_LATE: "Count", TIMER_LATENESS: "Seconds", TIMERS_MISSED: "Count",
-    UPDATE_ERRORS: "Count", TIMER_ERRORS: "Count", SECRET_REJECTED: "Count", REFUSED: "Count",
+    UPDATE_ERRORS: "Count", TIMER_ERRORS: "Count", SECRET_REJECTED: "Count", REFUSED: "Count", THROTTLED: "Count",
     SCHEDULE_FAILED: "Count",
 }
 BY_UPDATE_TYPE = (UPDATES, HANDLER_DURATION)  # also dimensioned by UpdateType
 SUMMED = {name for name, unit in METRICS.items() if unit == "Count" and name != OUTBOX_WAITING} | {RETRY_AFTER_WAITED}
 OUTCOMES = ("ok", "rejected", "throttled", "ignored", "error")  # an update's ("rejected": the secret)
 # the metric each outcome that is not "ok" counts in (an update's; a timer's: TIMER_FAILED)
-OUTCOME_METRICS = {"error": UPDATE_ERRORS, "rejected": SECRET_REJECTED, "ignored": REFUSED, "throttled": REFUSED}
+OUTCOME_METRICS = {"error": UPDATE_ERRORS, "rejected": SECRET_REJECTED, "ignored": REFUSED, "throttled": THROTTLED}
 TIMER_FAILED = ("error", "retry")  # the outcomes of a wake-up counted in TimerErrors
 PROPERTIES = ("chat_id", "game_id", "update_id")  # log fields every blob carries (when known)
 LATE_AFTER = 90.0  # seconds after its due time a timer counts as late
