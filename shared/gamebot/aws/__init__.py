@@ -6,8 +6,10 @@
 * ``signing``: Signature Version 4, credentials, region and endpoints (botocore's credential chain
   only when the environment has none: a developer's profile);
 * ``dynamo``: the DynamoDB implementation of ``gamebot.storage.store.Repository``;
-* ``scheduler_api``: the two EventBridge Scheduler operations the timers use.
+* ``scheduler_api``: the two EventBridge Scheduler operations the timers use;
+* ``runtime_sdk``: clients of the Lambda runtime's botocore for what our client does not speak (the
+  wake-up queue's SQS, the secrets' SSM), made on first use.
 
-May import: ``gamebot.storage`` (the repository interface, how a body is packed); botocore (lazily, see
-``signing``). Nothing here knows Telegram, the engine or the game.
+May import: ``gamebot.storage`` (the repository interface, how a body is packed), ``gamebot.environment``
+(the settings); botocore (lazily: ``signing``, ``runtime_sdk``). Nothing here knows Telegram, the engine or the game.
 """

@@ -5,6 +5,6 @@ operator sees of an invocation (``metrics``: its log fields and CloudWatch metri
 report to through ``gamebot.observe``; ``logs``: its log lines as JSON), and the bot token and webhook
 secret read from SSM Parameter Store once per container (``secrets``).
 
-May import: every other room, python-telegram-bot, botocore (the SSM read: the Lambda runtime brings it).
+May import: every other room, python-telegram-bot (the SSM read's client: ``gamebot.aws.runtime_sdk``).
 Only the Lambda functions, the playground, the scripts and the tests import it.
 """

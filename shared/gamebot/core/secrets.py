@@ -12,9 +12,9 @@ endpoint. A failure is not kept: the next invocation asks again.
 
 Where no parameter is named (the playground, the tests, any local harness) the settings are returned as
 they are (``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_WEBHOOK_SECRET``) and nothing is imported. Otherwise the
-Lambda runtime's AWS SDK reads them (our own AWS client speaks DynamoDB and Scheduler alone): botocore's
-session directly, imported on the first read (boto3's own layer on top of it adds nothing this call
-needs). Its cost at a cold start: docs/BENCHMARKS.md, section 2.
+Lambda runtime's AWS SDK reads them (our own AWS client speaks DynamoDB and Scheduler alone): botocore,
+imported on the first read (``gamebot.aws.runtime_sdk``). Its cost at a cold start: docs/BENCHMARKS.md,
+section 2.
 
 A read that fails raises :class:`SecretsUnavailable`, a ``BadSetting``, after one error line naming the
 parameters, the region and the error (never a value: none was read): the webhook answers 500 and
@@ -30,14 +30,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from gamebot.aws import runtime_sdk
 from gamebot.environment import BadSetting, Environment
 
 log = logging.getLogger("gamebot.secrets")
-
-# Seconds and attempts of the SSM request: a cold start's first answer waits on it, and Telegram
-# redelivers an update answered 500 anyway.
-CONNECT_TIMEOUT, READ_TIMEOUT, ATTEMPTS = 2, 3, 3
-
 
 class SecretsUnavailable(BadSetting):
     """The SSM parameters could not be read (the message names them and the error, never a value)."""
@@ -93,15 +89,8 @@ def read_parameters(names: Sequence[str], env: Environment | None = None, client
 
 
 def ssm_client(env: Environment) -> Any:
-    """An SSM client of the runtime's botocore (imported here, on first use), in the settings' region and
-    endpoint (``AWS_ENDPOINT_URL_SSM``: a moto server in the tests), with short timeouts."""
-    import botocore.session  # (the Lambda runtime's: tests/unit/test_code_layout.RUNTIME)
-    from botocore.config import Config
-
-    config = Config(connect_timeout=CONNECT_TIMEOUT, read_timeout=READ_TIMEOUT,
-                    retries={"mode": "standard", "max_attempts": ATTEMPTS})
-    return botocore.session.get_session().create_client(
-        "ssm", region_name=env.aws_region, endpoint_url=env.aws_endpoint("SSM"), config=config)
+    """An SSM client of the runtime's botocore, made on first use (``gamebot.aws.runtime_sdk``)."""
+    return runtime_sdk.client("ssm", env)
 
 
 def _reason(exc: Exception) -> str:

@@ -7,5 +7,5 @@ which of them a container uses). What happens when a timer fires is a handler
 
 May import: ``engine``, ``gamebot.storage``, ``gamebot.language``, ``gamebot.botapi`` (a reminder is a
 Bot API operation), ``gamebot.presenter`` (the table and how a limit reads), ``gamebot.aws`` (the
-scheduler's requests), boto3 and botocore (the wake-up queue's client: the Lambda runtime brings them).
+scheduler's requests, and the wake-up queue's client: ``gamebot.aws.runtime_sdk``).
 """

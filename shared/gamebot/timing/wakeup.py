@@ -30,6 +30,7 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from gamebot import observe
+from gamebot.aws import runtime_sdk
 from gamebot.environment import Environment
 from gamebot.timing.scheduler import EventBridgeScheduler, Scheduler, Timer
 
@@ -46,9 +47,9 @@ class Queue(Protocol):
 
 
 class SqsQueue:
-    """The stack's wake-up queue (``WAKE_QUEUE_URL``), through boto3, which the Lambda Python runtime brings
-    (our own AWS client speaks DynamoDB and Scheduler only). The client is made on the first send: a
-    container that wakes no chat never imports boto3."""
+    """The stack's wake-up queue (``WAKE_QUEUE_URL``), through the Lambda runtime's botocore (our own AWS
+    client speaks DynamoDB and Scheduler only: ``gamebot.aws.runtime_sdk``). The client is made on the
+    first send: a container that wakes no chat never imports botocore."""
 
     def __init__(self, url: str, env: Environment | None = None, client: Any = None) -> None:
         self.url = url
@@ -62,13 +63,7 @@ class SqsQueue:
             return self._client or self._make()
 
     def _make(self) -> Any:
-        import boto3  # (the runtime's: see ``tests/unit/test_code_layout.RUNTIME``)
-        from botocore.config import Config
-
-        env = self._env or Environment.read()
-        self._client = boto3.client(
-            "sqs", region_name=env.aws_region, endpoint_url=env.aws_endpoint("SQS"),
-            config=Config(connect_timeout=2, read_timeout=3, retries={"mode": "standard", "max_attempts": 3}))
+        self._client = runtime_sdk.client("sqs", self._env or Environment.read())
         return self._client
 
     def send(self, body: str, delay: int) -> None:
