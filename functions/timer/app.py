@@ -27,11 +27,13 @@ due: nothing is sent or written. Nothing here sleeps: the bots' next move is the
 Like the webhook, the service is built once per container with ONE event loop (``gamebot.core.runtime``).
 Its settings come from the environment, read in one place (``gamebot.environment.Environment``); the
 schedules it creates target this function itself (its ARN comes from the invocation context). Anything
-but a storage error is logged and dropped (a retry would fail the same way). The AWS requests get a
+but a storage error or a bad setting is logged and dropped (a retry would fail the same way). The AWS requests get a
 deadline a moment before the function's timeout (``gamebot.core.runtime.invocation``): one that cannot get
-through in time is raised as a storage error too, not cut off by the timeout. The bot's secrets that
-cannot be read (SSM: ``gamebot.core.secrets``) are raised the same way: the wake-up comes again, and ends
-in the dead-letter queue if they stay unreadable.
+through in time is raised as a storage error too, not cut off by the timeout. Settings it cannot build
+its service with (a ``BadSetting``: the bot's secrets unreadable from SSM, ``gamebot.core.secrets``) are
+raised the same way, as the webhook answers them 500: the wake-up comes again, and ends in the dead-letter
+queue, for a redrive, if they stay unreadable. (A value that does not parse stops the module's import:
+Lambda counts that as an error of the function and retries the same way.)
 
 Each wake-up ends with one summary log line (the chat, the game, the outcome, the duration) and one EMF
 blob (``gamebot.core.metrics.observed``: its duration, how late the timer fired).
@@ -117,8 +119,8 @@ def _record(record: Any, context: Any) -> str | None:
 
 
 def _fire(event: Any, context: Any, inv: Invocation) -> dict[str, str]:
-    from gamebot.core.secrets import SecretsUnavailable
     from gamebot.core.service import transient
+    from gamebot.environment import BadSetting
 
     payload = payload_of(event)
     if payload is None:
@@ -135,9 +137,11 @@ def _fire(event: Any, context: Any, inv: Invocation) -> dict[str, str]:
             svc.io.wait_budget = flood_wait(svc.deps.scheduler, left)  # (none with the wake-up queue)
             outcome = _CONTAINER.run(svc.wake(payload))
     except Exception as exc:
-        if transient(exc) or isinstance(exc, SecretsUnavailable):  # (the secrets: logged where read)
-            log.warning("timer %s: %s unavailable (%s); it will be delivered again", payload["kind"],
-                        "storage" if transient(exc) else "the bot's secrets", type(exc).__name__)
+        # storage unavailable, or settings the service cannot be built with (the secrets unreadable): the
+        # webhook answers those 500 for Telegram to redeliver; a wake-up comes again
+        if transient(exc) or isinstance(exc, BadSetting):  # (a BadSetting names its variable, never its value)
+            log.warning("timer %s: %s (%s); it will be delivered again", payload["kind"],
+                        "storage unavailable" if transient(exc) else exc, type(exc).__name__)
             raise  # EventBridge Scheduler retries (RetryPolicy); the queue receives it again
         log.exception("timer %s failed", payload["kind"])
         return {"status": "error"}

@@ -155,3 +155,4 @@ def test_a_wake_up_that_cannot_read_its_chat_counts_in_timer_errors(lambda_env, 
     blobs = emf.blobs(capsys.readouterr().out)
     assert read_by("TimerErrorsAlarm", blobs) == 1
     assert blobs[0]["Outcome"] == "retry" and blobs[0]["chat_id"] == -1007 and blobs[0]["game_id"] == "g1"
+
