@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import logging
 import os
+import socket
 
 import pytest
 
@@ -18,6 +19,13 @@ SECRET = "e2e-webhook-secret"
 TABLE = "avalon-e2e"
 STACK = "avalon-e2e"
 FUNCTION_LOGGERS = ("gamebot", "telegram", "httpx", "httpcore")  # (not the fake server's, not moto's)
+
+
+def unreachable() -> str:
+    """An endpoint on 127.0.0.1 nobody listens on (AWS unreachable: each request is refused at once)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{s.getsockname()[1]}"
 
 
 @pytest.fixture(scope="session")

@@ -7,14 +7,13 @@ runs those queries on lines like these)."""
 from __future__ import annotations
 
 import json
-import socket
 from typing import Any
 
 import pytest
 
 from localdev import updates as U
 from tests import emf
-from tests.e2e.conftest import SECRET, STACK
+from tests.e2e.conftest import SECRET, STACK, unreachable
 from tests.unit.cfn_template import resources
 
 
@@ -43,12 +42,6 @@ def read_by(alarm: str, blobs: list[dict[str, Any]]) -> float:
             if all(blob.get(k) == v for k, v in dims.items()):
                 total += sum(emf.values([blob], metric))
     return total
-
-
-def closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def log_lines(table: Any) -> list[dict[str, Any]]:
@@ -82,7 +75,7 @@ def test_dynamodb_unreachable_answers_500_and_counts_in_update_errors(observed, 
 
     table = observed
     table.fake.add_group(table.group, table.title)
-    monkeypatch.setenv("AWS_ENDPOINT_URL", f"http://127.0.0.1:{closed_port()}")
+    monkeypatch.setenv("AWS_ENDPOINT_URL", unreachable())
     dynamo.reset_default_client()
     app.reset()
     capsys.readouterr()
@@ -142,7 +135,7 @@ def test_a_wake_up_that_cannot_read_its_chat_counts_in_timer_errors(lambda_env, 
     from tests.e2e.scheduler_helpers import timer_app
 
     monkeypatch.setenv("STACK_NAME", STACK)
-    monkeypatch.setenv("AWS_ENDPOINT_URL", f"http://127.0.0.1:{closed_port()}")
+    monkeypatch.setenv("AWS_ENDPOINT_URL", unreachable())
     dynamo.reset_default_client()
     timer = timer_app()
     try:

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import json
 import re
-import socket
 from pathlib import Path
 from typing import Any
 
 from localdev import updates as U
 from tests import logs_insights as li
-from tests.e2e.conftest import SECRET, STACK
+from tests.e2e.conftest import SECRET, STACK, unreachable
 from tests.e2e.scheduler_helpers import timer_app
 
 RUNBOOK = Path(__file__).resolve().parents[2] / "docs" / "OPERATIONS.md"
@@ -51,12 +50,6 @@ def runbook_queries() -> list[str]:
     return found
 
 
-def closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def play_the_session(table: Any, monkeypatch: Any, aws_endpoint: str) -> str:
     """What the module's docstring says, through the real handlers; the game's id."""
     import app
@@ -81,7 +74,7 @@ def play_the_session(table: Any, monkeypatch: Any, aws_endpoint: str) -> str:
     try:  # a wake-up of the chat, done; then one that cannot read it (DynamoDB unreachable)
         payload = {"chat": table.group, "game": game_id, "kind": "wake", "due": 1, "name": "n1"}
         timer.lambda_handler(payload, None)
-        monkeypatch.setenv("AWS_ENDPOINT_URL", f"http://127.0.0.1:{closed_port()}")
+        monkeypatch.setenv("AWS_ENDPOINT_URL", unreachable())
         dynamo.reset_default_client()
         timer.reset()
         record = {"messageId": "m-1", "body": json.dumps({**payload, "name": "n2"})}
