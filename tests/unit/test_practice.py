@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from gamebot.language import texts
+from gamebot.language.markup import plain
 from gamebot.storage.seats import is_bot_id
 from gamebot.storage.session import Session, chat_key
 from localdev import updates as U
@@ -40,7 +42,7 @@ def test_practice_opens_a_lobby_of_you_and_four_bots_in_your_private_chat_and_pl
     h.press_label(ME, ME, "⚙️ Settings")  # the settings panel comes to the same chat
     assert any("Done" in b.text for m in h.io.chat(ME) for row in (m.keyboard or []) for b in row)
     h.press_label(ME, ME, "▶️ Start")
-    card = next(m.text for m in h.io.chat(ME) if "Your secret role" in m.text)
+    card = next(m.text for m in h.io.chat(ME) if "Your secret role in" in m.text)
     assert card.startswith("🎯 <b>Practice game</b>")
     play_out(h, [ME], chat=ME)
     s = Session.from_body(h.repo.items[chat_key(ME)].body)
@@ -114,3 +116,45 @@ def test_practice_without_start_first_still_seats_the_person(h: Timed) -> None:
     Harness.command(h, ME, "/practice", chat_id=ME)  # (never pressed Start: writing to the bot is enough)
     s = Session.from_body(h.repo.items[chat_key(ME)].body)
     assert s.players[0].id == ME and len(s.players) == 5
+
+
+LANGS = ["en", "fr", "es", "de", "ru", "pt", "it"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_practice_speaks_of_this_chat_not_of_a_group_or_a_private_chat(h: Timed, lang: str) -> None:
+    """Issue 37: the start, the role card and the answers to the lobby's buttons say the game is played in
+    this chat (the group's game says "check our private chat", "play in the group"), in every language."""
+    h.langs[ME] = lang
+    s = practice(h)
+    assert s is not None and s.lang == lang
+    h.press_label(ME, ME, texts.t("lobby.button.settings", lang))
+    assert h.last_answer().text == plain(texts.t("lobby.settings_sent.practice", lang))
+    panel = next(m.text for m in h.io.chat(ME) if m.message_id not in (s.lobby_msg,) and "⚙️" in m.text)
+    assert plain(texts.t("settings.language.practice", lang, language=texts.language_name(lang))) in plain(panel)
+    h.press_label(ME, ME, texts.t("lobby.button.start", lang))
+    start = h.io.msgs[(ME, s.lobby_msg)].text
+    group_start = texts.t("ev.GameStarted", lang, players=5)
+    assert group_start not in start and texts.t("ev.GameStarted.practice", lang, players=5) in start
+    card = next(m.text for m in h.io.chat(ME) if texts.t("practice.card", lang) in m.text)
+    assert texts.t("role.keep_secret", lang) not in card and texts.t("role.keep_secret.practice", lang) in card
+    cards_line = next(line for line in card.split("\n") if line.startswith("🃏"))
+    group_line = texts.t("role.cards", lang, cards="X").split("X")[-1]  # "... of the group's quest message ..."
+    assert group_line not in cards_line
+
+
+def test_in_practice_a_result_comes_before_what_it_asks_of_the_player(h: Timed) -> None:
+    """Issue 37: in a practice chat, the quest's result and the new round's announcement come before the
+    Leader's team picker of that round (a group's game sends the picker to the private chat first)."""
+    s = practice(h)
+    assert s is not None
+    h.press_label(ME, ME, "▶️ Start")
+    play_out(h, [ME], chat=ME)
+    sent = [o.text or "" for o in h.io.outs if o.op == "send" and o.chat_id == ME]
+    pickers = [i for i, text in enumerate(sent) if "players for Quest" in text and "(team 1 of 5)" in text]
+    later = [i for i in pickers if "players for Quest 1 " not in sent[i]]
+    assert later, "the person led no team after the first round: choose another seed"
+    for i in later:
+        quest = int(sent[i].split("players for Quest ")[1].split()[0])
+        announced = [j for j, text in enumerate(sent) if f"<b>Round {quest}</b>" in text]
+        assert announced and announced[0] < i, (quest, sent[i])

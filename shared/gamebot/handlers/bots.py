@@ -25,6 +25,7 @@ from gamebot.botapi.buttons import Pressed
 from gamebot.botapi.telegram_io import Out
 from gamebot.handlers.handling import check_game, host_check
 from gamebot.language import texts
+from gamebot.language.markup import shorten
 from gamebot.outbox.context import MAX_PLAYERS, Deps, lang_of
 from gamebot.outbox.plan import Plan, Reply
 from gamebot.outgoing import views
@@ -43,7 +44,7 @@ def bot_name(uid: int, lang: str) -> str:
     names = [n.strip() for n in str(texts.t("bots.names", lang)).split(",") if n.strip()]
     n = bot_number(uid)
     given = names[(n - 1) % len(names)] if names else str(n)
-    return str(texts.t("bots.name", lang, name=given))[:40]
+    return shorten(str(texts.t("bots.name", lang, name=given)), 40)
 
 
 def bot_players(s: Session) -> list[int]:

@@ -24,6 +24,7 @@ from gamebot.handlers import bots, nextgame
 from gamebot.handlers.handling import Job, check_game, finish, host_check, transact
 from gamebot.handlers.settings import lobby_settings
 from gamebot.language import texts
+from gamebot.language.markup import shorten
 from gamebot.outbox.context import MAX_PLAYERS, Deps, display_name, lang_of, own_lang
 from gamebot.outbox.plan import Plan, Reply
 from gamebot.outgoing import game as outgoing
@@ -148,7 +149,7 @@ def join(deps: Deps, s: Session | None, user: Any, game_id: str | None, via_star
     name = display_name(user)
     if name in s.names():
         name = f"{name} @{user.username}" if user.username else f"{name} #{len(s.players) + 1}"
-    s.players.append(Player(id=user.id, name=name[:40], lang=own, bot=user.is_bot or None))
+    s.players.append(Player(id=user.id, name=shorten(name, 40), lang=own, bot=user.is_bot or None))
     if s.host is None:
         s.host = user.id
     rec = rec.model_copy(update={"chat": s.chat_id, "game_id": s.game_id, "name": name, "lang": lang})
@@ -210,7 +211,7 @@ def open_settings(deps: Deps, s: Session | None, user: Any, pressed: Pressed) ->
         raise Reply(texts.t("lobby.need_private", lang), url=deps.table(s).deep_link("j"))
     text, kb = views.settings_page(deps, s, "main", lang)
     return Plan(outs=[Out("send", chat_id=user.id, user_id=user.id, text=text, keyboard=kb, tag="settings")],
-                answer=texts.t("lobby.settings_sent", lang))
+                answer=deps.table(s, lang).t("lobby.settings_sent"))
 
 
 def config(s: Session, n: int) -> engine.GameConfig:

@@ -11,7 +11,7 @@ from gamebot.handlers import lobby
 from gamebot.handlers.handling import Job, finish, transact
 from gamebot.handlers.settings import lobby_settings
 from gamebot.language import texts
-from gamebot.language.markup import plain
+from gamebot.language.markup import plain, shorten
 from gamebot.outbox.context import MAX_PLAYERS, Deps, display_name, lang_of, own_lang
 from gamebot.outbox.plan import Plan, Reply
 from gamebot.presenter.table import esc
@@ -54,7 +54,7 @@ async def cmd_practice(deps: Deps, job: Job, args: str) -> None:
     def decide(s: Session | None) -> Plan:
         if s is not None and s.active:
             raise Reply(texts.t("practice.exists", lang))
-        title = plain(texts.t("practice.title", lang))[:128]
+        title = shorten(plain(texts.t("practice.title", lang)), 128)
         return lobby.open_lobby(deps, s, chat.id, title, user, lobby_settings(s.settings if s else None, words),
                                 bot_seats=count, practice=True)
 

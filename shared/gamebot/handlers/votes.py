@@ -59,7 +59,7 @@ async def send(deps: Deps, job: Job, s: Session, user: Any, lang: str) -> None:
                                                tag="votes")]) if in_group else Plan(answer=note))
         return
     data = votes_so_far.story(game_of(s), s.names(), s.game_id or "")
-    answer = texts.t("votes.sent", lang) if job.callback_id is not None else None
+    answer = table.t("votes.sent") if job.callback_id is not None else None
     results = await finish(deps, job, Plan(outs=votes_so_far.outs(table, data, user.id), answer=answer))
     failed = [r for r in results if not r.ok and r.out.op == "photo"]
     if failed and failed[0].error == "forbidden":

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import html as _html
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any, overload
 
@@ -108,6 +109,18 @@ def plain(text: str | None) -> str:
     if not isinstance(text, Html):
         return str(text)
     return _html.unescape(_TAG.sub("", str(text)))
+
+
+def shorten(text: str, limit: int) -> str:
+    """Plain ``text`` in at most ``limit`` characters: as it is when it fits, else cut and ended with "…",
+    so that a reader sees it was cut (never a mark, joiner or space left dangling before the "…")."""
+    if len(text) <= limit:
+        return text
+    kept = text[: max(limit - 1, 0)]
+    while kept and (kept[-1].isspace() or unicodedata.category(kept[-1]) in ("Mn", "Me", "Cf")
+                    or "\ufe00" <= kept[-1] <= "\ufe0f"):
+        kept = kept[:-1]
+    return kept + "…"
 
 
 @overload

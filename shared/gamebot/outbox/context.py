@@ -18,6 +18,7 @@ from gamebot.botapi.callbacks import Codec
 from gamebot.botapi.telegram_io import TelegramIO
 from gamebot.environment import ARCHIVE_DAYS
 from gamebot.language import texts
+from gamebot.language.markup import shorten
 from gamebot.outbox.courier import Courier
 from gamebot.outbox.uow import UnitOfWork
 from gamebot.presenter.table import Table
@@ -36,7 +37,7 @@ def display_name(user: Any) -> str:
     name = (user.first_name or "").strip() or (user.username or "") or str(user.id)
     if user.last_name:
         name += f" {user.last_name.strip()[:1]}."
-    return name[:32]
+    return shorten(name, 32)
 
 
 def own_lang(user: Any, rec: UserRecord | None = None) -> str:
@@ -105,6 +106,7 @@ class Deps:
             bot_username=self.bot_username,
             limit=limit.limit if limit is not None else 0,
             due=limit.due if limit is not None else None,
+            practice=session.practice,
         )
 
     def load(self, chat_id: int) -> tuple[Session | None, int | None]:

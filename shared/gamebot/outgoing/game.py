@@ -208,4 +208,6 @@ def game_outs(
             tail[0].text, news = news + GAP + tail[0].text, NOTHING
     if news and not (kind == "start" and s.board_msg):
         group.insert(0, Out("send", chat_id=chat, text=news, tag="announce"))
+    if s.practice:  # one chat is the whole table: the game's messages in its order (a result, then what it asks)
+        return head + group + tail + private + board_outs
     return head + private + group + tail + board_outs

@@ -8,7 +8,7 @@ from gamebot.botapi.buttons import Op, PromptChoice, PromptConfirm, PromptPass, 
 from gamebot.botapi.callbacks import Codec
 from gamebot.botapi.telegram_io import Btn, Keyboard
 from gamebot.language import texts, wording
-from gamebot.language.markup import Html, cap, require_text
+from gamebot.language.markup import Html, cap, require_text, shorten
 from gamebot.presenter.table import NL, Table, esc
 from gamebot.presenter.time_limits import prompt_lines
 from gamebot.presenter.values import prompt_params
@@ -97,7 +97,7 @@ def private_prompt(
         def mark(s: int) -> str:
             return ("✅ " if s in chosen else "▫️ ") if mode == "select" else ""
 
-        buttons = [Btn(mark(s) + table.names[s][:24], data(PromptTarget(tag, s))) for s in prompt.get("targets") or []]
+        buttons = [Btn(mark(s) + shorten(table.names[s], 24), data(PromptTarget(tag, s))) for s in prompt.get("targets") or []]
         rows.extend(buttons[i : i + 2] for i in range(0, len(buttons), 2))
     if prompt.get("choices"):
         buttons = [

@@ -18,6 +18,7 @@ from gamebot.language.markup import Html, escape, plain, require_text
 from gamebot.storage.seats import is_bot_id
 
 MAX_TEXT = 4000  # Telegram allows 4096 characters per message
+PRACTICE = ".practice"  # the suffix of a text's form for a /practice table (:meth:`Table.t`)
 
 
 
@@ -36,8 +37,13 @@ class Table:
     bot_username: str | BotName = ""  # a BotName is asked only when a link is rendered
     limit: int = 0  # seconds the decision awaited now may take (0: no time limit; ``presenter.time_limits``)
     due: int | None = None  # until when (epoch seconds)
+    practice: bool = False  # a /practice game: this chat is the whole table (no group, no private chat apart)
 
     def t(self, key: str, /, **params: Any) -> Html:
+        """The catalog's text; at a /practice table, the key's ``.practice`` form where there is one (it
+        speaks of this chat where a group's game speaks of the group and of the private chat)."""
+        if self.practice and texts.has(key + PRACTICE):
+            key += PRACTICE
         return texts.t(key, self.lang, self.theme, **params)
 
     def name(self, seat: int | None) -> Html:

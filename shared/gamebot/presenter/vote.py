@@ -8,7 +8,7 @@ from gamebot.botapi.buttons import Op, TeamConfirm, TeamQuest, TeamSeat, Vote
 from gamebot.botapi.callbacks import Codec
 from gamebot.botapi.telegram_io import Btn, Keyboard
 from gamebot.language import texts, wording
-from gamebot.language.markup import Html
+from gamebot.language.markup import Html, shorten
 from gamebot.presenter.events import announcements
 from gamebot.presenter.table import NL, Table, esc
 from gamebot.presenter.time_limits import prompt_lines
@@ -53,7 +53,7 @@ def team_picker(
             row.append(Btn(mark + table.t("team.button.quest", quest=q + 1, size=sizes[q]), data(TeamQuest(q))))
         rows.extend(row[i : i + 3] for i in range(0, len(row), 3))
     buttons = [
-        Btn(("✅ " if s in chosen else "▫️ ") + table.names[s][:24], data(TeamSeat(s))) for s in range(pv["players"])
+        Btn(("✅ " if s in chosen else "▫️ ") + shorten(table.names[s], 24), data(TeamSeat(s))) for s in range(pv["players"])
     ]
     rows.extend(buttons[i : i + 2] for i in range(0, len(buttons), 2))
     if quests and quest is None:
