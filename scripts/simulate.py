@@ -190,10 +190,34 @@ def answer(p: Prompt, items: list[tuple[str, Any, str]], raw: str) -> Action | N
                   choice=chosen["choice"][0] if p.choices else None)
 
 
+def team_prompt(table: Table, p: Prompt, pv: dict[str, Any]) -> str:
+    """The Leader's decision as the bot's team picker words it (``team.title``, or ``team.title_targeting`` and
+    each quest's size): the bot asks it with that picker, not as a prompt, and has no sentence of its own for it
+    (``private_prompt`` would show its raw data: "Sizes: 0: 2", "Attempt: 1")."""
+    sizes = {int(q): int(n) for q, n in (p.info.get("sizes") or {}).items()}
+    if not sizes:
+        sizes = {pv["quest_choices"][0] if pv["quest_choices"] else 0: p.pick}
+    attempt = int(p.info.get("attempt", pv["vote_track"] + 1))
+    leader = table.name(p.seat)
+    if not p.quests:
+        quest = next(iter(sizes))
+        return table.t("team.title", leader=leader, size=sizes[quest], quest=quest + 1, attempt=attempt)
+    lines = [table.t("team.title_targeting", leader=leader, attempt=attempt)]
+    for q in p.quests:
+        star = "*" if pv["track"][q]["fails_needed"] > 1 else ""
+        lines.append(table.t("team.quest_sizes", quest=q + 1, size=sizes.get(q, p.pick), star=star))
+    return "\n".join(lines)
+
+
 def ask(state, seat: int, table: Table) -> Action:
-    """Your decision: the prompt as the bot words it, what makes an answer numbered."""
+    """Your decision: the prompt as the bot words it (the team as its team picker does), what makes an
+    answer numbered."""
     p = prompts(state, seat)[0]
-    text, _ = private_prompt(table, p.model_dump(), Codec("simulate"), 0, pv=public_view(state))
+    pv = public_view(state)
+    if p.kind == "propose":
+        text = team_prompt(table, p, pv)
+    else:
+        text, _ = private_prompt(table, p.model_dump(), Codec("simulate"), 0, pv=pv)
     print()
     show([text], "  ")
     items = numbered(table, p)
