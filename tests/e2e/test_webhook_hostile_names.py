@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 from gamebot.language import texts
+from gamebot.language.markup import shorten
 from localdev import updates as U
 from localdev.autoplay import Driver, Policy, WebhookTable
 from localdev.fake_telegram import html_to_plain
@@ -37,8 +38,8 @@ def escaped(name: str) -> list[str]:
 
 
 def shown(name: str) -> str:
-    """A player's name as the bot shows it (``context.display_name``: the first 32 characters)."""
-    return name.strip()[:32]
+    """A player's name as the bot shows it (``context.display_name``: 32 characters at most, "…" when cut)."""
+    return shorten(name.strip(), 32)
 
 
 class Recorder:
@@ -181,7 +182,7 @@ def test_hostile_names_and_title_are_shown_literally_everywhere(lambda_env, monk
     # --- button labels and toasts are plain text: names raw there ---------------------------------------
     labels = recorder.labels()
     for name in NAMES.values():
-        label = shown(name)[:24]
+        label = shorten(shown(name), 24)
         assert any(label in b for b in labels), name  # the team picker: the name as it is
         assert not any(e in b for e in escaped(label) for b in labels), name
     toasts = recorder.answers()
