@@ -1,6 +1,6 @@
 """End to end, through ``lambda_handler``: the host's settings panel reads as a player thinks. The
 characters page lists Good, then Evil, then those who may change sides; each Lancelot variant is said
-once; the Timers page lists only the phases of the characters and options chosen."""
+once; the Time limits page lists only the phases of the characters and options chosen."""
 from __future__ import annotations
 
 import re

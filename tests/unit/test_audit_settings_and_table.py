@@ -54,7 +54,7 @@ def test_the_panel_of_the_resistance_shows_only_its_options(h):
     h.press_label(1, 1, "Game: Avalon")
     h.press_label(1, 1, "Options")
     labels = " ".join(buttons(h, 1))
-    assert "Targeting" in labels and "Blind Spies" in labels and "Plot cards" in labels
+    assert "Targeting" in labels and "Blind Spies" in labels and "The Plot Thickens" in labels
     for avalon_only in ("Lady of the Lake", "Excalibur", "Trapper", "Lancelot", "Sorcerer", "Messenger"):
         assert avalon_only not in labels
 
@@ -174,6 +174,10 @@ def test_each_timer_limit_is_one_tap_away(h):
 
 def test_an_option_with_variants_offers_each_variant_at_once(h):
     open_panel(h, [1, 2, 3, 4, 5])
+    h.press_label(1, 1, "Characters")
+    for lancelot in ("Lancelot (Good)", "Lancelot (Evil)"):  # (the variants need both)
+        h.press_label(1, 1, lancelot)
+    h.press_label(1, 1, "Back")
     h.press_label(1, 1, "Options")
     h.press_label(1, 1, "Lancelot: Off")
     page = h.io.last(1)
@@ -347,7 +351,7 @@ def test_status_during_the_quest_names_who_is_still_to_play(h):
     board, quest = (m.text for m in h.io.chat(GROUP)[-2:])  # the board, then the quest with its buttons
     assert "Cards played: 1/2" in quest and h.io.last(GROUP).keyboard
     waiting = [s.players[seat].name for seat in team[1:]]
-    assert f"⏳ Waiting for: {', '.join(waiting)}" in board
+    assert f"⏳ Waiting (Quest cards): {', '.join(waiting)}" in board
     assert s.players[team[0]].name not in board.split("⏳")[1]
 
 

@@ -361,7 +361,7 @@ def test_the_timers_page_sets_limits_and_the_vote_default_for_the_group(h):
     h.press_label(1, GROUP, "Settings")
     h.press_label(1, 1, "Time limits")
     page = h.io.last(1).text
-    assert "Timers for" in page and "Team proposal: <b>3 min</b>" in page and "counts as a rejected team" in page
+    assert "Time limits for" in page and "Team proposal: <b>3 min</b>" in page and "counts as a rejected team" in page
     h.press_label(1, 1, "Vote: 2 min")  # a phase's button offers every limit at once
     choice = h.io.last(1)
     assert [b.text for row in choice.keyboard for b in row] == [
@@ -514,7 +514,7 @@ def test_a_reminder_goes_when_the_time_limit_applies_the_default(h):
     h.sched.timers.clear()
     propose(h, players)
     h.fire_next("remind")
-    shown = [(m.chat_id, m.message_id) for m in h.io.chat(GROUP) if "left: waiting for" in m.text]
+    shown = [(m.chat_id, m.message_id) for m in h.io.chat(GROUP) if "): waiting for" in m.text]
     assert len(shown) == 1
     _, outcome = h.fire_next()
     assert outcome == "expired"

@@ -1,5 +1,5 @@
 """The settings panel reads as a player thinks: characters Good, then Evil, then those who may change
-sides, each in the rulebooks' order; each Lancelot variant said once, plainly; the Timers page lists the
+sides, each in the rulebooks' order; each Lancelot variant said once, plainly; the Time limits page lists the
 phases this game can have, and every phase a game reaches is listed."""
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def test_each_lancelot_variant_is_said_once_plainly():
         "▫️ Dealt face up (French)"]
     options_text, option_rows = page("options", LANCELOT)
     assert "✅ Lancelot: Drawn every Quest (Big Box)" in [b for row in option_rows for b in row]
-    assert "Options: Lancelot allegiance cards (drawn every Quest, Big Box)" in options_text
+    assert "Options: Lancelot (drawn every Quest, Big Box)" in options_text  # the button's name
 
 
 @pytest.mark.parametrize("lang", LANGS)

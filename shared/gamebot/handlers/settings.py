@@ -11,6 +11,7 @@ from gamebot.language import texts
 from gamebot.outbox.context import Deps, lang_of
 from gamebot.outbox.plan import Plan, Reply
 from gamebot.outgoing import settings_check, settings_panel, views
+from gamebot.presenter.settings import needs_line
 from gamebot.storage.session import LOBBY, Session, Settings
 
 # What ``/newgame <word>`` may name: the start of a game's name in any of our languages.
@@ -50,11 +51,14 @@ async def on_button(deps: Deps, job: Job, pressed: Pressed) -> None:
 
 
 def panel_press(deps: Deps, s: Session, user: Any, lang: str, msg_id: int | None, op: Panel) -> Plan:
-    """A page or an option of the panel: the settings change, the panel is drawn again."""
+    """A page or an option of the panel: the settings change, the panel is drawn again. An option that
+    needs a character not chosen is not switched on: an alert says which, and where to add it."""
     try:
         page, changed, language = settings_panel.apply(s.settings, op.op, len(s.players))
     except settings_panel.StaleOp:
         raise Reply(texts.t("error.stale", lang)) from None
+    except settings_panel.NeedsCharacters as refused:
+        raise Reply(needs_line(deps.table(s, lang), *refused.args), alert=True) from None
     if language is not None:
         s.lang, changed = language, True
     text, kb = views.settings_page(deps, s, page, lang)

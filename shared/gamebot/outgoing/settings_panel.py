@@ -13,9 +13,11 @@ A button's operation (the ``op`` of its callback data, ``S`` scope):
 ``p<page>`` shows a page (``pm`` main, ``pr`` roles, ``pb`` options, ``pp`` presets, ``pa`` assassin,
 ``pl`` language, ``pt`` timers); ``th`` switches the game; ``l<code>`` sets the group's language;
 ``r<i>`` toggles character i; ``m<i>`` toggles option i, or opens its values' page; ``v<i>.<j>`` sets
-option i to value j (0: off); ``p<i>`` applies preset i; ``a<j>`` chooses who assassinates (0: the
-rule's default); ``k<i>`` opens phase i's time limit; ``k<i>.<j>`` sets it to choice j; ``kv`` flips
-what a missing vote counts as; ``ko`` all limits off; ``kd`` the defaults; ``d`` Done.
+option i to value j (0: off) — an option that needs a character not chosen is not switched on, the press
+says which (``NeedsCharacters``), and one on already is left out of the game and of the summary;
+``p<i>`` applies preset i; ``a<j>`` chooses who assassinates (0: the rule's default); ``k<i>`` opens
+phase i's time limit; ``k<i>.<j>`` sets it to choice j; ``kv`` flips what a missing vote counts as;
+``ko`` all limits off; ``kd`` the defaults; ``d`` Done.
 """
 from __future__ import annotations
 
@@ -34,6 +36,12 @@ from gamebot.presenter.settings import (
     available_modules,
     available_presets,
     available_roles,
+    left_out,
+    needs_line,
+    needs_text,
+    option_button,
+    option_needs,
+    option_value_name,
     preset_help,
     preset_name,
     role_group,
@@ -76,18 +84,9 @@ def assassin_label(table: Table, settings: Settings, players: int) -> Html | Non
     return name if settings.assassin else table.t("settings.assassin_auto", role=name)
 
 
-def option_value_name(table: Table, key: str, value: Any) -> Html:
-    if value is True:
-        return table.t("settings.on")
-    return texts.name_of("variant", str(value), table.lang, table.theme)
-
-
-def _option_button(table: Table, key: str, name_id: str, values: list[str] | None, value: Any) -> Html:
-    short = texts.name_of("optionbutton", key, table.lang, table.theme)
-    if values:
-        now = texts.name_of("valuebutton", str(value), table.lang, table.theme) if value else table.t("settings.off")
-        return ("✅ " if value else "▫️ ") + table.t("settings.button.option_value", option=short, value=now)
-    return ("✅ " if value else "▫️ ") + short
+class NeedsCharacters(ValueError):
+    """An option pressed on that cannot play without characters not chosen: ``args`` are its key and
+    those characters (``option_needs``), which ``presenter.settings.needs_line`` says."""
 
 
 class Pages:
@@ -113,13 +112,17 @@ class Pages:
 
     def head(self) -> list[Html]:
         t, st = self.table, self.settings
-        role_names, option_names = settings_summary(t, list(st.roles), dict(st.options))
+        out = left_out(st.theme, st.roles, st.options)  # (the game is made without them: ``config_for``)
+        role_names, option_names = settings_summary(t, list(st.roles), {k: v for k, v in st.options.items()
+                                                                          if k not in out})
         lines = [
             t.t("settings.title", title=esc(t.title)),
             t.t("settings.theme", game=esc(t.t(f"theme.{st.theme}"))),
             t.t("settings.roles", roles=role_names),
             t.t("settings.options", options=option_names),
         ]
+        lines += [t.t("settings.option_left_out", option=esc(t.module(k)), roles=needs_text(t, needs))
+                  for k, needs in sorted(out.items())]
         who = assassin_label(t, st, min(max(self.joined, 5), 10))
         if who:
             lines.append(t.t("settings.assassin", role=esc(who)))
@@ -170,22 +173,27 @@ class Pages:
         t, st = self.table, self.settings
         lines = [*self.head(), Html(""), t.t("settings.page.modules")]
         buttons = []
-        for i, (name_id, key, values) in enumerate(available_modules(st.theme)):
+        for i, (_, key, values) in enumerate(available_modules(st.theme)):
             value = st.options.get(key)
             helptext = t.t(f"modulehelp.{key}") if texts.has(f"modulehelp.{key}", t.lang) else ""
-            lines.append(t.t("settings.option_line", name=esc(t.module(key)), help=helptext))
-            buttons.append(self.btn(_option_button(t, key, name_id, values, value), f"m{i}"))
+            needs = option_needs(st.theme, key, st.roles, value or True)
+            lines.append(t.t("settings.option_line_needs", name=esc(t.module(key)), help=helptext,
+                             roles=needs_text(t, needs)) if needs else
+                         t.t("settings.option_line", name=esc(t.module(key)), help=helptext))
+            buttons.append(self.btn(option_button(t, key, values, value, bool(needs)), f"m{i}"))
         return NL.join(lines), [*_rows(buttons), self.back()]
 
     def values(self, index: int) -> tuple[Html, Keyboard]:
         t, st = self.table, self.settings
-        name_id, key, values = option_at(st.theme, index)
+        _, key, values = option_at(st.theme, index)
         if not values:
             raise StaleOp(f"m{index}")
         current = st.options.get(key)
         lines = [t.t("settings.values.title", option=esc(t.module(key)))]
         if texts.has(f"modulehelp.{key}", t.lang):
             lines.append(t.t(f"modulehelp.{key}"))
+        if needs := option_needs(st.theme, key, st.roles, current or True):
+            lines.append(needs_line(t, key, needs))
         lines.append(Html(""))
         rows: Keyboard = [[self.btn(("🔘 " if not current else "▫️ ") + t.t("settings.off"), f"v{index}.0")]]
         for j, value in enumerate(values, start=1):
@@ -301,6 +309,8 @@ def apply(settings: Settings, op: str, joined: int) -> tuple[str, bool, str | No
     if kind == "m":
         index = _index(rest)
         _, key, values = option_at(settings.theme, index)
+        if not settings.options.get(key) and (needs := option_needs(settings.theme, key, settings.roles)):
+            raise NeedsCharacters(key, needs)  # (on, it could not play: it says why instead)
         if values:
             return f"m{index}", False, None
         if settings.options.pop(key, None) is None:
@@ -315,6 +325,8 @@ def apply(settings: Settings, op: str, joined: int) -> tuple[str, bool, str | No
             raise StaleOp(op)
         if j_ == 0:
             settings.options.pop(key, None)
+        elif needs := option_needs(settings.theme, key, settings.roles, values[j_ - 1]):
+            raise NeedsCharacters(key, needs)
         else:
             settings.options[key] = values[j_ - 1]
         settings.preset = None

@@ -73,6 +73,74 @@ def available_modules(theme: str) -> list[tuple[str, str, list[str] | None]]:
     return sorted(out, key=lambda m: (m[1] not in switches, m[0]))
 
 
+def option_needs(theme: str, key: str, roles: list[str] | tuple[str, ...], value: Any = True) -> list[str]:
+    """The characters that option ``key`` (set to ``value``) needs and ``roles`` lacks, as its plug-in
+    declares it: an extra key (``Plugin.option_keys``) plays only while its plug-in is in play
+    (``Plugin.active``: the Messengers' ranks need the Messengers, the hidden Sorcerer the Sorcerers); a
+    switch (``Module.option``) plays when its module's own check (``Plugin.validate``) finds no error (the
+    Lancelot variants need both Lancelots). Each character that would make it play (with the set it is
+    dealt in, ``Role.dealt_as_set``) is named, as players read them; empty: it plays (or no character
+    would make it)."""
+    from engine import ROLES, GameConfig, Theme
+    from engine.plugin import Module, option_owners
+
+    owner = option_owners().get(key)
+    if owner is None:
+        return []
+    if value is True and isinstance(owner, Module) and owner.option == key and owner.option_values:
+        value = owner.option_values[0]
+
+    def plays(with_roles: list[str]) -> bool:
+        config = GameConfig(theme=Theme(theme), players=10, roles=tuple(with_roles), options={key: value})
+        if isinstance(owner, Module) and owner.option == key:
+            return not any(i.level == "error" for i in owner.validate(config))
+        return owner.active(config)
+
+    if plays(list(roles)):
+        return []
+    return [rid for rid in available_roles(theme)
+            if rid not in roles and plays([*roles, *(ROLES[rid].dealt_as_set or (rid,))])]
+
+
+def left_out(theme: str, roles: list[str] | tuple[str, ...], options: dict[str, Any]) -> dict[str, list[str]]:
+    """The options set in ``options`` that cannot play with ``roles``, and the characters each needs
+    (``option_needs``): the game is made without them, the panel says why."""
+    out = {}
+    for key, value in options.items():
+        if value and (needs := option_needs(theme, key, roles, value)):
+            out[key] = needs
+    return out
+
+
+def needs_text(table: Table, roles: list[str]) -> Html:
+    """The characters an option needs: "Good Sorcerer and Evil Sorcerer"."""
+    return texts.join_names([table.role(r) for r in roles], table.lang)
+
+
+def needs_line(table: Table, key: str, needs: list[str]) -> Html:
+    """Why option ``key`` cannot be switched on, and where to add the characters it needs."""
+    return table.t("settings.option_needs_answer", option=table.module(key), roles=needs_text(table, needs),
+                   page=table.t("settings.button.roles"))
+
+
+def option_value_name(table: Table, key: str, value: Any) -> Html:
+    if value is True:
+        return table.t("settings.on")
+    return texts.name_of("variant", str(value), table.lang, table.theme)
+
+
+def option_button(table: Table, key: str, values: list[str] | None, value: Any, locked: bool) -> Html:
+    """An option's button: its name (``optionbutton.<key>``, the same words as its ``module.<key>`` in
+    the summary), its value when it has variants; ✅ on, ▫️ off, 🔒 when it needs a character not
+    chosen (⚠️ if on all the same: it is left out)."""
+    name = texts.name_of("optionbutton", key, table.lang, table.theme)
+    mark = ("⚠️ " if value else "🔒 ") if locked else "✅ " if value else "▫️ "
+    if values:
+        now = texts.name_of("valuebutton", str(value), table.lang, table.theme) if value else table.t("settings.off")
+        return mark + table.t("settings.button.option_value", option=name, value=now)
+    return mark + name
+
+
 def available_presets(theme: str) -> list[Any]:
     """``engine.presets.Preset`` objects for ``theme``."""
     from engine.presets import PRESETS
