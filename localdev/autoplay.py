@@ -79,6 +79,7 @@ class Words:
     over: tuple[str, ...] = ("Game over", "Game cancelled")
     join: str = "Join"
     start: str = "Start"
+    add_bot: str = "Add a bot"
     host: str = "Host: "
     settings: str = "Settings"
     characters: str = "Characters"
@@ -144,6 +145,7 @@ def _catalog_words(lang: str) -> Words:
         over=tuple(dict.fromkeys(_word(k, lang) for k in ("board.ended", "board.cancelled", "end.title.none"))),
         join=_word("lobby.button.join", lang),
         start=_word("lobby.button.start", lang),
+        add_bot=_word("lobby.button.add_bot", lang),
         host=_before_blank("lobby.host", lang),
         settings=_word("lobby.button.settings", lang),
         characters=_word("settings.button.roles", lang),
@@ -359,6 +361,9 @@ class Driver:
     names: dict[int, str] = field(default_factory=dict)  # user id -> shown name (default: updates.user)
     lobby: bool = False
     start_at: int | None = None
+    # with one of ``players`` the host: the lobby's 🤖 Add a bot seats the bot's own players until this many
+    # are listed (a table of fewer simulated players than a game needs); None: never
+    fill_to: int | None = None
     words: Words | None = None  # the catalog language to read; None: each chat's own, read off the page
     # user id -> the engine view of that player's own seat (``engine.view(state, seat)``), or None: with
     # it, decisions come from ``engine.policy.decide`` given that view alone; without, from the page
@@ -499,6 +504,14 @@ class Driver:
             host = re.search(rf"^{re.escape(w.host)}(.+)$", text, re.M)
             host_id = self.user_named(host.group(1).strip()) if host else None
             start = next((b for b in buttons if w.start in b["text"]), None)
+            add = next((b for b in buttons if w.add_bot in b["text"]), None)
+            if (host_id is not None and add is not None and self.fill_to and len(listed) < self.fill_to
+                    and all(self.name_of(u) in listed for u in self.players)):
+                key = (host_id, msg["message_id"], _look(msg))
+                if key not in self._dead:
+                    self._dead.add(key)
+                    self._press(host_id, self.group, msg, add["data"])
+                    return True
             if host_id is not None and start is not None and self.start_at and len(listed) >= self.start_at:
                 key = (host_id, msg["message_id"], _look(msg))
                 if key not in self._dead:

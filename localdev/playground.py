@@ -69,6 +69,7 @@ FIRST_USER_ID = 1001
 DEFAULT_PORT = 8642
 DEFAULT_BOT_DELAY = 0.6
 MAX_SEATS = 10
+MIN_PLAYERS = 5  # a game's smallest table: fewer seats are filled with the bot's own 🤖 players in the lobby
 JSON = dict[str, Any]
 
 
@@ -105,7 +106,10 @@ class BotPlayers:
 
     def seat(self, seats: list[Seat]) -> None:
         self.driver.names = {s.user_id: s.name for s in seats}
-        self.driver.start_at = len(seats)
+        # a bot host of fewer seats than a game needs fills the table with the lobby's 🤖 (the bot's own
+        # players), as a person hosting does, then starts
+        self.driver.fill_to = MIN_PLAYERS
+        self.driver.start_at = max(len(seats), MIN_PLAYERS)
         self.driver.players = [s.user_id for s in seats if s.bot]
 
     def tick(self, now: float) -> float | None:
@@ -552,7 +556,9 @@ class Playground:
             "from": {"id": sender.get("id"), "name": sender.get("first_name", "")} if mine else None,
             "html": html.escape(text, quote=False) if mine else tg_html.render(text, self.bot_username),
             "edited": bool(m.get("edit_date")),
-            "time": time.strftime("%H:%M", time.localtime(m.get("edit_date") or m.get("date") or 0)),
+            # its unix date (the last edit's, if edited): the page shows it in the reader's zone, as its
+            # deadlines (<tg-time>), never in the server's
+            "date": int(m.get("edit_date") or m.get("date") or 0),
             "buttons": [],
         }
         if m.get("photo"):
@@ -637,7 +643,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--port", type=int, metavar="N", default=_env_int("PLAYGROUND_PORT", DEFAULT_PORT),
                     help=f"port of the page on 127.0.0.1 (default {DEFAULT_PORT}, or a free one if taken; 0: any)")
     ap.add_argument("--players", type=int, metavar="N", default=_env_int("PLAYGROUND_PLAYERS", 5),
-                    help="seats at the table, 5-10 (default 5)")
+                    help="seats at the table, 1-10 (default 5; under 5, the host fills the table with the "
+                         "lobby's 🤖 Add a bot)")
     ap.add_argument("--humans", type=int, metavar="N", default=_env_int("PLAYGROUND_HUMANS", 1),
                     help="seats played by people, the rest are bots (default 1; 0: watch the bots)")
     ap.add_argument("--bot-delay", type=float, metavar="SECONDS", default=_env_float("PLAYGROUND_BOT_DELAY", DEFAULT_BOT_DELAY),
@@ -648,8 +655,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                     help="auto (default): telegram if TELEGRAM_BOT_TOKEN is set, else playground")
     ap.add_argument("-v", "--verbose", action="store_true", help="log every update the bot handles")
     args = ap.parse_args(argv)
-    if not 5 <= args.players <= MAX_SEATS:
-        ap.error("--players must be 5 to 10")
+    if not 1 <= args.players <= MAX_SEATS:
+        ap.error(f"--players must be 1 to {MAX_SEATS}")
     if not 0 <= args.humans <= args.players:
         ap.error("--humans must be 0 to --players")
     if args.bot_delay < 0:

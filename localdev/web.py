@@ -9,7 +9,8 @@ API (JSON bodies; ``as`` is the acting player's user id):
     ``POST /api/press {as, chat, message, data}``  press an inline button -> ``{status, text, alert}``
     ``POST /api/send  {as, chat, text}``           type a message or command in a chat
     ``POST /api/start {as, payload}``              open the bot's private chat (t.me deep link / Start)
-    ``POST /api/seat  {players: [{name, bot, lang}], open_lobby}``  seat the table (5-10 players; ``lang``:
+    ``POST /api/seat  {players: [{name, bot, lang}], open_lobby}``  seat the table (1-10 players: under 5,
+         the host fills the table with the lobby's 🤖 Add a bot; ``lang``:
          the seat's app language, "" for none: the group's)
     ``POST /api/speed {bot_delay}``                seconds between bot moves
     ``GET  /api/file/<file_id>``                   a photo the bot sent (sendPhoto bytes)
@@ -23,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, abort, jsonify, request, send_from_directory
+
+from localdev.playground import MAX_SEATS
 
 STATIC = Path(__file__).resolve().parent / "static"
 LONG_POLL_SECONDS = 20.0
@@ -123,8 +126,8 @@ def create_app(pg: Any) -> Flask:
     def seat() -> Response:
         data = body()
         players = data.get("players")
-        if not isinstance(players, list) or not 5 <= len(players) <= 10:
-            return refused(ValueError("seat 5 to 10 players"))
+        if not isinstance(players, list) or not 1 <= len(players) <= MAX_SEATS:
+            return refused(ValueError(f"seat 1 to {MAX_SEATS} players"))
         try:
             seats = pg.seat([p for p in players if isinstance(p, dict)], open_lobby=bool(data.get("open_lobby", True)))
         except ValueError as exc:

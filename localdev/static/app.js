@@ -6,6 +6,9 @@
 const params = new URLSearchParams(location.search);
 const VIEWER = params.has("as") ? Number(params.get("as")) : null;
 const NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy"];
+// The seats panel: 1 to 10 seats; with fewer than 5 the host fills the table with the lobby's 🤖 Add a bot.
+const MIN_SEATS = 1;
+const MAX_SEATS = 10;
 const COLORS = ["#e17076", "#7bc862", "#e5ca77", "#65aadd", "#a695e7", "#ee7aae", "#6ec9cb", "#faa774"];
 
 let state = null;
@@ -146,7 +149,12 @@ function messageNode(chatId, m, isGroup) {
     localTimes(text);
     bubble.append(text);
   }
-  bubble.append(el("div", "meta", (m.edited ? "edited " : "") + m.time));
+  const meta = el("div", "meta", m.edited ? "edited " : "");
+  const when = el("time", "", clockOf(m.date));
+  when.dateTime = new Date(m.date * 1000).toISOString();
+  when.title = new Date(m.date * 1000).toString();
+  meta.append(when);
+  bubble.append(meta);
   wrap.append(bubble);
   if (m.buttons && m.buttons.length) {
     const keyboard = el("div", "keyboard");
@@ -452,7 +460,7 @@ function currentSeats() {
 }
 
 function fillSeatForm(seats) {
-  const count = Math.min(Math.max(seats.length || 5, 5), 10);
+  const count = Math.min(Math.max(seats.length || 5, MIN_SEATS), MAX_SEATS);
   const select = $("#seat-count");
   select.value = String(count);
   const rows = $("#seat-rows");
@@ -462,7 +470,7 @@ function fillSeatForm(seats) {
 
 function setupSeating() {
   const select = $("#seat-count");
-  for (let n = 5; n <= 10; n++) { const o = el("option", "", String(n)); o.value = String(n); select.append(o); }
+  for (let n = MIN_SEATS; n <= MAX_SEATS; n++) { const o = el("option", "", String(n)); o.value = String(n); select.append(o); }
   select.addEventListener("change", () => {
     const seats = currentSeats();
     fillSeatForm(Array.from({ length: Number(select.value) }, (_, i) => seats[i] || { name: NAMES[i], bot: true }));
@@ -481,6 +489,21 @@ function setupSeating() {
       groupActor = null;
     } catch (e) { toast(`⚠️ ${e.message}`); }
   });
+}
+
+// Every time on the page is in one zone, the reader's (the browser's), with one clock, as Telegram's apps
+// show them: the time beside each message (its unix date) and the date-time entities of its text.
+const CLOCK = new Intl.DateTimeFormat([], { hour: "2-digit", minute: "2-digit" });
+function clockOf(unix) { return CLOCK.format(new Date(Number(unix) * 1000)); }
+
+// Telegram's date-time entities (<tg-time format="t">, a deadline "until 14:32"): the server leaves the UTC
+// text for an app that cannot show them; the page writes the reader's own time instead.
+function localTimes(root) {
+  for (const t of root.querySelectorAll("time.tg-time")) {
+    const when = new Date(Number(t.dataset.unix) * 1000);
+    t.title = when.toString();
+    t.textContent = clockOf(t.dataset.unix);
+  }
 }
 
 // --- start ------------------------------------------------------------------------------------------------
@@ -502,13 +525,3 @@ function setup() {
 }
 
 setup();
-
-// Telegram's date-time entities (<tg-time format="t">) in the reader's own time zone and clock, as the
-// apps show them; the server leaves the UTC text for an app that cannot.
-function localTimes(root) {
-  for (const t of root.querySelectorAll("time.tg-time")) {
-    const when = new Date(Number(t.dataset.unix) * 1000);
-    t.title = when.toISOString();
-    t.textContent = when.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
-  }
-}

@@ -7,6 +7,13 @@ same webhook handler. The person's decisions come from ``localdev.autoplay.Drive
 on the team picker must show at once on the page (the ✅ mark, "Selected: ...", the count on Propose).
 Screenshots go to ``artifacts/`` (``picker_after_one_tap.png``: the person's chat after that tap).
 
+A second test seats three people from the panel (fewer than 5: the lobby's 🤖 fills the rest): the host opens
+the game, the two others join, the host adds two of the bot's own players with the lobby's 🤖 button and
+starts; the game runs with five seats, two of them 🤖, until the bots have voted
+(``artifacts/playground-3p2b.png``). The browser runs in a zone other than the server's (Asia/Kolkata,
++05:30): the time beside each message and a deadline ("until 14:32", Telegram's ``<tg-time>``) must both
+be in the browser's zone.
+
 Chromium (``PLAYGROUND_CHROMIUM``, default /usr/bin/chromium) missing is a failure (``scripts/test`` installs
 it as root, else refuses to start: scripts/preflight); set ``PLAYGROUND_BROWSER=skip`` to skip this test on
 a machine without it.
@@ -15,7 +22,11 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import threading
+import time
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -268,4 +279,181 @@ def test_a_person_plays_a_whole_game_with_bots_in_the_browser(chromium, playgrou
     assert "Game over" in _column_text(tab, GROUP_ID)
     tab.screenshot(path=str(ARTIFACTS / "playground-tab.png"))
     tab.close()
+    page.close()
+
+
+# ------------------------------------------------------------------------------------------------------
+# three people and two of the bot's own players, seated from the panel; one time zone on the page
+# ------------------------------------------------------------------------------------------------------
+
+# the lobby message on the page shows ``wanted`` (its text is redrawn when the bot edits it)
+LOBBY_SHOWS = f"""(wanted) => [...document.querySelectorAll('section[data-chat="{GROUP_ID}"] .msg')]
+  .some((m) => m.innerText.includes('New game of Avalon') && m.innerText.includes(wanted))"""
+# every message on the page: its chat and id, the time beside it (".meta") and the moment that time says
+# (its <time>); every deadline (<tg-time>) on the page
+TIMES_SHOWN = """() => ({
+  messages: [...document.querySelectorAll('section.chat .msg')].map((m) => {
+    const when = m.querySelector('.meta time');
+    return {chat: Number(m.closest('section.chat').dataset.chat), id: Number(m.dataset.id),
+            meta: m.querySelector('.meta').textContent, unix: when ? Date.parse(when.dateTime) / 1000 : null};
+  }),
+  deadlines: [...document.querySelectorAll('time.tg-time')].map((t) => ({
+    unix: Number(t.dataset.unix), text: t.textContent, line: t.parentElement.textContent})),
+})"""
+
+
+def _browser_zone() -> str:
+    """A zone whose clock differs from this machine's (the server's): Asia/Kolkata (+05:30), unless that is
+    this machine's offset."""
+    return "America/St_Johns" if time.localtime().tm_gmtoff == 5 * 3600 + 1800 else "Asia/Kolkata"
+
+
+def _one_zone(page: Any, pg: Playground, zone: str) -> None:
+    """One zone on the page, the browser's (``zone``): the time beside each message is its date there, and a
+    deadline (``<tg-time>``) is its moment there."""
+    from zoneinfo import ZoneInfo
+
+    page.wait_for_selector("time.tg-time", timeout=CLICK_TIMEOUT_MS)
+    here = ZoneInfo(zone)
+
+    def clock(unix: float) -> str:
+        return datetime.fromtimestamp(unix, here).strftime("%H:%M")
+
+    shown = page.evaluate(TIMES_SHOWN)
+    sent = {(chat, m["message_id"]): m for chat in {m["chat"] for m in shown["messages"]}
+            for m in pg.fake.messages(chat)}  # (read after the page: an edit made since is seen here)
+    assert len(shown["messages"]) >= 3
+    for m in shown["messages"]:
+        message = sent[m["chat"], m["id"]]
+        if not message.get("edit_date"):
+            assert m["meta"] == clock(message["date"]), (m, message, zone)
+            assert m["unix"] == message["date"], (m, message)
+        else:  # its last edit's moment (maybe one edit before the newest: the page may not show that yet)
+            assert m["unix"] is not None and message["date"] <= m["unix"] <= message["edit_date"], (m, message)
+            assert m["meta"] in (clock(m["unix"]), "edited " + clock(m["unix"])), (m, message, zone)
+    assert shown["deadlines"]
+    for deadline in shown["deadlines"]:
+        assert deadline["text"] == clock(deadline["unix"]), (deadline, zone)
+        assert "UTC" not in deadline["line"]
+
+
+def _bots_voted(group: str) -> bool:
+    """The vote's progress in the group names the bot's two players (🤖) among those who voted."""
+    return any(line.count("🤖") == 2 for line in re.findall(r"^Voted \(\d+/\d+\):.*$", group, re.M))
+
+
+@dataclass
+class HoldTheirVotes(Driver):
+    """Plays the people's part (the team picker, quest cards...) but never votes: the bots' votes show."""
+
+    def _vote(self) -> bool:
+        return False
+
+
+class PeoplePage(PageScreen):
+    """The page as a Screen for several people: a press in the group is made as its presser (the selector
+    beside the group's message box says who acts there)."""
+
+    def press(self, user_id: int, chat_id: int, message_id: int, data: str) -> None:
+        if chat_id == GROUP_ID:
+            self.page.select_option(f'section[data-chat="{GROUP_ID}"] .composer select', str(user_id))
+        super().press(user_id, chat_id, message_id, data)
+
+
+def test_three_people_seat_two_bots_from_the_lobby_in_one_time_zone(chromium, playground):
+    pg, url = playground
+    ARTIFACTS.mkdir(exist_ok=True)
+    zone = _browser_zone()
+    page = chromium.new_page(viewport={"width": 1600, "height": 960}, timezone_id=zone, locale="en-GB")
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url)
+    page.wait_for_selector(f'section[data-chat="{GROUP_ID}"]')
+
+    # the panel seats 1 to 10 people: three, all people; the host (the first) opens the game
+    page.click("#seats-toggle")
+    counts = page.eval_on_selector_all("#seat-count option", "(os) => os.map((o) => o.value)")
+    assert counts == [str(n) for n in range(1, 11)], counts
+    page.select_option("#seat-count", "3")
+    rows = page.locator(".seat-row")
+    assert rows.count() == 3
+    for i, name in enumerate(("Morgan", "Riley", "Sasha")):
+        rows.nth(i).locator("input").fill(name)
+        rows.nth(i).locator(".seat-kind").click()
+        assert rows.nth(i).locator(".seat-kind").inner_text().endswith("Person")
+    page.click("#seat-go")
+    page.wait_for_selector("text=New game of Avalon", timeout=CLICK_TIMEOUT_MS)
+    assert [(s.name, s.bot) for s in pg.seats] == [("Morgan", False), ("Riley", False), ("Sasha", False)]
+    host, *others = pg.seats
+    lobby = f'section[data-chat="{GROUP_ID}"] .msg:has-text("New game of Avalon")'
+    page.wait_for_function(LOBBY_SHOWS, arg="Players (1/10)", timeout=CLICK_TIMEOUT_MS)
+
+    # the two others join, each pressing Join in the group (the selector beside the box says who acts)
+    actor = f'section[data-chat="{GROUP_ID}"] .composer select'
+    for count, seat in enumerate(others, start=2):
+        page.select_option(actor, str(seat.user_id))
+        page.click(f'{lobby} button:has-text("Join")', timeout=CLICK_TIMEOUT_MS)
+        page.wait_for_function(LOBBY_SHOWS, arg=f"Players ({count}/10)", timeout=CLICK_TIMEOUT_MS)
+    # the host seats two of the bot's own players with the lobby's 🤖 button, and starts
+    page.select_option(actor, str(host.user_id))
+    for count in (4, 5):
+        page.click(f'{lobby} button:has-text("🤖 Add a bot")', timeout=CLICK_TIMEOUT_MS)
+        page.wait_for_function(LOBBY_SHOWS, arg=f"Players ({count}/10)", timeout=CLICK_TIMEOUT_MS)
+    shown = page.inner_text(lobby)
+    for name in ("Morgan", "Riley", "Sasha", "🤖 Ada (bot)", "🤖 Bruno (bot)"):
+        assert name in shown, shown
+    page.wait_for_function("() => document.querySelector('#who').textContent.includes('2 🤖 seats of the bot')",
+                           timeout=CLICK_TIMEOUT_MS)
+    assert page.inner_text("#who").startswith("3 people, 0 simulated bots")
+    page.click(f'{lobby} button:has-text("Start")', timeout=CLICK_TIMEOUT_MS)
+    page.wait_for_selector("text=The game begins", timeout=CLICK_TIMEOUT_MS)
+    view = pg.seat_view(host.user_id)
+    assert view is not None and view["players"] == 5  # three people and two 🤖
+    assert pg.table_bots() == 2
+
+    # the people play their part by clicking (but hold their votes) until the bots, moving on the chat's
+    # alarm, have voted: the vote's progress names them
+    screen = PeoplePage(page)
+    people = HoldTheirVotes(screen, GROUP_ID, [s.user_id for s in pg.seats], Policy(rng=random.Random(3)),
+                            names={s.user_id: s.name for s in pg.seats})
+    for _ in range(MAX_ROUNDS):
+        if _bots_voted(_column_text(page, GROUP_ID)):
+            break
+        if not people.step():
+            page.wait_for_timeout(50)
+    group = _column_text(page, GROUP_ID)
+    assert _bots_voted(group), group[-2000:]
+    for name in ("🤖 Ada (bot)", "🤖 Bruno (bot)"):  # the page shows the bots' seats at the table
+        assert name in group.rpartition("The game begins")[2]
+    page.screenshot(path=str(ARTIFACTS / "playground-3p2b.png"))
+
+    _one_zone(page, pg, zone)  # the browser's, for the time beside each message and for a deadline
+    board = page.locator(f'section[data-chat="{GROUP_ID}"] .msg:has(time.tg-time)').last
+    board.screenshot(path=str(ARTIFACTS / "playground-3p2b-deadline.png"))
+    assert set(pg.worker.statuses) == {200} and errors == []
+    page.close()
+
+
+def test_message_times_and_deadlines_show_in_the_browsers_zone(chromium, playground):
+    """The browser's zone differs from the server's: a message's time and a deadline are both in the browser's."""
+    pg, url = playground
+    ARTIFACTS.mkdir(exist_ok=True)
+    zone = _browser_zone()
+    page = chromium.new_page(viewport={"width": 1400, "height": 960}, timezone_id=zone, locale="en-GB")
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url)
+    pg.seat([{"name": "Morgan", "bot": False}, *({"name": n, "bot": True} for n in ("Bob", "Carol", "Dave", "Erin"))])
+    person = pg.seats[0]
+    page.wait_for_selector("text=New game of Avalon", timeout=CLICK_TIMEOUT_MS)
+    me = Driver(PageScreen(page), GROUP_ID, [person.user_id], Policy(rng=random.Random(3)),
+                names={s.user_id: s.name for s in pg.seats}, lobby=True, start_at=5)
+    for _ in range(MAX_ROUNDS):  # the person starts the game; a decision then shows its deadline
+        if page.query_selector("time.tg-time") is not None:
+            break
+        if not me.step():
+            page.wait_for_timeout(50)
+    _one_zone(page, pg, zone)
+    page.locator(f'section[data-chat="{GROUP_ID}"]').screenshot(path=str(ARTIFACTS / "playground-one-zone.png"))
+    assert errors == []
     page.close()

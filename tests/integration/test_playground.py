@@ -169,9 +169,25 @@ def test_the_api_refuses_foreign_hosts_non_json_and_other_players_chats(pg, clie
     refused = client.post("/api/send", json={"as": a, "chat": b, "text": "/start"})
     assert refused.status_code == 403
     assert client.post("/api/send", json={"as": 999, "chat": GROUP_ID, "text": "/help"}).status_code == 404
-    assert client.post("/api/seat", json={"players": [{"name": "Solo"}]}).status_code == 400
+    assert client.post("/api/seat", json={"players": []}).status_code == 400  # 1 to 10 seats
+    eleven = [{"name": f"P{i}", "bot": True} for i in range(11)]
+    assert client.post("/api/seat", json={"players": eleven}).status_code == 400
     same = [{"name": "Ann", "bot": True}] * 5
     assert client.post("/api/seat", json={"players": same}).status_code == 400
+
+
+def test_fewer_than_five_seats_are_filled_with_the_lobby_bots(pg, client):
+    """The page seats 1 to 10: three simulated bots, no person. Their host fills the table with the lobby's
+    🤖 Add a bot (the bot's own players), as a person hosting does, and starts the game with five."""
+    trio = [{"name": n, "bot": True} for n in ("Ann", "Ben", "Cy")]
+    answer = client.post("/api/seat", json={"players": trio, "open_lobby": True})
+    assert answer.status_code == 200 and len(answer.get_json()["seats"]) == 3
+    assert wait_for(pg, lambda: "The game begins" in "\n".join(pg.fake.texts(GROUP_ID))), story(pg)
+    group = "\n".join(pg.fake.texts(GROUP_ID))
+    assert "Seats: 1. Ann, 2. Ben, 3. Cy, 4. 🤖 Ada (bot), 5. 🤖 Bruno (bot)" in group, story(pg)
+    assert pg.table_bots() == 2 and pg.game_status() == "playing"
+    assert pg.seat_view(pg.seats[0].user_id)["players"] == 5
+    assert set(pg.worker.statuses) == {200}
 
 
 def test_photos_the_bot_sends_are_viewable(pg, client):
