@@ -45,8 +45,8 @@ def test_teams_are_numbered_in_their_round_and_a_team_not_proposed_in_time_count
         "  Team 1 · Alice: ⏰ no team proposed in time → rejected",
         "  Team 2 · Bob: ⏰ no team proposed in time → rejected",
         "  Team 3 · Carol: Carol and Dave → ✅ Alice, Bob, Carol, Dave and Erin | ❌ none → approved",
-        "  ⏰ Out of time: Erin (vote)",
-        "  ⏰ Out of time: Dave (Quest cards)",
+        "  ⏰ Out of time (vote): Erin",
+        "  ⏰ Out of time (Quest cards): Dave",
         "  ⚔️ Carol and Dave: success (2 × ✅ Success)",
         "<b>Round 2</b> · Quest 2",
         "  Team 1 · Dave: Alice, Bob and Carol → 🗳 vote open, no votes yet",  # (being voted on: no result)
@@ -83,10 +83,10 @@ def test_the_history_tells_the_lady_excalibur_plot_cards_and_who_ran_out_of_time
     assert history[1:] == [
         "<b>Round 1</b> · Quest 1",
         "  Team 1 · Alice: Alice and Bob → ✅ Alice | ❌ Bob, Carol, Dave and Erin → rejected",
-        "  ⏰ Out of time: Bob (Plot cards)",
+        "  ⏰ Out of time (Plot cards): Bob",
         "  Team 2 · Bob: Bob and Carol → ✅ Alice, Bob, Carol and Erin | ❌ Dave → approved",
-        "  ⏰ Out of time: Bob (Give Excalibur)",
-        "  ⏰ Out of time: Dave and Erin (vote)",
+        "  ⏰ Out of time (Give Excalibur): Bob",
+        "  ⏰ Out of time (vote): Dave and Erin",
         "  ⚔️ Carol used Excalibur on Bob's card",
         "  ⚔️ Bob and Carol: failed (1 × ❌ Fail, 1 × ✅ Success)",
         "<b>Round 2</b> · Quest 2",
@@ -94,13 +94,13 @@ def test_the_history_tells_the_lady_excalibur_plot_cards_and_who_ran_out_of_time
         "  Team 1 · Carol: Alice, Carol and Erin → ✅ Alice, Bob, Carol, Dave and Erin | ❌ none → approved",
         "  ⚔️ Alice, Carol and Erin: success (3 × ✅ Success)",
         "  🌊 Erin used the Lady of the Lake on Dave",
-        "  ⏰ Out of time on a secret decision: Dave (Loyalty card)",
+        "  ⏰ Out of time on a secret decision (Loyalty card): Dave",
     ]
     # What a check showed is never there: only who examined whom.
     assert "Good" not in "\n".join(history) and "Evil" not in "\n".join(history)
     french = end_text.history(table(lang="fr"), pv)
     assert "  🌊 Erin a utilisé la Dame du Lac sur Dave" in french
-    assert "  ⏰ Temps écoulé : Dave et Erin (vote)" in french
+    assert "  ⏰ Temps écoulé (vote) : Dave et Erin" in french
     assert "  Équipe 2 · Bob : Bob et Carol → ✅ Alice, Bob, Carol et Erin | ❌ Dave → approuvée" in french
 
 
@@ -149,12 +149,12 @@ def test_a_rogue_who_wins_alone_is_named_in_the_head_the_picture_and_its_caption
              roles=["merlin", "assassin", "servant", "minion", "good_rogue"],
              rogue={"watch": None, "watches": [], "tokens": [], "solo": 4, "partial": []})
     head, _ = end_text.game_over(table(), pv)
-    assert head.splitlines()[:2] == ["🏁 <b>Game over: Erin (Good Rogue) wins alone!</b>",
+    assert head.splitlines()[:2] == ["🏁 <b>Game over: Erin wins alone as Good Rogue!</b>",
                                      "The Good Rogue completed their plan."]
     assert "Winners" not in head  # the title already says who won
     assert end_text.result(table(), pv) == ("Erin wins alone", "good")
     fr_head, _ = end_text.game_over(table(lang="fr"), pv)
-    assert fr_head.startswith("🏁 <b>Fin de la partie : Erin (Brigand du Bien) l'emporte en solitaire !</b>")
+    assert fr_head.startswith("🏁 <b>Fin de la partie : Erin l'emporte en solitaire (rôle : Brigand du Bien) !</b>")
     last = {"game_id": "g", "status": "ended", "names": NAMES[:5], "user_ids": list(range(5)), "view": pv}
     out = picture_out(-1, last, "en")
     assert out is not None and out.text == "🖼 <b>Avalon</b> · 5 players · Erin wins alone"

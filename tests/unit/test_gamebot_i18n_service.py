@@ -48,7 +48,7 @@ def test_private_messages_follow_each_players_telegram_language(h):
     for uid in (2, 3, 4, 5):  # French app, or a language we do not speak: the group's French
         assert role_card(h, uid).startswith("🎭 <b>Votre rôle secret"), uid
     card = role_card(h, 2)
-    assert "Vous êtes <b>" in card and "Gardez-le secret" in card
+    assert "Votre personnage est <b>" in card and "Gardez-le secret" in card
 
 
 def test_a_french_group_plays_a_whole_game_in_french(h):

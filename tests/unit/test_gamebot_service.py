@@ -362,7 +362,7 @@ def test_status_and_rules_describe_the_current_game(h):
     h.press_label(1, GROUP, "Start")
     leader = session(h).players[session(h).game().leader]
     h.send(U.command(U.group(GROUP), U.user(2), "/status"))
-    assert f"⏳ Waiting for: {leader.name} (team)" in h.io.last(GROUP).text  # the picker is in the Leader's hands
+    assert f"⏳ Waiting (team): {leader.name}" in h.io.last(GROUP).text  # the picker is in the Leader's hands
     h.send(U.command(U.group(GROUP), U.user(2), "/rules"))
     assert "Merlin" in h.io.last(GROUP).text and "Avalon in short" in h.io.last(GROUP).text
     h.send(U.command(U.private(U.user(2)), U.user(2), "/status"))

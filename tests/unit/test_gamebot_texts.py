@@ -182,7 +182,7 @@ def test_french_uses_the_french_rulebook_words():
     assert texts.name_of("module", "lady_of_the_lake", "fr") == "Dame du Lac"
     assert texts.name_of("module", "excalibur", "fr") == "Excalibur"
     assert texts.name_of("card", "switch", "fr") == "Changement d'Allégeance"
-    assert texts.t("ev.RoundStarted", "fr", "avalon", round=2, leader="Éric") == "🔔 <b>Tour 2</b> · Roi : Éric"
+    assert texts.t("ev.RoundStarted", "fr", "avalon", round=2, leader="Éric") == "🔔 <b>Tour 2</b> · Couronne : Éric"
     # The Resistance in French
     assert texts.t("ev.QuestStarted", "fr", "resistance", quest=3, team="A et B").startswith("⚔️ Mission 3")
     assert texts.name_of("role", "minion", "fr", "resistance") == "Espion"

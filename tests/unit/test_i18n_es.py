@@ -138,7 +138,7 @@ def test_a_message_to_the_whole_group_uses_the_plural(key):
 def test_a_private_message_to_one_person_keeps_tu():
     assert texts.t("prompt.pick_one", LANG) == "Elige a un jugador."
     assert "toca Iniciar" in texts.t("votes.need_private", LANG, link="L")
-    assert texts.t("vote.already", LANG, vote=texts.t("vote.approve", LANG)) == "Ya has votado a favor."
+    assert texts.t("vote.already", LANG, vote=texts.t("vote.approve", LANG)) == "Ya has votado: Aprobar."
 
 
 # --- any player fits ---------------------------------------------------------------------------------------

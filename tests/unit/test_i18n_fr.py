@@ -133,7 +133,6 @@ AGREES_WITH = {
     ("lobby.only_host", "seul"): "the word hôte (seul l'hôte)",
     ("cancel.not_allowed", "seul"): "the word hôte (seul l'hôte)",
     ("language.not_allowed", "seul"): "the word hôte (seul son hôte)",
-    ("team.only_leader", "seul"): "the title Roi / Chef (seul le Roi)",
     ("rules.avalon", "seul"): "the Fail card (un seul Échec)",
     ("rules.resistance", "seul"): "the Fail card (un seul Échec)",
     ("rolehelp.merlin", "seule"): "the chance (une seule chance)",

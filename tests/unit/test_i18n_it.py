@@ -159,7 +159,7 @@ def test_a_group_text_for_nobody_in_particular_says_no_tu(key):
 
 def test_a_private_message_still_says_tu():
     assert texts.t("prompt.pick_one", LANG) == "Scegli un giocatore."
-    assert texts.t("vote.already", LANG, vote=texts.t("vote.approve", LANG)) == "Hai già votato a favore."
+    assert texts.t("vote.already", LANG, vote=texts.t("vote.approve", LANG)) == "Hai già votato: Approva."
     assert render("prompt.plot_opinion_maker", "avalon", "Carica") == \
         "🃏 Con la carta «Carica» voti prima degli altri, apertamente. Scegli il tuo voto."
 

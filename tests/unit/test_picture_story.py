@@ -133,9 +133,9 @@ def test_the_notes_tell_what_the_grid_cannot_and_nothing_it_shows():
     blocks = picture.notes(table, pv, by_round.rounds(pv))
     assert [[n.text for n in block] for block in blocks] == [
         ["Round 1 · Quest 1", "🌊 Erin used the Lady of the Lake on Carol"],
-        ["Round 2 · Quest 2", "⏰ Out of time: Carol (Quest cards)",
+        ["Round 2 · Quest 2", "⏰ Out of time (Quest cards): Carol",
          "⚔️ Alice, Carol and Erin: success (1 × ✨ Magic, 2 × ✅ Success)"],
-        ["After the quests", "🗡 Bob names Dave... who is not Merlin!", "⏰ Out of time: Bob (Assassination)"],
+        ["After the quests", "🗡 Bob names Dave... who is not Merlin!", "⏰ Out of time (Assassination): Bob"],
     ]
     assert [n.bold for n in blocks[0]] == [True, False]
     png = picture.render_png({"game_id": "g", "status": "ended", "names": NAMES[:5], "user_ids": [], "view": pv}, "fr")

@@ -24,9 +24,9 @@ def test_french_announcements():
         "❌ <b>Quête 2 échouée</b> (1 × ❌ Échec, 2 × ✅ Succès).\n   La Magie a inversé le résultat.")
     assert line("QuestCompleted", theme="resistance", quest=0, success=True, cards={"success": 2}) == (
         "✅ <b>Mission 1 réussie</b> (2 × ✅ Succès).")
-    assert line("LeaderChanged", leader=3, previous=2) == "👑 Dalia devient le Roi."
-    assert line("LeaderChanged", theme="resistance", leader=3) == "👑 Dalia devient le Chef."
-    assert line("VoteShown", seat=1, vote="approve") == "📣 Bérénice vote à découvert : <b>pour</b>."
+    assert line("LeaderChanged", leader=3, previous=2) == "👑 Dalia prend la tête."
+    assert line("LeaderChanged", theme="resistance", leader=3) == "👑 Dalia prend la tête."
+    assert line("VoteShown", seat=1, vote="approve") == "📣 Bérénice vote à découvert : <b>Approuver</b>."
 
 
 def test_assassination_and_recruitment_name_their_outcome():
@@ -35,7 +35,7 @@ def test_assassination_and_recruitment_name_their_outcome():
     assert line("AssassinationAttempted", assassin=1, targets=[2, 4], kind="messengers", hit=True) == (
         "🗡 Bérénice désigne Clément et Émile... qui <b>sont</b> les Messagers du Bien !")
     assert line("RecruitmentAttempted", assassin=1, target=3, recruited=True) == (
-        "🤝 Bérénice désigne Dalia... qui <b>est</b> le Vassal Peu Fiable et rejoint le Mal !")
+        "🤝 Bérénice désigne Dalia... dont le rôle <b>est</b> le Vassal Peu Fiable, qui rejoint le Mal !")
     assert line("PlotCardPlayed", seat=2, card="keeping_close_eye", target=5) == (
         "🃏 Clément joue la carte « Embuscade » et regarde la carte jouée par Fanny.")
     assert line("PlotCardPlayed", theme="resistance", seat=2, card="strong_leader") == (
@@ -49,7 +49,7 @@ def test_private_knowledge_and_events():
                                            {"seat": 4, "label": "merlin_or_morgana", "source": "reveal"}])
     assert lines == ["• Bérénice : Mal (vu avec la Dame du Lac)", "• Dalia : a joué ❌ Échec (vu grâce à la carte « Embuscade », Quête 2)",
                      "• Émile : Merlin ou Morgane"]
-    assert line("MessengerRankDealt", private=True, rank="junior") == "📜 Vous êtes le Messager <b>cadet</b>."
+    assert line("MessengerRankDealt", private=True, rank="junior") == "📜 Votre rang de Messager : <b>cadet</b>."
     assert line("CardSwitched", private=True, by=0, card="fail", was="success") == (
         "⚔️ Arthur a utilisé Excalibur sur votre carte : elle compte maintenant comme <b>❌ Échec</b> (vous aviez joué"
         " ✅ Succès).")
@@ -68,7 +68,7 @@ def test_the_end_in_french():
           "assassination": {"assassin": 1, "kind": "merlin", "named": [4], "hit": False}}
     head, history = end_text.game_over(Table(chat_id=-1, game_id="g", lang="fr", names=NAMES[:5]), pv)
     assert head.startswith("🏁 <b>Fin de la partie : le Bien l'emporte !</b>\nBérénice a manqué Merlin.")
-    assert "😇 Arthur : <b>Merlin</b> (Bien)" in head and "😈 Dalia : <b>Sbire de Mordred</b>\n" in head
+    assert "😇 Arthur, rôle : <b>Merlin</b> (Bien)" in head and "😈 Dalia, rôle : <b>Sbire de Mordred</b>\n" in head
     assert history.splitlines()[:3] == [
         "<b>Historique</b>", "<b>Tour 1</b> · Quête 1",
         "  Équipe 1 · Arthur : Arthur et Clément → ✅ Arthur, Bérénice et Émile | ❌ Clément et Dalia → approuvée"]
@@ -98,7 +98,7 @@ def test_the_board_in_french_names_players_and_cards():
 
 def test_plot_cards_in_french_say_what_happened():
     assert line("PlotCardPlayed", seat=2, card="strong_leader", previous=0) == (
-        "🃏 Clément joue la carte « Mener à la victoire » et remplace Arthur comme Roi.")
+        "🃏 Clément joue la carte « Mener à la victoire » et prend la tête : Arthur ne mène plus.")
     assert line("PlotCardPlayed", theme="resistance", seat=4, card="in_the_spotlight", target=1) == (
         "🃏 Émile joue la carte « Sous les projecteurs » et oblige Bérénice à jouer sa carte face visible.")
     assert line("CardSeen", private=True, seat=0, card="fail", source="trapper") == (

@@ -88,8 +88,8 @@ def test_sentences_about_a_character_use_its_sentence_form(lang):
 
 
 def role_lines(text: str) -> dict[str, str]:
-    """The end's role list: name -> the character shown in bold after it."""
-    return {m.group(1): m.group(2) for m in re.finditer(r"^\S+ (\w+) ?: <b>([^<]+)</b>", text, re.M)}
+    """The end's role list: name -> the character shown in bold after it ("Carol: ", "Carol als ", "Carol, rôle : ")."""
+    return {m.group(1): m.group(2) for m in re.finditer(r"^\S+ (\w+)(?: ?:|,? \w+(?: ?:)?) <b>([^<]+)</b>", text, re.M)}
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+from gamebot.botapi.callbacks import Codec
 from gamebot.language.markup import shorten
 from gamebot.outbox.context import display_name
 from gamebot.presenter.table import Table
-from gamebot.botapi.callbacks import Codec
 from gamebot.presenter.vote import team_picker
 from localdev import updates as U
 from tests.unit.gamebot_fakes import GROUP, Harness

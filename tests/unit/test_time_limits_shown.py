@@ -50,7 +50,7 @@ def test_the_team_picker_and_the_board_say_how_long_and_until_when(h):
     assert picker.text.endswith(f"⏳ Time limit: 3 min, until {_until(h)}")  # the Leader's team: 180 s by default
     board = h.io.chat(GROUP)[0]
     assert f"⏱ 3 min to answer, until {_until(h)}" in board.text
-    assert board.text.index("Waiting for") < board.text.index("⏱")
+    assert board.text.index("⏳ Waiting") < board.text.index("⏱")
 
 
 def test_the_vote_the_quest_cards_and_private_prompts_say_their_limit(h):

@@ -62,16 +62,16 @@ def _card(config: GameConfig, role: str, lang: str = "en", seed: int = 3) -> str
 
 
 @pytest.mark.parametrize("lang,spy,servant", [("en", "You are <b>a Spy</b>.", "You are <b>a Resistance Operative</b>."),
-                                              ("fr", "Vous êtes <b>un Espion</b>.", "Vous êtes <b>un Résistant</b>.")])
+                                              ("fr", "Votre personnage est <b>un Espion</b>.", "Votre personnage est <b>un Résistant</b>.")])
 def test_the_role_card_gives_the_article_and_does_not_repeat_the_side(lang, spy, servant):
     config = GameConfig(theme="resistance", players=5, roles=())
     assert spy in _card(config, "minion", lang) and servant in _card(config, "servant", lang)
     avalon = GameConfig(players=7, roles=("merlin", "assassin", "good_lancelot", "evil_lancelot"))
     card = _card(avalon, "evil_lancelot", lang)
-    assert ("You are <b>Lancelot (Evil)</b>." if lang == "en" else "Vous êtes <b>Lancelot du Mal</b>.") in card
+    assert ("You are <b>Lancelot (Evil)</b>." if lang == "en" else "Votre personnage est <b>Lancelot du Mal</b>.") in card
     merlin = _card(avalon, "merlin", lang)  # a name that does not say the side: the side follows
     assert ("You are <b>Merlin</b> — Good (Loyal Servants of Arthur)." if lang == "en"
-            else "Vous êtes <b>Merlin</b> — le Bien (Fidèles Vassaux d'Arthur).") in merlin
+            else "Votre personnage est <b>Merlin</b> — le Bien (Fidèles Vassaux d'Arthur).") in merlin
 
 
 def test_end_of_game_role_lines_do_not_repeat_the_side():
@@ -85,9 +85,9 @@ def test_end_of_game_role_lines_do_not_repeat_the_side():
     assert "😇 Carol: <b>Lancelot (Evil)</b> (now Good)" in head and "😈 Dave: <b>Lancelot (Good)</b> (now Evil)" in head
     head = end_text.game_over(table("fr", "resistance", 4), {**pv, "roles": ["minion", "servant", "minion", "servant"],
                                                            "sides": ["evil", "good", "evil", "good"]})[0]
-    assert "😈 Alice : <b>Espion</b>\n" in head and "(Espion)" not in head
+    assert "😈 Alice, rôle : <b>Espion</b>\n" in head and "(Espion)" not in head
     head = end_text.game_over(table("fr", "avalon", 4), pv)[0]
-    assert "😇 Carol : <b>Lancelot du Mal</b> (passé au Bien)" in head and "(Mal) (Mal)" not in head
+    assert "😇 Carol, rôle : <b>Lancelot du Mal</b> (passé au Bien)" in head and "(Mal) (Mal)" not in head
 
 
 def test_revealed_characters_and_the_rules_say_the_side_once():
@@ -96,7 +96,7 @@ def test_revealed_characters_and_the_rules_say_the_side_once():
     assert plugin_board_lines(table(), pv) == [
         "🎭 Bob is the Revealer (Evil)", "🎭 Carol is the Untrustworthy Servant (now Evil)"]
     assert plugin_board_lines(table("fr"), pv) == [
-        "🎭 Bob est le Révélateur (Mal)", "🎭 Carol est le Vassal Peu Fiable (passé au Mal)"]
+        "🎭 Bob a pour rôle le Révélateur (Mal)", "🎭 Carol a pour rôle le Vassal Peu Fiable (passé au Mal)"]
     rules = rules_text(table("en", "resistance"), ["servant", "minion"], {})
     assert "• <b>Spy</b>: " in rules and "(Spy)" not in rules and "(Resistance)" not in rules
     rules = rules_text(table("fr", "avalon"), ["evil_lancelot", "merlin"], {})
@@ -242,7 +242,7 @@ def _first_vote_state():
     return state, holder
 
 
-@pytest.mark.parametrize("lang,says", [("en", "{name} (Charge) votes in the open, before the others."),
+@pytest.mark.parametrize("lang,says", [("en", "Charge: {name} votes in the open, before the others."),
                                        ("fr", "📣 Vote à découvert avant les autres (carte « Charge ») : {name}.")])
 def test_the_vote_message_says_who_votes_first_in_the_open(lang, says):
     state, holder = _first_vote_state()
