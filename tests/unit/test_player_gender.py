@@ -197,6 +197,10 @@ IS = {
     "it": rf"(?:{_SUBJECT}\s+(?:\S+\s+)?(?:è|diventa)|\bsei|\bdiventi|{MARK}\W*\s+che\s+(?:non\s+)?è)",
     "de": rf"(?:(?:{_SUBJECT}|du)\s+(?:\S+\s+)?(?:ist|bist|wird|wirst)|(?:bist|wirst)\s+du)",
 }
+# "As" before a title said of a player or the reader ("Als Anführer legst du"); a cast list's "als" before a
+# character is :func:`gendered_characters`' matter (fine there).
+AS = {"en": None, "ru": None, "fr": r"\ben tant que|\bcomme", "es": r"\bcomo", "pt": r"\bcomo", "it": r"\bcome",
+      "de": r"\bals"}
 # The placeholders a list of players' names fills ("Carol, Dave"): a label before or after them is said of them.
 NAME_LIST = {"names", "team", "approve", "reject"}
 LIST = "\ue003"
@@ -241,7 +245,10 @@ def gendered_titles(lang: str, text: str) -> list[str]:
         return []
     title = rf"\b(?:{'|'.join(GENDERED_TITLES[lang])})\b"
     who = f"[{MARK}{LIST}]"
-    patterns = [rf"{title}\s*(?::|\(|—)\s*{who}", rf"{who}\s*\(\s*{title}"]
+    patterns = [rf"{title}\s*(?::|\(|—)\s*{who}", rf"{who}\s*\(\s*{title}",
+                rf"{who}\s*:\s*(?:\S+\s+){{0,2}}?{title}"]  # "• Bob: erster Anführer"
+    if AS[lang]:  # "Als Anführer legst du ...": the title said of the reader
+        patterns.append(rf"(?i:{AS[lang]})\s+{title}")
     if IS[lang]:
         patterns.append(rf"{IS[lang]}\s+(?:\S+\s+){{0,2}}?{title}")
     return [m.group(0) for p in patterns for m in re.finditer(p, text, re.I)]
@@ -265,11 +272,14 @@ def gendered_characters(lang: str, text: str) -> list[str]:
 
 def gendered_article_after_is(lang: str, text: str) -> list[str]:
     """(c) for the Leader's word, the same for everyone: a gendered article makes it a man's ("Carol es ahora el
-    Líder")."""
-    if not IS[lang] or ARTICLES[lang] is None:
+    Líder"), also as a player's label ("• Carol: el primer Líder", what the Cleric learns)."""
+    if ARTICLES[lang] is None:
         return []
     leader = "|".join(re.escape(texts.vocab(lang, theme)["Leader"]) for theme in ("avalon", "resistance"))
-    return [m.group(0) for m in re.finditer(rf"{IS[lang]}\s+(?:\S+\s+)?(?:{ARTICLES[lang]})\s+(?:{leader})\b", text)]
+    said = [rf"[{MARK}{LIST}]\s*:\s*(?:{ARTICLES[lang]})\s+(?:\S+\s+)?(?:{leader})\b"]
+    if IS[lang]:
+        said.append(rf"{IS[lang]}\s+(?:\S+\s+)?(?:{ARTICLES[lang]})\s+(?:\S+\s+)?(?:{leader})\b")
+    return [m.group(0) for p in said for m in re.finditer(p, text)]
 
 
 def said_of_a_player(lang: str) -> list[str]:
@@ -309,6 +319,11 @@ def test_the_check_finds_gendered_titles_and_characters():
     assert gendered_titles("de", f"👑 Anführer: {MARK}") == [f"Anführer: {MARK}"]
     assert gendered_titles("de", f"Nur der Gastgeber ({MARK}) kann das tun.") == [f"Gastgeber ({MARK}"]
     assert gendered_titles("es", f"Líder: {MARK}") == []  # (the same for everyone)
+    assert gendered_titles("de", f"• {MARK}: erster Anführer") == [f"{MARK}: erster Anführer"]
+    assert gendered_titles("de", "Als Anführer legst du danach eine Karte beiseite") == ["Als Anführer"]
+    # ... or its article, in what the Cleric learns of the first Leader ("• Bob: el primer Líder")
+    assert gendered_article_after_is("es", f"• {MARK}: el primer Líder") == [f"{MARK}: el primer Líder"]
+    assert gendered_article_after_is("es", f"• {MARK}: lidera la primera ronda") == []
     # (b) a gendered title in brackets after a name (the old German vote)
     assert gendered_titles("de", f"{MARK} (Anführer) schlägt vor") == [f"{MARK} (Anführer"]
     assert gendered_titles("fr", f"{MARK} (Roi) propose") == [f"{MARK} (Roi"]
