@@ -360,14 +360,20 @@ class PeoplePage(PageScreen):
         super().press(user_id, chat_id, message_id, data)
 
 
-def test_three_people_seat_two_bots_from_the_lobby_in_one_time_zone(chromium, playground):
-    pg, url = playground
-    ARTIFACTS.mkdir(exist_ok=True)
+def _zoned_page(chromium: Any, url: str, width: int) -> tuple[Any, list[str], str]:
+    """A page in a zone other than the server's (en-GB: a 24-hour clock), its script errors collected."""
     zone = _browser_zone()
-    page = chromium.new_page(viewport={"width": 1600, "height": 960}, timezone_id=zone, locale="en-GB")
+    page = chromium.new_page(viewport={"width": width, "height": 960}, timezone_id=zone, locale="en-GB")
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(url)
+    return page, errors, zone
+
+
+def test_three_people_seat_two_bots_from_the_lobby_in_one_time_zone(chromium, playground):
+    pg, url = playground
+    ARTIFACTS.mkdir(exist_ok=True)
+    page, errors, zone = _zoned_page(chromium, url, 1600)
     page.wait_for_selector(f'section[data-chat="{GROUP_ID}"]')
 
     # the panel seats 1 to 10 people: three, all people; the host (the first) opens the game
@@ -438,11 +444,7 @@ def test_message_times_and_deadlines_show_in_the_browsers_zone(chromium, playgro
     """The browser's zone differs from the server's: a message's time and a deadline are both in the browser's."""
     pg, url = playground
     ARTIFACTS.mkdir(exist_ok=True)
-    zone = _browser_zone()
-    page = chromium.new_page(viewport={"width": 1400, "height": 960}, timezone_id=zone, locale="en-GB")
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(url)
+    page, errors, zone = _zoned_page(chromium, url, 1400)
     pg.seat([{"name": "Morgan", "bot": False}, *({"name": n, "bot": True} for n in ("Bob", "Carol", "Dave", "Erin"))])
     person = pg.seats[0]
     page.wait_for_selector("text=New game of Avalon", timeout=CLICK_TIMEOUT_MS)
