@@ -158,3 +158,24 @@ def test_in_practice_a_result_comes_before_what_it_asks_of_the_player(h: Timed) 
         quest = int(sent[i].split("players for Quest ")[1].split()[0])
         announced = [j for j, text in enumerate(sent) if f"<b>Round {quest}</b>" in text]
         assert announced and announced[0] < i, (quest, sent[i])
+
+
+def test_status_in_a_practice_lobby_shows_the_lobby(h: Timed) -> None:
+    """/status in the practice chat before the start: the lobby it is in (it said "You are not in a game")."""
+    s = practice(h)
+    assert s is not None
+    Harness.command(h, ME, "/status", chat_id=ME)
+    last = h.io.chat(ME)[-1]
+    assert last.text.startswith("🎯 <b>Practice: Avalon</b>") and last.keyboard
+    assert "You are not in a game" not in last.text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_group_command_in_a_practice_chat_says_this_game_is_played_here(h: Timed, lang: str) -> None:
+    """/leave in the practice chat: the game is here and /cancel ends it (not "add me to a group")."""
+    h.langs[ME] = lang
+    assert practice(h) is not None
+    Harness.command(h, ME, "/leave", chat_id=ME)
+    assert h.io.texts(ME)[-1] == plain(texts.t("practice.group_only", lang, command="/leave"))
+    Harness.command(h, 8, "/leave", chat_id=8)  # (someone without a practice game: the group's answer)
+    assert h.io.texts(8)[-1] == plain(texts.t("error.group_only", "en"))

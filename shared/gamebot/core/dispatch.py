@@ -73,7 +73,10 @@ async def on_message(deps: Deps, job: Job) -> None:
         return
     private = msg.chat.type == "private"
     if private and group_only:
-        await finish(deps, job, Plan(answer=texts.t("error.group_only", deps.private_lang(msg.from_user))))
+        table, _ = deps.load(msg.chat.id)  # (a /practice game's table is this chat: it says how it ends)
+        lang = deps.private_lang(msg.from_user, table)
+        key = "practice.group_only" if table is not None and table.practice and table.active else "error.group_only"
+        await finish(deps, job, Plan(answer=texts.t(key, lang, command="/" + cmd.lower())))
         return
     if not private and msg.chat.type not in GROUP_TYPES:
         return

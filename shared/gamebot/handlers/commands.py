@@ -127,6 +127,11 @@ async def cmd_status(deps: Deps, job: Job, args: str) -> None:
     user = job.user
     if chat.type == "private":
         session = deps.group_of(user.id)
+        if session is not None and session.practice and session.status == LOBBY and session.chat_id == chat.id:
+            text, kb = views.lobby(deps, session)  # (a /practice lobby: this chat is its table)
+            await finish(deps, job, Plan(outs=[Out("send", chat_id=chat.id, text=text, keyboard=kb,
+                                                    remember="lobby_msg", tag="lobby")]))
+            return
         if session is None or not seated(session, user.id):
             await finish(deps, job, Plan(answer=texts.t("status.private_none", reply_lang(job, session, deps))))
             return
