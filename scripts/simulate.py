@@ -237,14 +237,18 @@ def refusal(table: Table, err: IllegalAction) -> str:
     return table.t(key, **err.params) if texts.has(key, table.lang) else err.reason
 
 
-def tell(table: Table, state, events, me: int | None) -> None:
-    """The group's lines of these events (and the proposed team, which the vote message names), then the
-    private ones of ``me``."""
+def tell(table: Table, state, events, me: int | None, before: str | None = None) -> None:
+    """The group's lines of these events (and the proposed team once its vote opens, which the vote message
+    names: after the proposal, or after Excalibur is given between the two), then the private ones of
+    ``me``. ``before``: the stage before these events."""
+    proposed = any(ev.type == "TeamProposed" for ev in events)
+    if state.stage == "vote" and before not in (None, "vote") and not proposed:  # (Excalibur given meanwhile)
+        show([proposal_line(table, public_view(state))])
     show(announcements(table, events))
     for ev in events:
         if ev.type == "RoundStarted" and ev.data.get("round") == 1:  # (the bot's start message says it)
             show([event_line(table, ev.type, dict(ev.data)) or ""])
-    if any(ev.type == "TeamProposed" for ev in events) and state.stage == "vote":
+    if state.stage == "vote" and proposed:
         show([proposal_line(table, public_view(state))])
     if me is not None:
         show(private_events(table, events, me), f"  {table.t('simulate.private')} ")
@@ -269,12 +273,13 @@ def play(args: argparse.Namespace, table: Table) -> None:
         now = actors(state)
         seat = me if me in now else rng.choice(now)
         action = ask(state, seat, table) if seat == me else bot_move(state, seat, rng)
+        before = state.stage
         try:
             state, events = apply_action(state, action)
         except IllegalAction as err:
             print(f"  {refusal(table, err)}")
             continue
-        tell(table, state, events, me)
+        tell(table, state, events, me, before)
     print()
     show(end_text.head(table, public_view(state)))
 

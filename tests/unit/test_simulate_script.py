@@ -164,3 +164,19 @@ def test_a_person_answers_every_kind_of_decision_with_numbers(monkeypatch, capsy
     assert {"propose", "vote", "plot_deal", "give_excalibur", "trap", "lady"} <= answered, kinds
     assert ("propose", True, False, False) in kinds  # a quest and its team
     assert ("plot_deal", False, True, False) in kinds  # a card and the player who receives it
+
+
+@pytest.mark.parametrize("seed", ["4", "5"])
+def test_every_vote_follows_the_line_that_proposes_its_team_even_with_excalibur(seed):
+    """The team is named before its votes, also when the Leader gives Excalibur between the proposal and the
+    vote (the proposal's line used to be printed only when the vote opened in the same step)."""
+    run = simulate("--seed", seed, "--players", "7", "--excalibur")
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    votes = [i for i, line in enumerate(lines) if line.startswith("🗳 Votes")]
+    assert votes
+    for i in votes:
+        since = lines[max(j for j in range(i) if lines[j].startswith(("🔔", "👍", "👎")) or j == 0):i]
+        assert any(" proposes " in line for line in since), lines[i - 4 : i + 1]
+        given = [k for k, line in enumerate(since) if "gives Excalibur" in line]
+        assert all(k > next(j for j, line in enumerate(since) if " proposes " in line) for k in given), since
