@@ -72,7 +72,7 @@ def test_the_host_seats_bots_with_the_lobby_button_in_the_browser(chromium, play
     # the bots move when the chat's alarm fires: a few seconds of the timers' clock later
     for _ in range(200):
         text = _group_text(page)
-        if "Voted (" in text and "🤖" in text.rpartition("Voted (")[2]:
+        if "Voted (" in text and "🤖" in text.rpartition("Voted (")[2].split("\n")[0]:  # (that line: who voted)
             break
         offset[0] += 5
         pg.scheduler.wake()
