@@ -179,3 +179,31 @@ def test_a_group_command_in_a_practice_chat_says_this_game_is_played_here(h: Tim
     assert h.io.texts(ME)[-1] == plain(texts.t("practice.group_only", lang, command="/leave"))
     Harness.command(h, 8, "/leave", chat_id=8)  # (someone without a practice game: the group's answer)
     assert h.io.texts(8)[-1] == plain(texts.t("error.group_only", "en"))
+
+
+def test_a_practice_chat_speaks_one_language_when_the_panel_changes_it(h: Timed) -> None:
+    """The panel's 🌐 Language in a practice game: the table, the panel, the role card and the prompts all
+    change to it (the board turned German while the role card and the picker stayed English)."""
+    s = practice(h)
+    assert s is not None and s.lang == "en"
+    h.press_label(ME, ME, "⚙️ Settings")
+    h.press_label(ME, ME, "🌐")
+    h.press_label(ME, ME, "Deutsch")
+    s = Session.from_body(h.repo.items[chat_key(ME)].body)
+    assert s.lang == "de" and s.players[0].lang == "de"
+    assert any("Einstellungen für Übung" in m.text for m in h.io.chat(ME))
+    h.press_label(ME, ME, "▶️")
+    card = next(m.text for m in h.io.chat(ME) if "Übungspartie" in m.text)
+    assert "Deine geheime Rolle in Übung" in card
+    assert not any("Your secret role" in m.text or "choose <b>" in m.text for m in h.io.chat(ME))
+
+
+def test_language_in_a_practice_chat_changes_the_table_too(h: Timed) -> None:
+    """/language fr in the practice chat (the person's own language): the practice table follows, its lobby
+    drawn again in French, so that the one chat keeps one language."""
+    s = practice(h)
+    assert s is not None
+    Harness.command(h, ME, "/language fr", chat_id=ME)
+    s = Session.from_body(h.repo.items[chat_key(ME)].body)
+    assert s.lang == "fr" and s.players[0].lang == "fr"
+    assert "Entraînement" in h.io.msgs[(ME, s.lobby_msg)].text

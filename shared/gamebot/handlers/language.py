@@ -84,7 +84,7 @@ async def set_language(deps: Deps, job: Job, chat: Any, user: Any, code: str, pi
             s = Session(chat_id=chat_id, title=getattr(chat, "title", None) or "")
         elif s.active and user.id != s.host and not admin:  # a lobby opened meanwhile
             raise Reply(texts.t("language.not_allowed", s.lang), alert=True)
-        s.lang = code
+        s.speak(code)
         plan = Plan(session=s)
         done = texts.t("language.changed", code, language=esc(texts.language_name(code)))
         if picker_msg:
@@ -93,18 +93,24 @@ async def set_language(deps: Deps, job: Job, chat: Any, user: Any, code: str, pi
             plan.answer = done
         else:
             plan.outs.append(Out("send", chat_id=chat_id, text=done, tag="language"))
-        if s.status == LOBBY and s.lobby_msg:
-            text, kb = views.lobby(deps, s)
-            plan.outs.append(Out("edit", chat_id=chat_id, message_id=s.lobby_msg, text=text, keyboard=kb,
-                                 tag="lobby", view="lobby"))
-        elif s.status == PLAYING and s.board_msg:
-            plan.outs.append(Out("edit", chat_id=chat_id, message_id=s.board_msg, tag="board", view="board",
-                                 text=board(deps.table(s), public_view(game_of(s))),
-                                 keyboard=board_keyboard(deps.table(s), deps.codec)))
+        plan.outs += redrawn(deps, s)
         return plan
 
     plan = transact(deps, job, chat_id, decide)
     await finish(deps, job, plan)
+
+
+def redrawn(deps: Deps, s: Session) -> list[Out]:
+    """The table's lobby or board again, in its language now."""
+    if s.status == LOBBY and s.lobby_msg:
+        text, kb = views.lobby(deps, s)
+        return [Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=text, keyboard=kb, tag="lobby",
+                    view="lobby")]
+    if s.status == PLAYING and s.board_msg:
+        return [Out("edit", chat_id=s.chat_id, message_id=s.board_msg, tag="board", view="board",
+                    text=board(deps.table(s), public_view(game_of(s))),
+                    keyboard=board_keyboard(deps.table(s), deps.codec))]
+    return []
 
 
 # --- a person's own language (the bot's private chat) ------------------------------------------------
@@ -174,6 +180,9 @@ async def set_own_language(deps: Deps, job: Job, user: Any, code: str, picker_ms
             s.players[seat].lang = own_lang(user, fresh)
         plan = said(fresh, s)
         plan.session = s if seat is not None else None
+        if s is not None and seat is not None and s.practice:  # its table is this chat: one language
+            s.speak(s.players[seat].lang or s.lang)
+            plan.outs += redrawn(deps, s)
         plan.writes.append(Write(Item(key=user_key(user.id), body=fresh.body()), version))
         return plan
 

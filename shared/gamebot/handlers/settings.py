@@ -60,7 +60,9 @@ def panel_press(deps: Deps, s: Session, user: Any, lang: str, msg_id: int | None
     except settings_panel.NeedsCharacters as refused:
         raise Reply(needs_line(deps.table(s, lang), *refused.args), alert=True) from None
     if language is not None:
-        s.lang, changed = language, True
+        s.speak(language)
+        changed = True
+        lang = language if s.practice else lang  # (a practice table: the panel too, in the one chat)
     text, kb = views.settings_page(deps, s, page, lang)
     outs = [Out("edit", chat_id=user.id, message_id=msg_id, text=text, keyboard=kb, essential=False, tag="settings")]
     return Plan(session=s if changed else None, outs=outs)

@@ -18,7 +18,7 @@ from gamebot.botapi.callbacks import Codec
 from gamebot.botapi.telegram_io import TelegramIO
 from gamebot.environment import ARCHIVE_DAYS
 from gamebot.language import texts
-from gamebot.language.markup import shorten
+from gamebot.language.markup import plain, shorten
 from gamebot.outbox.courier import Courier
 from gamebot.outbox.uow import UnitOfWork
 from gamebot.presenter.table import Table
@@ -98,7 +98,8 @@ class Deps:
         return Table(
             chat_id=session.chat_id,
             game_id=session.game_id or "",
-            title=session.title,
+            # (a practice table's name, "Practice", in the language it is read in: it may change)
+            title=plain(texts.t("practice.title", lang or session.lang)) if session.practice else session.title,
             lang=lang or session.lang,
             theme=theme,
             names=session.names(),

@@ -279,6 +279,12 @@ class Session(BaseModel):
                 return i
         return None
 
+    def speak(self, lang: str) -> None:
+        """The table's language becomes ``lang``; at a /practice table (one chat) every seat speaks it."""
+        self.lang = lang
+        for player in self.players if self.practice else ():
+            player.lang = lang
+
     def names(self) -> list[str]:
         return [p.name for p in self.players]
 
