@@ -41,7 +41,7 @@ from gamebot.presenter.prompts import choice_label, private_prompt  # noqa: E402
 from gamebot.presenter.role_card import role_card  # noqa: E402
 from gamebot.presenter.settings import available_modules, available_roles, issue_text  # noqa: E402
 from gamebot.presenter.table import Table  # noqa: E402
-from gamebot.presenter.vote import proposal_line  # noqa: E402
+from gamebot.presenter.vote import picker_heading, proposal_line, team_sizes  # noqa: E402
 from gamebot.story import end_text
 
 NAMES = ["Walter", "Thomas", "Laura", "Evie", "Justin", "Margaret", "Don", "Ron", "Sarah", "Pat"]
@@ -191,22 +191,10 @@ def answer(p: Prompt, items: list[tuple[str, Any, str]], raw: str) -> Action | N
 
 
 def team_prompt(table: Table, p: Prompt, pv: dict[str, Any]) -> str:
-    """The Leader's decision as the bot's team picker words it (``team.title``, or ``team.title_targeting`` and
-    each quest's size): the bot asks it with that picker, not as a prompt, and has no sentence of its own for it
-    (``private_prompt`` would show its raw data: "Sizes: 0: 2", "Attempt: 1")."""
-    sizes = {int(q): int(n) for q, n in (p.info.get("sizes") or {}).items()}
-    if not sizes:
-        sizes = {pv["quest_choices"][0] if pv["quest_choices"] else 0: p.pick}
-    attempt = int(p.info.get("attempt", pv["vote_track"] + 1))
-    leader = table.name(p.seat)
-    if not p.quests:
-        quest = next(iter(sizes))
-        return table.t("team.title", leader=leader, size=sizes[quest], quest=quest + 1, attempt=attempt)
-    lines = [table.t("team.title_targeting", leader=leader, attempt=attempt)]
-    for q in p.quests:
-        star = "*" if pv["track"][q]["fails_needed"] > 1 else ""
-        lines.append(table.t("team.quest_sizes", quest=q + 1, size=sizes.get(q, p.pick), star=star))
-    return "\n".join(lines)
+    """The Leader's decision as the bot's team picker words it: the bot asks it with that picker, not as a
+    prompt, and has no sentence of its own for it (``private_prompt`` would show its raw data: "Sizes: 0: 2")."""
+    sizes, attempt = team_sizes(p, pv)
+    return picker_heading(table, pv, sizes, list(p.quests), attempt, table.name(p.seat))
 
 
 def ask(state, seat: int, table: Table) -> Action:

@@ -16,7 +16,7 @@ from gamebot.presenter.events import announcements, private_events
 from gamebot.presenter.prompts import private_prompt
 from gamebot.presenter.role_card import role_card
 from gamebot.presenter.table import NL, Table, esc
-from gamebot.presenter.vote import proposal_line, team_picker, vote_message
+from gamebot.presenter.vote import proposal_line, team_picker, team_sizes, vote_message
 from gamebot.storage import state_cache
 from gamebot.storage.session import ENDED, Selection, Session, collecting, serial
 from gamebot.story import end_text
@@ -56,11 +56,9 @@ def picker_out(deps: Deps, s: Session, state: GameState, prompt: Any, sel: Selec
     leader = s.players[state.leader]
     table = deps.table(s, player_lang(s, state.leader))
     pv = public_view(state)
-    sizes = {int(k): int(v) for k, v in (prompt.info.get("sizes") or {}).items()}
-    if not sizes:
-        sizes = {pv["quest_choices"][0] if pv["quest_choices"] else 0: prompt.pick}
+    sizes, attempt = team_sizes(prompt, pv)
     text, kb = team_picker(
-        table, pv, sizes, list(prompt.quests), int(prompt.info.get("attempt", state.vote_track + 1)),
+        table, pv, sizes, list(prompt.quests), attempt,
         list(sel.targets) if sel else [], sel.quest if sel else None, deps.codec, serial(state),
     )
     if message_id is not None:

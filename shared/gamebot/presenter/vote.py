@@ -14,6 +14,29 @@ from gamebot.presenter.table import NL, Table, esc
 from gamebot.presenter.time_limits import prompt_lines
 
 
+def team_sizes(prompt: Any, pv: dict[str, Any]) -> tuple[dict[int, int], int]:
+    """A team decision's sizes by quest index (the quest in play alone, without Targeting) and its attempt
+    (1 to 5), from the engine's prompt."""
+    sizes = {int(k): int(v) for k, v in (prompt.info.get("sizes") or {}).items()}
+    if not sizes:
+        sizes = {pv["quest_choices"][0] if pv["quest_choices"] else 0: prompt.pick}
+    return sizes, int(prompt.info.get("attempt", pv["vote_track"] + 1))
+
+
+def picker_heading(table: Table, pv: dict[str, Any], sizes: dict[int, int], quests: list[int], attempt: int,
+                   leader: Html) -> Html:
+    """What the Leader is asked: the team for the quest in play, or (Targeting) a quest and its team, with
+    each quest's size (* when it needs two Fails)."""
+    if not quests:
+        slot = next(iter(sizes))
+        return table.t("team.title", leader=leader, size=sizes[slot], quest=slot + 1, attempt=attempt)
+    text = table.t("team.title_targeting", leader=leader, attempt=attempt)
+    for q in quests:
+        star = "*" if pv["track"][q]["fails_needed"] > 1 else ""
+        text += NL + table.t("team.quest_sizes", quest=q + 1, size=sizes[q], star=star)
+    return text
+
+
 def team_picker(
     table: Table,
     pv: dict[str, Any],
@@ -28,18 +51,10 @@ def team_picker(
     """The Leader's keyboard in their private chat: player names to toggle, quest choice (Targeting), Propose.
     Drawn again at every toggle (``gamebot.handlers.selection``): ✅ on each name in ``selected``, "Selected: ..." in
     the text, the count on Propose."""
-    leader = pv["leader"]
     def data(op: Op) -> str:
         return op.encode(codec, table.chat_id, table.game_id, serial)
 
-    if quests:
-        text = table.t("team.title_targeting", leader=table.mention(leader), attempt=attempt)
-        for q in quests:
-            star = "*" if pv["track"][q]["fails_needed"] > 1 else ""
-            text += NL + table.t("team.quest_sizes", quest=q + 1, size=sizes[q], star=star)
-    else:
-        slot = next(iter(sizes))
-        text = table.t("team.title", leader=table.mention(leader), size=sizes[slot], quest=slot + 1, attempt=attempt)
+    text = picker_heading(table, pv, sizes, quests, attempt, table.mention(pv["leader"]))
     chosen = [s for s in selected if 0 <= s < pv["players"]]
     if quests and quest is not None:
         text += NL + table.t("team.quest_chosen", quest=quest + 1, size=sizes[quest])
