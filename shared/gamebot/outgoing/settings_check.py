@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from engine import ConfigIssue, GameConfig, InvalidConfig, validate_config
 from gamebot.language import texts
 from gamebot.language.markup import Html
-from gamebot.presenter.settings import issue_text, left_out
+from gamebot.presenter.settings import in_play, issue_text
 from gamebot.presenter.table import Table
 from gamebot.storage.session import Settings
 
@@ -24,17 +24,14 @@ SIZES = range(5, 11)
 
 def config_for(settings: Settings, players: int) -> GameConfig:
     """The game these settings make for ``players``: a preset's own characters for that count, without
-    the options that cannot play for want of a character (``presenter.settings.left_out``: the panel's
+    the options that cannot play for want of a character (``presenter.settings.in_play``: the panel's
     summary leaves them out and says which character each needs, and so do the check and the game)."""
     config = settings.config(players)
     if settings.preset and settings.preset in _presets():
         preset = _presets()[settings.preset]
         if players in preset.players:
             config = preset.config(players)
-    out = left_out(config.theme.value, config.roles, config.options)
-    if out:
-        config = config.model_copy(update={"options": {k: v for k, v in config.options.items() if k not in out}})
-    return config
+    return config.model_copy(update={"options": in_play(config.theme.value, config.roles, config.options)})
 
 
 def _presets() -> dict[str, Preset]:

@@ -12,7 +12,7 @@ from gamebot.outgoing import settings_panel
 from gamebot.presenter import lobby as lobby_text
 from gamebot.presenter import round_message
 from gamebot.presenter.board import board, board_keyboard
-from gamebot.presenter.settings import issue_text, left_out
+from gamebot.presenter.settings import in_play, issue_text
 from gamebot.presenter.table import NL
 from gamebot.storage import state_cache
 from gamebot.storage.session import ENDED, LOBBY, PLAYING, Session
@@ -25,8 +25,7 @@ def lobby(deps: Deps, s: Session) -> tuple[Html, Keyboard]:
     assassin = settings_panel.assassin_label(table, s.settings, min(max(len(s.players), 5), 10))
     invited = [(p.id, p.name) for p in s.invited if s.seat_of(p.id) is None]
     # (an option that needs a character not chosen is not in the game: not in its summary either)
-    dropped = left_out(s.settings.theme, s.settings.roles, s.settings.options)
-    options = {k: v for k, v in s.settings.options.items() if k not in dropped}
+    options = in_play(s.settings.theme, s.settings.roles, s.settings.options)
     return lobby_text.lobby(table, host, list(s.settings.roles), options, deps.codec, assassin, invited,
                             practice=s.practice)
 

@@ -112,6 +112,12 @@ def left_out(theme: str, roles: list[str] | tuple[str, ...], options: dict[str, 
     return out
 
 
+def in_play(theme: str, roles: list[str] | tuple[str, ...], options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` without those :func:`left_out`: the options the game is made with."""
+    out = left_out(theme, roles, options)
+    return {k: v for k, v in options.items() if k not in out}
+
+
 def needs_text(table: Table, roles: list[str]) -> Html:
     """The characters an option needs: "Good Sorcerer and Evil Sorcerer"."""
     return texts.join_names([table.role(r) for r in roles], table.lang)
