@@ -122,15 +122,20 @@ async def reconnect(deps: Deps, job: Job, session: Session, user_id: int) -> Non
     await finish(deps, job, plan)
 
 
+async def lobby_again(deps: Deps, job: Job, s: Session) -> None:
+    """The lobby sent anew at the bottom of its chat (the message its buttons are then pressed on)."""
+    text, kb = views.lobby(deps, s)
+    await finish(deps, job, Plan(outs=[Out("send", chat_id=s.chat_id, text=text, keyboard=kb, remember="lobby_msg",
+                                           tag="lobby")]))
+
+
 async def cmd_status(deps: Deps, job: Job, args: str) -> None:
     chat = job.chat
     user = job.user
     if chat.type == "private":
         session = deps.group_of(user.id)
         if session is not None and session.practice and session.status == LOBBY and session.chat_id == chat.id:
-            text, kb = views.lobby(deps, session)  # (a /practice lobby: this chat is its table)
-            await finish(deps, job, Plan(outs=[Out("send", chat_id=chat.id, text=text, keyboard=kb,
-                                                    remember="lobby_msg", tag="lobby")]))
+            await lobby_again(deps, job, session)  # (a /practice lobby: this chat is its table)
             return
         if session is None or not seated(session, user.id):
             await finish(deps, job, Plan(answer=texts.t("status.private_none", reply_lang(job, session, deps))))
@@ -149,9 +154,7 @@ async def cmd_status(deps: Deps, job: Job, args: str) -> None:
         await finish(deps, job, Plan(answer=texts.t("status.none", reply_lang(job, session))))
         return
     if session.status == LOBBY:
-        text, kb = views.lobby(deps, session)
-        await finish(deps, job, Plan(outs=[Out("send", chat_id=chat.id, text=text, keyboard=kb,
-                                                remember="lobby_msg", tag="lobby")]))
+        await lobby_again(deps, job, session)
         return
 
     def group(s: Session | None) -> Plan:  # recorded: a redelivered /status is answered once

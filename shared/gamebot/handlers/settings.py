@@ -62,7 +62,7 @@ def panel_press(deps: Deps, s: Session, user: Any, lang: str, msg_id: int | None
     if language is not None:
         s.speak(language)
         changed = True
-        lang = language if s.practice else lang  # (a practice table: the panel too, in the one chat)
+        lang = lang_of(user, s)  # (a practice table's seat speaks it too: its panel then does)
     text, kb = views.settings_page(deps, s, page, lang)
     outs = [Out("edit", chat_id=user.id, message_id=msg_id, text=text, keyboard=kb, essential=False, tag="settings")]
     return Plan(session=s if changed else None, outs=outs)
