@@ -251,7 +251,7 @@ def _words(lang: str = "en") -> JSON:
     from engine import ROLES
     from engine import cards as quest_cards
     from gamebot.language import texts, wording
-    from gamebot.presenter.table import Table
+    from gamebot.messages.table import Table
 
     themes = ("avalon", "resistance")
     tables = [Table(chat_id=0, game_id="", lang=lang, theme=th) for th in themes]

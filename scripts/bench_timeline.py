@@ -67,10 +67,10 @@ def instrument() -> None:
     import telegram
 
     from gamebot.aws import client, dynamo
+    from gamebot.compose import game
     from gamebot.core import service
     from gamebot.handlers import handling, play
     from gamebot.outbox import uow
-    from gamebot.outgoing import game
     from gamebot.storage import packing
 
     recorder = bench_webhook.DynamoRecorder

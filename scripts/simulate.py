@@ -36,12 +36,12 @@ from engine import (  # noqa: E402
 from engine.policy import bot_move  # noqa: E402
 from gamebot.botapi.callbacks import Codec  # noqa: E402
 from gamebot.language import texts
-from gamebot.presenter.events import announcements, event_line, private_events  # noqa: E402
-from gamebot.presenter.prompts import choice_label, private_prompt  # noqa: E402
-from gamebot.presenter.role_card import role_card  # noqa: E402
-from gamebot.presenter.settings import available_modules, available_roles, issue_text  # noqa: E402
-from gamebot.presenter.table import Table  # noqa: E402
-from gamebot.presenter.vote import picker_heading, proposal_line, team_sizes  # noqa: E402
+from gamebot.messages.events import announcements, event_line, private_events  # noqa: E402
+from gamebot.messages.prompts import choice_label, private_prompt  # noqa: E402
+from gamebot.messages.role_card import role_card  # noqa: E402
+from gamebot.messages.settings import available_modules, available_roles, issue_text  # noqa: E402
+from gamebot.messages.table import Table  # noqa: E402
+from gamebot.messages.vote import picker_heading, proposal_line, team_sizes  # noqa: E402
 from gamebot.story import end_text
 
 NAMES = ["Walter", "Thomas", "Laura", "Evie", "Justin", "Margaret", "Don", "Ron", "Sarah", "Pat"]

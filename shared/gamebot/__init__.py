@@ -8,11 +8,11 @@ From the bottom up (a room imports only rooms listed before it):
 ``scores``    statistics and ratings of finished games
 ``aws``       our own AWS client and the DynamoDB repository
 ``botapi``    Telegram I/O: the Bot API, inbound checks, callback data, buttons, commands, throttle
-``presenter`` engine views and events as texts and keyboards
-``story``     the story of a game: rounds, the end, the votes so far, the Reveal, the picture
+``messages``  what a message says: texts and keyboards from views, events and settings (pure)
+``story``     a game's rounds told back: the end in words, the votes so far, the picture
 ``timing``    time limits, the chat's alarm, the one-time timers
-``outbox``    the unit of work, what a decision is given and decides, the delivery after the commit
-``outgoing``  the messages a change causes; the settings panel and its check
+``outbox``    what a step stores to send and when it goes out: the unit of work, the delivery after it
+``compose``   which messages a step sends, as Bot API operations; what a decision is given
 ``handlers``  the features, and the steps they share
 ``core``      an update in, its answer out: the service, the runtime of a container, the dispatch
 

@@ -12,9 +12,9 @@ import pytest
 
 import engine
 from engine import Action, GameState, Side
+from gamebot.compose import game as game_messages
 from gamebot.core.runtime import lambda_logging
 from gamebot.language.texts import name_of
-from gamebot.outgoing import game as outgoing_game
 from gamebot.storage.session import Session, chat_key
 from localdev import updates as U
 from localdev.autoplay import Policy
@@ -277,7 +277,7 @@ def _permuted(state: GameState | None, perm: list[int], rng: random.Random) -> G
 def test_group_messages_are_the_same_whoever_holds_the_hidden_roles(setup, monkeypatch):
     """Every state change of real games is rendered again with the hidden roles dealt to other seats (and
     undisclosed votes and cards moved around, private events dropped): the group sees the same."""
-    game_outs = outgoing_game.game_outs
+    game_outs = game_messages.game_outs
     for seed in SEEDS[:2]:
         h = Harness(seed=seed)
         calls: list[tuple[Any, ...]] = []
@@ -290,7 +290,7 @@ def test_group_messages_are_the_same_whoever_holds_the_hidden_roles(setup, monke
             calls.append((s.model_copy(deep=True), before, after, events, trigger))
             return game_outs(deps, s, before, after, events, trigger)
 
-        monkeypatch.setattr(outgoing_game, "game_outs", recording)
+        monkeypatch.setattr(game_messages, "game_outs", recording)
         _play(setup, seed, h)
         rng = random.Random(seed)
         compared = 0

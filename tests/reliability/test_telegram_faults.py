@@ -17,8 +17,8 @@ import pytest
 from telegram.request import HTTPXRequest
 
 from engine import replay
+from gamebot.compose.follow_up import follow_up
 from gamebot.outbox.delivery import Facts
-from gamebot.outgoing.notices import follow_up
 from gamebot.storage.session import ENDED, Session, chat_key
 from localdev import updates as U
 from localdev.autoplay import Policy

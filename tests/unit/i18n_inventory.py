@@ -31,8 +31,8 @@ from engine.cards import CARDS
 from engine.plugin import Module
 from engine.policy import bot_move
 from engine.presets import PRESETS
-from gamebot.presenter.settings import available_modules
-from gamebot.presenter.view_lines import BASE_VIEW_KEYS
+from gamebot.messages.settings import available_modules
+from gamebot.messages.view_lines import BASE_VIEW_KEYS
 from tests.unit.audit_helpers import random_setup
 
 SETUPS_AT_LEAST = 16  # random setups played besides the presets, more if the registry needs more to be covered

@@ -7,10 +7,10 @@ import random
 import pytest
 
 from engine import ROLES, GameConfig, Theme, validate_config
+from gamebot.compose.settings_check import check
+from gamebot.compose.settings_panel import HALF_ROW, Pages
 from gamebot.language import texts
-from gamebot.outgoing.settings_check import check
-from gamebot.outgoing.settings_panel import HALF_ROW, Pages
-from gamebot.presenter.table import Table
+from gamebot.messages.table import Table
 from gamebot.storage.session import chat_key
 from localdev import updates as U
 from localdev.autoplay import Driver, Policy
@@ -35,7 +35,7 @@ def open_panel(h: Harness, players: list[int], lang: str = "en") -> None:
 def test_the_resistance_offers_only_its_own_options_and_the_engine_refuses_the_others():
     """The Resistance rulebook: Plot cards, Targeting and Blind Spies. Lady of the Lake, Excalibur, Trapper,
     the Lancelot decks, the Messengers' ranks and the hidden Sorcerer are Avalon's."""
-    from gamebot.presenter.settings import available_modules
+    from gamebot.messages.settings import available_modules
 
     assert {key for _, key, _ in available_modules("resistance")} == {"plot_cards", "targeting", "blind_spies"}
     assert {key for _, key, _ in available_modules("avalon")} >= {
@@ -44,7 +44,7 @@ def test_the_resistance_offers_only_its_own_options_and_the_engine_refuses_the_o
         issues = validate_config(GameConfig(theme=Theme.RESISTANCE, players=7, roles=(), options={option: True}))
         assert [(i.level, i.code) for i in issues] == [("error", "option_wrong_theme")]
         table = Table(chat_id=GROUP, game_id="g", lang="fr")
-        from gamebot.presenter.settings import issue_text
+        from gamebot.messages.settings import issue_text
 
         assert issue_text(table, issues[0]).endswith("ne fait pas partie du jeu La Résistance.")
 
@@ -81,7 +81,7 @@ def test_the_options_page_has_no_timers_switch_and_explains_every_option(h):
     h.press_label(1, 1, "Options")
     page = h.io.last(1)
     assert not [b for b in buttons(h, 1) if "Timer" in b]  # the ⏱ page owns what a missing vote counts as
-    from gamebot.presenter.settings import available_modules
+    from gamebot.messages.settings import available_modules
 
     for _, key, _ in available_modules("avalon"):
         assert f"<b>{texts.t(f'module.{key}')}</b>: {texts.t(f'modulehelp.{key}')}" in page.text
@@ -408,7 +408,7 @@ def test_the_pin_hint_speaks_the_groups_language(h):
 ])
 def test_the_leader_checked_by_the_cleric_is_asked_without_being_told_who_looks(lang, expected):
     from gamebot.botapi.callbacks import Codec
-    from gamebot.presenter.prompts import private_prompt
+    from gamebot.messages.prompts import private_prompt
 
     table = Table(chat_id=GROUP, game_id="g", lang=lang, names=["Alice", "Bob", "Carol"])
     prompt = {"kind": "loyalty_card", "seat": 0, "pick": 0, "choices": ["good", "evil"], "info": {"source": "cleric"}}

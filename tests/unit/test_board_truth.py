@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from engine import public_view
-from gamebot.presenter.board import board
+from gamebot.messages.board import board
 from gamebot.storage.session import Session, chat_key
 from localdev import updates as U
 from localdev.autoplay import Policy

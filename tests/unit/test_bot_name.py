@@ -7,8 +7,8 @@ import pytest
 
 from gamebot.botapi.bot_name import BotName
 from gamebot.botapi.callbacks import Codec
-from gamebot.presenter.lobby import lobby
-from gamebot.presenter.table import Table
+from gamebot.messages.lobby import lobby
+from gamebot.messages.table import Table
 
 TOKEN = "123456:SECRET-token-value"
 

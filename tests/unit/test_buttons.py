@@ -7,9 +7,9 @@ import pytest
 
 from gamebot.botapi import buttons as B
 from gamebot.botapi.callbacks import BadCallback, Codec
+from gamebot.compose.context import Deps
+from gamebot.compose.redraw import settings_page
 from gamebot.handlers.language import language_picker
-from gamebot.outbox.context import Deps
-from gamebot.outgoing.views import settings_page
 from gamebot.storage.session import LOBBY, Player, Session, kind_tag
 from gamebot.storage.store import FakeRepository
 from tests.reliability.support import SETUPS

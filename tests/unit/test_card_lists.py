@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from gamebot.language import texts
-from gamebot.presenter.events import event_line
-from gamebot.presenter.table import Table
-from gamebot.presenter.values import id_list
+from gamebot.messages.events import event_line
+from gamebot.messages.table import Table
+from gamebot.messages.values import id_list
 
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin"]
 

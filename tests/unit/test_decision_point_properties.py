@@ -4,7 +4,7 @@ A decision point is the engine state's ``serial``: the number of actions before 
 and the cards of a quest not counted, so that it stays the same while a vote or a quest collects the
 answers of several seats. A move that keeps the serial, in the vote or the quest stage, is
 ``session.collecting``:
-``outgoing.game.game_outs`` relies on it to skip work on the commonest moves (a vote, a quest card that
+``compose.game.game_outs`` relies on it to skip work on the commonest moves (a vote, a quest card that
 is not the last): it draws no board (the board names no voter, so its text cannot change) and looks for
 no new decision (the seat that acted has one fewer, nobody has a new one). (The same serial alone is not
 enough: an Opinion Maker votes openly, before the others, and keeps it while the next one, or everyone
@@ -18,8 +18,8 @@ import random
 import pytest
 
 from engine import prompts, public_view
-from gamebot.presenter.board import board
-from gamebot.presenter.table import Table
+from gamebot.messages.board import board
+from gamebot.messages.table import Table
 from gamebot.storage.session import collecting
 from tests.helpers import play_game
 from tests.unit.audit_helpers import random_setup

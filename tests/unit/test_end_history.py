@@ -5,10 +5,10 @@ Rogue's solo win by name; in English and in French."""
 from __future__ import annotations
 
 from engine import Action, apply_action, prompts, public_view
-from gamebot.outgoing.notices import picture_out
-from gamebot.presenter.board import board
-from gamebot.presenter.events import event_line
-from gamebot.presenter.table import Table
+from gamebot.compose.follow_up import picture_out
+from gamebot.messages.board import board
+from gamebot.messages.events import event_line
+from gamebot.messages.table import Table
 from gamebot.story import by_round, end_text
 from tests.builder import make_state
 from tests.helpers import act, propose, run_quest

@@ -10,7 +10,7 @@ from pydantic import TypeAdapter
 from engine import Action, actors, apply_action, new_game
 from engine.event_types import EVENTS, is_private, shown
 from engine.policy import bot_move
-from gamebot.presenter.values import SHOWN
+from gamebot.messages.values import SHOWN
 from tests.helpers import next_action
 from tests.unit.audit_helpers import setup_for
 from tests.unit.i18n_inventory import configs

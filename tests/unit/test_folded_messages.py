@@ -12,7 +12,7 @@ import collections
 import random
 
 from gamebot.botapi.telegram_io import Btn, Out
-from gamebot.outgoing.notices import fold_into_pressed
+from gamebot.compose.follow_up import fold_into_pressed
 from gamebot.storage.effects import Budget
 from localdev.autoplay import Policy
 from tests.reliability.support import RobustDriver, set_settings

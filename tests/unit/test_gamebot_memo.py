@@ -9,8 +9,8 @@ from telegram import Update
 
 from engine import GameConfig, GameState, new_game, public_view
 from gamebot.botapi import inbound
-from gamebot.presenter.board import board
-from gamebot.presenter.table import Table
+from gamebot.messages.board import board
+from gamebot.messages.table import Table
 from gamebot.storage import state_cache
 from gamebot.storage.session import Session
 

@@ -11,16 +11,16 @@ from engine.event_types import Idents, Quest, Seat, Seats, forget, prompt_info, 
 from engine.game import actors
 from engine.policy import bot_move
 from gamebot.botapi.callbacks import MAX_BYTES, Codec
+from gamebot.compose.game import game_outs
 from gamebot.core.service import Service
 from gamebot.language.markup import Html
-from gamebot.outgoing.game import game_outs
-from gamebot.presenter.board import board
-from gamebot.presenter.events import announcements, event_line, private_events
-from gamebot.presenter.prompts import private_prompt, prompt_mode
-from gamebot.presenter.role_card import role_card
-from gamebot.presenter.table import MAX_TEXT, Table, split
-from gamebot.presenter.view_lines import BOARD_LINES
-from gamebot.presenter.vote import proposal_line, vote_message
+from gamebot.messages.board import board
+from gamebot.messages.events import announcements, event_line, private_events
+from gamebot.messages.prompts import private_prompt, prompt_mode
+from gamebot.messages.role_card import role_card
+from gamebot.messages.table import MAX_TEXT, Table, split
+from gamebot.messages.view_lines import BOARD_LINES
+from gamebot.messages.vote import proposal_line, vote_message
 from gamebot.storage.session import PLAYING, Player, Session
 from gamebot.storage.store import FakeRepository
 from gamebot.story import end_text

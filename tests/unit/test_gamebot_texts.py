@@ -14,9 +14,9 @@ from engine import errors as engine_errors
 from engine.event_types import EVENTS, is_private
 from engine.presets import PRESETS
 from gamebot.language import texts
-from gamebot.presenter.events import SILENT_PRIVATE, SILENT_PUBLIC
-from gamebot.presenter.settings import available_modules
-from gamebot.presenter.table import Table
+from gamebot.messages.events import SILENT_PRIVATE, SILENT_PUBLIC
+from gamebot.messages.settings import available_modules
+from gamebot.messages.table import Table
 from tests.catalog_check import problems, templates, untranslated
 from tests.unit.i18n_inventory import inventory
 
@@ -134,7 +134,7 @@ def test_adding_a_language_is_adding_one_catalog_file(with_tiny_catalog):
 
 def test_the_settings_panel_offers_every_catalog_language(with_tiny_catalog):
     from gamebot.botapi.callbacks import Codec
-    from gamebot.outgoing.settings_panel import Pages
+    from gamebot.compose.settings_panel import Pages
     from gamebot.storage.session import Settings
 
     table = Table(chat_id=-1, game_id="g", lang="en")

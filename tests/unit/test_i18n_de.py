@@ -20,9 +20,9 @@ import pytest
 
 from engine.modules.plot import PLOT_CARDS
 from gamebot.language import texts, wording
-from gamebot.presenter.events import event_line
-from gamebot.presenter.table import Table
-from gamebot.presenter.view_lines import plugin_board_lines
+from gamebot.messages.events import event_line
+from gamebot.messages.table import Table
+from gamebot.messages.view_lines import plugin_board_lines
 
 LANG = "de"
 THEMES = ("avalon", "resistance")

@@ -10,8 +10,8 @@ import re
 import pytest
 
 from gamebot.language import plurals, texts
-from gamebot.presenter.table import Table
-from gamebot.presenter.values import hands_text
+from gamebot.messages.table import Table
+from gamebot.messages.values import hands_text
 
 LANG = "es"
 THEMES = ("avalon", "resistance")

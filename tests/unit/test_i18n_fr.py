@@ -14,8 +14,8 @@ import pytest
 
 from engine import GameConfig
 from gamebot.language import plurals, texts
-from gamebot.presenter.table import Table
-from gamebot.story.reveal_words import reveal_text
+from gamebot.messages.reveal_words import reveal_text
+from gamebot.messages.table import Table
 
 THEMES = ("avalon", "resistance")
 PLOT_CARDS = sorted(k.removeprefix("plot.") for k in texts.catalog("fr").messages if k.startswith("plot."))

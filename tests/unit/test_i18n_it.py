@@ -16,9 +16,9 @@ import re
 import pytest
 
 from gamebot.language import plurals, texts
-from gamebot.presenter.settings import available_modules
-from gamebot.presenter.table import Table
-from gamebot.presenter.values import hands_text
+from gamebot.messages.settings import available_modules
+from gamebot.messages.table import Table
+from gamebot.messages.values import hands_text
 
 LANG = "it"
 THEMES = ("avalon", "resistance")

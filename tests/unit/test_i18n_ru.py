@@ -17,9 +17,9 @@ import re
 import pytest
 
 from gamebot.language import plurals, texts
-from gamebot.presenter.events import event_line
-from gamebot.presenter.table import Table
-from gamebot.presenter.values import hands_text
+from gamebot.messages.events import event_line
+from gamebot.messages.table import Table
+from gamebot.messages.values import hands_text
 
 LANG = "ru"
 THEMES = ("avalon", "resistance")

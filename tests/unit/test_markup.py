@@ -13,7 +13,7 @@ import pytest
 from gamebot.botapi.telegram_io import Btn, Out, TelegramIO, response_method
 from gamebot.language import texts
 from gamebot.language.markup import Html, NotMarkup, cap, escape, plain, require, require_plain, restored
-from gamebot.presenter.table import Table, split
+from gamebot.messages.table import Table, split
 from localdev.fake_telegram import html_to_plain
 
 HOSTILE = ["Tom & <Jerry>", "<b>bold</b>", '<a href="tg://user?id=1">x</a>', "a&amp;b", 'say "hi"', "it's"]
@@ -219,7 +219,7 @@ def test_the_code_builds_markup_from_literals_only() -> None:
             if not literal:
                 found.append(f"{path.relative_to(SHARED)}:{call.lineno}")
     assert found == []
-    assert any(_html_calls(ast.parse((SHARED / "presenter" / "table.py").read_text())))  # (the check sees calls)
+    assert any(_html_calls(ast.parse((SHARED / "messages" / "table.py").read_text())))  # (the check sees calls)
 
 
 def test_only_the_outbox_and_the_vote_messages_intro_restore_stored_markup() -> None:
@@ -229,7 +229,7 @@ def test_only_the_outbox_and_the_vote_messages_intro_restore_stored_markup() -> 
         str(path.relative_to(SHARED)) for path in SHARED.rglob("*.py") if path.name != "markup.py"
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
         if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "restored")
-    assert callers == ["outbox/delivery.py", "presenter/round_message.py"]
+    assert callers == ["messages/round_message.py", "outbox/delivery.py"]
 
 
 # --- answers: markup for a command's reply, plain text for a press ---------------------------------

@@ -13,7 +13,7 @@ from PIL import Image
 import engine
 from engine import Action, apply_action, public_view
 from engine.policy import bot_move
-from gamebot.presenter.table import Table
+from gamebot.messages.table import Table
 from gamebot.story import by_round, picture, picture_layout
 from tests.builder import make_state
 from tests.helpers import act, propose

@@ -205,7 +205,7 @@ AS = {"en": None, "ru": None, "fr": r"\ben tant que|\bcomme", "es": r"\bcomo", "
 NAME_LIST = {"names", "team", "approve", "reject"}
 LIST = "\ue003"
 # {role} is the bare name ("Assassine"), except where the code passes ``role_a`` (with its article):
-# presenter/role_card.py (the role card) and presenter/view_lines.py (a character shown on the board).
+# messages/role_card.py (the role card) and messages/view_lines.py (a character shown on the board).
 ROLE_A_KEYS = {"role.you_are", "role.you_are_named", "board.line.revealed", "board.line.revealed_named"}
 
 

@@ -16,8 +16,8 @@ from engine import GameConfig, GameState, Side, validate_config
 from engine.plugin import ALL, register, unregister
 from gamebot.language import texts
 from gamebot.language.markup import plain
-from gamebot.presenter.settings import available_roles, issue_text
-from gamebot.presenter.table import Table
+from gamebot.messages.settings import available_roles, issue_text
+from gamebot.messages.table import Table
 from gamebot.storage.session import Session, archive_key, chat_key
 from tests.e2e.driver import Driver, Policy
 from tests.reliability.support import set_settings

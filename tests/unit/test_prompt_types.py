@@ -1,7 +1,7 @@
 """Every prompt's ``info`` is declared (``engine.event_types.prompt_info``), next to the plug-in that asks:
 each prompt met in many seeded games (bots and random legal moves over the presets and random setups of
 every registered plug-in) validates against the declaration of its kind, and a kind that declares nothing
-carries no info. The presenter shows each field by its declared type (``values.prompt_params``)."""
+carries no info. The messages room shows each field by its declared type (``values.prompt_params``)."""
 from __future__ import annotations
 
 import random
@@ -15,10 +15,10 @@ from engine.event_types import PROMPTS, VIEWS, forget, prompt_info, prompt_shown
 from engine.event_types import Seat as SeatType
 from engine.event_types import Seats as SeatsType
 from engine.policy import bot_move
-from gamebot.presenter.prompts import private_prompt
-from gamebot.presenter.table import Table
-from gamebot.presenter.values import SHOWN
-from gamebot.presenter.view_lines import generic_board_lines
+from gamebot.messages.prompts import private_prompt
+from gamebot.messages.table import Table
+from gamebot.messages.values import SHOWN
+from gamebot.messages.view_lines import generic_board_lines
 from tests.helpers import next_action
 from tests.unit.audit_helpers import setup_for
 from tests.unit.i18n_inventory import configs
@@ -86,7 +86,7 @@ def declared():
 
     @prompt_info("oath")
     class OathInfo(TypedDict):
-        sworn_to: SeatType  # no key name the presenter could guess from
+        sworn_to: SeatType  # no key name the messages room could guess from
 
     @view_entry("oaths")
     class OathsView(TypedDict):
@@ -101,7 +101,7 @@ def declared():
     assert "oath" not in PROMPTS and "oaths" not in VIEWS
 
 
-def test_the_presenter_formats_prompt_info_and_view_entries_by_declared_type(declared):
+def test_the_messages_room_formats_prompt_info_and_view_entries_by_declared_type(declared):
     table = Table(chat_id=1, game_id="g", lang="en", theme="avalon", names=["Ann", "Bob", "Cid", "Dan", "Eve"])
     text, _ = private_prompt(table, {"kind": "oath", "seat": 0, "info": {"sworn_to": 2}}, codec=None, serial=1)
     assert "Cid" in text

@@ -9,8 +9,8 @@ from bigbox_helpers import act_events, quest, to_cards
 
 from engine import public_view
 from gamebot.language import texts
-from gamebot.presenter.events import announcements, event_line
-from gamebot.presenter.table import Table
+from gamebot.messages.events import announcements, event_line
+from gamebot.messages.table import Table
 from gamebot.story import by_round, end_text, picture
 from tests.builder import make_state
 from tests.helpers import act, propose, run_quest, vote

@@ -147,8 +147,8 @@ def _one_win_and_one_loss() -> dict[str, dict]:
 
 
 def test_a_newcomer_after_a_win_and_a_loss_is_unranked_and_shown_no_negative_number():
-    from gamebot.presenter import stats as shown
-    from gamebot.presenter.table import Table
+    from gamebot.messages import stats as shown
+    from gamebot.messages.table import Table
 
     row = _one_win_and_one_loss()["1"]
     assert ratings.ordinal(row) < 0 and row["rated"] == 2  # (the ordinal itself: about -1)
@@ -162,8 +162,8 @@ def test_a_newcomer_after_a_win_and_a_loss_is_unranked_and_shown_no_negative_num
 
 
 def test_a_ranked_player_reads_a_whole_number_near_1000():
-    from gamebot.presenter import stats as shown
-    from gamebot.presenter.table import Table
+    from gamebot.messages import stats as shown
+    from gamebot.messages.table import Table
 
     rows = _one_win_and_one_loss()
     sides = ["evil", "good", "good", "good", "evil"]

@@ -1,10 +1,10 @@
 """Rendering in French: events, knowledge, board extras and the end, from the French catalog."""
 from __future__ import annotations
 
-from gamebot.presenter.events import event_line
-from gamebot.presenter.role_card import knowledge_lines
-from gamebot.presenter.table import Table
-from gamebot.presenter.view_lines import plugin_board_lines
+from gamebot.messages.events import event_line
+from gamebot.messages.role_card import knowledge_lines
+from gamebot.messages.table import Table
+from gamebot.messages.view_lines import plugin_board_lines
 from gamebot.story import end_text
 
 NAMES = ["Arthur", "Bérénice", "Clément", "Dalia", "Émile", "Fanny", "Gaspard"]

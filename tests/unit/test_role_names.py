@@ -12,11 +12,11 @@ import pytest
 
 from engine import ROLES, GameConfig, Theme, public_view
 from gamebot.language import texts, wording
-from gamebot.presenter.lobby import rules_text
-from gamebot.presenter.role_card import role_card
-from gamebot.presenter.table import Table
+from gamebot.messages.lobby import rules_text
+from gamebot.messages.reveal_words import reveal_text
+from gamebot.messages.role_card import role_card
+from gamebot.messages.table import Table
 from gamebot.story import end_text
-from gamebot.story.reveal_words import reveal_text
 from localdev.autoplay import Driver, Policy
 from tests.helpers import play_game
 from tests.unit.gamebot_fakes import GROUP, Harness, HarnessScreen

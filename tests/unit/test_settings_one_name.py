@@ -6,18 +6,18 @@
 * an option that needs a character not chosen says which one (on the options page, in the summary, and
   when pressed), and the check and the game leave it out, as the summary says.
 
-What needs what comes from the engine's plug-ins (``gamebot.presenter.settings.option_needs``)."""
+What needs what comes from the engine's plug-ins (``gamebot.messages.settings.option_needs``)."""
 from __future__ import annotations
 
 import pytest
 
 from gamebot.botapi.callbacks import Codec
+from gamebot.compose.settings_check import check, config_for
+from gamebot.compose.settings_panel import Pages
 from gamebot.language import texts
 from gamebot.language.markup import plain
-from gamebot.outgoing.settings_check import check, config_for
-from gamebot.outgoing.settings_panel import Pages
-from gamebot.presenter.settings import available_modules
-from gamebot.presenter.table import Table
+from gamebot.messages.settings import available_modules
+from gamebot.messages.table import Table
 from gamebot.storage.session import Settings
 from tests.unit.gamebot_fakes import GROUP, Harness, session
 
@@ -137,7 +137,7 @@ def test_the_check_and_the_game_leave_out_what_the_summary_leaves_out():
 
 
 def test_what_an_option_needs_is_read_from_the_engine():
-    from gamebot.presenter.settings import option_needs
+    from gamebot.messages.settings import option_needs
 
     assert option_needs("avalon", "senior_junior_messengers", ["merlin"]) == ["good_messenger", "evil_messenger"]
     assert option_needs("avalon", "senior_junior_messengers", ["evil_messenger"]) == []
@@ -179,7 +179,7 @@ def test_pressing_an_option_that_cannot_apply_says_why(h):
 def test_the_lobby_message_leaves_out_an_option_whose_character_was_removed() -> None:
     """The lobby's summary says what the game will be: the Hidden Sorcerer switched on, then the Sorcerers
     removed, is not listed there (the game is made without it, as the panel says)."""
-    from gamebot.outgoing import views
+    from gamebot.compose import redraw
     from gamebot.storage.session import Session, chat_key
     from tests.unit.gamebot_fakes import GROUP, Harness
 
@@ -189,10 +189,10 @@ def test_the_lobby_message_leaves_out_an_option_whose_character_was_removed() ->
         s = Session.from_body(h.repo.items[chat_key(GROUP)].body)
         s.settings.options = {"sorcerer_hidden": True, "lady_of_the_lake": True}
         s.settings.roles = ["merlin", "assassin"]
-        text, _ = views.lobby(h.service.deps, s)
+        text, _ = redraw.lobby(h.service.deps, s)
         assert "Lady of the Lake" in text and "Hidden Sorcerer" not in text
         s.settings.roles = ["merlin", "assassin", "good_sorcerer", "evil_sorcerer"]
-        text, _ = views.lobby(h.service.deps, s)
+        text, _ = redraw.lobby(h.service.deps, s)
         assert "Hidden Sorcerer" in text
     finally:
         h.close()

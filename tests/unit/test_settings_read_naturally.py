@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 from engine import actors, apply_action, new_game
 from engine.policy import bot_move
 from gamebot.botapi.callbacks import Codec
+from gamebot.compose.settings_panel import Pages
 from gamebot.language import texts
-from gamebot.outgoing.settings_panel import Pages
-from gamebot.presenter.lobby import rules_text, settings_summary
-from gamebot.presenter.table import Table
+from gamebot.messages.lobby import rules_text, settings_summary
+from gamebot.messages.table import Table
 from gamebot.storage.session import Settings
 from gamebot.timing import policy
 from tests.unit.audit_helpers import random_setup
@@ -62,7 +62,7 @@ LANCELOT = Settings(roles=["merlin", "assassin", "good_lancelot", "evil_lancelot
 
 
 def _lancelot_values_page(lang: str) -> tuple[str, list[list[str]]]:
-    from gamebot.presenter.settings import available_modules
+    from gamebot.messages.settings import available_modules
 
     index = [key for _, key, _ in available_modules("avalon")].index("lancelot")
     return page(f"m{index}", LANCELOT, lang)
@@ -132,7 +132,7 @@ def test_a_phase_not_listed_keeps_its_limit_and_its_button_index():
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 100_000))
 def test_every_phase_a_game_reaches_is_listed(seed):
-    from gamebot.outgoing.settings_check import phases_in_play
+    from gamebot.compose.settings_check import phases_in_play
 
     rng = random.Random(seed)
     config = None

@@ -6,10 +6,10 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from gamebot.botapi.callbacks import Codec
+from gamebot.compose.context import display_name
 from gamebot.language.markup import shorten
-from gamebot.outbox.context import display_name
-from gamebot.presenter.table import Table
-from gamebot.presenter.vote import team_picker
+from gamebot.messages.table import Table
+from gamebot.messages.vote import team_picker
 from localdev import updates as U
 from tests.unit.gamebot_fakes import GROUP, Harness
 

@@ -2,8 +2,8 @@
 ("🗳 Missing vote counts as: Reject"), its line on the timers page (``timers.default.vote``), the option's help
 (``modulehelp.timeout_vote``: a missing vote counts as Reject) and the settings problem
 (``config.bad_timeout_vote``). The code fills their ``{vote}`` with ``vote.approve`` / ``vote.reject``
-(gamebot/timing/policy.py ``default_text``, gamebot/outgoing/settings_panel.py), and the vote message's buttons
-are ``vote.button.approve`` / ``vote.button.reject`` (gamebot/presenter/vote.py); the word must be the button's
+(gamebot/timing/policy.py ``default_text``, gamebot/compose/settings_panel.py), and the vote message's buttons
+are ``vote.button.approve`` / ``vote.button.reject`` (gamebot/messages/vote.py); the word must be the button's
 label without its emoji (German "Zustimmen", not "Ja")."""
 from __future__ import annotations
 

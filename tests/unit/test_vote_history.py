@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from engine import GameConfig, Theme, apply_action
-from gamebot.presenter.table import Table
+from gamebot.messages.table import Table
 from gamebot.story import votes_so_far
 from localdev import updates as U
 from tests.helpers import next_action, scrambled

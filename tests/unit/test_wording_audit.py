@@ -13,14 +13,14 @@ from gamebot.botapi.callbacks import Codec
 from gamebot.core.service import Reply, Service
 from gamebot.handlers.play import apply_move
 from gamebot.language import texts
-from gamebot.presenter.board import board
-from gamebot.presenter.events import event_line
-from gamebot.presenter.lobby import rules_text
-from gamebot.presenter.prompts import private_prompt
-from gamebot.presenter.role_card import knowledge_lines, role_card
-from gamebot.presenter.table import Table
-from gamebot.presenter.view_lines import plugin_board_lines
-from gamebot.presenter.vote import vote_message
+from gamebot.messages.board import board
+from gamebot.messages.events import event_line
+from gamebot.messages.lobby import rules_text
+from gamebot.messages.prompts import private_prompt
+from gamebot.messages.role_card import knowledge_lines, role_card
+from gamebot.messages.table import Table
+from gamebot.messages.view_lines import plugin_board_lines
+from gamebot.messages.vote import vote_message
 from gamebot.storage.session import PLAYING, Player, Session
 from gamebot.storage.store import FakeRepository
 from gamebot.story import end_text
@@ -359,7 +359,7 @@ def test_a_side_the_name_says_in_another_grammatical_form_is_not_said_again():
     """Russian says "Гонец Добра" (of Good, genitive): the language's theme words for the side (``Good``,
     ``Good_gen``...) count as the side's name, so the role card does not add "Сторона: Добро"."""
     from gamebot.language import wording
-    from gamebot.presenter.table import Table
+    from gamebot.messages.table import Table
 
     for lang in ("ru", "en", "fr"):
         table = Table(chat_id=-1, game_id="g", lang=lang)
@@ -372,8 +372,8 @@ def test_the_reveal_names_several_plain_minions_in_the_plural():
     """Plain Servants or Minions that fill several seats are named with the language's plural theme word
     ("Minions of Mordred", "Sbires de Mordred", "Приспешники Мордреда"), one of them in the singular."""
     from engine import GameConfig
-    from gamebot.presenter.table import Table
-    from gamebot.story.reveal_words import reveal_text
+    from gamebot.messages.reveal_words import reveal_text
+    from gamebot.messages.table import Table
 
     def evil_line(players: int, lang: str) -> str:
         text = reveal_text(Table(chat_id=-1, game_id="g", lang=lang), GameConfig(players=players, roles=["merlin", "assassin"]))

@@ -16,7 +16,7 @@ client's own blocking calls), bounded by its timeout, and happens at most once p
 succeeds.
 
 A :class:`BotName` stands in for the username string where ``Service(bot_username=...)`` and
-``presenter.table.Table`` use it: ``str()``, f-strings, truthiness, ``lower()`` and ``==`` read the name.
+``messages.table.Table`` use it: ``str()``, f-strings, truthiness, ``lower()`` and ``==`` read the name.
 """
 from __future__ import annotations
 

@@ -9,6 +9,7 @@ from typing import Any
 from gamebot.botapi import buttons
 from gamebot.botapi.callbacks import BadCallback
 from gamebot.botapi.commands import COMMANDS as command_table
+from gamebot.compose.context import GROUP_TYPES, Deps, lang_of
 from gamebot.handlers import (
     bots,
     language,
@@ -21,7 +22,6 @@ from gamebot.handlers import (
 )
 from gamebot.handlers.handling import Job, MissingPart, finish
 from gamebot.language import texts
-from gamebot.outbox.context import GROUP_TYPES, Deps, lang_of
 from gamebot.outbox.plan import Plan
 
 Handler = Callable[[Deps, Job, Any], Awaitable[None]]

@@ -1,4 +1,4 @@
-"""Update handling: Telegram update -> handler (``gamebot.core.dispatch``) -> unit of work -> outgoing effects.
+"""Update handling: Telegram update -> handler (``gamebot.core.dispatch``) -> unit of work -> the effects it stored, delivered.
 
 Every update that changes a game runs as one attempt of the unit of work (``gamebot.outbox.uow``): read the
 chat's session (one read), let a handler decide (``gamebot.handlers``: lobby, settings, play, prompts,
@@ -9,7 +9,7 @@ made only after the commit, so an error there never causes a second application.
 
 Steady play costs one read and one write per vote or quest card: those updates only edit messages
 whose ids are already stored (or the message the button sits on) and send new ones whose ids need not
-be remembered. Quest cards are played from the group's round message (``gamebot.presenter.round_message``).
+be remembered. Quest cards are played from the group's round message (``gamebot.messages.round_message``).
 """
 from __future__ import annotations
 
@@ -25,6 +25,8 @@ from telegram import Update
 from gamebot.botapi import inbound
 from gamebot.botapi.bot_name import BotName
 from gamebot.botapi.callbacks import Codec
+from gamebot.compose import follow_up, redraw
+from gamebot.compose.context import Deps, lang_of
 from gamebot.core import metrics
 from gamebot.core.dispatch import dispatch
 from gamebot.environment import ARCHIVE_DAYS
@@ -32,11 +34,9 @@ from gamebot.handlers import nextgame, statistics
 from gamebot.handlers.handling import Job, respond, transient
 from gamebot.handlers.timekeeper import Timers
 from gamebot.language import texts
-from gamebot.outbox.context import Deps, lang_of
 from gamebot.outbox.courier import Courier
 from gamebot.outbox.plan import Plan, Reply  # noqa: F401 (Reply: also read from here)
 from gamebot.outbox.uow import UnitOfWork
-from gamebot.outgoing import notices, views
 from gamebot.storage import idle_record, recovery
 from gamebot.storage.effects import Budget, Effect
 from gamebot.storage.session import DamagedSession
@@ -79,10 +79,10 @@ class Service:
                                 archive_days=archive_days, scheduler=scheduler)
         self.timers = Timers(deps)
         self.uow = deps.uow = UnitOfWork(
-            repo, clock, plan_timers=self.timers.plan, arm=self.timers.arm, photo=notices.outbox_photo,
-            settle=notices.settle, refresh=partial(views.refresh, deps), budget=budget, upgrade=recovery.move_out)
+            repo, clock, plan_timers=self.timers.plan, arm=self.timers.arm, photo=follow_up.outbox_photo,
+            settle=follow_up.settle, refresh=partial(redraw.refresh, deps), budget=budget, upgrade=recovery.move_out)
         self.courier = deps.courier = Courier(
-            self.uow, io, schedule=self.timers.dispatch, follow_up=partial(notices.follow_up, deps),
+            self.uow, io, schedule=self.timers.dispatch, follow_up=partial(follow_up.follow_up, deps),
             tally=partial(tally, deps), notify=partial(nextgame.notify, deps))
 
     def set_clock(self, clock: Any) -> None:

@@ -23,13 +23,13 @@ from engine.policy import bot_move
 from engine.timeouts import TIMEOUT
 from gamebot.botapi.buttons import Pressed
 from gamebot.botapi.telegram_io import Out
+from gamebot.compose import redraw
+from gamebot.compose.context import MAX_PLAYERS, Deps, lang_of
 from gamebot.handlers.handling import check_game, host_check
 from gamebot.language import texts
 from gamebot.language.markup import shorten
-from gamebot.outbox.context import MAX_PLAYERS, Deps, lang_of
+from gamebot.messages.table import esc
 from gamebot.outbox.plan import Plan, Reply
-from gamebot.outgoing import views
-from gamebot.presenter.table import esc
 from gamebot.storage.seats import MAX_DELAY, MIN_DELAY, BotTurn, bot_number, bot_seats, free_bot_id, is_bot_id
 from gamebot.storage.session import LOBBY, PLAYING, Player, Session, serial
 from gamebot.timing.policy import step_of
@@ -172,7 +172,7 @@ def lobby_edit(deps: Deps, s: Session) -> Plan:
     """The lobby's message as it stands now (its progress edit)."""
     plan = Plan(session=s)
     if s.lobby_msg:
-        text, kb = views.lobby(deps, s)
+        text, kb = redraw.lobby(deps, s)
         plan.outs.append(Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=text, keyboard=kb, tag="lobby",
                              essential=False, view="lobby"))
     return plan

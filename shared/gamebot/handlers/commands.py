@@ -7,26 +7,34 @@ from typing import Any
 from engine import prompts, public_view
 from gamebot.botapi.callbacks import parse_start_payload
 from gamebot.botapi.telegram_io import Out
+from gamebot.compose import game as game_messages
+from gamebot.compose import redraw
+from gamebot.compose.context import (
+    GROUP_TYPES,
+    Deps,
+    display_name,
+    lang_of,
+    own_lang,
+    player_lang,
+    seated,
+)
+from gamebot.compose.follow_up import settle_again
 from gamebot.handlers import lobby
 from gamebot.handlers.handling import Job, finish, game_of, reply_lang, transact, transient
 from gamebot.handlers.play import archive
 from gamebot.language import texts
 from gamebot.language.markup import Html
-from gamebot.outbox.context import GROUP_TYPES, Deps, display_name, lang_of, own_lang, player_lang, seated
+from gamebot.messages import round_message
+from gamebot.messages.board import board, board_keyboard
+from gamebot.messages.lobby import rules_text
+from gamebot.messages.reveal_words import reveal_text
+from gamebot.messages.table import NL, Table, esc
+from gamebot.messages.vote import vote_message
 from gamebot.outbox.plan import Plan, Reply
-from gamebot.outgoing import game as outgoing
-from gamebot.outgoing import views
-from gamebot.outgoing.notices import settle_again
-from gamebot.presenter import round_message
-from gamebot.presenter.board import board, board_keyboard
-from gamebot.presenter.lobby import rules_text
-from gamebot.presenter.table import NL, Table, esc
-from gamebot.presenter.vote import vote_message
 from gamebot.storage import recovery
 from gamebot.storage.session import CANCELLED, LOBBY, PLAYING, DamagedSession, Session, chat_key, serial
 from gamebot.storage.store import Item
 from gamebot.story import end_text
-from gamebot.story.reveal_words import reveal_text
 
 log = logging.getLogger("gamebot.core.service")
 
@@ -115,7 +123,7 @@ async def reconnect(deps: Deps, job: Job, session: Session, user_id: int) -> Non
             plan = Plan(session=s)
         else:
             plan = Plan()
-        plan.outs = outgoing.private_status(deps, s, seat, intro=True)
+        plan.outs = game_messages.private_status(deps, s, seat, intro=True)
         return plan
 
     plan = transact(deps, job, session.chat_id, decide)
@@ -124,7 +132,7 @@ async def reconnect(deps: Deps, job: Job, session: Session, user_id: int) -> Non
 
 async def lobby_again(deps: Deps, job: Job, s: Session) -> None:
     """The lobby sent anew at the bottom of its chat (the message its buttons are then pressed on)."""
-    text, kb = views.lobby(deps, s)
+    text, kb = redraw.lobby(deps, s)
     await finish(deps, job, Plan(outs=[Out("send", chat_id=s.chat_id, text=text, keyboard=kb, remember="lobby_msg",
                                            tag="lobby")]))
 
@@ -145,7 +153,7 @@ async def cmd_status(deps: Deps, job: Job, args: str) -> None:
             seat = seat_in_game(s, user.id)
             if s is None or seat is None:
                 raise Reply(texts.t("status.private_none", reply_lang(job, s)))
-            return Plan(outs=outgoing.private_status(deps, s, seat))
+            return Plan(outs=game_messages.private_status(deps, s, seat))
 
         await finish(deps, job, transact(deps, job, session.chat_id, private))
         return

@@ -14,12 +14,12 @@ from telegram import CallbackQuery, Chat, ChatMemberUpdated, Message, Update, Us
 
 from engine import GameState
 from gamebot.botapi.telegram_io import Out, Result, response_method
+from gamebot.compose.context import GROUP_TYPES, Deps, lang_of
+from gamebot.compose.follow_up import picture_out
 from gamebot.language import texts
 from gamebot.language.markup import plain
-from gamebot.outbox.context import GROUP_TYPES, Deps, lang_of
+from gamebot.messages.table import MAX_TEXT
 from gamebot.outbox.plan import Plan, Reply
-from gamebot.outgoing.notices import picture_out
-from gamebot.presenter.table import MAX_TEXT
 from gamebot.storage import lifetimes
 from gamebot.storage.session import DamagedSession, Session
 from gamebot.storage.store import Item, VersionConflict

@@ -7,13 +7,13 @@ from typing import Any
 from engine import public_view
 from gamebot.botapi.buttons import Language, Pressed
 from gamebot.botapi.telegram_io import Btn, Out
+from gamebot.compose import redraw
+from gamebot.compose.context import Deps, lang_of, own_lang
 from gamebot.handlers.handling import Job, finish, game_of, reply_lang, transact
 from gamebot.language import texts
-from gamebot.outbox.context import Deps, lang_of, own_lang
+from gamebot.messages.board import board, board_keyboard
+from gamebot.messages.table import esc
 from gamebot.outbox.plan import Plan, Reply
-from gamebot.outgoing import views
-from gamebot.presenter.board import board, board_keyboard
-from gamebot.presenter.table import esc
 from gamebot.storage.session import LOBBY, PLAYING, Session, UserRecord, user_key
 from gamebot.storage.store import Item, Write
 
@@ -103,7 +103,7 @@ async def set_language(deps: Deps, job: Job, chat: Any, user: Any, code: str, pi
 def redrawn(deps: Deps, s: Session) -> list[Out]:
     """The table's lobby or board again, in its language now."""
     if s.status == LOBBY and s.lobby_msg:
-        text, kb = views.lobby(deps, s)
+        text, kb = redraw.lobby(deps, s)
         return [Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=text, keyboard=kb, tag="lobby",
                     view="lobby")]
     if s.status == PLAYING and s.board_msg:

@@ -20,16 +20,16 @@ from gamebot.botapi.buttons import (
     StartGame,
 )
 from gamebot.botapi.telegram_io import Out
+from gamebot.compose import game as game_messages
+from gamebot.compose import redraw, settings_check
+from gamebot.compose.context import MAX_PLAYERS, Deps, display_name, lang_of, own_lang
 from gamebot.handlers import bots, nextgame
 from gamebot.handlers.handling import Job, check_game, finish, host_check, transact
 from gamebot.handlers.settings import lobby_settings
 from gamebot.language import texts
 from gamebot.language.markup import shorten
-from gamebot.outbox.context import MAX_PLAYERS, Deps, display_name, lang_of, own_lang
+from gamebot.messages.table import esc
 from gamebot.outbox.plan import Plan, Reply
-from gamebot.outgoing import game as outgoing
-from gamebot.outgoing import settings_check, views
-from gamebot.presenter.table import esc
 from gamebot.storage.seats import is_bot_id
 from gamebot.storage.session import CANCELLED, LOBBY, PLAYING, Player, Session, new_game_id, user_key
 from gamebot.storage.store import Item, Write
@@ -92,7 +92,7 @@ def open_lobby(deps: Deps, s: Session | None, chat_id: int, title: str, user: An
         table = deps.table(session)
     for _ in range(bot_seats):
         bots.seat_bot(session)
-    text, kb = views.lobby(deps, session)
+    text, kb = redraw.lobby(deps, session)
     plan.outs.append(Out("send", chat_id=chat_id, text=text, keyboard=kb, remember="lobby_msg", tag="lobby"))
     if elsewhere is not None:
         plan.outs.append(Out("send", chat_id=chat_id, tag="notice", text=table.t(
@@ -108,7 +108,7 @@ def open_lobby(deps: Deps, s: Session | None, chat_id: int, title: str, user: An
 def play_again(deps: Deps, s: Session | None, user: Any, pressed: Pressed, msg_id: int | None = None) -> Plan:
     """"Play again" on a game-over message: a lobby with the same settings, the game's players invited;
     while a lobby is open (that one, or one /newgame opened), the same button joins it. Once a game runs
-    it can do nothing: the answer says why, and the button goes (``notices.settle_again`` takes it away
+    it can do nothing: the answer says why, and the button goes (``follow_up.settle_again`` takes it away
     from the group's screen as the game starts)."""
     lang = lang_of(user, s)
     if s is not None and s.status == LOBBY:
@@ -154,7 +154,7 @@ def join(deps: Deps, s: Session | None, user: Any, game_id: str | None, via_star
         s.host = user.id
     rec = rec.model_copy(update={"chat": s.chat_id, "game_id": s.game_id, "name": name, "lang": lang})
     plan = Plan(session=s, writes=[Write(Item(key=user_key(user.id), body=rec.body()), version)])
-    text, kb = views.lobby(deps, s)
+    text, kb = redraw.lobby(deps, s)
     if s.lobby_msg:  # the lobby's latest state: progress
         plan.outs.append(Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=text, keyboard=kb, tag="lobby",
                              essential=False, view="lobby"))
@@ -195,7 +195,7 @@ def leave(deps: Deps, s: Session | None, user: Any, game_id: str | None) -> Plan
     else:
         if s.host == user.id:
             s.host = people[0].id
-        text, kb = views.lobby(deps, s)
+        text, kb = redraw.lobby(deps, s)
     if s.lobby_msg:  # the lobby's latest state (progress), unless it closed
         plan.outs.append(Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=text, keyboard=kb, tag="lobby",
                              essential=kb is None, view="lobby"))
@@ -209,7 +209,7 @@ def open_settings(deps: Deps, s: Session | None, user: Any, pressed: Pressed) ->
     rec, _ = deps.load_user(user.id)
     if not rec.reachable:
         raise Reply(texts.t("lobby.need_private", lang), url=deps.table(s).deep_link("j"))
-    text, kb = views.settings_page(deps, s, "main", lang)
+    text, kb = redraw.settings_page(deps, s, "main", lang)
     return Plan(outs=[Out("send", chat_id=user.id, user_id=user.id, text=text, keyboard=kb, tag="settings")],
                 answer=deps.table(s, lang).t("lobby.settings_sent"))
 
@@ -232,10 +232,10 @@ def start_game(deps: Deps, s: Session | None, user: Any, pressed: Pressed, msg_i
         cfg = config(s, n)
     except Exception as exc:
         problems = getattr(exc, "problems", None) or []
-        raise Reply(views.config_errors(deps, s, lang, problems), alert=True) from None
+        raise Reply(redraw.config_errors(deps, s, lang, problems), alert=True) from None
     errors = [i for i in validate_config(cfg) if i.level == "error"]
     if errors:
-        raise Reply(views.config_errors(deps, s, lang, errors), alert=True)
+        raise Reply(redraw.config_errors(deps, s, lang, errors), alert=True)
     # a player who blocked the bot since joining is in ``s.unreachable`` (``membership.user_blocked``): only
     # then are the records read, to see who still cannot be messaged (joining needed a reachable record)
     unreachable = [p.name for p in deps.split_reachable(s)[1]] if s.unreachable else []
@@ -259,7 +259,7 @@ def launch(deps: Deps, s: Session, cfg: engine.GameConfig, msg_id: int | None) -
     s.unreachable = []
     s.invited, s.rematch_of = [], None
     plan = Plan(session=s)
-    plan.outs = outgoing.game_outs(deps, s, None, state, events, trigger=("start", msg_id))
+    plan.outs = game_messages.game_outs(deps, s, None, state, events, trigger=("start", msg_id))
     if s.board_msg:
         plan.outs.append(Out("pin", chat_id=s.chat_id, message_id=s.board_msg, essential=False, tag="pin"))
     return plan

@@ -5,10 +5,10 @@ from __future__ import annotations
 import logging
 
 from gamebot.botapi.telegram_io import Out
+from gamebot.compose.context import GROUP_TYPES, Deps, lang_of
 from gamebot.handlers.commands import close
 from gamebot.handlers.handling import Job, finish, transact
 from gamebot.language import texts
-from gamebot.outbox.context import GROUP_TYPES, Deps, lang_of
 from gamebot.outbox.plan import Plan
 from gamebot.storage import idle_record, subscribers
 from gamebot.storage.session import CANCELLED, Session, chat_key, user_key

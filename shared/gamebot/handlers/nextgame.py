@@ -17,11 +17,11 @@ import asyncio
 
 from gamebot.botapi.buttons import Join
 from gamebot.botapi.telegram_io import Btn, Out, Result
+from gamebot.compose.context import Deps, lang_of, own_lang
 from gamebot.handlers.handling import Job, finish
 from gamebot.language import texts
-from gamebot.outbox.context import Deps, lang_of, own_lang
+from gamebot.messages.table import Table, esc
 from gamebot.outbox.plan import Plan
-from gamebot.presenter.table import Table, esc
 from gamebot.storage import recovery, subscribers
 from gamebot.storage.effects import Effect
 from gamebot.storage.session import LOBBY, Session, chat_key, user_key

@@ -10,14 +10,14 @@ from typing import Any
 from engine import Action, GameState, IllegalAction, apply_action, prompts, public_view, waiting_for
 from engine.timeouts import TIMEOUT
 from gamebot.botapi.buttons import Card, Pressed, TeamConfirm, TeamQuest, TeamSeat, Vote
+from gamebot.compose import game as game_messages
+from gamebot.compose.context import Deps, lang_of
 from gamebot.handlers import bots, selection, statistics
 from gamebot.handlers.handling import Job, check_game, finish, game_of, transact
 from gamebot.language import texts, wording
 from gamebot.language.markup import escape
-from gamebot.outbox.context import Deps, lang_of
+from gamebot.messages import round_message
 from gamebot.outbox.plan import Plan, Reply
-from gamebot.outgoing import game as outgoing
-from gamebot.presenter import round_message
 from gamebot.storage import state_cache
 from gamebot.storage.session import PLAYING, Selection, Session, archive_key, serial
 from gamebot.storage.store import Item, Write
@@ -86,7 +86,7 @@ def commit_game(deps: Deps, s: Session, state: GameState, new: GameState, events
         new, more = bots.play_now(s, new)
         events = [*events, *more]
     s.set_game(new)
-    outs = outgoing.game_outs(deps, s, state, new, events, trigger)
+    outs = game_messages.game_outs(deps, s, state, new, events, trigger)
     plan = Plan(session=s, outs=outs)
     if new.over:
         final = public_view(new)
@@ -164,7 +164,7 @@ def team_press(deps: Deps, s: Session, state: GameState, seat: int | None, user:
     s.sel["g"] = sel
     names = deps.table(s, lang).names
     # every toggle draws the picker again: the team so far marked, named and counted (gamebot.handlers.selection)
-    return Plan(session=s, outs=[outgoing.picker_out(deps, s, state, prompt, sel, msg_id)] if msg_id else [],
+    return Plan(session=s, outs=[game_messages.picker_out(deps, s, state, prompt, sel, msg_id)] if msg_id else [],
                 answer=selection.toast([names[t] for t in sel.targets], [], lang, state.config.theme.value))
 
 

@@ -7,14 +7,14 @@ and nothing of it counts (no statistics, no rating, no idle record, no /nextgame
 """
 from __future__ import annotations
 
+from gamebot.compose.context import MAX_PLAYERS, Deps, display_name, lang_of, own_lang
 from gamebot.handlers import lobby
 from gamebot.handlers.handling import Job, finish, transact
 from gamebot.handlers.settings import lobby_settings
 from gamebot.language import texts
 from gamebot.language.markup import plain, shorten
-from gamebot.outbox.context import MAX_PLAYERS, Deps, display_name, lang_of, own_lang
+from gamebot.messages.table import esc
 from gamebot.outbox.plan import Plan, Reply
-from gamebot.presenter.table import esc
 from gamebot.storage.seats import MAX_BOTS
 from gamebot.storage.session import Session
 

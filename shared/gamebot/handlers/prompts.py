@@ -17,15 +17,15 @@ from gamebot.botapi.buttons import (
     PromptUnknown,
 )
 from gamebot.botapi.telegram_io import Out
+from gamebot.compose.context import Deps, player_lang
 from gamebot.handlers import selection
 from gamebot.handlers.handling import Job
 from gamebot.handlers.play import apply_move, game_button
 from gamebot.language import texts
 from gamebot.language.markup import Html
-from gamebot.outbox.context import Deps, player_lang
+from gamebot.messages.prompts import answered, choice_label, private_prompt, prompt_mode
+from gamebot.messages.table import NL
 from gamebot.outbox.plan import Plan, Reply
-from gamebot.presenter.prompts import answered, choice_label, private_prompt, prompt_mode
-from gamebot.presenter.table import NL
 from gamebot.storage.session import Selection, Session, kind_tag, serial
 
 DONE = Html("✔️")  # the answer to a press that made the move

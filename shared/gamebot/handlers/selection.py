@@ -3,8 +3,8 @@ as the Plot card deal).
 
 Every toggle draws the message again at once, so that the screen is the selection the next tap changes:
 ✅ on each chosen player, 🔘 on the chosen card or option, 🎯 on the chosen quest, "Selected: ..." in
-the text and the count on the confirm button (``presenter.vote.team_picker``,
-``presenter.prompts.private_prompt``); the toast that answers the tap (:func:`toast`) repeats it. The
+the text and the count on the confirm button (``messages.vote.team_picker``,
+``messages.prompts.private_prompt``); the toast that answers the tap (:func:`toast`) repeats it. The
 redraw is an edit of a message in the player's private chat: it costs the group's budget nothing. It is
 progress (never stored): what Telegram's flood control refuses for longer than is worth waiting is held
 back in the outbox and goes out once allowed, and the next toggle's edit joins it there and replaces it,

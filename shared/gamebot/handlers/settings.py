@@ -6,12 +6,12 @@ from typing import Any
 
 from gamebot.botapi.buttons import Panel, Pressed, SettingsDone
 from gamebot.botapi.telegram_io import Out
+from gamebot.compose import redraw, settings_check, settings_panel
+from gamebot.compose.context import Deps, lang_of
 from gamebot.handlers.handling import Job, finish, host_check, transact
 from gamebot.language import texts
-from gamebot.outbox.context import Deps, lang_of
+from gamebot.messages.settings import needs_line
 from gamebot.outbox.plan import Plan, Reply
-from gamebot.outgoing import settings_check, settings_panel, views
-from gamebot.presenter.settings import needs_line
 from gamebot.storage.session import LOBBY, Session, Settings
 
 # What ``/newgame <word>`` may name: the start of a game's name in any of our languages.
@@ -63,7 +63,7 @@ def panel_press(deps: Deps, s: Session, user: Any, lang: str, msg_id: int | None
         s.speak(language)
         changed = True
         lang = lang_of(user, s)  # (a practice table's seat speaks it too: its panel then does)
-    text, kb = views.settings_page(deps, s, page, lang)
+    text, kb = redraw.settings_page(deps, s, page, lang)
     outs = [Out("edit", chat_id=user.id, message_id=msg_id, text=text, keyboard=kb, essential=False, tag="settings")]
     return Plan(session=s if changed else None, outs=outs)
 
@@ -71,10 +71,10 @@ def panel_press(deps: Deps, s: Session, user: Any, lang: str, msg_id: int | None
 def settings_done(deps: Deps, s: Session, user: Any, lang: str, msg_id: int | None) -> Plan:
     """Done: the panel loses its buttons, the lobby shows the settings; said "saved" only when the
     table that will play can play them (else why not, in an alert)."""
-    text, kb = views.lobby(deps, s)
+    text, kb = redraw.lobby(deps, s)
     outs = []
     if msg_id:
-        panel, _ = views.settings_page(deps, s, "main", lang)
+        panel, _ = redraw.settings_page(deps, s, "main", lang)
         outs.append(Out("edit", chat_id=user.id, message_id=msg_id, text=panel, keyboard=None, tag="settings"))
     if s.lobby_msg:
         outs.append(Out("edit", chat_id=s.chat_id, message_id=s.lobby_msg, text=text, keyboard=kb, tag="lobby",

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from gamebot.botapi.telegram_io import Out
+from gamebot.compose.context import Deps, lang_of, own_lang
+from gamebot.compose.follow_up import picture_out
 from gamebot.handlers.handling import Job, finish, reply_lang
 from gamebot.language import texts
-from gamebot.outbox.context import Deps, lang_of, own_lang
+from gamebot.messages.table import Table, esc
 from gamebot.outbox.plan import Plan
-from gamebot.outgoing.notices import picture_out
-from gamebot.presenter.table import Table, esc
 from gamebot.storage import recovery
 from gamebot.storage.effects import Effect
 from gamebot.storage.seats import bot_seats
@@ -62,7 +62,7 @@ def end_extras(deps: Deps, s: Session, state: Any, final_view: dict[str, Any], p
 
 
 async def cmd_stats(deps: Deps, job: Job, args: str) -> None:
-    from gamebot.presenter import stats as shown
+    from gamebot.messages import stats as shown
     from gamebot.scores import stats  # (not at cold start)
 
     chat = job.chat

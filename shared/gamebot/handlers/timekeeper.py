@@ -31,18 +31,18 @@ from engine import Action, actors, apply_action, prompts, waiting_for
 from engine.timeouts import TIMEOUT
 from gamebot import observe
 from gamebot.botapi.telegram_io import Out
+from gamebot.compose.context import Deps, lang_of
+from gamebot.compose.settings_check import issues_for
 from gamebot.handlers import bots
 from gamebot.handlers.handling import Job, finish, game_of, host_check, reply_lang, transact
 from gamebot.handlers.lobby import config, launch
 from gamebot.handlers.play import commit_game
 from gamebot.language import texts
 from gamebot.language.markup import Html
-from gamebot.outbox.context import Deps, lang_of
+from gamebot.messages.settings import issue_text
+from gamebot.messages.table import NL, esc
+from gamebot.messages.time_limits import duration
 from gamebot.outbox.plan import Plan, Reply
-from gamebot.outgoing.settings_check import issues_for
-from gamebot.presenter.settings import issue_text
-from gamebot.presenter.table import NL, esc
-from gamebot.presenter.time_limits import duration
 from gamebot.storage import idle_record
 from gamebot.storage.seats import is_bot_id
 from gamebot.storage.session import ACTIVE, CANCELLED, LOBBY, PLAYING, Deadline, Session, chat_key, serial

@@ -8,9 +8,9 @@ from typing import Any
 
 from gamebot.botapi.buttons import Pressed
 from gamebot.botapi.telegram_io import Out
+from gamebot.compose.context import Deps, lang_of, seated
 from gamebot.handlers.handling import Job, finish, game_of, reply_lang
 from gamebot.language import texts
-from gamebot.outbox.context import Deps, lang_of, seated
 from gamebot.outbox.plan import Plan
 from gamebot.storage.session import PLAYING, Session, user_key
 from gamebot.storage.store import Item, retrying

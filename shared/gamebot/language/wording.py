@@ -13,7 +13,7 @@ from the catalogs (``texts``).
   cards, Ambush), and "nobody will see who played what" only when that is true.
 
 Functions take the rendering ``Table`` (anything with ``t``, ``role``, ``side``, ``name``, ``names_of``,
-``source``, ``lang`` and ``theme``: :class:`Words`) so that the presenter can call them without an import
+``source``, ``lang`` and ``theme``: :class:`Words`) so that the messages room can call them without an import
 cycle.
 """
 from __future__ import annotations
@@ -30,7 +30,7 @@ OPEN_VOTE = "opinion_maker"  # the Plot card whose holder votes first, in the op
 
 
 class Words(Protocol):
-    """What the wording asks of the rendering table (``gamebot.presenter.table.Table``)."""
+    """What the wording asks of the rendering table (``gamebot.messages.table.Table``)."""
 
     lang: str
     theme: str

@@ -3,7 +3,7 @@
 A bot seat is a ``Player`` with no Telegram user behind it. Its id comes from a range Telegram never
 gives a user: Telegram's user ids have at most 52 significant bits (below ``2**52``; group and channel
 ids are negative), so ``BOT_BASE + n`` for ``n`` in ``1..MAX_BOTS`` can never be a person, nor any
-chat. Those ids never get a ``user#`` record, are never sent a message (``outgoing.notices.settle``
+chat. Those ids never get a ``user#`` record, are never sent a message (``compose.follow_up.settle``
 drops what is addressed to them), never count in ratings, and no update from such an id acts for the
 seat (``gamebot.handlers.bots.forged``). The same ids serve in every group: a seat's id is only
 its identity at that table. They stay below ``2**53``, so JSON and DynamoDB numbers keep them exact.

@@ -13,7 +13,7 @@ so nothing in it grows with the group's history; each field has a bound:
   ``status``, ``host``, the message ids (``lobby_msg``, ``board_msg``, ``vote_msg``, ``settings_msg``,
   ``pinned``, ``again_msg``), ``vote_serial``, ``vote_intro`` (one message's news), ``pin_hint``,
   ``deadline``, ``alarm``, ``rematch_of``, ``again_game``, ``idle_counted``, ``bot_turn``, ``practice``;
-* ``players``: at most 10 (``gamebot.outbox.context.MAX_PLAYERS``; a name at most 40 characters); ``invited``:
+* ``players``: at most 10 (``gamebot.compose.context.MAX_PLAYERS``; a name at most 40 characters); ``invited``:
   the last game's players (at most 10); ``unreachable``, ``idle``, ``idle_hidden``: players of this game;
   ``sel``: one selection per seat (its private prompt) and one for the Leader's team picker (``"g"``, in
   the Leader's private chat);

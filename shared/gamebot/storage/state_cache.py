@@ -10,7 +10,7 @@ several times per update:
   given: ``apply_action`` copies it first), found again when the same text comes back;
 * ``public(state)``: ``engine.public_view(state)``, once per state object. The dict is shared: callers
   read it and never change it (make a copy to change it: ``dict(public(state))`` or ``public_view``);
-* ``board(presenter.board.board, table, pv, status)``: the board, once per view and table.
+* ``board(messages.board.board, table, pv, status)``: the board, once per view and table.
 
 Everything here is a cache: missing it (another container, an evicted entry) only costs the work it
 saves, never changes a result. Entries hold their inputs, so that an identity (``id``) is never
@@ -26,8 +26,8 @@ from engine import GameState, public_view
 
 
 class DrawnFor(Protocol):
-    """What a board is drawn for, as far as this cache tells one from another: ``presenter.table.Table``
-    (not imported: the presenter imports the session module, which parses states here)."""
+    """What a board is drawn for, as far as this cache tells one from another: ``messages.table.Table``
+    (not imported: the messages room imports the session module, which parses states here)."""
 
     @property
     def chat_id(self) -> int: ...
@@ -110,7 +110,7 @@ def public(state: GameState) -> dict[str, Any]:
 
 def board[T: DrawnFor](draw: Callable[[T, dict[str, Any], str], str], table: T, pv: dict[str, Any],
           status: str = "playing") -> str:
-    """``draw(table, pv, status)`` (``presenter.board.board``, which the caller passes: the presenter imports the session,
+    """``draw(table, pv, status)`` (``messages.board.board``, which the caller passes: the messages room imports the session,
     which uses this module), drawn once per view (``public``'s dict) and table."""
     bot = table.bot_username
     key = (id(pv), status, table.chat_id, table.game_id, table.title, table.lang, table.theme,

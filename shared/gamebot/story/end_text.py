@@ -5,7 +5,7 @@ Everything comes from the final public view (``engine.public_view`` once the gam
 history tells what the table saw and what the end reveals (roles, sides, who held a hidden decision
 that ran out of time), never what stays secret (who played which quest card, what a loyalty check or
 Excalibur showed). The rounds and turns come from :mod:`gamebot.story.by_round`; plug-ins add their lines
-through ``presenter.view_lines.HISTORY_LINES``. The picture (``gamebot.story.picture``) draws the same story: it takes its
+through ``messages.view_lines.HISTORY_LINES``. The picture (``gamebot.story.picture``) draws the same story: it takes its
 notes from :func:`round_lines` and its result from :func:`result`.
 """
 from __future__ import annotations
@@ -15,10 +15,10 @@ from typing import Any
 
 from gamebot.language import texts, wording
 from gamebot.language.markup import Html, cap
-from gamebot.presenter.events import event_line
-from gamebot.presenter.table import NL, Table, esc, split
-from gamebot.presenter.values import card_counts, quest_outcome
-from gamebot.presenter.view_lines import plugin_history
+from gamebot.messages.events import event_line
+from gamebot.messages.table import NL, Table, esc, split
+from gamebot.messages.values import card_counts, quest_outcome
+from gamebot.messages.view_lines import plugin_history
 from gamebot.story import by_round
 
 # What a line of a round tells: its heading, a Leader's turn, the quest, a vote that ran out of time

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from gamebot.language import texts
-from gamebot.presenter.table import Table
-from gamebot.presenter.values import quest_outcome
+from gamebot.messages.table import Table
+from gamebot.messages.values import quest_outcome
 from gamebot.story import by_round, end_text
 from gamebot.story import picture_draw as pd
 from gamebot.story import picture_layout as pl

@@ -18,7 +18,7 @@ from engine import GameState, public_view
 from gamebot.botapi.telegram_io import Out
 from gamebot.language import texts
 from gamebot.language.markup import Html
-from gamebot.presenter.table import NL, Table, split
+from gamebot.messages.table import NL, Table, split
 from gamebot.story import end_text
 
 log = logging.getLogger("gamebot.core.service")

@@ -11,8 +11,8 @@ from engine import ALL, GameConfig, GameState
 from engine.timeouts import DEFAULT_VOTE, VOTE_OPTION
 from gamebot.botapi.telegram_io import Out
 from gamebot.language import texts
-from gamebot.presenter.table import Table
-from gamebot.presenter.time_limits import duration
+from gamebot.messages.table import Table
+from gamebot.messages.time_limits import duration
 from gamebot.storage import idle_record
 from gamebot.storage.session import LOBBY, PLAYING, Deadline, Session, TimerSettings, serial
 

@@ -1,4 +1,5 @@
-"""The presenter: engine views and events -> Telegram texts (HTML) and inline keyboards.
+"""What a message says: engine views, events and settings -> Telegram texts (HTML) and inline keyboards.
+Pure: nothing here sends, stores or changes anything (which messages a step sends is ``gamebot.compose``).
 
 Group messages are built ONLY from ``engine.public_view(state)`` and public events (``to is None``), so
 nothing secret can reach the group before the end: the functions for the group draw from the public view
@@ -19,7 +20,7 @@ Modules: ``table`` (the Table a message is drawn for, escaping), ``values`` (dat
 (event sentences), ``view_lines`` (plug-ins' board and history lines), ``board``, ``vote`` (team picker,
 vote message), ``round_message`` (the round's group message: votes, then the quest's cards),
 ``role_card``, ``prompts`` (private decisions), ``lobby`` (lobby, rules), ``settings`` (what the host
-may choose, configuration problems), ``stats`` (/stats), ``time_limits`` (how a time limit reads).
+may choose, configuration problems), ``stats`` (/stats), ``reveal_words`` (the Reveal in words: /rules), ``time_limits`` (how a time limit reads).
 This package's ``__init__`` imports nothing: import the module you need.
 
 May import: ``engine`` (views and events), ``gamebot.language``, ``gamebot.storage``,

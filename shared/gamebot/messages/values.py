@@ -12,7 +12,7 @@ from typing import Any
 from engine.event_types import prompt_shown, shown, view_shown
 from gamebot.language import texts
 from gamebot.language.markup import Html
-from gamebot.presenter.table import Table, esc
+from gamebot.messages.table import Table, esc
 
 NOTHING = Html("")  # (a value with nothing to show)
 

@@ -10,7 +10,7 @@ from engine import GameConfig, reveal_script
 from engine.validation import dealt_deck
 from gamebot.language import texts, wording
 from gamebot.language.markup import Html, cap
-from gamebot.presenter.table import NL, Table
+from gamebot.messages.table import NL, Table
 
 
 def fillers(config: GameConfig) -> dict[str, int]:

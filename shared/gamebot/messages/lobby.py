@@ -9,8 +9,8 @@ from gamebot.botapi.callbacks import Codec
 from gamebot.botapi.telegram_io import Btn, Keyboard
 from gamebot.language import texts, wording
 from gamebot.language.markup import Html
-from gamebot.presenter.settings import in_reading_order
-from gamebot.presenter.table import NL, Table, esc
+from gamebot.messages.settings import in_reading_order
+from gamebot.messages.table import NL, Table, esc
 from gamebot.storage.seats import is_bot_id
 
 

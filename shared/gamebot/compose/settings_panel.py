@@ -28,11 +28,11 @@ from engine.modules.assassination import assassin_choices, designated_role
 from engine.timeouts import DEFAULT_VOTE
 from gamebot.botapi.buttons import Panel
 from gamebot.botapi.telegram_io import Btn, Keyboard
+from gamebot.compose.settings_check import check, check_lines, config_for, phases_in_play
 from gamebot.language import texts
 from gamebot.language.markup import Html
-from gamebot.outgoing.settings_check import check, check_lines, config_for, phases_in_play
-from gamebot.presenter.lobby import settings_summary
-from gamebot.presenter.settings import (
+from gamebot.messages.lobby import settings_summary
+from gamebot.messages.settings import (
     available_modules,
     available_presets,
     available_roles,
@@ -46,8 +46,8 @@ from gamebot.presenter.settings import (
     preset_name,
     role_group,
 )
-from gamebot.presenter.table import NL, Table, esc
-from gamebot.presenter.time_limits import duration
+from gamebot.messages.table import NL, Table, esc
+from gamebot.messages.time_limits import duration
 from gamebot.storage.session import Settings
 from gamebot.timing import policy
 
@@ -86,7 +86,7 @@ def assassin_label(table: Table, settings: Settings, players: int) -> Html | Non
 
 class NeedsCharacters(ValueError):
     """An option pressed on that cannot play without characters not chosen: ``args`` are its key and
-    those characters (``option_needs``), which ``presenter.settings.needs_line`` says."""
+    those characters (``option_needs``), which ``messages.settings.needs_line`` says."""
 
 
 class Pages:

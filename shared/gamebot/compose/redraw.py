@@ -5,15 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from gamebot.botapi.telegram_io import Keyboard, Out
+from gamebot.compose import settings_panel
+from gamebot.compose.context import Deps
 from gamebot.language import texts
 from gamebot.language.markup import Html
-from gamebot.outbox.context import Deps
-from gamebot.outgoing import settings_panel
-from gamebot.presenter import lobby as lobby_text
-from gamebot.presenter import round_message
-from gamebot.presenter.board import board, board_keyboard
-from gamebot.presenter.settings import in_play, issue_text
-from gamebot.presenter.table import NL
+from gamebot.messages import lobby as lobby_text
+from gamebot.messages import round_message
+from gamebot.messages.board import board, board_keyboard
+from gamebot.messages.settings import in_play, issue_text
+from gamebot.messages.table import NL
 from gamebot.storage import state_cache
 from gamebot.storage.session import ENDED, LOBBY, PLAYING, Session
 

@@ -10,7 +10,7 @@ played, or why it is refused and which cards they may play); the engine refuses 
 not play. Cards played so far are progress (coalesced within the group's budget); the last card takes
 the buttons away (one essential edit).
 
-Built from the public view only, like every group message (``gamebot.presenter``).
+Built from the public view only, like every group message (``gamebot.messages``).
 """
 from __future__ import annotations
 
@@ -22,9 +22,9 @@ from gamebot.botapi.callbacks import Codec
 from gamebot.botapi.telegram_io import Btn, Drawing, DrawnLater, Keyboard, Out
 from gamebot.language import wording
 from gamebot.language.markup import Html, restored
-from gamebot.presenter.table import NL, Table
-from gamebot.presenter.time_limits import prompt_lines
-from gamebot.presenter.vote import TOLD_BY_THE_VOTE, vote_message, vote_result
+from gamebot.messages.table import NL, Table
+from gamebot.messages.time_limits import prompt_lines
+from gamebot.messages.vote import TOLD_BY_THE_VOTE, vote_message, vote_result
 from gamebot.storage.session import Session, serial
 
 GAP = Html("\n\n")  # between the news atop the round message and the vote
@@ -61,7 +61,7 @@ def quest_text(table: Table, pv: dict[str, Any], head: dict[str, Any] | None = N
 
 
 def _intro(s: Session) -> Html | None:
-    """The news that came with the vote message: markup when it was kept (``outgoing.game``), a plain
+    """The news that came with the vote message: markup when it was kept (``compose.game``), a plain
     string once read back from storage."""
     return restored(s.vote_intro) if s.vote_intro else None
 

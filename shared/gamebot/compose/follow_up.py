@@ -7,12 +7,12 @@ import logging
 from typing import Any
 
 from gamebot.botapi.telegram_io import Out
+from gamebot.compose.context import Deps
 from gamebot.language import texts
 from gamebot.language.markup import Html
-from gamebot.outbox.context import Deps
+from gamebot.messages.table import Table
 from gamebot.outbox.delivery import Facts
 from gamebot.outbox.plan import Plan
-from gamebot.presenter.table import Table
 from gamebot.storage.seats import is_bot_id
 from gamebot.storage.session import LOBBY, PLAYING, Session, serial
 from gamebot.story import end_text
@@ -26,13 +26,13 @@ def follow_up(deps: Deps, session: Session, facts: Facts) -> list[Out]:
     be sent, the host told once how to let the bot pin the board. Changes ``session``."""
     for uid in facts.blocked:
         deps.mark_user(uid, blocked=True)
-    notices: list[Out] = []
+    said: list[Out] = []
     chat_id = session.chat_id
     table = deps.table(session)
     if facts.cannot_pin and not session.pin_hint:
         session.pin_hint = True
         host = session.seat_of(session.host) if session.host is not None else None
-        notices.append(Out("send", chat_id=chat_id, tag="pin_hint", text=table.t(
+        said.append(Out("send", chat_id=chat_id, tag="pin_hint", text=table.t(
             "pin.need_admin", host=table.mention(host) if host is not None else "")))
     if session.active:
         for uid in facts.blocked:
@@ -40,9 +40,9 @@ def follow_up(deps: Deps, session: Session, facts: Facts) -> list[Out]:
             if seat is None or uid in session.unreachable:
                 continue
             session.unreachable.append(uid)
-            notices.append(Out("send", chat_id=chat_id, tag="unreachable",
+            said.append(Out("send", chat_id=chat_id, tag="unreachable",
                                text=table.t("unreachable", name=table.mention(seat), link=table.deep_link("r"))))
-    notices += closing_reminders(session)  # a reminder that arrived once its decision was over
+    said += closing_reminders(session)  # a reminder that arrived once its decision was over
     state = session.game() if session.status == PLAYING and facts.lost else None
     if state is not None:  # prompts lost while a game runs (without a game, no decision awaits them)
         hidden = {p.kind for p in state.pending if p.hidden}
@@ -50,9 +50,9 @@ def follow_up(deps: Deps, session: Session, facts: Facts) -> list[Out]:
             seat = session.seat_of(uid)
             if seat is None or uid in facts.blocked or uid in session.unreachable or kinds <= hidden:
                 continue  # (the group must not learn that someone has a hidden decision)
-            notices.append(Out("send", chat_id=chat_id, tag="undelivered",
+            said.append(Out("send", chat_id=chat_id, tag="undelivered",
                                text=table.t("undelivered", name=table.mention(seat), link=table.deep_link("r"))))
-    return notices
+    return said
 
 
 GAP = Html("\n\n")

@@ -9,9 +9,9 @@ from gamebot.botapi.callbacks import Codec
 from gamebot.botapi.telegram_io import Btn, Keyboard
 from gamebot.language import wording
 from gamebot.language.markup import Html
-from gamebot.presenter.table import NL, Table, esc
-from gamebot.presenter.time_limits import board_lines
-from gamebot.presenter.view_lines import plugin_board_lines
+from gamebot.messages.table import NL, Table, esc
+from gamebot.messages.time_limits import board_lines
+from gamebot.messages.view_lines import plugin_board_lines
 
 
 def _quest_cell(table: Table, cell: dict[str, Any]) -> Html:

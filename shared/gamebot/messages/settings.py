@@ -7,7 +7,7 @@ from typing import Any
 
 from gamebot.language import texts
 from gamebot.language.markup import Html
-from gamebot.presenter.table import Table, esc
+from gamebot.messages.table import Table, esc
 
 # The characters as a player thinks of them: Good, then Evil, then those who may change sides (the two
 # Lancelots, the Untrustworthy Servant whom the Assassin may recruit), each group in the rulebooks' order:

@@ -9,9 +9,9 @@ from gamebot.botapi.callbacks import Codec
 from gamebot.botapi.telegram_io import Btn, Keyboard
 from gamebot.language import texts, wording
 from gamebot.language.markup import Html, cap, require_text, shorten
-from gamebot.presenter.table import NL, Table, esc
-from gamebot.presenter.time_limits import prompt_lines
-from gamebot.presenter.values import prompt_params
+from gamebot.messages.table import NL, Table, esc
+from gamebot.messages.time_limits import prompt_lines
+from gamebot.messages.values import prompt_params
 from gamebot.storage.session import kind_tag
 
 

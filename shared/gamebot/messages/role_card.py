@@ -6,7 +6,7 @@ from typing import Any
 
 from gamebot.language import texts, wording
 from gamebot.language.markup import Html
-from gamebot.presenter.table import NL, Table, esc
+from gamebot.messages.table import NL, Table, esc
 
 
 def knowledge_lines(table: Table, knowledge: list[dict[str, Any]]) -> list[Html]:

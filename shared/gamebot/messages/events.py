@@ -8,8 +8,8 @@ from typing import Any
 
 from gamebot.language import texts, wording
 from gamebot.language.markup import Html, cap
-from gamebot.presenter.table import NL, Table, esc
-from gamebot.presenter.values import allegiance_row, event_params, quest_outcome
+from gamebot.messages.table import NL, Table, esc
+from gamebot.messages.values import allegiance_row, event_params, quest_outcome
 
 # Public events folded into other messages (progress counters, the picker and the vote message).
 # PlotCardPassed: a holder asked in turn who does not play their card (nothing happened); VoteShown: an

@@ -10,9 +10,9 @@ from typing import Any
 from engine.event_types import view_shown
 from gamebot.language import texts, wording
 from gamebot.language.markup import Html
-from gamebot.presenter.events import event_line
-from gamebot.presenter.table import Table, esc
-from gamebot.presenter.values import (
+from gamebot.messages.events import event_line
+from gamebot.messages.table import Table, esc
+from gamebot.messages.values import (
     allegiance_name,
     allegiance_row,
     hands_text,

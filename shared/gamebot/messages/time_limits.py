@@ -10,7 +10,7 @@ import math
 import time
 
 from gamebot.language.markup import Html
-from gamebot.presenter.table import Table
+from gamebot.messages.table import Table
 
 
 def duration(table: Table, seconds: float) -> Html:

@@ -19,9 +19,9 @@ from gamebot.botapi.telegram_io import TelegramIO
 from gamebot.environment import ARCHIVE_DAYS
 from gamebot.language import texts
 from gamebot.language.markup import plain, shorten
+from gamebot.messages.table import Table
 from gamebot.outbox.courier import Courier
 from gamebot.outbox.uow import UnitOfWork
-from gamebot.presenter.table import Table
 from gamebot.storage import recovery
 from gamebot.storage.seats import is_bot_id
 from gamebot.storage.session import PLAYING, DamagedSession, Player, Session, UserRecord, chat_key, user_key

@@ -8,15 +8,15 @@ from typing import Any
 
 from engine import GameState, prompts, public_view, view
 from gamebot.botapi.telegram_io import Out
+from gamebot.compose.context import Deps, player_lang
 from gamebot.language.markup import Html
-from gamebot.outbox.context import Deps, player_lang
-from gamebot.presenter import round_message
-from gamebot.presenter.board import board, board_keyboard, play_again_keyboard
-from gamebot.presenter.events import announcements, private_events
-from gamebot.presenter.prompts import private_prompt
-from gamebot.presenter.role_card import role_card
-from gamebot.presenter.table import NL, Table, esc
-from gamebot.presenter.vote import proposal_line, team_picker, team_sizes, vote_message
+from gamebot.messages import round_message
+from gamebot.messages.board import board, board_keyboard, play_again_keyboard
+from gamebot.messages.events import announcements, private_events
+from gamebot.messages.prompts import private_prompt
+from gamebot.messages.role_card import role_card
+from gamebot.messages.table import NL, Table, esc
+from gamebot.messages.vote import proposal_line, team_picker, team_sizes, vote_message
 from gamebot.storage import state_cache
 from gamebot.storage.session import ENDED, Selection, Session, collecting, serial
 from gamebot.story import end_text
@@ -200,7 +200,7 @@ def game_outs(
         for text in end_text.game_over(table, pv):
             tail.append(Out("send", chat_id=chat, text=text, tag="end"))
         tail[-1].keyboard = play_again_keyboard(table, deps.codec)
-        tail[-1].remember = "again_msg"  # (its button goes once it can do nothing: ``notices.settle_again``)
+        tail[-1].remember = "again_msg"  # (its button goes once it can do nothing: ``follow_up.settle_again``)
         s.again_msg, s.again_game = None, s.game_id
         if news and len(news) + len(tail[0].text or "") < MESSAGE_LIMIT:
             tail[0].text, news = news + GAP + tail[0].text, NOTHING

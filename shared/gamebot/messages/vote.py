@@ -9,9 +9,9 @@ from gamebot.botapi.callbacks import Codec
 from gamebot.botapi.telegram_io import Btn, Keyboard
 from gamebot.language import texts, wording
 from gamebot.language.markup import Html, shorten
-from gamebot.presenter.events import announcements
-from gamebot.presenter.table import NL, Table, esc
-from gamebot.presenter.time_limits import prompt_lines
+from gamebot.messages.events import announcements
+from gamebot.messages.table import NL, Table, esc
+from gamebot.messages.time_limits import prompt_lines
 
 
 def team_sizes(prompt: Any, pv: dict[str, Any]) -> tuple[dict[int, int], int]:

@@ -35,7 +35,7 @@ class Table:
     names: list[str] = field(default_factory=list)
     user_ids: list[int] = field(default_factory=list)
     bot_username: str | BotName = ""  # a BotName is asked only when a link is rendered
-    limit: int = 0  # seconds the decision awaited now may take (0: no time limit; ``presenter.time_limits``)
+    limit: int = 0  # seconds the decision awaited now may take (0: no time limit; ``messages.time_limits``)
     due: int | None = None  # until when (epoch seconds)
     practice: bool = False  # a /practice game: this chat is the whole table (no group, no private chat apart)
 

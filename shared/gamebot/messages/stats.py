@@ -8,7 +8,7 @@ from typing import Any
 
 from gamebot.language import texts
 from gamebot.language.markup import Html
-from gamebot.presenter.table import NL, Table, esc
+from gamebot.messages.table import NL, Table, esc
 from gamebot.scores import ratings
 from gamebot.scores.stats import migrate
 

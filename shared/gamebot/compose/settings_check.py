@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 from engine import ConfigIssue, GameConfig, InvalidConfig, validate_config
 from gamebot.language import texts
 from gamebot.language.markup import Html
-from gamebot.presenter.settings import in_play, issue_text
-from gamebot.presenter.table import Table
+from gamebot.messages.settings import in_play, issue_text
+from gamebot.messages.table import Table
 from gamebot.storage.session import Settings
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ SIZES = range(5, 11)
 
 def config_for(settings: Settings, players: int) -> GameConfig:
     """The game these settings make for ``players``: a preset's own characters for that count, without
-    the options that cannot play for want of a character (``presenter.settings.in_play``: the panel's
+    the options that cannot play for want of a character (``messages.settings.in_play``: the panel's
     summary leaves them out and says which character each needs, and so do the check and the game)."""
     config = settings.config(players)
     if settings.preset and settings.preset in _presets():
