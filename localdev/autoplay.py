@@ -1,7 +1,7 @@
 """Simulated players: they read their chats and press buttons, as people do on their phones.
 
-Used by the local playground (bots in some seats) and by the tests (bots in every seat). A simulated
-player never looks at the game state. Given ``Driver.views`` (the playground's bots), each decision
+Used by the local playground (in the seats marked simulated) and by the tests (in every seat). A simulated
+player never looks at the game state. Given ``Driver.views`` (as in the playground), each decision
 comes from ``engine.policy.decide`` given only that player's own seat's view (``engine.view``), and
 the page is read to find and press its buttons; without it, a player decides from what Telegram shows
 it, a chat's messages and their inline keyboards, through a :class:`Screen`:
@@ -79,7 +79,7 @@ class Words:
     over: tuple[str, ...] = ("Game over", "Game cancelled")
     join: str = "Join"
     start: str = "Start"
-    add_bot: str = "Add a bot"
+    add_ai_seat: str = "Add a bot"
     host: str = "Host: "
     settings: str = "Settings"
     characters: str = "Characters"
@@ -145,7 +145,7 @@ def _catalog_words(lang: str) -> Words:
         over=tuple(dict.fromkeys(_word(k, lang) for k in ("board.ended", "board.cancelled", "end.title.none"))),
         join=_word("lobby.button.join", lang),
         start=_word("lobby.button.start", lang),
-        add_bot=_word("lobby.button.add_bot", lang),
+        add_ai_seat=_word("lobby.button.add_ai_seat", lang),
         host=_before_blank("lobby.host", lang),
         settings=_word("lobby.button.settings", lang),
         characters=_word("settings.button.roles", lang),
@@ -361,7 +361,7 @@ class Driver:
     names: dict[int, str] = field(default_factory=dict)  # user id -> shown name (default: updates.user)
     lobby: bool = False
     start_at: int | None = None
-    # with one of ``players`` the host: the lobby's 🤖 Add a bot seats the bot's own players until this many
+    # with one of ``players`` the host: the lobby's 🤖 Add a bot adds AI seats until this many
     # are listed (a table of fewer simulated players than a game needs); None: never
     fill_to: int | None = None
     words: Words | None = None  # the catalog language to read; None: each chat's own, read off the page
@@ -504,7 +504,7 @@ class Driver:
             host = re.search(rf"^{re.escape(w.host)}(.+)$", text, re.M)
             host_id = self.user_named(host.group(1).strip()) if host else None
             start = next((b for b in buttons if w.start in b["text"]), None)
-            add = next((b for b in buttons if w.add_bot in b["text"]), None)
+            add = next((b for b in buttons if w.add_ai_seat in b["text"]), None)
             if (host_id is not None and add is not None and self.fill_to and len(listed) < self.fill_to
                     and all(self.name_of(u) in listed for u in self.players)):
                 key = (host_id, msg["message_id"], _look(msg))

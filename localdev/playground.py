@@ -9,12 +9,12 @@
   (``TELEGRAM_API_BASE_URL``);
 * the bot: ``functions/webhook/app.py``'s ``lambda_handler``, fed webhook updates (with the secret
   header) by one :class:`~localdev.webhook.WebhookWorker` thread;
-* simulated players (``localdev.autoplay``) in the seats marked as bots, pressing buttons through the
-  same handler, paced by ``bot_delay`` seconds;
+* simulated players (``localdev.autoplay``: scripted stand-ins for people) in the seats marked
+  simulated, pressing buttons through the same handler, paced by ``sim_delay`` seconds;
 * a web page (``localdev.web``) standing in for Telegram: the group and every player's private chat;
 * the chats' wake-ups as on AWS (``gamebot.timing.wakeup``): the bot is given (``wakeup.install``) a
   ``QueueScheduler`` whose queue is that SQS queue (``SqsQueue``, boto3, ``WAKE_QUEUE_URL``): an alarm due
-  within 2 minutes (a bot seat's move 2 or 3 seconds after its decision, a reminder, a held-back edit) is
+  within 2 minutes (an AI seat's move 2 or 3 seconds after its decision, a reminder, a held-back edit) is
   a message delayed to its second, which moto holds back in real time. ``localdev.wake_consumer`` stands
   in for Lambda's event source mapping: a thread long-polls the queue and hands each batch, as Lambda's
   SQS event, to ``functions/timer/app.py``'s ``lambda_handler`` through ``worker.call`` (so it never
@@ -67,9 +67,9 @@ TABLE_NAME = "avalon-playground"
 LOCAL_TOKEN = "7000000001:PLAYGROUND-local-token"
 FIRST_USER_ID = 1001
 DEFAULT_PORT = 8642
-DEFAULT_BOT_DELAY = 0.6
+DEFAULT_SIM_DELAY = 0.6
 MAX_SEATS = 10
-MIN_PLAYERS = 5  # a game's smallest table: fewer seats are filled with the bot's own 🤖 players in the lobby
+MIN_PLAYERS = 5  # a game's smallest table: fewer seats are filled with AI seats in the lobby (its 🤖)
 JSON = dict[str, Any]
 
 
@@ -85,12 +85,14 @@ class Task(Protocol):
 class Seat:
     user_id: int
     name: str
-    bot: bool
+    simulated: bool  # played by :class:`SimulatedPlayers`, not by a person in the page
     lang: str = ""  # the seat's Telegram app language; "": none sent, so its private chat speaks the group's
 
 
-class BotPlayers:
-    """The simulated players of the bot seats, one move per tick, ``bot_delay`` seconds apart."""
+class SimulatedPlayers:
+    """The simulated players: scripted stand-ins for the people of the seats marked simulated (they press
+    buttons like a person; not AI seats, which the bot plays itself), one move per tick, ``sim_delay``
+    seconds apart."""
 
     def __init__(self, playground: Playground, seed: int | None = None) -> None:
         import random
@@ -99,18 +101,18 @@ class BotPlayers:
 
         self.pg = playground
         screen = FakeTelegramScreen(playground.fake, playground.deliver, playground.users)
-        # the bots decide from their own seat's view only (engine.policy), and read the page to act
+        # they decide from their own seat's view only (engine.policy), and read the page to act
         self.driver = Driver(screen, GROUP_ID, [], Policy(rng=random.Random(seed)), lobby=True,
                              views=playground.seat_view)
         self.next_at = 0.0
 
     def seat(self, seats: list[Seat]) -> None:
         self.driver.names = {s.user_id: s.name for s in seats}
-        # a bot host of fewer seats than a game needs fills the table with the lobby's 🤖 (the bot's own
-        # players), as a person hosting does, then starts
+        # a simulated host of fewer seats than a game needs fills the table with the lobby's 🤖 (AI
+        # seats), as a person hosting does, then starts
         self.driver.fill_to = MIN_PLAYERS
         self.driver.start_at = max(len(seats), MIN_PLAYERS)
-        self.driver.players = [s.user_id for s in seats if s.bot]
+        self.driver.players = [s.user_id for s in seats if s.simulated]
 
     def tick(self, now: float) -> float | None:
         if not self.driver.players:
@@ -119,7 +121,7 @@ class BotPlayers:
             return self.next_at - now
         if not self.driver.step():
             return None
-        delay = self.pg.bot_delay
+        delay = self.pg.sim_delay
         self.next_at = now + delay
         return delay
 
@@ -129,7 +131,7 @@ class Playground:
         self,
         *,
         mode: str = "playground",
-        bot_delay: float = DEFAULT_BOT_DELAY,
+        sim_delay: float = DEFAULT_SIM_DELAY,
         seed: int | None = None,
         table_name: str | None = None,
         token: str | None = None,
@@ -142,11 +144,12 @@ class Playground:
         move it forward instead of waiting minutes); the real time by default. Given another clock, the
         chats' alarms are all the local scheduler's, on that clock: no wake-up queue (SQS's delays run in
         real time). ``group_budget``: group messages and edits per minute (Telegram's limit, 20, by
-        default; 0: none, for bots playing at full speed in tests)."""
+        default; 0: none, for simulated players at full speed in tests). ``sim_delay``: seconds between
+        two moves of the simulated players."""
         if mode not in ("playground", "telegram"):
             raise ValueError(f"unknown mode {mode!r}")
         self.mode = mode
-        self.bot_delay = bot_delay
+        self.sim_delay = sim_delay
         self.seed = seed
         # moto keeps its data per process: a fresh table name gives each playground an empty table
         self.table_name = table_name or f"{TABLE_NAME}-{secrets.token_hex(4)}"
@@ -160,7 +163,7 @@ class Playground:
         self.moto: Any = None
         self.admin: Any = None  # a boto3 client for the table itself (created in start)
         self.worker: WebhookWorker | None = None
-        self.bots: BotPlayers | None = None
+        self.simulated: SimulatedPlayers | None = None
         self.scheduler: Any = None  # gamebot.timing.scheduler.LocalScheduler: EventBridge Scheduler's part
         self.wakeups: Any = None  # gamebot.timing.wakeup.QueueScheduler: what the bot schedules with (None:
         # the LocalScheduler alone, on a clock a test moves)
@@ -206,7 +209,7 @@ class Playground:
             "AWS_PROFILE": None,
             "TELEGRAM_BOT_USERNAME": None,
             "GROUP_MESSAGES_PER_MINUTE": None if self.group_budget is None else str(self.group_budget),
-            "PLAYER_THROTTLE": "0",  # the bots press at machine speed (gamebot.botapi.throttle)
+            "PLAYER_THROTTLE": "0",  # the simulated players press at machine speed (gamebot.botapi.throttle)
         })
         from gamebot.aws import dynamo
         from localdev.tables import admin_client, create_table_from_template
@@ -222,8 +225,8 @@ class Playground:
         if self.fake is not None:
             self.bot_user = dict(self.fake.bot)
             self.fake.add_group(GROUP_ID, GROUP_TITLE)
-            self.bots = BotPlayers(self, self.seed)
-            self.add_task(self.bots)
+            self.simulated = SimulatedPlayers(self, self.seed)
+            self.add_task(self.simulated)
         self._loop_thread = threading.Thread(target=self._loop, name="playground-loop", daemon=True)
         self._loop_thread.start()
         return self
@@ -458,25 +461,25 @@ class Playground:
 
         return self.worker.call(read)
 
-    def table_bots(self) -> int:
-        """How many of the group's seats the bot itself plays (its own 🤖 players, added in the lobby)."""
+    def table_ai_seats(self) -> int:
+        """How many of the group's seats the bot itself plays (its AI seats, added with the lobby's 🤖)."""
         assert self.worker is not None, "start() first"
 
         def read() -> int:
             import app
 
-            from gamebot.storage.seats import bot_seats
+            from gamebot.storage.seats import ai_seats
             from gamebot.storage.session import Session, chat_key
 
             item = app.service().repo.get(chat_key(GROUP_ID))
             session = Session.from_body(item.body) if item is not None else None
-            return len(bot_seats([p.id for p in session.players])) if session is not None else 0
+            return len(ai_seats([p.id for p in session.players])) if session is not None else 0
 
         return self.worker.call(read)
 
     def seat_view(self, user_id: int) -> JSON | None:
         """What ``user_id``'s seat may know of the group's running game: ``engine.view(state, seat)``
-        (None when they do not play in it). The only thing of the game a bot player is given."""
+        (None when they do not play in it). The only thing of the game a simulated player is given."""
         assert self.worker is not None, "start() first"
 
         def read() -> JSON | None:
@@ -494,11 +497,11 @@ class Playground:
         return self.worker.call(read)
 
     def seat(self, players: list[JSON], open_lobby: bool = True) -> list[Seat]:
-        """Seat ``players`` (``{"name", "bot", "lang"}``, at most 10): each opens the bot's private chat;
-        bots are played by :class:`BotPlayers`. ``lang``: the language of the seat's Telegram app (a
+        """Seat ``players`` (``{"name", "simulated", "lang"}``, at most 10): each opens the bot's private chat;
+        the simulated seats are played by :class:`SimulatedPlayers`. ``lang``: the language of the seat's Telegram app (a
         catalog code); none (the default) sends none, so the bot writes to the seat in the group's language. ``open_lobby``: the host (the first person, or the
-        first seat if all are bots) then sends /newgame in the group (closing with /cancel the lobby
-        or game still open), and bots join by pressing Join."""
+        first seat if all are simulated) then sends /newgame in the group (closing with /cancel the lobby
+        or game still open), and the simulated players join by pressing Join."""
         if not 1 <= len(players) <= MAX_SEATS:
             raise ValueError(f"seat 1 to {MAX_SEATS} players")
         names = [re.sub(r"\s+", " ", str(p.get("name") or "")).strip()[:24] for p in players]
@@ -518,14 +521,14 @@ class Playground:
                 who = U.user(uid, name, username=f"{slug}{uid}", language_code=lang or None)
                 fresh = self.users.get(uid) != who or not self.fake.started(uid)
                 self.users[uid] = who
-                seats.append(Seat(uid, name, bool(p.get("bot")), lang))
+                seats.append(Seat(uid, name, bool(p.get("simulated")), lang))
                 if fresh:
                     self.open_private(uid)
             self.seats = seats
-            host = next((s for s in seats if not s.bot), seats[0])
+            host = next((s for s in seats if not s.simulated), seats[0])
             self.fake.set_admins(GROUP_ID, creator=self.users[host.user_id])
-            if self.bots is not None:
-                self.bots.seat(seats)
+            if self.simulated is not None:
+                self.simulated.seat(seats)
             self.fake.touch()
         if open_lobby:
             if self.game_status() in ("lobby", "playing"):  # the new host is the group's creator: may close it
@@ -541,7 +544,7 @@ class Playground:
         return list(texts.languages())
 
     def default_seats(self, players: int = 5, humans: int = 1) -> list[JSON]:
-        return [{"name": U.NAMES[i % len(U.NAMES)], "bot": i >= humans} for i in range(players)]
+        return [{"name": U.NAMES[i % len(U.NAMES)], "simulated": i >= humans} for i in range(players)]
 
     # ------------------------------------------------------------------------------------------------
     # what the page shows
@@ -582,12 +585,12 @@ class Playground:
         pinned = self.fake.pinned.get(GROUP_ID)
         players = []
         for s in self.seats:
-            entry: JSON = {"id": s.user_id, "name": s.name, "bot": s.bot, "lang": s.lang,
+            entry: JSON = {"id": s.user_id, "name": s.name, "simulated": s.simulated, "lang": s.lang,
                            "started": self.fake.started(s.user_id)}
             if viewer is None or viewer == s.user_id:
                 entry["messages"] = [self._message(m) for m in self.fake.messages(s.user_id)]
             players.append(entry)
-        host = next((s.user_id for s in self.seats if not s.bot), self.seats[0].user_id if self.seats else None)
+        host = next((s.user_id for s in self.seats if not s.simulated), self.seats[0].user_id if self.seats else None)
         return {
             "version": version,
             "bot": {"name": self.fake.bot.get("first_name", ""), "username": self.bot_username},
@@ -598,10 +601,10 @@ class Playground:
                 "messages": [self._message(m) for m in self.fake.messages(GROUP_ID)],
             },
             "players": players,
-            "table_bots": self.table_bots() if self.worker is not None else 0,
+            "table_ai_seats": self.table_ai_seats() if self.worker is not None else 0,
             "host": host,
             "viewer": viewer,
-            "bot_delay": self.bot_delay,
+            "sim_delay": self.sim_delay,
             "languages": [{"code": code, "name": language_name(code)} for code in self.languages()],
         }
 
@@ -621,6 +624,11 @@ def _env_float(name: str, default: float) -> float:
         return default
 
 
+def _sim_delay_env() -> float:
+    """PLAYGROUND_SIM_DELAY, else its former name PLAYGROUND_BOT_DELAY, else the default."""
+    return _env_float("PLAYGROUND_SIM_DELAY", _env_float("PLAYGROUND_BOT_DELAY", DEFAULT_SIM_DELAY))
+
+
 def _env_int(name: str, default: int) -> int:
     try:
         return int(os.environ.get(name, default))
@@ -637,7 +645,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
             "127.0.0.1. With TELEGRAM_BOT_TOKEN set it runs the real bot by long "
             "polling instead. `scripts/run simulate --help`: the engine alone, in the terminal."
         ),
-        epilog="Environment: PLAYGROUND_PORT, PLAYGROUND_PLAYERS, PLAYGROUND_HUMANS, PLAYGROUND_BOT_DELAY, "
+        epilog="Environment: PLAYGROUND_PORT, PLAYGROUND_PLAYERS, PLAYGROUND_HUMANS, PLAYGROUND_SIM_DELAY, "
                "TELEGRAM_BOT_TOKEN, TELEGRAM_API_BASE_URL. See docs/PLAYGROUND.md.",
     )
     ap.add_argument("--port", type=int, metavar="N", default=_env_int("PLAYGROUND_PORT", DEFAULT_PORT),
@@ -646,11 +654,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                     help="seats at the table, 1-10 (default 5; under 5, the host fills the table with the "
                          "lobby's 🤖 Add a bot)")
     ap.add_argument("--humans", type=int, metavar="N", default=_env_int("PLAYGROUND_HUMANS", 1),
-                    help="seats played by people, the rest are bots (default 1; 0: watch the bots)")
-    ap.add_argument("--bot-delay", type=float, metavar="SECONDS", default=_env_float("PLAYGROUND_BOT_DELAY", DEFAULT_BOT_DELAY),
-                    help=f"seconds between two bot moves (default {DEFAULT_BOT_DELAY})")
+                    help="seats played by people, the rest by simulated players (default 1; 0: watch them play)")
+    ap.add_argument("--sim-delay", type=float, metavar="SECONDS", default=_sim_delay_env(),
+                    help=f"seconds between two moves of the simulated players (default {DEFAULT_SIM_DELAY})")
+    ap.add_argument("--bot-delay", dest="sim_delay", type=float, default=argparse.SUPPRESS,
+                    help=argparse.SUPPRESS)  # the option's former name, still accepted
     ap.add_argument("--no-lobby", action="store_true", help="seat the players but do not open a game")
-    ap.add_argument("--seed", type=int, metavar="N", default=None, help="seed of the bots' choices")
+    ap.add_argument("--seed", type=int, metavar="N", default=None, help="seed of the simulated players' choices")
     ap.add_argument("--mode", choices=["auto", "playground", "telegram"], default="auto",
                     help="auto (default): telegram if TELEGRAM_BOT_TOKEN is set, else playground")
     ap.add_argument("-v", "--verbose", action="store_true", help="log every update the bot handles")
@@ -659,8 +669,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         ap.error(f"--players must be 1 to {MAX_SEATS}")
     if not 0 <= args.humans <= args.players:
         ap.error("--humans must be 0 to --players")
-    if args.bot_delay < 0:
-        ap.error("--bot-delay must be >= 0")
+    if args.sim_delay < 0:
+        ap.error("--sim-delay must be >= 0")
     return args
 
 
@@ -705,7 +715,7 @@ def serve(pg: Playground, port: int) -> Any:
 
 
 def run_playground(args: argparse.Namespace) -> None:
-    pg = Playground(bot_delay=args.bot_delay, seed=args.seed).start()
+    pg = Playground(sim_delay=args.sim_delay, seed=args.seed).start()
     _quiet(args.verbose)
     server = serve(pg, args.port)
     url = f"http://127.0.0.1:{server.server_port}/"
@@ -713,10 +723,10 @@ def run_playground(args: argparse.Namespace) -> None:
     def play() -> None:
         pg.seat(pg.default_seats(args.players, args.humans), open_lobby=not args.no_lobby)
         print(f"\nAvalon playground: {url}")
-        people = [s for s in pg.seats if not s.bot]
+        people = [s for s in pg.seats if not s.simulated]
         for s in people:
             print(f"  {s.name}'s own tab: {url}?as={s.user_id}")
-        print(f"  {len(pg.seats) - len(people)} bot player(s), one move every {pg.bot_delay:g} s. Ctrl-C stops.")
+        print(f"  {len(pg.seats) - len(people)} simulated player(s), one move every {pg.sim_delay:g} s. Ctrl-C stops.")
         print(f"ready in {_elapsed()}", flush=True)
         server.serve_forever(poll_interval=0.2)  # werkzeug's returns on Ctrl-C / SIGTERM
 

@@ -9,10 +9,10 @@ API (JSON bodies; ``as`` is the acting player's user id):
     ``POST /api/press {as, chat, message, data}``  press an inline button -> ``{status, text, alert}``
     ``POST /api/send  {as, chat, text}``           type a message or command in a chat
     ``POST /api/start {as, payload}``              open the bot's private chat (t.me deep link / Start)
-    ``POST /api/seat  {players: [{name, bot, lang}], open_lobby}``  seat the table (1-10 players: under 5,
-         the host fills the table with the lobby's 🤖 Add a bot; ``lang``:
-         the seat's app language, "" for none: the group's)
-    ``POST /api/speed {bot_delay}``                seconds between bot moves
+    ``POST /api/seat  {players: [{name, simulated, lang}], open_lobby}``  seat the table (1-10 players: under
+         5, the host fills the table with the lobby's 🤖 Add a bot, AI seats; ``simulated``: the seat is
+         played by a simulated player; ``lang``: the seat's app language, "" for none: the group's)
+    ``POST /api/speed {sim_delay}``                seconds between two moves of the simulated players
     ``GET  /api/file/<file_id>``                   a photo the bot sent (sendPhoto bytes)
 
 Requests must come to 127.0.0.1/localhost (no DNS rebinding) and POSTs must be JSON (a page on
@@ -132,17 +132,18 @@ def create_app(pg: Any) -> Flask:
             seats = pg.seat([p for p in players if isinstance(p, dict)], open_lobby=bool(data.get("open_lobby", True)))
         except ValueError as exc:
             return refused(exc)
-        return jsonify({"seats": [{"id": s.user_id, "name": s.name, "bot": s.bot, "lang": s.lang} for s in seats]})
+        return jsonify({"seats": [{"id": s.user_id, "name": s.name, "simulated": s.simulated, "lang": s.lang}
+                                  for s in seats]})
 
     @app.post("/api/speed")
     def speed() -> Response:
         try:
-            delay = float(body().get("bot_delay"))
+            delay = float(body().get("sim_delay"))
         except (TypeError, ValueError):
             abort(400)
-        pg.bot_delay = min(max(delay, 0.0), 10.0)
+        pg.sim_delay = min(max(delay, 0.0), 10.0)
         pg.wake()
-        return jsonify({"bot_delay": pg.bot_delay})
+        return jsonify({"sim_delay": pg.sim_delay})
 
     @app.get("/api/file/<file_id>")
     def file(file_id: str) -> Response:

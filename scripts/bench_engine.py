@@ -4,9 +4,10 @@
     .venv/bin/python scripts/bench_engine.py --games 1000
     .venv/bin/python scripts/bench_engine.py --quick         # 20 games per configuration
     .venv/bin/python scripts/bench_engine.py --policy random # uniform choice among legal_actions
+    (--policy ai_seats, the default: every seat plays as an AI seat, ``engine.policy.ai_seat_move``)
 
 This is a benchmark, not a test: it asserts nothing about speed. "apply" is the time spent in
-``apply_action`` alone; "total" also includes choosing the move (bots or ``legal_actions``).
+``apply_action`` alone; "total" also includes choosing the move (the AI seats' policy or ``legal_actions``).
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "shared"))
 
 from engine import GameConfig, Theme, actors, apply_action, legal_actions, new_game  # noqa: E402
-from engine.policy import bot_move  # noqa: E402
+from engine.policy import ai_seat_move  # noqa: E402
 
 CONFIGS: dict[str, GameConfig] = {
     "5p merlin+assassin": GameConfig(players=5, roles=("merlin", "assassin")),
@@ -61,8 +62,8 @@ def bench(config: GameConfig, games: int, policy: str, seed: int) -> dict[str, f
         state, _ = new_game(config, seed + g)
         while not state.over:
             seat = rng.choice(actors(state))
-            if policy == "bots":
-                action = bot_move(state, seat, rng)
+            if policy == "ai_seats":
+                action = ai_seat_move(state, seat, rng)
             else:
                 action = rng.choice(legal_actions(state, seat))
             t0 = time.perf_counter()
@@ -86,7 +87,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=200, help="games per configuration")
     ap.add_argument("--quick", action="store_true", help="20 games per configuration")
-    ap.add_argument("--policy", choices=["bots", "random"], default="bots")
+    ap.add_argument("--policy", choices=["ai_seats", "random"], default="ai_seats",
+                    type=lambda name: "ai_seats" if name == "bots" else name)  # (its former name still accepted)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     games = 20 if args.quick else args.games

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "shared"), str(ROOT)]
 
 from engine import GameConfig, actors, apply_action, new_game, public_view  # noqa: E402
-from engine.policy import bot_move  # noqa: E402
+from engine.policy import ai_seat_move  # noqa: E402
 from gamebot.botapi.callbacks import Codec  # noqa: E402
 from gamebot.botapi.telegram_io import Result  # noqa: E402
 from gamebot.core.service import Service  # noqa: E402
@@ -86,7 +86,7 @@ def finished_view(players: int, seed: int) -> dict:
     rng = random.Random(seed)
     while not state.over:
         seat = rng.choice(actors(state))
-        state, _ = apply_action(state, bot_move(state, seat, rng))
+        state, _ = apply_action(state, ai_seat_move(state, seat, rng))
     return public_view(state)
 
 

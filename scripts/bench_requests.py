@@ -195,6 +195,16 @@ def table(s: dict[str, dict[str, float]]) -> str:
     return "\n".join(lines)
 
 
+def run(seeds: list[int], only: list[str] | None = None) -> dict[str, Any]:
+    """The rows of every set-up (or of the set-ups named in ``only``) played with each seed, and their summary."""
+    rows: list[dict[str, Any]] = []
+    for name, setup in setups().items():
+        if only is None or name in only:
+            for seed in seeds:
+                rows += play(name, setup, seed)
+    return {"summary": summary(rows), "rows": rows}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="one seed per set-up")
@@ -202,11 +212,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", help="write the rows and the summary here")
     args = parser.parse_args(argv)
     seeds = args.seeds or ([1] if args.quick else [1, 2])
-    rows: list[dict[str, Any]] = []
-    for name, setup in setups().items():
-        for seed in seeds:
-            rows += play(name, setup, seed)
-    s = summary(rows)
+    result = run(seeds)
+    rows, s = result["rows"], result["summary"]
     print(f"DynamoDB requests per update, {len(setups())} set-ups x seeds {seeds} (target: reads+writes, a note a write)")
     print(table(s))
     over = over_target(rows)

@@ -16,7 +16,7 @@ Set-ups (seeded, the same games in both trees; the default time limits on, as a 
 * **people**: group games of 5, 6 and 7 people (6 seeds each), at a human pace, the group's budget on (the
   default ``Budget``: 20 operations a minute, progress within 65% of them, ``PROGRESS_GAP`` between two
   progress edits of a message);
-* **3 people + 2 bots**: the same (12 seeds), with 2 of the bot's own seats (the host presses 🤖 Add twice);
+* **3 people + 2 bots**: the same (12 seeds), with 2 AI seats (the host presses 🤖 Add twice);
 * **practice**: ``/practice 6`` in a person's private chat (12 seeds): one person and 6 bots.
 
 ``--quick``: one game of each (5 people).
@@ -47,7 +47,7 @@ Measured:
 1. **Staleness** of each accepted press (a callback query that changed a chat's session): from the press
    to the first Bot API send or edit made after it (on the virtual clock) of the pressed message (same
    chat and message id), or a new message sent in that chat; a press never shown is counted apart. Also the
-   bots: from the commit that gave them their decision (``Session.bot_turn`` planned) to their move.
+   bots: from the commit that gave them their decision (``Session.ai_seat_turn`` planned) to their move.
    **The issue's targets** ("p95 <= 3 s while the budget has room; max <= the budget's next slot + 2 s"):
    each accepted press is either one **with room** -- in a private chat (the practice table, the pickers:
    no group budget), or in the group with, at its commit, no group entry waiting for the budget (an
@@ -115,7 +115,7 @@ SEEDS = 12  # games per set-up (the people's set-up: half as many seeds, at 5, 6
 CHUNK = 10  # games per subprocess
 AFTER_END = 1000.0  # virtual seconds the wake-ups still run after the game's end (every queued one arrives)
 
-# set-up name -> (where the table is: "group" or "practice", bot seats); "people" is played at 5, 6 and 7 people
+# set-up name -> (where the table is: "group" or "practice", AI seats); "people" is played at 5, 6 and 7 people
 SETUPS = {
     "people": ("group", 0),
     "3 people + 2 bots": ("group", 2),
@@ -204,7 +204,7 @@ def worker(spec: dict[str, Any]) -> dict[str, Any]:
     logging.getLogger().setLevel(logging.WARNING)
     info: dict[str, Any] = {"progress_gap": effects.PROGRESS_GAP if spec.get("gap") is None else float(spec["gap"]),
                             "group_limit": effects.GROUP_LIMIT, "progress_share": effects.PROGRESS_SHARE,
-                            "bot_delay": [seats.MIN_DELAY, seats.MAX_DELAY]}
+                            "ai_seat_delay": [seats.MIN_DELAY, seats.MAX_DELAY]}
     try:
         import gamebot.timing.wakeup as wakeup
 
@@ -256,7 +256,7 @@ class Sim:
         self.presses: list[dict[str, Any]] = []
         self.turns: dict[tuple[int, str], float] = {}  # bot turn -> when its decision was committed
         self.turn_seen: tuple[int, str] | None = None
-        self.bot_delays: list[float] = []
+        self.ai_seat_delays: list[float] = []
         self.stale_wakes = 0
         self.errors: list[str] = []
         self._wrap_io()
@@ -288,10 +288,10 @@ class Sim:
             fire = svc.timers.fire
 
             async def fired(payload: dict[str, Any], job: Any = None) -> str:
-                turn = self.bot_turn()
+                turn = self.ai_seat_turn()
                 outcome = await fire(payload, job)
-                if outcome == "bots" and turn is not None and turn in self.turns:
-                    self.bot_delays.append(self.clock.now - self.turns.pop(turn))
+                if outcome == "ai_seats" and turn is not None and turn in self.turns:
+                    self.ai_seat_delays.append(self.clock.now - self.turns.pop(turn))
                 return outcome
 
             svc.timers.fire = fired
@@ -458,14 +458,15 @@ class Sim:
         item = self.repo.items.get(chat_key(self.table))
         return Session.from_body(item.body) if item is not None else None
 
-    def bot_turn(self) -> tuple[int, str] | None:
+    def ai_seat_turn(self) -> tuple[int, str] | None:
         s = self.session()
-        turn = s.bot_turn if s is not None else None
+        # (the before tree, older than the AI seats' name, calls the field by its stored name)
+        turn = getattr(s, "ai_seat_turn", None) or getattr(s, "bot_turn", None) if s is not None else None
         return (turn.serial, turn.step) if turn is not None else None
 
     def note_turn(self) -> None:
-        """A bot turn planned by the stretch that just ran: its decision arrived now."""
-        turn = self.bot_turn()
+        """An AI seat's turn planned by the stretch that just ran: its decision arrived now."""
+        turn = self.ai_seat_turn()
         if turn is not None and turn != self.turn_seen and turn not in self.turns:
             self.turns[turn] = self.clock.now
         self.turn_seen = turn
@@ -596,7 +597,7 @@ class Sim:
             "staleness_room": [x for p, x in zip(accepted, stale, strict=True) if x is not None and p["room"]],
             "full": [{"t": round(p["t"] - T0, 2), "wait": p["slot"] - p["t"], "stale": x}
                      for p, x in zip(accepted, stale, strict=True) if x is not None and not p["room"]],
-            "bot_delays": self.bot_delays,
+            "ai_seat_delays": self.ai_seat_delays,
             "webhooks": len(hooks), "timers": len(timers), "stale_wakes": self.stale_wakes,
             "webhook_slept": [i.slept for i in hooks], "timer_slept": [i.slept for i in timers],
             "billed_s": sum(i.billed() for i in self.invocations),
@@ -725,7 +726,7 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     waits = [p["wait"] for p in full]
     past = [p["past"] for p in full]  # how long after its slot the state went out (0: by its slot)
     accepted = sum(r["accepted"] for r in rows)
-    bots = [x for r in rows for x in r["bot_delays"]]
+    bots = [x for r in rows for x in r["ai_seat_delays"]]
     hook_slept = [r["webhook_slept"] for r in rows]
     n = len(rows)
     invocations = sum(r["webhooks"] + r["timers"] for r in rows) / n
@@ -745,8 +746,8 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "past_slot_p50": pct(past, 0.5), "past_slot_p95": pct(past, 0.95), "past_slot_max": max(past, default=math.nan),
         "past_slot_over": sum(x > PAST_SLOT_MAX for x in past),
         "slowest_full": sorted((p for p in full if p["past"] > PAST_SLOT_MAX), key=lambda p: -p["past"])[:10],
-        "bot_p50": pct(bots, 0.5), "bot_p95": pct(bots, 0.95), "bot_max": max(bots, default=math.nan),
-        "bot_moves": len(bots) / n,
+        "ai_seat_p50": pct(bots, 0.5), "ai_seat_p95": pct(bots, 0.95), "ai_seat_max": max(bots, default=math.nan),
+        "ai_seat_moves": len(bots) / n,
         "held_total": sum(map(sum, hook_slept)) / n,
         "held_max": max((max(s, default=0.0) for s in hook_slept), default=0.0),
         "held_count": sum(sum(x > 0 for x in s) for s in hook_slept) / n,
@@ -816,7 +817,7 @@ def tables(results: dict[str, dict[str, dict[str, Any]]], gaps: dict[str, dict[s
             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     out += rows(results, lambda s: f"{s['games']} | {s['accepted']} ({s['presses']}) | {f(s['p50'])} | "
                                    f"{f(s['p95'])} | {f(s['max'])} | {share(s['within'])} | {s['never_shown']} | "
-                                   f"{f(s['bot_moves'])} | {f(s['bot_p50'])} | {f(s['bot_p95'])} | {f(s['bot_max'])}")
+                                   f"{f(s['ai_seat_moves'])} | {f(s['ai_seat_p50'])} | {f(s['ai_seat_p95'])} | {f(s['ai_seat_max'])}")
     out += ["", f"1b. The issue's targets: p95 <= {ROOM_P95:g} s for the presses made while the group's budget had "
             f"room (private chats included); for those made while it was full, max <= the budget's next slot + "
             f"{PAST_SLOT_MAX:g} s. Room: at the press's commit no group entry waited for the budget, fewer operations "

@@ -86,13 +86,15 @@ def play(setup: str, seed: int) -> dict[str, Any]:
             "proposals": len(state.proposals), "quests": len(state.quests), "over": state.over}
 
 
-def run(games: int) -> dict[str, Any]:
+def run(games: int, only: list[str] | None = None) -> dict[str, Any]:
+    """``games`` games of every 10-player set-up (or of those named in ``only``)."""
     from tests.reliability.support import SETUPS
 
-    results = [play(setup, seed) for setup in SETUPS for seed in range(1, games + 1)]
+    names = [setup for setup in SETUPS if only is None or setup in only]
+    results = [play(setup, seed) for setup in names for seed in range(1, games + 1)]
     worst = max(results, key=lambda r: r["size"])
     per_setup = {}
-    for setup in SETUPS:
+    for setup in names:
         rs = [r for r in results if r["setup"] == setup]
         per_setup[setup] = {"max_bytes": max(r["size"] for r in rs), "max_json_bytes": max(r["json"] for r in rs),
                             "max_actions": max(r["actions"] for r in rs),

@@ -33,7 +33,7 @@ from engine import (  # noqa: E402
     validate_config,
     view,
 )
-from engine.policy import bot_move  # noqa: E402
+from engine.policy import ai_seat_move  # noqa: E402
 from gamebot.botapi.callbacks import Codec  # noqa: E402
 from gamebot.language import texts
 from gamebot.messages.events import announcements, event_line, private_events  # noqa: E402
@@ -260,7 +260,7 @@ def play(args: argparse.Namespace, table: Table) -> None:
     while not state.over:
         now = actors(state)
         seat = me if me in now else rng.choice(now)
-        action = ask(state, seat, table) if seat == me else bot_move(state, seat, rng)
+        action = ask(state, seat, table) if seat == me else ai_seat_move(state, seat, rng)
         before = state.stage
         try:
             state, events = apply_action(state, action)

@@ -55,11 +55,11 @@ def played_out(config: GameConfig, seed: int = 0) -> GameState:
     import random
 
     from engine import actors, apply_action
-    from engine.policy import bot_move
+    from engine.policy import ai_seat_move
 
     state, _ = engine_new_game(config, seed)
     rng = random.Random(seed)
     while not state.over:
         seat = rng.choice(actors(state))
-        state, _ = apply_action(state, bot_move(state, seat, rng))
+        state, _ = apply_action(state, ai_seat_move(state, seat, rng))
     return state

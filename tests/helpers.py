@@ -25,7 +25,7 @@ from engine import (
     new_game,
     prompts,
 )
-from engine.policy import bot_move
+from engine.policy import ai_seat_move
 
 # Rulebook charts, copied from the rulebooks (not imported from the engine) so tests check the engine.
 GOOD_EVIL = {5: (3, 2), 6: (4, 2), 7: (4, 3), 8: (5, 3), 9: (6, 3), 10: (6, 4)}
@@ -207,15 +207,21 @@ class PlayedGame:
 
 
 
+POLICIES = ("ai_seats", "random")  # how next_action and play_game choose each move
+
+
 def next_action(state: GameState, rng: random.Random, policy: str) -> Action:
-    """One move by a random seat that may act: a bot's choice (``policy="bots"``) or any legal one."""
+    """One move by a random seat that may act: an AI seat's choice (``policy="ai_seats"``) or any legal one
+    (``"random"``)."""
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r}: one of {POLICIES}")
     seat = rng.choice(actors(state))
-    if policy == "bots":
-        return bot_move(state, seat, rng)
+    if policy == "ai_seats":
+        return ai_seat_move(state, seat, rng)
     return rng.choice(legal_actions(state, seat))
 
-def play_game(config: GameConfig, seed: int, policy: str = "bots", max_actions: int = 3000) -> PlayedGame:
-    """Play a full game. ``bots``: engine.policy.bot_move; ``random``: any action of legal_actions."""
+def play_game(config: GameConfig, seed: int, policy: str = "ai_seats", max_actions: int = 3000) -> PlayedGame:
+    """Play a full game. ``ai_seats``: engine.policy.ai_seat_move; ``random``: any action of legal_actions."""
     rng = random.Random(seed)
     state, events = new_game(config, seed)
     game = PlayedGame(config=config, seed=seed, start=state, start_events=events, final=state)

@@ -19,10 +19,10 @@ A wake-up's payload is what ``gamebot.timing.alarm`` set: ``{"chat", "game", "ki
   answered ``{"status": ...}``; a storage failure is raised, so that EventBridge Scheduler retries.
 
 Any test harness drives the function with those events. For each wake-up the handler reads the chat's
-session and does whatever is due then (``Service.wake``: the bots' moves, the reminder or the expiry of
+session and does whatever is due then (``Service.wake``: the AI seats' moves, the reminder or the expiry of
 the running time limit, what waits in the outbox) in one version-checked write, which sets the chat's
 next alarm. A wake-up for an alarm that moved since, a finished game or a chat the bot left finds nothing
-due: nothing is sent or written. Nothing here sleeps: the bots' next move is the next wake-up.
+due: nothing is sent or written. Nothing here sleeps: the AI seats' next move is the next wake-up.
 
 Like the webhook, the service is built once per container with ONE event loop (``gamebot.core.runtime``).
 Its settings come from the environment, read in one place (``gamebot.environment.Environment``); the
@@ -119,8 +119,8 @@ def _record(record: Any, context: Any) -> str | None:
 
 
 def _fire(event: Any, context: Any, inv: Invocation) -> dict[str, str]:
-    from gamebot.core.service import transient
     from gamebot.environment import BadSetting
+    from gamebot.handlers.handling import transient
 
     payload = payload_of(event)
     if payload is None:

@@ -2,7 +2,7 @@
 
 Thin on purpose: check the secret header, parse the JSON body, hand it to ``gamebot.core.service`` and
 answer with the one Bot API method of the reply, once the update's own step is delivered. Nothing here
-sleeps: Telegram sends a chat's next update only once this one is answered. A bot seat's move the step
+sleeps: Telegram sends a chat's next update only once this one is answered. An AI seat's move the step
 planned, an edit the group's budget holds back or a 429's wait is the chat's next wake-up
 (``gamebot.timing.wakeup``: the wake-up queue invokes the timer function at its second); only without
 that queue (EventBridge Scheduler alone fires within a minute) is a short 429 waited out here.

@@ -202,7 +202,7 @@ function headerNode(chat) {
   info.style.minWidth = "0";
   const title = el("div", "chat-title", chat.isGroup ? chat.title : chat.name);
   if (!chat.isGroup) {
-    const badge = el("span", chat.bot ? "badge bot" : "badge person", chat.bot ? "🤖 bot" : "🙂 person");
+    const badge = el("span", chat.simulated ? "badge simulated" : "badge person", chat.simulated ? "🎭 simulated" : "🙂 person");
     title.append(badge);
   }
   const sub = el("div", "chat-sub");
@@ -237,7 +237,7 @@ function composerNode(chat) {
     select = el("select");
     select.title = "who speaks and presses buttons in the group";
     for (const p of state.players) {
-      const option = el("option", "", p.name + (p.bot ? " 🤖" : ""));
+      const option = el("option", "", p.name + (p.simulated ? " 🎭" : ""));
       option.value = p.id;
       select.append(option);
     }
@@ -294,7 +294,7 @@ function columnFor(chat) {
 
 function fillColumn(chat) {
   const column = columnFor(chat);
-  const shape = JSON.stringify([chat.title, chat.name, chat.bot, chat.started, state.players.map((p) => [p.id, p.name, p.bot]), chat.pinned, chat.pinnedText]);
+  const shape = JSON.stringify([chat.title, chat.name, chat.simulated, chat.started, state.players.map((p) => [p.id, p.name, p.simulated]), chat.pinned, chat.pinnedText]);
   const content = JSON.stringify(chat.messages);
   const before = rendered.get(chat.id) || {};
   if (before.shape !== shape) {
@@ -372,17 +372,17 @@ function pinnedText(group) {
 function render(data) {
   state = data;
   version = data.version;
-  const showBots = showBotChats(data);
+  const showSimulated = showSimulatedChats(data);
   const chats = [{
     id: data.group.id, isGroup: true, title: data.group.title, messages: data.group.messages,
     pinned: data.group.pinned, pinnedText: pinnedText(data.group),
   }];
-  const people = data.players.filter((p) => !p.bot);
-  const bots = data.players.filter((p) => p.bot);
-  for (const p of [...people, ...bots]) {
+  const people = data.players.filter((p) => !p.simulated);
+  const simulated = data.players.filter((p) => p.simulated);
+  for (const p of [...people, ...simulated]) {
     if (!p.messages) continue;                       // another player's chat (own tab)
-    if (p.bot && !showBots && VIEWER === null) continue;
-    chats.push({ id: p.id, isGroup: false, name: p.name, bot: p.bot, started: p.started, messages: p.messages });
+    if (p.simulated && !showSimulated && VIEWER === null) continue;
+    chats.push({ id: p.id, isGroup: false, name: p.name, simulated: p.simulated, started: p.started, messages: p.messages });
   }
   const board = $("#board");
   board.classList.toggle("solo", VIEWER !== null);
@@ -394,7 +394,7 @@ function render(data) {
   for (const box of toBottom) follow(box, true);
   toBottom.clear();
   const speed = $("#speed");
-  if (document.activeElement !== speed) { speed.value = data.bot_delay; $("#speed-value").textContent = `${data.bot_delay}s`; }
+  if (document.activeElement !== speed) { speed.value = data.sim_delay; $("#speed-value").textContent = `${data.sim_delay}s`; }
   const who = $("#who");
   who.replaceChildren();
   if (VIEWER !== null) {
@@ -402,20 +402,20 @@ function render(data) {
     all.href = "/";
     who.append(`playing as ${playerName(VIEWER)} · `, all);
   } else {
-    const own = data.table_bots || 0;  // the bot's own 🤖 seats, added with the lobby's button
-    who.textContent = `${people.length} ${people.length === 1 ? "person" : "people"}, ${bots.length} simulated ${bots.length === 1 ? "bot" : "bots"}`
-      + (own ? `, ${own} 🤖 ${own === 1 ? "seat" : "seats"} of the bot` : "");
+    const aiSeats = data.table_ai_seats || 0;  // the AI seats (🤖), added with the lobby's button
+    who.textContent = `${people.length} ${people.length === 1 ? "person" : "people"}, ${simulated.length} simulated ${simulated.length === 1 ? "player" : "players"}`
+      + (aiSeats ? `, ${aiSeats} 🤖 ${aiSeats === 1 ? "seat" : "seats"} of the bot` : "");
   }
   if (!$("#seating").hidden) return;
-  fillSeatForm(data.players.map((p) => ({ name: p.name, bot: p.bot, lang: p.lang })));
+  fillSeatForm(data.players.map((p) => ({ name: p.name, simulated: p.simulated, lang: p.lang })));
 }
 
-// The bots' private chats show their secret roles: hidden while a person plays (unless the switch says
-// otherwise), shown when only bots play (there is nothing to spoil).
-function showBotChats(data) {
-  const chosen = localStorage.getItem("playground.showBots");
-  const show = chosen !== null ? chosen === "1" : !data.players.some((p) => !p.bot);
-  $("#show-bots").checked = show;
+// The simulated players' private chats show their secret roles: hidden while a person plays (unless the
+// switch says otherwise), shown when only simulated players play (there is nothing to spoil).
+function showSimulatedChats(data) {
+  const chosen = localStorage.getItem("playground.showSimulated");
+  const show = chosen !== null ? chosen === "1" : !data.players.some((p) => !p.simulated);
+  $("#show-simulated").checked = show;
   return show;
 }
 
@@ -427,14 +427,15 @@ function seatRow(i, seat) {
   input.value = seat.name;
   input.maxLength = 24;
   input.name = `name${i}`;
-  const kind = el("button", seat.bot ? "seat-kind" : "seat-kind person", seat.bot ? "🤖 Bot" : "🙂 Person");
+  const kind = el("button", seat.simulated ? "seat-kind" : "seat-kind person", seat.simulated ? "🎭 Simulated" : "🙂 Person");
   kind.type = "button";
-  kind.dataset.bot = seat.bot ? "1" : "";
+  kind.title = "Played by a person in this page, or by a simulated player that presses buttons by itself";
+  kind.dataset.simulated = seat.simulated ? "1" : "";
   kind.addEventListener("click", () => {
-    const bot = !kind.dataset.bot;
-    kind.dataset.bot = bot ? "1" : "";
-    kind.textContent = bot ? "🤖 Bot" : "🙂 Person";
-    kind.classList.toggle("person", !bot);
+    const simulated = !kind.dataset.simulated;
+    kind.dataset.simulated = simulated ? "1" : "";
+    kind.textContent = simulated ? "🎭 Simulated" : "🙂 Person";
+    kind.classList.toggle("person", !simulated);
   });
   // the seat's Telegram app language: none (the bot writes to it in the group's language) or a catalog's
   const lang = el("select", "seat-lang");
@@ -454,7 +455,7 @@ function seatRow(i, seat) {
 
 function currentSeats() {
   return [...document.querySelectorAll(".seat-row")].map((row) => ({
-    name: $("input", row).value.trim(), bot: Boolean($(".seat-kind", row).dataset.bot),
+    name: $("input", row).value.trim(), simulated: Boolean($(".seat-kind", row).dataset.simulated),
     lang: $(".seat-lang", row).value,
   }));
 }
@@ -465,7 +466,7 @@ function fillSeatForm(seats) {
   select.value = String(count);
   const rows = $("#seat-rows");
   rows.replaceChildren();
-  for (let i = 0; i < count; i++) rows.append(seatRow(i, seats[i] || { name: NAMES[i], bot: true }));
+  for (let i = 0; i < count; i++) rows.append(seatRow(i, seats[i] || { name: NAMES[i], simulated: true }));
 }
 
 function setupSeating() {
@@ -473,12 +474,12 @@ function setupSeating() {
   for (let n = MIN_SEATS; n <= MAX_SEATS; n++) { const o = el("option", "", String(n)); o.value = String(n); select.append(o); }
   select.addEventListener("change", () => {
     const seats = currentSeats();
-    fillSeatForm(Array.from({ length: Number(select.value) }, (_, i) => seats[i] || { name: NAMES[i], bot: true }));
+    fillSeatForm(Array.from({ length: Number(select.value) }, (_, i) => seats[i] || { name: NAMES[i], simulated: true }));
   });
   $("#seats-toggle").addEventListener("click", () => {
     const panel = $("#seating");
     panel.hidden = !panel.hidden;
-    if (!panel.hidden && state) fillSeatForm(state.players.map((p) => ({ name: p.name, bot: p.bot, lang: p.lang })));
+    if (!panel.hidden && state) fillSeatForm(state.players.map((p) => ({ name: p.name, simulated: p.simulated, lang: p.lang })));
   });
   $("#seat-cancel").addEventListener("click", () => { $("#seating").hidden = true; });
   $("#seat-form").addEventListener("submit", async (event) => {
@@ -510,16 +511,16 @@ function localTimes(root) {
 
 function setup() {
   setupSeating();
-  const showBots = $("#show-bots");
-  showBots.addEventListener("change", () => {
-    localStorage.setItem("playground.showBots", showBots.checked ? "1" : "0");
+  const showSimulated = $("#show-simulated");
+  showSimulated.addEventListener("change", () => {
+    localStorage.setItem("playground.showSimulated", showSimulated.checked ? "1" : "0");
     if (state) render(state);
   });
-  if (VIEWER !== null) { $("#show-bots-label").hidden = true; $("#seats-toggle").hidden = true; }
+  if (VIEWER !== null) { $("#show-simulated-label").hidden = true; $("#seats-toggle").hidden = true; }
   $("#newgame").addEventListener("click", () => send(state.group.id, "/newgame", VIEWER !== null ? VIEWER : state.host));
   const speed = $("#speed");
   speed.addEventListener("input", () => { $("#speed-value").textContent = `${speed.value}s`; });
-  speed.addEventListener("change", () => api("/api/speed", { bot_delay: Number(speed.value) }).catch((e) => toast(e.message)));
+  speed.addEventListener("change", () => api("/api/speed", { sim_delay: Number(speed.value) }).catch((e) => toast(e.message)));
   $("#alert-ok").addEventListener("click", () => { $("#alert").hidden = true; });
   poll();
 }

@@ -1,7 +1,10 @@
 """Typed errors. Each carries a stable ``code`` (for translations) and an English ``reason``."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .models import ConfigIssue
 
 
 class IllegalAction(Exception):
@@ -63,6 +66,6 @@ class GameOver(IllegalAction):
 class InvalidConfig(ValueError):
     """A game configuration the rules forbid. ``problems`` lists every reason."""
 
-    def __init__(self, problems: list[Any]) -> None:
+    def __init__(self, problems: list[ConfigIssue]) -> None:
         self.problems = problems
         super().__init__("; ".join(p.message for p in problems))

@@ -21,14 +21,15 @@ from __future__ import annotations
 
 import functools
 import typing
-from typing import Annotated, Any, NotRequired, Required, Union
+from collections.abc import Callable
+from typing import Annotated, Any, NotRequired, Required, Union, overload
 
 from pydantic import ConfigDict, with_config
 
 __all__ = [
-    "EVENTS", "PROMPTS", "VIEWS", "CardCounts", "CardId", "CardIds", "Hands", "Ident", "Idents", "Quest", "Quests",
-    "RankId", "RoleId", "Seat", "Seats", "Shown", "SideId", "SourceId", "VoteId", "event", "forget", "is_private",
-    "prompt_info", "prompt_shown", "shown", "view_entry", "view_shown",
+    "EVENTS", "PROMPTS", "VIEWS", "CardCounts", "CardId", "CardIds", "Hands", "Ident", "Idents", "JsonValue", "Quest",
+    "Quests", "RankId", "RoleId", "Seat", "Seats", "Shown", "SideId", "SourceId", "VoteId", "event", "forget",
+    "is_private", "prompt_info", "prompt_shown", "shown", "view_entry", "view_shown",
 ]
 
 
@@ -60,6 +61,10 @@ Ident = Annotated[str, Shown("ident")]  # any other id (a reason, a decision kin
 Idents = Annotated[list[str], Shown("idents")]
 Hands = Annotated[dict[str, list[str]], Shown("hands")]  # seat (as text) -> the Plot cards it holds
 
+# Open JSON: what an event's or a prompt's data, a plug-in's record or an option may hold (the engine
+# keeps its state as JSON; a declaration above says what a given field is).
+JsonValue = str | int | float | bool | None | list["JsonValue"] | dict[str, "JsonValue"]
+
 _UNION = type(int | None)  # ``X | None`` (types.UnionType)
 EVENTS: dict[str, type] = {}  # event type -> its declaration
 _PRIVATE: set[str] = set()
@@ -68,11 +73,15 @@ VIEWS: dict[str, type] = {}  # public-view key -> the declaration of a plug-in's
 STRICT: ConfigDict = {"extra": "forbid", "strict": True}  # read by the tests' validation
 
 
-def event(cls: type | None = None, *, private: bool = False) -> Any:
+@overload
+def event[D: type](cls: D, *, private: bool = False) -> D: ...
+@overload
+def event[D: type](cls: None = None, *, private: bool = False) -> Callable[[D], D]: ...
+def event[D: type](cls: D | None = None, *, private: bool = False) -> D | Callable[[D], D]:
     """Declare an event: ``@event`` or ``@event(private=True)`` (only some seats are told) on a
     ``TypedDict`` whose name is the event type."""
 
-    def declare(cls: type) -> type:
+    def declare[T: type](cls: T) -> T:
         cls = with_config(STRICT)(cls)  # (sets ``cls.__pydantic_config__``: read by the tests' validation)
         EVENTS[cls.__name__] = cls
         if private:
@@ -83,11 +92,11 @@ def event(cls: type | None = None, *, private: bool = False) -> Any:
     return declare(cls) if cls is not None else declare
 
 
-def prompt_info(*kinds: str) -> Any:
+def prompt_info[D: type](*kinds: str) -> Callable[[D], D]:
     """Declare the ``info`` of the prompts of these kinds, on a ``TypedDict``. Another plug-in asking a
     prompt of the same kind (the Opinion Maker's open vote) declares its own: the info matches one of them."""
 
-    def declare(cls: type) -> type:
+    def declare[T: type](cls: T) -> T:
         cls = with_config(STRICT)(cls)  # (sets ``cls.__pydantic_config__``: read by the tests' validation)
         for kind in kinds:
             if cls not in PROMPTS.get(kind, ()):
@@ -98,10 +107,10 @@ def prompt_info(*kinds: str) -> Any:
     return declare
 
 
-def view_entry(key: str) -> Any:
+def view_entry[D: type](key: str) -> Callable[[D], D]:
     """Declare a plug-in's public-view entry ``view[key]`` (a dict), on a ``TypedDict``."""
 
-    def declare(cls: type) -> type:
+    def declare[T: type](cls: T) -> T:
         cls = with_config(STRICT)(cls)  # (sets ``cls.__pydantic_config__``: read by the tests' validation)
         VIEWS[key] = cls
         view_shown.cache_clear()

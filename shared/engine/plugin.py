@@ -17,6 +17,7 @@ from .errors import WrongPhase
 from .hook_order import check_place, resolve
 from .models import Action, ConfigIssue, Event, GameConfig, GameState, Knowledge, Pending, Prompt
 from .rng import draw_rng
+from .view_types import PublicView, SeatView
 
 TIMEOUT = "timeout"  # the engine's move for a seat that ran out of time (engine.timeouts)
 
@@ -74,7 +75,7 @@ class Ctx:
         return (seat + step) % self.n
 
     # --- effects ---------------------------------------------------------------------------
-    def emit(self, type_: str, to: list[int] | tuple[int, ...] | None = None, **data: Any) -> None:
+    def emit(self, type_: str, to: list[int] | tuple[int, ...] | None = None, **data: object) -> None:
         self.events.append(Event(type=type_, to=None if to is None else tuple(to), data=data))
 
     def push(
@@ -84,7 +85,7 @@ class Ctx:
         actors: list[int],
         hidden: bool = False,
         front: bool = False,
-        **data: Any,
+        **data: object,
     ) -> None:
         """Wait for a decision. ``front`` puts it before decisions already waiting."""
         if kind == TIMEOUT:
@@ -110,7 +111,7 @@ class Ctx:
         self.state.win_reason = reason
 
 
-def issue(level: str, code: str, message: str, **params: Any) -> ConfigIssue:
+def issue(level: str, code: str, message: str, **params: object) -> ConfigIssue:
     return ConfigIssue(level=level, code=code, message=message, params=params)
 
 
@@ -214,8 +215,8 @@ class Plugin:
         return None
 
     # -- views --
-    def public_view(self, ctx: Ctx, view: dict[str, Any]) -> None: ...
-    def private_view(self, ctx: Ctx, seat: int, view: dict[str, Any]) -> None: ...
+    def public_view(self, ctx: Ctx, view: PublicView) -> None: ...
+    def private_view(self, ctx: Ctx, seat: int, view: SeatView) -> None: ...
 
 
 class Role(Plugin):

@@ -9,6 +9,7 @@ from .event_types import Quest, Seats, prompt_info
 from .models import Action, GameState, Prompt
 from .plugin import ALL, Ctx
 from .quest_rules import allowed_cards, quest_slots, team_size
+from .view_types import Waiting
 
 # The info of the core prompts (``engine.event_types``).
 
@@ -60,7 +61,7 @@ def prompts(state: GameState, seat: int) -> list[Prompt]:
     return []
 
 
-def waiting_for(state: GameState) -> dict[str, object]:
+def waiting_for(state: GameState) -> Waiting:
     """Who the table is waiting for, as the public may know it."""
     if state.over:
         return {"kind": None, "seats": []}

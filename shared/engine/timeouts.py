@@ -29,13 +29,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from . import cards
 from .basics import Theme
 from .event_types import Ident, Quest, Seat, Seats, event
 from .models import Action, ConfigIssue, GameConfig, Pending, Prompt
 from .plugin import ALL, TIMEOUT, Ctx, Plugin, issue, register
+from .view_types import PublicView
 
 # The events this file emits (``engine.event_types``)
 
@@ -179,9 +180,9 @@ class Timeouts(Plugin):
             ]
         return []
 
-    def public_view(self, ctx: Ctx, view: dict[str, Any]) -> None:
+    def public_view(self, ctx: Ctx, view: PublicView) -> None:
         over = ctx.state.over
-        shown = [dict(e) for e in ctx.state.mods.get(self.id, {}).get("record", []) if over or not e["hidden"]]
+        shown = [e.copy() for e in ctx.state.mods.get(self.id, {}).get("record", []) if over or not e["hidden"]]
         if shown:
             view["timeouts"] = shown
 

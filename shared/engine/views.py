@@ -7,25 +7,27 @@ it may do now. Roles and sides of others appear only once the game has ended.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import TypeAdapter
 
 from .basics import fails_required
-from .models import GameState, Proposal, QuestRecord
+from .models import GameState, Knowledge, Prompt, Proposal, QuestRecord
 from .plugin import Ctx
 from .queries import prompts, waiting_for
 from .quest_rules import allowed_cards, quest_slots, table_cards, team_sizes
+from .view_types import PublicView, SeatView, You
+
+__all__ = ["PublicView", "SeatView", "public_view", "view"]
 
 _PROPOSALS, _QUESTS = TypeAdapter(list[Proposal]), TypeAdapter(list[QuestRecord])
+_KNOWLEDGE, _PROMPTS = TypeAdapter(list[Knowledge]), TypeAdapter(list[Prompt])
 
 
-def public_view(state: GameState) -> dict[str, Any]:
+def public_view(state: GameState) -> PublicView:
     ctx = Ctx(state)
     n = state.n
     slots = quest_slots(ctx) if state.stage == "team" else []
     sizes = team_sizes(ctx)  # (the chart, plus the Trapper's extra member)
-    v: dict[str, Any] = {
+    v: PublicView = {
         "players": n,
         "theme": state.config.theme.value,
         "roles_in_play": sorted(set(state.config.roles)),
@@ -67,22 +69,22 @@ def public_view(state: GameState) -> dict[str, Any]:
     return v
 
 
-def view(state: GameState, seat: int) -> dict[str, Any]:
-    v = public_view(state)
+def view(state: GameState, seat: int) -> SeatView:
+    pv = public_view(state)
     ctx = Ctx(state)
-    you: dict[str, Any] = {
+    you: You = {
         "seat": seat,
         "role": state.roles[seat],
         "side": state.sides[seat].value,
-        "knowledge": [k.model_dump() for k in state.knowledge[seat]],
+        "knowledge": _KNOWLEDGE.dump_python(state.knowledge[seat]),
         "vote": None if seat not in state.votes else ("approve" if state.votes[seat] else "reject"),
         "card": state.cards.get(seat) if state.stage in ("quest", "cards_played") else None,
         "cards": allowed_cards(ctx, seat),  # the quest cards this seat may play now
-        "prompts": [p.model_dump() for p in prompts(state, seat)],
+        "prompts": _PROMPTS.dump_python(prompts(state, seat)),
     }
     if state.stage != "vote":
         you["vote"] = None
-    v["you"] = you
+    v: SeatView = {**pv, "you": you}
     for plugin in ctx.plugins():
         plugin.private_view(ctx, seat, v)
     return v

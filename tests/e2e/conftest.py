@@ -1,7 +1,8 @@
 """Fixtures for end-to-end tests: the real webhook Lambda handler, the fake Bot API server on
 127.0.0.1, and DynamoDB and EventBridge Scheduler on a moto server on 127.0.0.1 (``AWS_ENDPOINT_URL``:
 the functions' own AWS client speaks HTTP, which moto's in-process ``mock_aws`` would not intercept),
-reset for every test, the table created from template.yaml."""
+reset for every test, the table created from template.yaml. The servers start once per test process
+(per xdist worker)."""
 from __future__ import annotations
 
 import io
@@ -12,7 +13,7 @@ import socket
 import pytest
 
 from localdev.fake_telegram import FakeTelegram
-from tests.moto_server import reset_moto, serialised_moto_server
+from tests.moto_server import admin_dynamo, create_template_table, reset_moto
 
 TOKEN = "123456:E2E-TEST-token"
 SECRET = "e2e-webhook-secret"
@@ -35,10 +36,10 @@ def fake_server():
 
 
 @pytest.fixture(scope="session")
-def aws_endpoint():
-    """The moto server of this test process (one request at a time: tests/moto_server.py)."""
-    with serialised_moto_server() as url:
-        yield url
+def aws_endpoint(shared_moto):
+    """The moto server of this test process (one request at a time: tests/moto_server.py), shared with
+    the other tiers (tests/conftest.py); reset for every test by ``lambda_env``."""
+    return shared_moto
 
 
 @pytest.fixture
@@ -47,7 +48,6 @@ def lambda_env(fake_server, aws_endpoint, monkeypatch):
     import app
 
     from gamebot.aws import dynamo
-    from localdev.tables import admin_client, create_table_from_template
 
     fake_server.reset()
     env = {
@@ -76,8 +76,7 @@ def lambda_env(fake_server, aws_endpoint, monkeypatch):
     reset_moto(aws_endpoint)
     dynamo.reset_default_client()
     app.reset()
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    create_table_from_template(admin_client(), TABLE, os.path.join(root, "template.yaml"))
+    create_template_table(admin_dynamo(aws_endpoint), TABLE)  # as template.yaml defines it (parsed once)
     yield fake_server
     app.reset()
     dynamo.reset_default_client()
@@ -120,7 +119,9 @@ CHROMIUM_ARGS = [
 
 @pytest.fixture(scope="module")
 def chromium():
-    """Debian's Chromium, headless, driven by Playwright (the playground's browser tests)."""
+    """Debian's Chromium, headless, driven by Playwright (the playground's browser tests). Per module, not
+    per session: Playwright's sync API keeps its event loop running while it is open, and the webhook's
+    own loop (the other tests) then refuses to run ("another loop is running")."""
     if os.environ.get("PLAYGROUND_BROWSER") == "skip":
         pytest.skip("PLAYGROUND_BROWSER=skip")
     if not os.path.exists(CHROMIUM):

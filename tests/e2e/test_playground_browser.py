@@ -1,14 +1,14 @@
 """The local playground in a real browser: headless Chromium (Debian's package) driven by Playwright.
 
-The test opens the page, seats six players through the seating panel (one person, five bots), and
-plays the person's seat by clicking the page's buttons until the game ends; the bots play through the
-same webhook handler. The person's decisions come from ``localdev.autoplay.Driver`` reading the page
+The test opens the page, seats six players through the seating panel (one person, five simulated
+players), and plays the person's seat by clicking the page's buttons until the game ends; the simulated
+players play through the same webhook handler. The person's decisions come from ``localdev.autoplay.Driver`` reading the page
 (:class:`PageScreen`), so every press is a real click. The person leads the first team: their first tap
 on the team picker must show at once on the page (the ✅ mark, "Selected: ...", the count on Propose).
 Screenshots go to ``artifacts/`` (``picker_after_one_tap.png``: the person's chat after that tap).
 
 A second test seats three people from the panel (fewer than 5: the lobby's 🤖 fills the rest): the host opens
-the game, the two others join, the host adds two of the bot's own players with the lobby's 🤖 button and
+the game, the two others join, the host adds two AI seats with the lobby's 🤖 button and
 starts; the game runs with five seats, two of them 🤖, until the bots have voted
 (``artifacts/playground-3p2b.png``). The browser runs in a zone other than the server's (Asia/Kolkata,
 +05:30): the time beside each message and a deadline ("until 14:32", Telegram's ``<tg-time>``) must both
@@ -142,7 +142,7 @@ class PageScreen:
 
 @pytest.fixture
 def playground():
-    pg = Playground(bot_delay=0, seed=5, group_budget=0).start()
+    pg = Playground(sim_delay=0, seed=5, group_budget=0).start()
     server = serve(pg, 0)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
@@ -198,7 +198,7 @@ def _follows_the_group_as_telegram_does(page: Any) -> None:
     page.wait_for_selector(f'section[data-chat="{GROUP_ID}"] .new-below', state="hidden")
 
 
-def test_a_person_plays_a_whole_game_with_bots_in_the_browser(chromium, playground, monkeypatch):
+def test_a_person_plays_a_whole_game_with_simulated_players_in_the_browser(chromium, playground, monkeypatch):
     pg, url = playground
     ARTIFACTS.mkdir(exist_ok=True)
     # The person opens the game (seat 0) and leads the first team, through the engine's own choice of the
@@ -214,7 +214,7 @@ def test_a_person_plays_a_whole_game_with_bots_in_the_browser(chromium, playgrou
     page.goto(url)
     page.wait_for_selector(f'section[data-chat="{GROUP_ID}"]')
 
-    # seat six players: the first is a person, the rest bots; the person opens the game
+    # seat six players: the first is a person, the rest simulated; the person opens the game
     page.click("#seats-toggle")
     page.select_option("#seat-count", "6")
     rows = page.locator(".seat-row")
@@ -223,19 +223,19 @@ def test_a_person_plays_a_whole_game_with_bots_in_the_browser(chromium, playgrou
     rows.nth(0).locator(".seat-kind").click()
     assert rows.nth(0).locator(".seat-kind").inner_text().endswith("Person")
     assert rows.nth(1).locator(".seat-lang").input_value() == ""  # by default a seat reads the group's language
-    rows.nth(1).locator(".seat-lang").select_option("de")  # this bot's Telegram app speaks German
+    rows.nth(1).locator(".seat-lang").select_option("de")  # this simulated player's Telegram app speaks German
     page.screenshot(path=str(ARTIFACTS / "playground-seating.png"))
     page.click("#seat-go")
     page.wait_for_selector("text=New game of Avalon")
-    person = next(s for s in pg.seats if not s.bot)
-    assert person.name == "Morgan" and sum(s.bot for s in pg.seats) == 5
+    person = next(s for s in pg.seats if not s.simulated)
+    assert person.name == "Morgan" and sum(s.simulated for s in pg.seats) == 5
     assert [s.lang for s in pg.seats] == ["", "de", "", "", "", ""]
     page.wait_for_selector(f'section[data-chat="{person.user_id}"]')
-    # a person is seated: the bots' private chats (their secret roles) are hidden, and the switch says so
+    # a person is seated: the simulated players' private chats (their secret roles) are hidden, and the switch says so
     columns = page.eval_on_selector_all("section.chat", "(els) => els.map((e) => Number(e.dataset.chat))")
     assert columns == [GROUP_ID, person.user_id]
-    assert not page.is_checked("#show-bots")
-    assert "secret roles" in page.inner_text("#show-bots-label")
+    assert not page.is_checked("#show-simulated")
+    assert "secret roles" in page.inner_text("#show-simulated-label")
 
     screen = PageScreen(page)
     me = Driver(screen, GROUP_ID, [person.user_id], Policy(rng=random.Random(3)),
@@ -283,7 +283,7 @@ def test_a_person_plays_a_whole_game_with_bots_in_the_browser(chromium, playgrou
 
 
 # ------------------------------------------------------------------------------------------------------
-# three people and two of the bot's own players, seated from the panel; one time zone on the page
+# three people and two AI seats, seated from the panel; one time zone on the page
 # ------------------------------------------------------------------------------------------------------
 
 # the lobby message on the page shows ``wanted`` (its text is redrawn when the bot edits it)
@@ -337,7 +337,7 @@ def _one_zone(page: Any, pg: Playground, zone: str) -> None:
         assert "UTC" not in deadline["line"]
 
 
-def _bots_voted(group: str) -> bool:
+def _ai_seats_voted(group: str) -> bool:
     """The vote's progress in the group names the bot's two players (🤖) among those who voted."""
     return any(line.count("🤖") == 2 for line in re.findall(r"^Voted \(\d+/\d+\):.*$", group, re.M))
 
@@ -370,7 +370,7 @@ def _zoned_page(chromium: Any, url: str, width: int) -> tuple[Any, list[str], st
     return page, errors, zone
 
 
-def test_three_people_seat_two_bots_from_the_lobby_in_one_time_zone(chromium, playground):
+def test_three_people_add_two_ai_seats_from_the_lobby_in_one_time_zone(chromium, playground):
     pg, url = playground
     ARTIFACTS.mkdir(exist_ok=True)
     page, errors, zone = _zoned_page(chromium, url, 1600)
@@ -389,7 +389,7 @@ def test_three_people_seat_two_bots_from_the_lobby_in_one_time_zone(chromium, pl
         assert rows.nth(i).locator(".seat-kind").inner_text().endswith("Person")
     page.click("#seat-go")
     page.wait_for_selector("text=New game of Avalon", timeout=CLICK_TIMEOUT_MS)
-    assert [(s.name, s.bot) for s in pg.seats] == [("Morgan", False), ("Riley", False), ("Sasha", False)]
+    assert [(s.name, s.simulated) for s in pg.seats] == [("Morgan", False), ("Riley", False), ("Sasha", False)]
     host, *others = pg.seats
     lobby = f'section[data-chat="{GROUP_ID}"] .msg:has-text("New game of Avalon")'
     page.wait_for_function(LOBBY_SHOWS, arg="Players (1/10)", timeout=CLICK_TIMEOUT_MS)
@@ -400,7 +400,7 @@ def test_three_people_seat_two_bots_from_the_lobby_in_one_time_zone(chromium, pl
         page.select_option(actor, str(seat.user_id))
         page.click(f'{lobby} button:has-text("Join")', timeout=CLICK_TIMEOUT_MS)
         page.wait_for_function(LOBBY_SHOWS, arg=f"Players ({count}/10)", timeout=CLICK_TIMEOUT_MS)
-    # the host seats two of the bot's own players with the lobby's 🤖 button, and starts
+    # the host seats two AI seats with the lobby's 🤖 button, and starts
     page.select_option(actor, str(host.user_id))
     for count in (4, 5):
         page.click(f'{lobby} button:has-text("🤖 Add a bot")', timeout=CLICK_TIMEOUT_MS)
@@ -410,12 +410,12 @@ def test_three_people_seat_two_bots_from_the_lobby_in_one_time_zone(chromium, pl
         assert name in shown, shown
     page.wait_for_function("() => document.querySelector('#who').textContent.includes('2 🤖 seats of the bot')",
                            timeout=CLICK_TIMEOUT_MS)
-    assert page.inner_text("#who").startswith("3 people, 0 simulated bots")
+    assert page.inner_text("#who").startswith("3 people, 0 simulated players")
     page.click(f'{lobby} button:has-text("Start")', timeout=CLICK_TIMEOUT_MS)
     page.wait_for_selector("text=The game begins", timeout=CLICK_TIMEOUT_MS)
     view = pg.seat_view(host.user_id)
     assert view is not None and view["players"] == 5  # three people and two 🤖
-    assert pg.table_bots() == 2
+    assert pg.table_ai_seats() == 2
 
     # the people play their part by clicking (but hold their votes) until the bots, moving on the chat's
     # alarm, have voted: the vote's progress names them
@@ -423,12 +423,12 @@ def test_three_people_seat_two_bots_from_the_lobby_in_one_time_zone(chromium, pl
     people = HoldTheirVotes(screen, GROUP_ID, [s.user_id for s in pg.seats], Policy(rng=random.Random(3)),
                             names={s.user_id: s.name for s in pg.seats})
     for _ in range(MAX_ROUNDS):
-        if _bots_voted(_column_text(page, GROUP_ID)):
+        if _ai_seats_voted(_column_text(page, GROUP_ID)):
             break
         if not people.step():
             page.wait_for_timeout(50)
     group = _column_text(page, GROUP_ID)
-    assert _bots_voted(group), group[-2000:]
+    assert _ai_seats_voted(group), group[-2000:]
     for name in ("🤖 Ada (bot)", "🤖 Bruno (bot)"):  # the page shows the bots' seats at the table
         assert name in group.rpartition("The game begins")[2]
     page.screenshot(path=str(ARTIFACTS / "playground-3p2b.png"))
@@ -445,7 +445,7 @@ def test_message_times_and_deadlines_show_in_the_browsers_zone(chromium, playgro
     pg, url = playground
     ARTIFACTS.mkdir(exist_ok=True)
     page, errors, zone = _zoned_page(chromium, url, 1400)
-    pg.seat([{"name": "Morgan", "bot": False}, *({"name": n, "bot": True} for n in ("Bob", "Carol", "Dave", "Erin"))])
+    pg.seat([{"name": "Morgan", "simulated": False}, *({"name": n, "simulated": True} for n in ("Bob", "Carol", "Dave", "Erin"))])
     person = pg.seats[0]
     page.wait_for_selector("text=New game of Avalon", timeout=CLICK_TIMEOUT_MS)
     me = Driver(PageScreen(page), GROUP_ID, [person.user_id], Policy(rng=random.Random(3)),

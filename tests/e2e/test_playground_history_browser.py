@@ -1,7 +1,7 @@
 """The vote history asked for while a vote is open, in the playground in a real browser (headless
 Chromium, Debian's package, driven by Playwright as in ``test_playground_browser.py``).
 
-One person and four bots sit at the table; the person plays their part by clicking until the first vote
+One person and four simulated players sit at the table; the person plays their part by clicking until the first vote
 is open and the bots have voted, then presses the board's 📜 button instead of voting. The picture
 arrives in their private chat; it is saved to ``artifacts/history_mid_vote.png`` (and the page to
 ``artifacts/history_mid_vote_page.png``). The picture must show the vote as open: no approval or
@@ -71,7 +71,7 @@ class HoldsTheirVote(Driver):
 
 @pytest.fixture
 def playground():
-    pg = Playground(bot_delay=0, seed=7, group_budget=0).start()
+    pg = Playground(sim_delay=0, seed=7, group_budget=0).start()
     server = serve(pg, 0)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
@@ -119,7 +119,7 @@ def test_the_history_asked_for_during_a_vote_shows_the_vote_open(chromium: Any, 
     rows.nth(0).locator(".seat-kind").click()
     page.click("#seat-go")
     page.wait_for_selector("text=New game of Avalon")
-    person = next(s for s in pg.seats if not s.bot)
+    person = next(s for s in pg.seats if not s.simulated)
     screen = Page(page)
     me = HoldsTheirVote(screen, GROUP_ID, [person.user_id], Policy(rng=random.Random(3)),
                         names={s.user_id: s.name for s in pg.seats}, lobby=True, start_at=5)

@@ -141,7 +141,7 @@ def test_a_lobby_s_last_join_shows_within_3_seconds(table, budgeted):
     assert timed.slept == []
 
 
-def test_no_webhook_invocation_waits_in_a_game_of_people_and_bots(table, budgeted, monkeypatch):
+def test_no_webhook_invocation_waits_in_a_game_of_people_and_ai_seats(table, budgeted, monkeypatch):
     """A whole game of 3 people and 2 bots, the group's budget on: no invocation sleeps (the bots' moves,
     the held edits and Telegram's waits are wake-ups of the queue), and the game ends."""
     import asyncio
@@ -164,7 +164,7 @@ def test_no_webhook_invocation_waits_in_a_game_of_people_and_bots(table, budgete
     assert table.start_game(1) == 200
     fired = play_with_alarms(table, timed, table.group, [1, 2, 3])
     assert "Game over" in html.unescape("\n".join(table.fake.texts(table.group)))
-    assert "bots" in ",".join(fired) and set(table.statuses) == {200}
+    assert "ai_seats" in ",".join(fired) and set(table.statuses) == {200}
     assert slept == [] and timed.slept == []
     assert schedules(timed.client) == []  # every wake-up was the queue's: no EventBridge schedule
 

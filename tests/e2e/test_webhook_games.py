@@ -82,6 +82,7 @@ def test_full_game_through_the_webhook(table, n, roles, options):
                 assert "You played" in m["text"] and not m["buttons"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_nothing_secret_reaches_the_group_before_the_end(table, seed):
     """10 players with every base character: no role, side or knowledge in the group while playing."""

@@ -10,6 +10,8 @@ import html
 import random
 from typing import Any
 
+import pytest
+
 from gamebot.language import texts
 from gamebot.language.markup import shorten
 from localdev import updates as U
@@ -76,6 +78,7 @@ def _join_link(recorder: Recorder) -> str:
     return url.split("?start=", 1)[1]
 
 
+@pytest.mark.slow
 def test_hostile_names_and_title_are_shown_literally_everywhere(lambda_env, monkeypatch):
     from tests.e2e.conftest import SECRET
 

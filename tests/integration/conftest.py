@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import importlib.util
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -11,16 +10,16 @@ from typing import Any
 import pytest
 
 from localdev.tables import create_table_from_template
-from tests.moto_server import dynamo_client, serialised_moto_server
+from tests.moto_server import dynamo_client
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(scope="module")
-def endpoint() -> Iterator[str]:
-    """A moto server on 127.0.0.1 for the module's tests, one request at a time (``localdev.serial_moto``)."""
-    with serialised_moto_server() as url:
-        yield url
+@pytest.fixture(scope="session")
+def endpoint(shared_moto: str) -> str:
+    """The process's moto server on 127.0.0.1, one request at a time (tests/conftest.py): shared by every
+    module, so each test makes its own table or queue (a fresh name) or resets the server first."""
+    return shared_moto
 
 
 def load_script(name: str) -> ModuleType:

@@ -36,6 +36,7 @@ def expiry(client: Any, table: str, key: str) -> int | None:
     return int(found["N"]) if found else None
 
 
+@pytest.mark.slow
 def test_items_without_an_expiry_get_their_kinds_life_and_the_others_keep_theirs(table: Any) -> None:
     client, name = table
     script = load_script()

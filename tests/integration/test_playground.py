@@ -1,5 +1,5 @@
-"""The local playground without a browser: moto server + fake Bot API + lambda_handler + bots + the
-page's JSON API (Flask test client)."""
+"""The local playground without a browser: moto server + fake Bot API + lambda_handler + simulated
+players + the page's JSON API (Flask test client)."""
 from __future__ import annotations
 
 import subprocess
@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from localdev.playground import GROUP_ID, Playground
+from localdev.playground import DEFAULT_SIM_DELAY, GROUP_ID, Playground, parse_args
 from localdev.webhook import WebhookWorker
 from tests.integration.playground_wait import GIVE_UP, wait_for
 
@@ -30,7 +30,7 @@ def story(pg: Playground) -> str:
 
 @pytest.fixture
 def pg():
-    with Playground(bot_delay=0, seed=2, group_budget=0) as playground:
+    with Playground(sim_delay=0, seed=2, group_budget=0) as playground:
         yield playground
 
 
@@ -39,8 +39,8 @@ def lobby(pg: Playground) -> dict | None:
 
 
 def seat_five(pg: Playground, open_lobby: bool = False):
-    """Zoe (a person, the host) and four bots."""
-    return pg.seat([{"name": n, "bot": i > 0} for i, n in enumerate(FIVE)], open_lobby=open_lobby)
+    """Zoe (a person, the host) and four simulated players."""
+    return pg.seat([{"name": n, "simulated": i > 0} for i, n in enumerate(FIVE)], open_lobby=open_lobby)
 
 
 @pytest.fixture
@@ -66,9 +66,9 @@ def test_the_table_comes_from_template_yaml_on_a_local_moto_server(pg):
     assert pg.fake.base_url.startswith("http://127.0.0.1:")
 
 
-def test_bots_in_every_seat_play_a_whole_game_through_the_webhook(pg):
+def test_simulated_players_in_every_seat_play_a_whole_game_through_the_webhook(pg):
     seats = pg.seat(pg.default_seats(7, humans=0))
-    assert all(s.bot for s in seats)
+    assert all(s.simulated for s in seats)
     assert wait_for(pg, lambda: any("Game over" in t for t in pg.fake.texts(GROUP_ID))), story(pg)
     assert set(pg.worker.statuses) == {200}
     texts = pg.fake.texts(GROUP_ID)
@@ -85,7 +85,7 @@ def test_bots_in_every_seat_play_a_whole_game_through_the_webhook(pg):
 def test_a_person_seat_is_left_to_the_person(pg, client):
     seats = seat_five(pg, open_lobby=True)
     zoe = seats[0].user_id
-    assert wait_for(pg, lambda: "5. Vic" in (lobby(pg) or {}).get("text", ""))  # the bots joined by themselves
+    assert wait_for(pg, lambda: "5. Vic" in (lobby(pg) or {}).get("text", ""))  # the simulated players joined by themselves
     shown = lobby(pg)
     assert "Host: Zoe" in shown["text"]
     pg.fake.wait_changed(pg.fake.version, 0.3)
@@ -108,7 +108,7 @@ def test_phase_timers_run_locally_so_a_person_who_walks_away_does_not_stall_the_
     applies the defaults. Zoe starts the game and never acts again; moving the timers' clock on
     (instead of waiting minutes) lets the game finish without her."""
     now = [time.time()]
-    with Playground(bot_delay=0, seed=5, timer_clock=lambda: now[0], group_budget=0) as pg:
+    with Playground(sim_delay=0, seed=5, timer_clock=lambda: now[0], group_budget=0) as pg:
         seats = seat_five(pg, open_lobby=True)
         zoe = seats[0].user_id
         assert wait_for(pg, lambda: "5. Vic" in (lobby(pg) or {}).get("text", ""))
@@ -170,22 +170,22 @@ def test_the_api_refuses_foreign_hosts_non_json_and_other_players_chats(pg, clie
     assert refused.status_code == 403
     assert client.post("/api/send", json={"as": 999, "chat": GROUP_ID, "text": "/help"}).status_code == 404
     assert client.post("/api/seat", json={"players": []}).status_code == 400  # 1 to 10 seats
-    eleven = [{"name": f"P{i}", "bot": True} for i in range(11)]
+    eleven = [{"name": f"P{i}", "simulated": True} for i in range(11)]
     assert client.post("/api/seat", json={"players": eleven}).status_code == 400
-    same = [{"name": "Ann", "bot": True}] * 5
+    same = [{"name": "Ann", "simulated": True}] * 5
     assert client.post("/api/seat", json={"players": same}).status_code == 400
 
 
-def test_fewer_than_five_seats_are_filled_with_the_lobby_bots(pg, client):
-    """The page seats 1 to 10: three simulated bots, no person. Their host fills the table with the lobby's
-    🤖 Add a bot (the bot's own players), as a person hosting does, and starts the game with five."""
-    trio = [{"name": n, "bot": True} for n in ("Ann", "Ben", "Cy")]
+def test_fewer_than_five_seats_are_filled_with_the_lobby_ai_seats(pg, client):
+    """The page seats 1 to 10: three simulated players, no person. Their host fills the table with the lobby's
+    🤖 Add a bot (AI seats), as a person hosting does, and starts the game with five."""
+    trio = [{"name": n, "simulated": True} for n in ("Ann", "Ben", "Cy")]
     answer = client.post("/api/seat", json={"players": trio, "open_lobby": True})
     assert answer.status_code == 200 and len(answer.get_json()["seats"]) == 3
     assert wait_for(pg, lambda: "The game begins" in "\n".join(pg.fake.texts(GROUP_ID))), story(pg)
     group = "\n".join(pg.fake.texts(GROUP_ID))
     assert "Seats: 1. Ann, 2. Ben, 3. Cy, 4. 🤖 Ada (bot), 5. 🤖 Bruno (bot)" in group, story(pg)
-    assert pg.table_bots() == 2 and pg.game_status() == "playing"
+    assert pg.table_ai_seats() == 2 and pg.game_status() == "playing"
     assert pg.seat_view(pg.seats[0].user_id)["players"] == 5
     assert set(pg.worker.statuses) == {200}
 
@@ -258,12 +258,36 @@ def test_the_worker_never_runs_two_updates_at_once():
 def test_run_help_describes_the_options():
     out = subprocess.run([sys.executable, "-m", "localdev.playground", "--help"], cwd=REPO, capture_output=True,
                          text=True, check=True).stdout
-    for option in ("--port", "--players", "--humans", "--bot-delay", "--mode", "TELEGRAM_BOT_TOKEN"):
+    for option in ("--port", "--players", "--humans", "--sim-delay", "--mode", "TELEGRAM_BOT_TOKEN"):
         assert option in out
 
 
+def test_the_simulated_players_pause_is_sim_delay_and_its_former_names_still_work(monkeypatch, capsys):
+    """``--sim-delay`` (``PLAYGROUND_SIM_DELAY``): seconds between two moves of the simulated players. The
+    option and the variable under their former names still set it (scripts and habits may hold them), and
+    --help shows the new name only."""
+    former_option, former_variable = ("--bot-delay", "PLAYGROUND_BOT_DELAY")  # (before issue 38)
+    for name in ("PLAYGROUND_SIM_DELAY", former_variable):
+        monkeypatch.delenv(name, raising=False)
+    assert parse_args([]).sim_delay == DEFAULT_SIM_DELAY
+    assert parse_args(["--sim-delay", "1.5"]).sim_delay == 1.5
+    assert parse_args([former_option, "2.5"]).sim_delay == 2.5
+    monkeypatch.setenv(former_variable, "3")
+    assert parse_args([]).sim_delay == 3.0
+    monkeypatch.setenv("PLAYGROUND_SIM_DELAY", "4")  # the new name first
+    assert parse_args([]).sim_delay == 4.0
+    with pytest.raises(SystemExit):
+        parse_args([former_option, "-1"])
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        parse_args(["--help"])
+    shown = capsys.readouterr().out
+    assert "--sim-delay" in shown and "PLAYGROUND_SIM_DELAY" in shown
+    assert former_option not in shown and former_variable not in shown
 
-def test_the_host_seats_the_bots_own_players_with_the_lobby_button_and_they_play_to_the_end():
+
+
+def test_the_host_adds_ai_seats_with_the_lobby_button_and_they_play_to_the_end():
     """Issue 30 in the page: the lobby's 🤖 button, pressed through the page's API, seats the bot's own
     players; they move when the chat's alarm fires (the local scheduler, on a clock the test moves)."""
     import random
@@ -271,11 +295,11 @@ def test_the_host_seats_the_bots_own_players_with_the_lobby_button_and_they_play
     from localdev.autoplay import Driver, FakeTelegramScreen, Policy
 
     now = [time.time()]
-    with Playground(bot_delay=0, seed=3, timer_clock=lambda: now[0], group_budget=0) as pg:
+    with Playground(sim_delay=0, seed=3, timer_clock=lambda: now[0], group_budget=0) as pg:
         from localdev.web import create_app
 
         page = create_app(pg).test_client()
-        (zoe,) = [s.user_id for s in pg.seat([{"name": "Zoe", "bot": False}], open_lobby=True)]
+        (zoe,) = [s.user_id for s in pg.seat([{"name": "Zoe", "simulated": False}], open_lobby=True)]
         assert wait_for(pg, lambda: lobby(pg) is not None)
         for count in range(1, 5):
             shown = lobby(pg)

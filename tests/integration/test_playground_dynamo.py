@@ -13,7 +13,7 @@ ROUNDS = 24
 
 
 def test_concurrent_transactions_and_puts_are_all_answered_and_all_applied(capfd):
-    with Playground(bot_delay=0, seed=2, group_budget=0) as pg:
+    with Playground(sim_delay=0, seed=2, group_budget=0) as pg:
         host, port = pg.moto.get_host_and_port()
         assert host == "127.0.0.1"
         endpoint, table = f"http://{host}:{port}", pg.table_name

@@ -12,7 +12,7 @@ NAMES = ["Ann", "Ben", "Cid", "Dot", "Eve"]
 
 @pytest.fixture
 def pg():
-    with Playground(bot_delay=0, seed=3, group_budget=0) as playground:
+    with Playground(sim_delay=0, seed=3, group_budget=0) as playground:
         yield playground
 
 
@@ -23,7 +23,7 @@ def role_card(pg: Playground, uid: int) -> str:
 def test_seats_read_the_groups_language_in_private_unless_given_their_own(pg):
     from gamebot.language import texts
 
-    seats = pg.seat([{"name": n, "bot": True, "lang": "de" if n == "Dot" else ""} for n in NAMES], open_lobby=False)
+    seats = pg.seat([{"name": n, "simulated": True, "lang": "de" if n == "Dot" else ""} for n in NAMES], open_lobby=False)
     assert [s.lang for s in seats] == ["", "", "", "de", ""]
     assert "language_code" not in pg.users[seats[0].user_id] and pg.users[seats[3].user_id]["language_code"] == "de"
     pg.send(seats[0].user_id, GROUP_ID, "/language ru")
@@ -41,7 +41,7 @@ def test_the_seating_api_takes_and_shows_each_seats_language(pg):
     from localdev.web import create_app
 
     client = create_app(pg).test_client()
-    players = [{"name": n, "bot": True, "lang": "it" if n == "Ann" else ""} for n in NAMES]
+    players = [{"name": n, "simulated": True, "lang": "it" if n == "Ann" else ""} for n in NAMES]
     answer = client.post("/api/seat", json={"players": players, "open_lobby": False})
     assert answer.status_code == 200
     assert [s["lang"] for s in answer.get_json()["seats"]] == ["it", "", "", "", ""]

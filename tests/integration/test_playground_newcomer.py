@@ -45,7 +45,7 @@ def test_serve_falls_back_to_a_free_port_on_127_0_0_1_when_the_port_is_taken(cap
 def test_a_second_run_on_a_taken_port_prints_the_url_of_a_free_one():
     taken = _listening()
     port = taken.getsockname()[1]
-    env = dict(os.environ, PLAYGROUND_PORT=str(port), PLAYGROUND_BOT_DELAY="5")
+    env = dict(os.environ, PLAYGROUND_PORT=str(port), PLAYGROUND_SIM_DELAY="5")
     env.pop("TELEGRAM_BOT_TOKEN", None)
     proc = subprocess.Popen([sys.executable, "-m", "localdev.playground", "--no-lobby"], cwd=REPO, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -102,18 +102,18 @@ def _lobbies(pg) -> list[dict]:
 def pg():
     from localdev.playground import Playground
 
-    with Playground(bot_delay=0, seed=2, group_budget=0) as playground:
+    with Playground(sim_delay=0, seed=2, group_budget=0) as playground:
         yield playground
 
 
 def test_seating_players_while_a_lobby_is_open_closes_it_and_opens_a_new_one_they_join(pg):
     from localdev.playground import GROUP_ID
 
-    five = [{"name": n, "bot": i > 0} for i, n in enumerate(["Zoe", "Yan", "Xia", "Wes", "Vic"])]
+    five = [{"name": n, "simulated": i > 0} for i, n in enumerate(["Zoe", "Yan", "Xia", "Wes", "Vic"])]
     pg.seat(five)
     assert wait_for(pg, lambda: _lobbies(pg) and "5/10" in _lobbies(pg)[-1]["text"]), pg.fake.texts(GROUP_ID)[-3:]
     first = _lobbies(pg)[-1]["message_id"]
-    six = [*five, {"name": "Uma", "bot": True}]
+    six = [*five, {"name": "Uma", "simulated": True}]
     pg.seat(six)
     assert wait_for(pg, lambda: _lobbies(pg)[-1]["message_id"] != first and "6/10" in _lobbies(pg)[-1]["text"]), \
         pg.fake.texts(GROUP_ID)[-4:]
@@ -124,28 +124,29 @@ def test_seating_players_while_a_lobby_is_open_closes_it_and_opens_a_new_one_the
 
 
 def test_renaming_a_seat_seats_a_new_person_with_a_fresh_private_chat(pg):
-    seats = pg.seat([{"name": n, "bot": True} for n in ["Ann", "Ben", "Cid", "Dot", "Eve"]], open_lobby=False)
+    seats = pg.seat([{"name": n, "simulated": True} for n in ["Ann", "Ben", "Cid", "Dot", "Eve"]], open_lobby=False)
     ann = seats[0].user_id
     assert pg.fake.messages(ann)  # Ann opened the bot's private chat: the bot greeted her
     pg.fake.user_message(ann, pg.users[ann], "a secret of Ann's")
-    renamed = pg.seat([{"name": n, "bot": True} for n in ["Amy", "Ben", "Cid", "Dot", "Eve"]], open_lobby=False)
+    renamed = pg.seat([{"name": n, "simulated": True} for n in ["Amy", "Ben", "Cid", "Dot", "Eve"]], open_lobby=False)
     amy = renamed[0].user_id
     assert amy != ann and renamed[1].user_id == seats[1].user_id  # Ben is still Ben
     assert not any("secret of Ann" in (m.get("text") or "") for m in pg.fake.messages(amy))
     shown = next(p for p in pg.snapshot()["players"] if p["name"] == "Amy")
     assert not any("secret of Ann" in m["html"] for m in shown["messages"])
-    back = pg.seat([{"name": n, "bot": True} for n in ["Ann", "Ben", "Cid", "Dot", "Eve"]], open_lobby=False)
+    back = pg.seat([{"name": n, "simulated": True} for n in ["Ann", "Ben", "Cid", "Dot", "Eve"]], open_lobby=False)
     assert back[0].user_id == ann  # the same name again: the same person, their chat as they left it
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "fr", "es", "de", "ru", "pt", "it"])
-def test_bot_players_play_a_whole_game_in_each_catalog_language_without_timeouts(pg, lang):
+def test_simulated_players_play_a_whole_game_in_each_catalog_language_without_timeouts(pg, lang):
     from gamebot.language import texts
     from localdev.autoplay import Words
     from localdev.playground import GROUP_ID
 
     assert lang in texts.languages()
-    seats = pg.seat([{"name": n, "bot": True} for n in ["Ann", "Ben", "Cid", "Dot", "Eve"]], open_lobby=False)
+    seats = pg.seat([{"name": n, "simulated": True} for n in ["Ann", "Ben", "Cid", "Dot", "Eve"]], open_lobby=False)
     pg.send(seats[0].user_id, GROUP_ID, f"/language {lang}")
     pg.send(seats[0].user_id, GROUP_ID, "/newgame")
     words = Words.of(lang)
@@ -160,7 +161,7 @@ def test_bot_players_play_a_whole_game_in_each_catalog_language_without_timeouts
     assert wait_for(pg, lambda: any(end in t for t in pg.fake.texts(GROUP_ID))), pg.fake.texts(GROUP_ID)[-3:]
     group = "\n".join(pg.fake.texts(GROUP_ID))
     timeout = texts.t("end.line.timeout", lang, names="\x00", what="\x00").split("\x00")[0]
-    assert timeout not in group  # nobody ran out of time: the bots read every message and pressed
+    assert timeout not in group  # nobody ran out of time: the simulated players read every message and pressed
     assert any(over in group for over in words.over)  # the game was told in that language
     assert set(pg.worker.statuses) == {200}
 
@@ -177,9 +178,10 @@ def test_catalogs_give_the_words_of_every_language_and_the_page_tells_which():
         assert detect_words([label]).lang == lang
 
 
-def test_bot_players_decide_from_their_own_seats_view_only_and_play_for_their_side(pg, monkeypatch):
-    """Ten bots play the Big Box (Excalibur, the Lady of the Lake, every module): each decision of the
-    policy is given the view the playground read for that bot's own seat (``engine.view``) and nothing
+@pytest.mark.slow
+def test_simulated_players_decide_from_their_own_seats_view_only_and_play_for_their_side(pg, monkeypatch):
+    """Ten simulated players play the Big Box (Excalibur, the Lady of the Lake, every module): each decision of the
+    policy is given the view the playground read for that player's own seat (``engine.view``) and nothing
     else, and no Good bot takes an action that can only hurt Good by what its view says."""
     from engine import policy
     from localdev.playground import GROUP_ID
@@ -206,15 +208,15 @@ def test_bot_players_decide_from_their_own_seats_view_only_and_play_for_their_si
         return action
 
     monkeypatch.setattr(policy, "decide", spy)
-    pg.bots.driver.views = views
+    pg.simulated.driver.views = views
     names = ["Ann", "Ben", "Cid", "Dot", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon"]
-    seats = pg.seat([{"name": n, "bot": True} for n in names], open_lobby=False)
-    pg.bots.driver.start_at = None  # (the host bot starts once the settings are in)
+    seats = pg.seat([{"name": n, "simulated": True} for n in names], open_lobby=False)
+    pg.simulated.driver.start_at = None  # (the simulated host starts once the settings are in)
     pg.send(seats[0].user_id, GROUP_ID, "/newgame")
     assert wait_for(pg, lambda: _lobbies(pg))
     theme, n, roles, options = SETUPS["base"]
     pg.worker.call(lambda: set_settings(__import__("app").service().repo, GROUP_ID, theme, roles, options))
-    pg.bots.driver.start_at = len(seats)
+    pg.simulated.driver.start_at = len(seats)
     pg.fake.touch()
     assert wait_for(pg, lambda: any("Game over" in t for t in pg.fake.texts(GROUP_ID))), pg.fake.texts(GROUP_ID)[-2:]
     seat_of = {s.user_id: i for i, s in enumerate(seats)}
@@ -240,7 +242,7 @@ def test_the_table_aids_and_the_ratings_work_on_the_playground_page(pg, lang):
     def t(key: str) -> str:
         return texts.t(key, lang).split("<b>")[-1].split("</b>")[0]
 
-    seats = pg.seat([{"name": n, "bot": True} for n in ["Ann", "Ben", "Cid", "Dot", "Eve"]], open_lobby=False)
+    seats = pg.seat([{"name": n, "simulated": True} for n in ["Ann", "Ben", "Cid", "Dot", "Eve"]], open_lobby=False)
     host = seats[0].user_id
     pg.send(host, GROUP_ID, f"/language {lang}")
     pg.send(host, GROUP_ID, "/newgame")

@@ -22,13 +22,13 @@ def button(message: dict, starts: str) -> str:
                 if b["text"].startswith(starts))
 
 
-def bot_moves(pg: Playground) -> int:
-    """How many moves of the running game the bot's own seats made (its log, as stored)."""
+def ai_seat_moves(pg: Playground) -> int:
+    """How many moves of the running game its AI seats made (its log, as stored)."""
 
     def read() -> int:
         import app
 
-        from gamebot.storage.seats import bot_seats
+        from gamebot.storage.seats import ai_seats
         from gamebot.storage.session import PLAYING, Session, chat_key
 
         item = app.service().repo.get(chat_key(GROUP_ID))
@@ -36,8 +36,8 @@ def bot_moves(pg: Playground) -> int:
         state = session.game() if session is not None and session.status == PLAYING else None
         if state is None or session is None:
             return 0
-        bots = set(bot_seats([p.id for p in session.players]))
-        return sum(1 for entry in state.log if entry.split("|")[0].isdigit() and int(entry.split("|")[0]) in bots)
+        seats = set(ai_seats([p.id for p in session.players]))
+        return sum(1 for entry in state.log if entry.split("|")[0].isdigit() and int(entry.split("|")[0]) in seats)
 
     return pg.worker.call(read)
 
@@ -48,16 +48,16 @@ def seed_games(seeds: random.Random) -> None:
     app.service().seeds = seeds
 
 
-def test_the_bots_own_seats_move_when_the_wake_up_queue_wakes_the_chat():
+def test_the_ai_seats_move_when_the_wake_up_queue_wakes_the_chat():
     from localdev.autoplay import Driver, FakeTelegramScreen, Policy
 
-    with Playground(bot_delay=0, seed=3, group_budget=0) as pg:
+    with Playground(sim_delay=0, seed=3, group_budget=0) as pg:
         assert pg.consumer is not None and pg.wakeups is not None, "the real clock: the wake-up queue"
         assert os.environ["WAKE_QUEUE_URL"] == pg.queue_url and pg.queue_url.endswith("/avalon-playground-wake")
         pg.worker.call(seed_games, random.Random(2))  # (a game where a 🤖 seat leads first)
-        (zoe,) = [s.user_id for s in pg.seat([{"name": "Zoe", "bot": False}], open_lobby=True)]
+        (zoe,) = [s.user_id for s in pg.seat([{"name": "Zoe", "simulated": False}], open_lobby=True)]
         assert wait_for(pg, lambda: lobby(pg) is not None)
-        for count in range(1, 5):  # the host seats four of the bot's own players (the lobby's 🤖 button)
+        for count in range(1, 5):  # the host seats four AI seats (the lobby's 🤖 button)
             shown = lobby(pg)
             assert shown is not None
             assert pg.press(zoe, GROUP_ID, shown["message_id"], button(shown, "🤖"))["status"] == 200
@@ -70,11 +70,11 @@ def test_the_bots_own_seats_move_when_the_wake_up_queue_wakes_the_chat():
         driver = Driver(FakeTelegramScreen(pg.fake, pg.deliver, pg.users), GROUP_ID, [zoe],
                         Policy(rng=random.Random(4)), views=pg.seat_view)
         deadline = started + GIVE_UP
-        while bot_moves(pg) == 0 and time.monotonic() < deadline:
+        while ai_seat_moves(pg) == 0 and time.monotonic() < deadline:
             if not driver.step():
                 pg.fake.wait_changed(pg.fake.version, 0.2)
         waited = time.monotonic() - started
-        assert bot_moves(pg) > 0, f"the bots never moved: group={pg.fake.texts(GROUP_ID)[-3:]}"
+        assert ai_seat_moves(pg) > 0, f"the bots never moved: group={pg.fake.texts(GROUP_ID)[-3:]}"
         # their move was due 2 or 3 seconds after their decision: the queue held the wake-up back until then
         assert waited >= 1.9, waited
         assert pg.consumer.handled > 0 and pg.consumer.failed == 0
@@ -90,7 +90,7 @@ def test_a_moved_timers_clock_gets_the_local_scheduler_alone():
     from gamebot.timing import wakeup
 
     now = [time.time()]
-    with Playground(bot_delay=0, seed=1, group_budget=0, timer_clock=lambda: now[0]) as pg:
+    with Playground(sim_delay=0, seed=1, group_budget=0, timer_clock=lambda: now[0]) as pg:
         assert pg.consumer is None and pg.wakeups is None and "WAKE_QUEUE_URL" not in os.environ
         assert wakeup.scheduler_from_env() is pg.scheduler
     assert not wakeup.installed_key()

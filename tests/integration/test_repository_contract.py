@@ -1,6 +1,6 @@
 """The Repository contract: the same tests run on FakeRepository, on DynamoRepository with its default
 client (ours, ``gamebot.aws.client``) against a moto server on 127.0.0.1, and on DynamoRepository with an
-injected boto3 client (moto in process)."""
+injected boto3 client against the same server (the layout and template tests use moto in process)."""
 from __future__ import annotations
 
 import textwrap
@@ -22,7 +22,7 @@ from localdev.tables import (
     load_template,
     table_definition,
 )
-from tests.moto_server import serialised_moto_server
+from tests.moto_server import dynamo_client
 
 T0 = 1_800_000_000
 YEAR = lifetimes.YEAR
@@ -79,10 +79,9 @@ def template(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.fixture(scope="module")
-def moto_url():
-    with serialised_moto_server() as url:
-        yield url
+@pytest.fixture
+def moto_url(endpoint):
+    return endpoint  # the process's moto server (tests/conftest.py); each test makes its own table
 
 
 @pytest.fixture(params=["fake", "dynamo", "dynamo-boto3"])
@@ -108,12 +107,16 @@ def env(request, template, monkeypatch):
             dynamo.reset_default_client()
             admin_client().delete_table(TableName=table)
         return
+    # an injected boto3 client, on the same moto server (one server per process: tests/conftest.py)
     monkeypatch.delenv("AWS_ENDPOINT_URL_DYNAMODB", raising=False)
     monkeypatch.delenv("AWS_ENDPOINT_URL", raising=False)
-    with mock_aws():
-        client = boto3.client("dynamodb", region_name="us-east-1")
-        create_table_from_template(client, "games", template)
-        yield DynamoRepository("games", client=client, clock=clock), clock
+    client = dynamo_client(request.getfixturevalue("moto_url"))
+    table = f"games-{uuid.uuid4().hex[:12]}"
+    create_table_from_template(client, table, template, exist_ok=False)
+    try:
+        yield DynamoRepository(table, client=client, clock=clock), clock
+    finally:
+        client.delete_table(TableName=table)
 
 
 def test_get_of_missing_key_is_none(env):
@@ -392,6 +395,24 @@ def test_table_from_template_has_key_billing_and_ttl(template, monkeypatch):
     assert table["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST"
     assert again["TableName"] == "games"
     assert ttl == {"TimeToLiveStatus": "ENABLED", "AttributeName": "expires_at"}
+
+
+def test_the_tests_cached_table_is_the_templates_table(endpoint):
+    """tests/moto_server.create_template_table (the e2e tests' table, the template parsed once) makes what
+    create_table_from_template makes."""
+    from tests.moto_server import create_template_table
+
+    client = dynamo_client(endpoint)
+    names = [f"same-{uuid.uuid4().hex[:8]}" for _ in range(2)]
+    create_table_from_template(client, names[0], REAL_TEMPLATE, exist_ok=False)
+    create_template_table(client, names[1])
+    made = [client.describe_table(TableName=name)["Table"] for name in names]
+    ttls = [client.describe_time_to_live(TableName=name)["TimeToLiveDescription"] for name in names]
+    for name in names:
+        client.delete_table(TableName=name)
+    shape = ("KeySchema", "AttributeDefinitions", "BillingModeSummary", "GlobalSecondaryIndexes", "StreamSpecification")
+    assert [{k: t.get(k) for k in shape} for t in made] == [{k: made[0].get(k) for k in shape}] * 2
+    assert ttls[0] == ttls[1] == {"TimeToLiveStatus": "ENABLED", "AttributeName": "expires_at"}
 
 
 def test_template_loader_reads_cloudformation_tags(template):

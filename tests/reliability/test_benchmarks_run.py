@@ -1,11 +1,19 @@
 """The benchmark scripts run in CI in their quick mode. Only that they run and produce numbers is
-checked, never how fast anything is (timings belong in docs/BENCHMARKS.md, measured side by side)."""
+checked, never how fast anything is (timings belong in docs/BENCHMARKS.md, measured side by side).
+
+Those that play in memory (requests, state size, group history) and the cold start (its runs are child
+processes anyway) are called in this process at their smallest size: the function their command line
+calls. The others run their command line in a subprocess: they change the process (environment
+variables, loggers, a moto server of their own, instrumented classes) or compare trees in subprocesses;
+the warm update benchmark's run is the one that proves a ``--quick --json`` command line works."""
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -21,14 +29,28 @@ def _run(script: str, tmp_path: Path, *extra: str) -> dict:
     return json.loads(out.read_text())
 
 
+def _script(name: str) -> ModuleType:
+    """``scripts/<name>.py`` as a module (it puts shared/ and scripts/ on the path itself)."""
+    if str(ROOT / "scripts") not in sys.path:
+        sys.path.insert(0, str(ROOT / "scripts"))
+    return importlib.import_module(name)
+
+
 def _positive(*values: float) -> bool:
     return all(isinstance(v, int | float) and v > 0 for v in values)
 
 
 @pytest.fixture(scope="module")
-def webhook(tmp_path_factory) -> dict:
-    """One quick run of the warm update benchmark, read by the tests below."""
-    return _run("bench_webhook.py", tmp_path_factory.mktemp("webhook"))
+def webhook_run(tmp_path_factory) -> tuple[dict, Path]:
+    """One quick run of the warm update benchmark (its command line): its results and its rows, read by the
+    tests below and by the Lambda benchmark's."""
+    tmp = tmp_path_factory.mktemp("webhook")
+    return _run("bench_webhook.py", tmp, "--rows", str(tmp / "rows.json")), tmp / "rows.json"
+
+
+@pytest.fixture(scope="module")
+def webhook(webhook_run) -> dict:
+    return webhook_run[0]
 
 
 @pytest.mark.slow
@@ -67,8 +89,11 @@ def test_the_warm_update_benchmark_times_the_end_of_a_games_text_against_its_flo
 
 
 @pytest.mark.slow
-def test_the_requests_per_move_benchmark_counts_reads_writes_and_notes_per_update_type(tmp_path):
-    r = _run("bench_requests.py", tmp_path)
+def test_the_requests_per_move_benchmark_counts_reads_writes_and_notes_per_update_type():
+    """Five of --quick's 23 set-ups: each module set-up with 5 players, every module with 10, a Big Box one."""
+    only = ["5p base", "5p base + Lady", "5p every module", "10p every module", "10p Big Box resistance"]
+    r = _script("bench_requests").run([1], only)
+    assert {row["setup"] for row in r["rows"]} == set(only)
     kinds = r["summary"]
     assert {"start game", "vote", "last card", "end of game"} <= set(kinds)
     assert kinds["start game"]["reads_max"] == 1 and kinds["vote"]["writes_max"] == 1
@@ -76,17 +101,17 @@ def test_the_requests_per_move_benchmark_counts_reads_writes_and_notes_per_updat
 
 
 @pytest.mark.slow
-def test_the_cold_start_benchmark_runs_and_reports_a_ratio(tmp_path):
-    r = _run("bench_coldstart.py", tmp_path)
+def test_the_cold_start_benchmark_runs_and_reports_a_ratio():
+    r = _script("bench_coldstart").run(1, importtime=False)  # (one run of each: --quick has three)
     assert _positive(r["handler_ms"], r["baseline_ms"], r["ratio"], r["handler_wall_ms"], r["baseline_wall_ms"],
                      r["baseline_model_ms"], r["ratio_model"])
 
 
 @pytest.mark.slow
-def test_the_state_size_benchmark_runs_and_reports_sizes(tmp_path):
-    r = _run("bench_state_size.py", tmp_path)
-    assert r["games"] >= 6 and _positive(r["max_bytes"], r["json_bytes"])
-    assert r["breakdown"] and set(r["setups"]) >= {"base", "resistance"}
+def test_the_state_size_benchmark_runs_and_reports_sizes():
+    r = _script("bench_state_size").run(1, ["base", "resistance"])  # (--quick: a game of each of the six set-ups)
+    assert r["games"] == 2 and _positive(r["max_bytes"], r["json_bytes"])
+    assert r["breakdown"] and set(r["setups"]) == {"base", "resistance"}
 
 
 @pytest.mark.slow
@@ -103,12 +128,16 @@ def test_the_timeline_shows_where_a_press_spends_its_time(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_group_history_benchmark_runs_and_reports_what_a_vote_writes(tmp_path):
-    r = _run("bench_group_history.py", tmp_path)
-    assert (r["games"], r["subscribers"], r["idle_players"]) == (100, 1000, 1000)
+def test_the_group_history_benchmark_runs_and_reports_what_a_vote_writes():
+    """Smaller than --quick (1,000 subscribers, 100 games): still more subscribers than one delivery tells."""
+    from gamebot.handlers.nextgame import BATCH
+
+    subscribers, games = 2 * BATCH, 20
+    r = _script("bench_group_history").run(subscribers, games)
+    assert (r["games"], r["subscribers"], r["idle_players"]) == (games, subscribers, 10 * games)
     assert 0 < r["vote_max_bytes"] < r["target_bytes"] and not r["has_history_fields"]
-    assert r["subscribers_waiting"] == 1000 and _positive(r["subscriber_item_max_bytes"], r["chat_stats_bytes"])
-    assert r["told_once"] == 1000 and r["told_twice_or_more"] == 0
+    assert r["subscribers_waiting"] == subscribers and _positive(r["subscriber_item_max_bytes"], r["chat_stats_bytes"])
+    assert r["told_once"] == subscribers and r["told_twice_or_more"] == 0 and r["deliveries_to_tell"] >= 2
 
 
 def test_the_vote_cpu_benchmark_reports_every_piece_and_the_critical_path(tmp_path):
@@ -119,8 +148,11 @@ def test_the_vote_cpu_benchmark_reports_every_piece_and_the_critical_path(tmp_pa
 
 
 @pytest.mark.slow
-def test_the_lambda_benchmark_scales_cpu_to_each_memory_size_and_prices_a_game(tmp_path):
-    r = _run("bench_lambda.py", tmp_path)
+def test_the_lambda_benchmark_scales_cpu_to_each_memory_size_and_prices_a_game(webhook_run, tmp_path):
+    """On the rows of the warm update benchmark's quick game (``--rows``: its own run would play that same
+    game again)."""
+    _script("bench_lambda").main(["--quick", "--rows", str(webhook_run[1]), "--json", str(tmp_path / "result.json")])
+    r = json.loads((tmp_path / "result.json").read_text())
     vote = r["kinds"]["vote"]
     assert _positive(vote["count"], vote["cpu_ms_median"], vote["floor_ms_median"])
     # less CPU per second at less memory: never faster
@@ -129,12 +161,12 @@ def test_the_lambda_benchmark_scales_cpu_to_each_memory_size_and_prices_a_game(t
     assert end["picture_by"] and _positive(end["cpu_ms"], end["picture_cpu_ms"])
     (game,) = r["memory"].values()
     assert set(game) == {"256", "512", "1024", "1769"}
-    assert _positive(*(game[mb]["usd_game"] for mb in game)) and r["max_rss_mb"] > 0
+    assert _positive(*(game[mb]["usd_game"] for mb in game))
 
 
 @pytest.mark.slow
-def test_the_bots_benchmark_runs_every_set_up_and_match_up(tmp_path):
-    r = _run("bench_bots.py", tmp_path, "--previous", "shared/engine/policy")  # (no git history needed)
+def test_the_ai_seats_benchmark_runs_every_set_up_and_match_up(tmp_path):
+    r = _run("bench_ai_seats.py", tmp_path, "--previous", "shared/engine/policy")  # (no git history needed)
     assert r["games"] == 20 and len(r["rows"]) == 9 * 7  # nine set-ups, seven match-ups
     for row in r["rows"]:
         assert row["games"] == 20 and 0 <= row["good_wins"] <= 20

@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 import random
 import re
+from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import app
@@ -207,6 +209,36 @@ def _role_patterns() -> dict[str, re.Pattern[str]]:
     return out
 
 
+@dataclass
+class Played:
+    """A game played to its end: the group outs of each update, and every ``game_outs`` call with the
+    harness's deps (what the game's messages were made of, to make them again)."""
+
+    per_update: list[list[Any]]
+    calls: list[tuple[Any, ...]]
+    deps: Any
+
+
+@cache
+def played(setup: str, seed: int) -> Played:
+    """``setup`` played with ``seed``, once for both tests below (the same game: same seed, same policy)."""
+    game_outs = game_messages.game_outs
+    calls: list[tuple[Any, ...]] = []
+
+    def recording(deps, s, before, after, events, trigger):
+        calls.append((s.model_copy(deep=True), before, after, events, trigger))
+        return game_outs(deps, s, before, after, events, trigger)
+
+    h = Harness(seed=seed)
+    game_messages.game_outs = recording
+    try:
+        per_update = _play(setup, seed, h)
+    finally:
+        game_messages.game_outs = game_outs
+        h.close()
+    return Played(per_update, calls, h.service.deps)
+
+
 def _play(setup: str, seed: int, h: Harness) -> list[list[Any]]:
     """Play ``setup``; the group outs of each update, from the start to the end."""
     theme, n, roles, options = SETUPS[setup]
@@ -238,11 +270,8 @@ def test_the_setups_cover_every_character():
 def test_no_group_message_before_the_end_names_a_hidden_role(setup):
     patterns = _role_patterns()
     for seed in SEEDS:
-        h = Harness(seed=seed)
-        updates = _play(setup, seed, h)
-        h.close()
         checked = 0
-        for outs in updates:
+        for outs in played(setup, seed).per_update:
             if any(marker in o.text for o in outs for marker in END_PHASE):
                 break  # the end phase: Evil reveals itself (assassination, recruitment), then every role
             for o in outs:
@@ -274,27 +303,18 @@ def _permuted(state: GameState | None, perm: list[int], rng: random.Random) -> G
 
 
 @pytest.mark.parametrize("setup", sorted(SETUPS))
-def test_group_messages_are_the_same_whoever_holds_the_hidden_roles(setup, monkeypatch):
+def test_group_messages_are_the_same_whoever_holds_the_hidden_roles(setup):
     """Every state change of real games is rendered again with the hidden roles dealt to other seats (and
     undisclosed votes and cards moved around, private events dropped): the group sees the same."""
-    game_outs = game_messages.game_outs
     for seed in SEEDS[:2]:
-        h = Harness(seed=seed)
-        calls: list[tuple[Any, ...]] = []
-        deps = h.service.deps
+        game = played(setup, seed)
 
-        def original(*args, deps=deps):
-            return game_outs(deps, *args)
+        def original(*args, deps=game.deps):
+            return game_messages.game_outs(deps, *args).outs
 
-        def recording(deps, s, before, after, events, trigger, calls=calls):
-            calls.append((s.model_copy(deep=True), before, after, events, trigger))
-            return game_outs(deps, s, before, after, events, trigger)
-
-        monkeypatch.setattr(game_messages, "game_outs", recording)
-        _play(setup, seed, h)
         rng = random.Random(seed)
         compared = 0
-        for s, before, after, events, trigger in calls:
+        for s, before, after, events, trigger in game.calls:
             if after.over:
                 continue  # the end reveals every role
             perm = list(range(after.n))
@@ -306,5 +326,4 @@ def test_group_messages_are_the_same_whoever_holds_the_hidden_roles(setup, monke
             group = [(o.op, o.message_id, o.text, o.keyboard) for o in real if o.chat_id == GROUP]
             assert group == [(o.op, o.message_id, o.text, o.keyboard) for o in other if o.chat_id == GROUP]
             compared += 1
-        h.close()
         assert compared > 50

@@ -238,8 +238,8 @@ def test_a_hidden_decision_whose_prompt_is_lost_is_not_mentioned_in_the_group(ta
     state.pending.append(Pending(kind="loyalty_card", owner="loyalty", actors=[session.seat_of(3)], hidden=True))
     session.state = state.to_json()
     service.repo.put(Item(key=stored.key, body=session.body()), stored.version)
-    assert follow_up(service.deps, session, Facts(lost={3: {"loyalty_card"}})) == []
-    notices = follow_up(service.deps, session, Facts(lost={3: {"play"}}))  # a public decision is announced
+    assert follow_up(service.deps, session, Facts(lost={3: {"loyalty_card"}})).lost == []
+    notices = follow_up(service.deps, session, Facts(lost={3: {"play"}})).lost  # a public decision is announced
     assert [o.tag for o in notices] == ["undelivered"] and 'id=3"' in notices[0].text
 
 

@@ -29,7 +29,7 @@ from engine import (
 )
 from engine.cards import CARDS
 from engine.plugin import Module
-from engine.policy import bot_move
+from engine.policy import ai_seat_move
 from engine.presets import PRESETS
 from gamebot.messages.settings import available_modules
 from gamebot.messages.view_lines import BASE_VIEW_KEYS
@@ -131,7 +131,7 @@ def _play(inv: Inventory, config: GameConfig, seed: int, random_moves: bool) -> 
                 inv.kinds.add(p.kind)
                 inv.choices.update(p.choices)
         seat = rng.choice(actors(state))
-        action = rng.choice(legal_actions(state, seat)) if random_moves else bot_move(state, seat, rng)
+        action = rng.choice(legal_actions(state, seat)) if random_moves else ai_seat_move(state, seat, rng)
         state, events = apply_action(state, action)
         seen += events
     for ev in seen:

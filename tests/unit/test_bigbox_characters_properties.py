@@ -8,6 +8,7 @@ Lancelot switch or a Recruitment; the winners are exactly the seats whose curren
 """
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -40,9 +41,10 @@ def setups(draw):
     if draw(st.booleans()):
         options["targeting"] = True
     config = GameConfig(players=n, roles=tuple(good + evil), options=options)
-    return config, draw(st.integers(0, 10_000)), draw(st.sampled_from(["bots", "bots", "random"]))
+    return config, draw(st.integers(0, 10_000)), draw(st.sampled_from(["ai_seats", "ai_seats", "random"]))
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setups())
 def test_random_bigbox_character_games_end_keep_card_rules_and_winners_follow_current_sides(setup):

@@ -97,7 +97,7 @@ def check_game(config: GameConfig, seed: int, policy: str) -> None:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
-@given(config=setups(), seed=st.integers(0, 2**16), policy=st.sampled_from(["bots", "random"]))
+@given(config=setups(), seed=st.integers(0, 2**16), policy=st.sampled_from(["ai_seats", "random"]))
 def test_random_bigbox_games_terminate_and_keep_card_restrictions(config, seed, policy):
     check_game(config, seed, policy)
 
@@ -110,4 +110,4 @@ def test_all_bigbox_modules_together_at_ten_players():
     assert validate(config) == []
     assert sum(GOOD_EVIL[10]) == 10
     for seed in range(4):
-        check_game(config, seed, "bots" if seed % 2 else "random")
+        check_game(config, seed, "ai_seats" if seed % 2 else "random")

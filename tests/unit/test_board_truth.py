@@ -86,17 +86,31 @@ GAMES = [pytest.param(FIVE, 1, id="5-lady"), pytest.param(FIVE, 2, id="5-lady-2"
          pytest.param(SETUPS["base"], 1, id="10-every-module"), pytest.param(SETUPS["resistance"], 3, id="10-resistance")]
 
 
+_PLAYED: dict[tuple[str, int], Watched] = {}
+
+
+def played(setup: tuple, seed: int) -> Watched:
+    """Each game played once per test process, for both tests below: the same seeds make the same game,
+    watched for both things at once, so the second test reads what the first one's replay saw."""
+    key = (repr(setup), seed)
+    if key not in _PLAYED:
+        _PLAYED[key] = play_watched(setup, seed)
+    return _PLAYED[key]
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize(("setup", "seed"), GAMES)
 def test_when_nothing_waits_for_the_group_the_board_names_the_decision_actually_pending(setup, seed):
-    h = play_watched(setup, seed)
+    h = played(setup, seed)
     assert h.driver.over()
     assert h.checks > 20
     assert h.stale == [], f"{len(h.stale)} stale boards, the first:\n{h.stale[0][0]}\n--- instead of ---\n{h.stale[0][1]}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("setup", "seed"), GAMES)
 def test_the_board_says_the_game_is_over_only_once_the_result_is_on_screen(setup, seed):
-    h = play_watched(setup, seed)
+    h = played(setup, seed)
     assert h.driver.over()
     assert h.early_end == []
 

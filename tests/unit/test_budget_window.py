@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +22,7 @@ from tests.unit.flood_fakes import busiest_minute
 @given(gaps=st.lists(st.floats(min_value=0.0, max_value=3.0, allow_nan=False), min_size=30, max_size=200),
        sizes=st.lists(st.integers(min_value=1, max_value=4), min_size=30, max_size=200),
        seed=st.integers(min_value=0, max_value=2**32))
+@pytest.mark.slow
 def test_no_sixty_second_window_holds_more_than_the_limit(gaps, sizes, seed):
     rng = random.Random(seed)
     budget, box = Budget(), Outbox()

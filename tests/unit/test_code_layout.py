@@ -8,6 +8,8 @@ import sys
 from importlib.metadata import packages_distributions
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 SKIP = {".venv", ".sam-venv", ".aws-sam", ".git", "node_modules"}
 SHARED = ROOT / "shared"
@@ -32,6 +34,7 @@ def imported_modules(path: Path) -> set[str]:
     return names
 
 
+@pytest.mark.slow
 def test_no_module_imports_a_test_module():
     test_modules = {p.stem for p in (ROOT / "tests").rglob("test_*.py")}
     offenders = [

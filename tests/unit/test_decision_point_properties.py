@@ -8,8 +8,8 @@ answers of several seats. A move that keeps the serial, in the vote or the quest
 is not the last): it draws no board (the board names no voter, so its text cannot change) and looks for
 no new decision (the seat that acted has one fewer, nobody has a new one). (The same serial alone is not
 enough: an Opinion Maker votes openly, before the others, and keeps it while the next one, or everyone
-else, is asked.) Random legal games of every character, module, option and variant at once, by bots and
-by purely random legal moves, check both, move by move.
+else, is asked.) Random legal games of every character, module, option and variant at once, by the AI seats'
+policy and by purely random legal moves, check both, move by move.
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def _setup(seed: int):
     while True:
         config = random_setup(rng)
         if config is not None:
-            return config, rng.randrange(2**31), ("bots", "random")[seed % 2]
+            return config, rng.randrange(2**31), ("ai_seats", "random")[seed % 2]
 
 
 def _table(state) -> Table:

@@ -107,6 +107,7 @@ def test_edits_and_sends_of_one_chat_keep_their_order():
 
 @pytest.mark.parametrize(("setup", "seed"), [(("avalon", 5, ["merlin", "assassin"], {}), 1),
                                              (SETUPS["base"], 2), (SETUPS["messengers_liars"], 3)])
+@pytest.mark.slow
 def test_whole_games_through_a_slow_parallel_bot_api_show_every_chat_the_same(setup, seed, monkeypatch):
     """The same game through an instant Bot API and through the slow one: every chat is shown the same
     operations in the same order (only the interleaving across chats differs)."""

@@ -25,6 +25,7 @@ GAMES = [pytest.param(setup, seed, id=f"{name}-seed{seed}")
          for name, setup in [*FIVE.items(), *((f"10-{k}", v) for k, v in SETUPS.items())] for seed in (1, 2)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("setup", "seed"), GAMES)
 def test_at_one_action_a_second_the_group_gets_at_most_20_operations_in_any_minute(setup, seed):
     h = play(setup, seed)  # Harness pace: one update a second; the service's default budget

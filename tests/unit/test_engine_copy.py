@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from engine import GameConfig, actors, apply_action, new_game
 from engine.models import GameState, copy_state
-from engine.policy import bot_move
+from engine.policy import ai_seat_move
 from engine.validation import dealt_deck
 
 CONFIGS = [
@@ -34,7 +34,7 @@ def _states() -> list[GameState]:
             found.append(state)
             while not state.over:
                 seat = rng.choice(actors(state))
-                action = bot_move(state, seat, rng)
+                action = ai_seat_move(state, seat, rng)
                 assert action is not None
                 state, _ = apply_action(state, action)
                 found.append(state)

@@ -1,15 +1,16 @@
 """Every engine event is declared (``engine.event_types``): each event emitted in many seeded games
-(bots and random legal moves, some players running out of time) has a declaration, reaches the
+(the AI seats' policy and random legal moves, some players running out of time) has a declaration, reaches the
 audience it declares (the whole table or some seats) and its data validates against its field types."""
 from __future__ import annotations
 
 import random
 
+import pytest
 from pydantic import TypeAdapter
 
 from engine import Action, actors, apply_action, new_game
 from engine.event_types import EVENTS, is_private, shown
-from engine.policy import bot_move
+from engine.policy import ai_seat_move
 from gamebot.messages.values import SHOWN
 from tests.helpers import next_action
 from tests.unit.audit_helpers import setup_for
@@ -24,7 +25,7 @@ def _games():
     """(config, seed, policy, absent seat or None) for the preset and bundle setups and random ones."""
     for i, config in enumerate([*configs(), *(setup_for(seed) for seed in range(60))]):
         for seed in range(2):
-            policy = "random" if (i + seed) % 2 else "bots"
+            policy = "random" if (i + seed) % 2 else "ai_seats"
             yield config, seed, policy, (i + seed) % config.players if seed == 1 else None
 
 
@@ -38,14 +39,15 @@ def _events(config, seed, policy, absent):
         seat = rng.choice(actors(state))
         if seat == absent:
             action = Action(seat=seat, kind="timeout")
-        elif policy == "bots":
-            action = bot_move(state, seat, rng)
+        elif policy == "ai_seats":
+            action = ai_seat_move(state, seat, rng)
         else:
             action = next_action(state, rng, policy)
         state, events = apply_action(state, action)
         yield from events
 
 
+@pytest.mark.slow
 def test_every_event_emitted_is_declared_and_validates_against_its_declaration():
     adapters = {kind: TypeAdapter(cls) for kind, cls in EVENTS.items()}
     seen: set[str] = set()

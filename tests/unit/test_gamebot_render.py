@@ -9,7 +9,7 @@ import pytest
 from engine import Event, GameConfig, Prompt, Theme, apply_action, new_game, public_view, view
 from engine.event_types import Idents, Quest, Seat, Seats, forget, prompt_info, view_entry
 from engine.game import actors
-from engine.policy import bot_move
+from engine.policy import ai_seat_move
 from gamebot.botapi.callbacks import MAX_BYTES, Codec
 from gamebot.compose.game import game_outs
 from gamebot.core.service import Service
@@ -51,7 +51,7 @@ def _session(state) -> Session:
 
 
 def _group_outs(service: Service, session: Session, before, after, events):
-    outs = game_outs(service.deps, session.model_copy(deep=True), before, after, events, ("vote", 2))
+    outs = game_outs(service.deps, session.model_copy(deep=True), before, after, events, ("vote", 2)).outs
     return [(o.op, o.message_id, o.text, o.keyboard) for o in outs if o.chat_id == GROUP]
 
 
@@ -68,7 +68,7 @@ def test_group_messages_do_not_change_when_every_secret_changes(config):
     steps = 0
     while not state.over and steps < 400:
         seat = rng.choice(actors(state))
-        action = bot_move(state, seat, rng)
+        action = ai_seat_move(state, seat, rng)
         new, events = apply_action(state, action)
         real = _group_outs(service, session, state, new, events)
         fake = _group_outs(service, session, scrambled(state, None, rng), scrambled(new, None, rng), events)

@@ -207,6 +207,7 @@ def test_every_role_module_preset_and_engine_error_has_catalog_entries():
         assert texts.has(f"illegal.{code}"), code
 
 
+@pytest.mark.slow
 def test_everything_the_engine_shows_in_play_has_catalog_entries():
     inv = inventory()
     missing = []

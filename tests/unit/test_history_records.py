@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from engine import Action, GameConfig, apply_action, prompts, public_view
-from engine.policy import bot_move
+from engine.policy import ai_seat_move
 from tests.builder import make_state
 from tests.helpers import act, propose, run_quest, scrambled
 from tests.unit.bigbox_characters_helpers import find_game
@@ -22,7 +22,7 @@ def finish(state, seed=0):
     rng = random.Random(seed)
     while not state.over:
         seat = next(x for x in range(state.n) if prompts(state, x))
-        state, _ = apply_action(state, bot_move(state, seat, rng))
+        state, _ = apply_action(state, ai_seat_move(state, seat, rng))
     return state
 
 

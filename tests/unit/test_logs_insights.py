@@ -59,7 +59,7 @@ def lines() -> list[str]:
                          duration_ms=12), "2025-03-01T10:00:00.000Z"),
         stamped(bot_line("timer failed", level=logging.ERROR, exc=True, chat_id=CHAT, game_id="g1",
                          outcome="error", duration_ms=30), "2025-03-01T10:01:00.000Z"),
-        stamped(bot_line("timer handled", chat_id=-1009, game_id="g2", outcome="bots", duration_ms=7),
+        stamped(bot_line("timer handled", chat_id=-1009, game_id="g2", outcome="ai_seats", duration_ms=7),
                 "2025-03-01T10:02:00.000Z"),
         stamped(bot_line("update handled", update_type="button", chat_id=-1009, outcome="ok", duration_ms=40),
                 "2025-03-01T10:03:00.000Z"),
@@ -122,7 +122,7 @@ def test_runbook_style_queries_find_what_they_claim(lines):
     assert set(errors[0]) == {"@timestamp", "@message"}
     assert [r["@message"] for r in li.run(ONE_CHAT, lines)] == [lines[1], lines[0]]
     assert li.run(WAKE_UPS, lines) == [
-        {"@timestamp": "2025-03-01 10:02:00.000", "chat_id": "-1009", "game_id": "g2", "outcome": "bots",
+        {"@timestamp": "2025-03-01 10:02:00.000", "chat_id": "-1009", "game_id": "g2", "outcome": "ai_seats",
          "duration_ms": "7"},
         {"@timestamp": "2025-03-01 10:01:00.000", "chat_id": str(CHAT), "game_id": "g1", "outcome": "error",
          "duration_ms": "30"},
@@ -205,8 +205,8 @@ def test_in_not_in_and_or_not_and_parentheses(lines):
     assert messages('filter outcome not in ["retry", "error"]', lines) == ["timer handled", "update handled"]
     assert messages("filter duration_ms in [7, 40]", lines) == ["timer handled", "update handled"]
     # and binds tighter than or: a or (b and c)
-    assert messages('filter outcome = "ok" or outcome = "bots" and game_id = "g1"', lines) == ["update handled"]
-    assert messages('filter (outcome = "ok" or outcome = "bots") and game_id = "g2"', lines) == ["timer handled"]
+    assert messages('filter outcome = "ok" or outcome = "ai_seats" and game_id = "g1"', lines) == ["update handled"]
+    assert messages('filter (outcome = "ok" or outcome = "ai_seats") and game_id = "g2"', lines) == ["timer handled"]
     assert messages('filter not outcome = "ok" and ispresent(outcome)', lines) == [
         "timer handled", "timer failed", "timer handled"]
 
@@ -270,7 +270,7 @@ def test_stats_by_two_fields_earliest_latest_and_an_absent_group_value(lines):
                   "| sort n desc", lines)
     assert rows == [
         {"chat_id": str(CHAT), "game_id": "g1", "n": "2", "first": "retry", "last": "error"},
-        {"chat_id": "-1009", "game_id": "g2", "n": "1", "first": "bots", "last": "bots"},
+        {"chat_id": "-1009", "game_id": "g2", "n": "1", "first": "ai_seats", "last": "ai_seats"},
         {"chat_id": "-1009", "n": "1", "first": "ok", "last": "ok"},
         {"n": "1"},  # the line with neither: one group of absent values, no outcome
     ]

@@ -307,7 +307,7 @@ def test_an_ok_update_counts_in_no_failure_metric():
     assert "chat_id" not in blob  # (unknown: left out)
 
 
-@pytest.mark.parametrize("outcome, counted", [("error", True), ("retry", True), ("stale", False), ("bots", False)])
+@pytest.mark.parametrize("outcome, counted", [("error", True), ("retry", True), ("stale", False), ("ai_seats", False)])
 def test_a_failed_wake_up_counts_in_timer_errors(outcome, counted):
     inv = metrics.Invocation("timer", stack="avalon")
     inv.note(outcome=outcome, duration_ms=3.0, chat_id=-100123)
@@ -320,5 +320,5 @@ def test_a_wake_up_the_queue_or_the_scheduler_would_not_take_is_counted():
     inv = metrics.Invocation("timer", stack="avalon")
     inv.schedule_failed()
     inv.schedule_failed()
-    inv.note(outcome="bots", duration_ms=3.0)
+    inv.note(outcome="ai_seats", duration_ms=3.0)
     assert blob_of(inv, update=False)["ScheduleFailed"] == 2

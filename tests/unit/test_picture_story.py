@@ -12,7 +12,7 @@ from PIL import Image
 
 import engine
 from engine import Action, apply_action, public_view
-from engine.policy import bot_move
+from engine.policy import ai_seat_move
 from gamebot.messages.table import Table
 from gamebot.story import by_round, picture, picture_layout
 from tests.builder import make_state
@@ -35,7 +35,7 @@ def played(setup, seed, absent=None):
         if seat == absent or rng.random() < 0.08:
             state, _ = apply_action(state, Action(seat=seat, kind="timeout"))
         else:
-            state, _ = apply_action(state, bot_move(state, seat, rng))
+            state, _ = apply_action(state, ai_seat_move(state, seat, rng))
     return state
 
 

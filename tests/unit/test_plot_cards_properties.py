@@ -60,7 +60,7 @@ def _play(config: GameConfig, seed: int, policy: str):
     players=st.integers(5, 10),
     seed=st.integers(0, 10_000),
     theme=st.sampled_from([Theme.AVALON, Theme.RESISTANCE]),
-    policy=st.sampled_from(["bots", "random"]),
+    policy=st.sampled_from(["ai_seats", "random"]),
 )
 def test_random_games_with_plot_cards_always_end_and_keep_the_plot_rules(players, seed, theme, policy):
     config = _config(players, theme)
@@ -93,7 +93,7 @@ def test_random_games_with_plot_cards_always_end_and_keep_the_plot_rules(players
 
 @settings(max_examples=12, deadline=None)
 @given(players=st.integers(5, 10), seed=st.integers(0, 10_000))
-def test_bots_play_to_the_end_with_plot_cards(players, seed):
+def test_ai_seats_play_to_the_end_with_plot_cards(players, seed):
     config = _config(players, Theme.AVALON)
     state, _ = new_game(config, seed)
     final = play_to_end(state, random.Random(seed))

@@ -17,6 +17,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -89,21 +90,22 @@ def changed_moves(player: Callable[[GameState, int, random.Random], Action | Non
             changed += player(other, seat, random.Random(decision_seed)) != player(
                 state, seat, random.Random(decision_seed))
         seat = rng.choice(movers)
-        state, _ = apply_action(state, policy.bot_move(state, seat, rng))
+        state, _ = apply_action(state, policy.ai_seat_move(state, seat, rng))
     assert state.over
     return compared, changed
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(seed=st.integers(0, 2**31 - 1))
 def test_scrambling_what_a_seat_cannot_know_never_changes_its_move(seed: int) -> None:
-    compared, changed = changed_moves(policy.bot_move, seed)
+    compared, changed = changed_moves(policy.ai_seat_move, seed)
     assert compared >= 10 and changed == 0
 
 
 def _cheat(state: GameState, seat: int, rng: random.Random) -> Action | None:
     """The policy, except that a leader picks its team by the true sides (what the old bot risked)."""
-    action = policy.bot_move(state, seat, rng)
+    action = policy.ai_seat_move(state, seat, rng)
     if action is not None and action.kind == "propose" and action.targets:
         good = [s for s in range(state.n) if state.sides[s] is Side.GOOD and s != seat]
         action = action.model_copy(update={"targets": tuple(sorted([seat, *good][:len(action.targets)]))})
@@ -135,7 +137,7 @@ def _views(seed: int) -> list[dict[str, Any]]:
     while not state.over:
         seat = rng.choice(actors(state))
         out.append(view(state, seat))
-        state, _ = apply_action(state, policy.bot_move(state, seat, rng))
+        state, _ = apply_action(state, policy.ai_seat_move(state, seat, rng))
     return out
 
 

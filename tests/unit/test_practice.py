@@ -7,10 +7,10 @@ import pytest
 
 from gamebot.language import texts
 from gamebot.language.markup import plain
-from gamebot.storage.seats import is_bot_id
+from gamebot.storage.seats import is_ai_seat_id
 from gamebot.storage.session import Session, chat_key
 from localdev import updates as U
-from tests.bot_seats_helpers import play_out
+from tests.ai_seat_helpers import play_out
 from tests.unit.gamebot_fakes import GROUP, Harness
 from tests.unit.timer_fakes import Timed
 
@@ -32,10 +32,10 @@ def practice(h: Timed, text: str = "/practice") -> Session | None:
     return Session.from_body(item.body) if item is not None else None
 
 
-def test_practice_opens_a_lobby_of_you_and_four_bots_in_your_private_chat_and_plays_to_the_end(h: Timed) -> None:
+def test_practice_opens_a_lobby_of_you_and_four_ai_seats_in_your_private_chat_and_plays_to_the_end(h: Timed) -> None:
     s = practice(h)
     assert s is not None and s.practice and s.chat_id == ME
-    assert len(s.players) == 5 and s.players[0].id == ME and all(is_bot_id(p.id) for p in s.players[1:])
+    assert len(s.players) == 5 and s.players[0].id == ME and all(is_ai_seat_id(p.id) for p in s.players[1:])
     lobby = h.io.msgs[(ME, s.lobby_msg)]
     labels = [b.text for row in lobby.keyboard for b in row]
     assert "🤖 Add a bot" in labels and "⚙️ Settings" in labels and not any("Join" in t for t in labels)
@@ -48,7 +48,7 @@ def test_practice_opens_a_lobby_of_you_and_four_bots_in_your_private_chat_and_pl
     s = Session.from_body(h.repo.items[chat_key(ME)].body)
     assert s.status == "ended"
     assert not [k for k in h.repo.items if k.startswith("stats#")]  # nothing counts
-    assert not [m for m in h.io.outs if is_bot_id(m.chat_id)]  # and the bots were never sent anything
+    assert not [m for m in h.io.outs if is_ai_seat_id(m.chat_id)]  # and the bots were never sent anything
 
 
 def test_practice_speaks_the_players_language(h: Timed) -> None:
@@ -66,7 +66,7 @@ def test_practice_is_refused_in_a_group_with_a_reason(h: Timed) -> None:
     assert chat_key(GROUP) not in h.repo.items
 
 
-def test_practice_with_too_many_bots_is_refused(h: Timed) -> None:
+def test_practice_with_too_many_ai_seats_is_refused(h: Timed) -> None:
     assert practice(h, "/practice 12") is None
     assert h.io.texts(ME)[-1] == "Choose 4 to 9 bots, for example /practice 6."
 
@@ -103,7 +103,7 @@ def test_practice_names_its_game_and_a_practising_player_cannot_join_a_group_gam
     assert [p.id for p in Session.from_body(h.repo.items[chat_key(GROUP)].body).players] == [2]
 
 
-def test_the_picture_names_a_bot_as_one_without_its_emoji():
+def test_the_picture_names_an_ai_seat_as_a_bot_without_its_emoji():
     from PIL import ImageFont
 
     from gamebot.story.picture import Glyphs, load_fonts

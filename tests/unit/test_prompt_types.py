@@ -1,5 +1,5 @@
 """Every prompt's ``info`` is declared (``engine.event_types.prompt_info``), next to the plug-in that asks:
-each prompt met in many seeded games (bots and random legal moves over the presets and random setups of
+each prompt met in many seeded games (the AI seats' policy and random legal moves over the presets and random setups of
 every registered plug-in) validates against the declaration of its kind, and a kind that declares nothing
 carries no info. The messages room shows each field by its declared type (``values.prompt_params``)."""
 from __future__ import annotations
@@ -14,7 +14,7 @@ from engine import actors, apply_action, new_game, prompts
 from engine.event_types import PROMPTS, VIEWS, forget, prompt_info, prompt_shown, view_entry
 from engine.event_types import Seat as SeatType
 from engine.event_types import Seats as SeatsType
-from engine.policy import bot_move
+from engine.policy import ai_seat_move
 from gamebot.messages.prompts import private_prompt
 from gamebot.messages.table import Table
 from gamebot.messages.values import SHOWN
@@ -33,7 +33,7 @@ def _prompts(config, seed: int, policy: str):
         for seat in range(state.n):
             yield from prompts(state, seat)
         seat = rng.choice(actors(state))
-        action = bot_move(state, seat, rng) if policy == "bots" else next_action(state, rng, policy)
+        action = ai_seat_move(state, seat, rng) if policy == "ai_seats" else next_action(state, rng, policy)
         state, _ = apply_action(state, action)
 
 
@@ -45,12 +45,13 @@ def _valid(adapter: TypeAdapter, info: dict) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_every_prompt_info_validates_against_its_declaration():
     adapters = {kind: [TypeAdapter(cls) for cls in classes] for kind, classes in PROMPTS.items()}
     seen: set[str] = set()
     for i, config in enumerate([*configs(), *(setup_for(seed) for seed in range(40))]):
         for seed in range(2):
-            for p in _prompts(config, seed, "random" if (i + seed) % 2 else "bots"):
+            for p in _prompts(config, seed, "random" if (i + seed) % 2 else "ai_seats"):
                 if p.kind in adapters:
                     assert any(_valid(a, dict(p.info)) for a in adapters[p.kind]), (p.kind, p.info)
                     seen.add(p.kind)

@@ -1,6 +1,6 @@
 """Property-based tests: random legal games over 5..10 players, base roles and base options.
 
-Games are played by the engine's bots (``engine.policy.bot_move``) and by purely random choices
+Games are played by the AI seats' policy (``engine.policy.ai_seat_move``) and by purely random choices
 from ``engine.legal_actions``. Every rule is checked against the recorded history, not against the
 engine's own bookkeeping.
 """
@@ -53,7 +53,7 @@ from tests.helpers import (
 )
 
 PLAYERS = range(5, 11)
-POLICIES = ("bots", "random")
+POLICIES = ("ai_seats", "random")
 OPTION_KEYS = ("lady_of_the_lake", "targeting", "blind_spies")
 TYPED_ERRORS = (
     NotYourTurn,

@@ -64,6 +64,7 @@ def test_the_end_of_a_game_sends_its_text_before_the_picture_is_drawn_and_the_ga
     assert order.index("call photo:picture") > order.index("draw")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["5p base + Lady", "7p every module", "10p Big Box resistance"])
 def test_over_whole_games_the_moves_stay_within_their_targets(name):
     """The targets of issue 29, per update (max, not mean), a note counted as a write: every move reads

@@ -1,6 +1,6 @@
 """Property tests over random legal combinations of EVERY character, module, option and variant at once
 (Lancelot variants, Big Box characters and modules, Lady of the Lake, Targeting, Excalibur, Trapper, Plot
-cards, Blind Spies, both themes), played by bots and by purely random legal moves.
+cards, Blind Spies, both themes), played by the AI seats' policy and by purely random legal moves.
 
 Each game is checked against oracles written from the rulebooks (``audit_helpers``), not against the
 engine's bookkeeping: it ends; it replays from its seed and log; every quest card offered obeys every card
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -30,7 +31,7 @@ from engine import (
     replay,
     view,
 )
-from engine.policy import bot_move
+from engine.policy import ai_seat_move
 from tests.unit.audit_helpers import LANCELOTS, expected_cards, expected_reveal, hide_secrets, random_setup
 
 AUDIT = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
@@ -138,7 +139,7 @@ def play_and_check(seed: int, policy: str) -> GameState:
         if state.over:
             break
         seat = rng.choice(actors(state))
-        action = bot_move(state, seat, rng) if policy == "bots" else rng.choice(legal_actions(state, seat))
+        action = ai_seat_move(state, seat, rng) if policy == "ai_seats" else rng.choice(legal_actions(state, seat))
         if action.kind == "propose":
             watched = None
         elif action.kind == "watch":
@@ -173,7 +174,8 @@ def play_and_check(seed: int, policy: str) -> GameState:
     return state
 
 
+@pytest.mark.slow
 @AUDIT
-@given(seed=st.integers(0, 2**32), policy=st.sampled_from(["bots", "random"]))
+@given(seed=st.integers(0, 2**32), policy=st.sampled_from(["ai_seats", "random"]))
 def test_random_games_with_every_module_keep_every_rule_and_every_secret(seed, policy):
     play_and_check(seed, policy)

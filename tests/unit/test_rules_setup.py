@@ -260,7 +260,7 @@ def test_games_without_merlin_are_allowed():
 def test_resistance_theme_plays_with_spies_and_resistance(players):
     config = GameConfig(theme=Theme.RESISTANCE, players=players, roles=())
     assert not _codes(config, "error")
-    game = play_game(config, seed=players, policy="bots")
+    game = play_game(config, seed=players, policy="ai_seats")
     start = game.start
     good, evil = GOOD_EVIL[players]
     # Resistance operatives (Good) and Spies (Evil) only.

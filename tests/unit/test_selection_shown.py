@@ -125,11 +125,12 @@ def test_what_is_missing_is_said_in_every_language(lang):
     deal = Prompt(kind="plot_deal", seat=0, pick=1, targets=[1, 2], choices=["no_confidence", "opinion_maker"])
     one = Selection(serial=1, kind="assassinate", targets=[2])
     said = {
-        "players": selection.prompt_missing(messengers.model_dump(), one, lang, "avalon"),
-        "card and player": selection.prompt_missing(deal.model_dump(), None, lang, "resistance"),
-        "team": selection.team_missing({"pick": 3}, Selection(serial=1, kind="propose", targets=[0]), lang, "avalon"),
+        "players": selection.prompt_missing(messengers, one, lang, "avalon"),
+        "card and player": selection.prompt_missing(deal, None, lang, "resistance"),
+        "team": selection.team_missing(Prompt(kind="propose", seat=0, pick=3), Selection(serial=1, kind="propose",
+                                                                                        targets=[0]), lang, "avalon"),
     }
-    assert selection.prompt_missing(messengers.model_dump(), Selection(serial=1, kind="assassinate", targets=[1, 2]),
+    assert selection.prompt_missing(messengers, Selection(serial=1, kind="assassinate", targets=[1, 2]),
                                     lang, "avalon") is None
     for what, text in said.items():
         assert text and "{" not in text and "#" not in text, (what, text)

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import actors, apply_action, new_game
-from engine.policy import bot_move
+from engine.policy import ai_seat_move
 from gamebot.botapi.callbacks import Codec
 from gamebot.compose.settings_panel import Pages
 from gamebot.language import texts
@@ -147,5 +147,5 @@ def test_every_phase_a_game_reaches_is_listed(seed):
             break
         assert policy.phase_of(state) in listed, (policy.phase_of(state), config)
         seat = rng.choice(actors(state))
-        state, _ = apply_action(state, bot_move(state, seat, rng))
+        state, _ = apply_action(state, ai_seat_move(state, seat, rng))
     assert state.over

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from gamebot.aws.dynamo import DynamoRepository
 from gamebot.scores import ratings, stats
 from gamebot.storage.store import FakeRepository
@@ -40,6 +42,7 @@ def stored_size(repo: FakeRepository, key: str) -> int:
     return item_size(DynamoRepository.encode_item(item, item.version))
 
 
+@pytest.mark.slow
 def test_ten_thousand_rated_players_keep_the_groups_item_small_and_every_one_of_them_rated():
     rng = random.Random(5)
     repo = FakeRepository()

@@ -25,7 +25,7 @@ from engine import (
 from engine import cards as card_registry
 from engine.errors import GameOver, InvalidChoice, NotYourTurn
 from engine.plugin import Ctx
-from engine.policy import bot_move
+from engine.policy import ai_seat_move
 from engine.timeouts import every_answer, quest_card
 from tests.builder import make_state
 from tests.helpers import propose, run_quest, vote
@@ -77,7 +77,7 @@ def test_the_timeout_is_logged_and_replay_reproduces_it():
     rng = random.Random(3)
     while not s.over:
         seat = rng.choice(actors(s))
-        s, _ = timeout(s, seat) if rng.random() < 0.5 else apply_action(s, bot_move(s, seat, rng))
+        s, _ = timeout(s, seat) if rng.random() < 0.5 else apply_action(s, ai_seat_move(s, seat, rng))
     assert any(entry.split("|")[1] == "timeout" for entry in s.log)
     assert replay(config, 11, s.log).model_dump() == s.model_dump()
 
@@ -309,6 +309,7 @@ def _check_default(before, seat, events):
         assert choice is None or choice in p.choices
 
 
+@pytest.mark.slow
 def test_every_decision_kind_has_a_documented_default_and_replays():
     seen = Counter()
     for config in CONFIGS:
@@ -324,7 +325,7 @@ def test_every_decision_kind_has_a_documented_default_and_replays():
                     s, events = timeout(s, seat)
                     _check_default(before, seat, events)
                 else:
-                    s, _ = apply_action(s, bot_move(s, seat, rng))
+                    s, _ = apply_action(s, ai_seat_move(s, seat, rng))
             assert replay(config, seed, s.log).model_dump() == s.model_dump()
     assert EVERY_KIND <= set(seen), EVERY_KIND - set(seen)
 
@@ -339,7 +340,7 @@ def test_a_game_where_one_seat_always_times_out_still_ends():
             if s.over:
                 break
             seat = rng.choice(actors(s))
-            s, _ = timeout(s, seat) if seat == absent else apply_action(s, bot_move(s, seat, rng))
+            s, _ = timeout(s, seat) if seat == absent else apply_action(s, ai_seat_move(s, seat, rng))
         assert s.over
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
@@ -22,7 +23,7 @@ NAMES = [f"P{i}" for i in range(10)]
 
 
 def _states(setup: str, seed: int, limit: int = 400):
-    """Every state of a game of ``setup`` before its end (random legal moves and bots' moves)."""
+    """Every state of a game of ``setup`` before its end (random legal moves and the AI seats' policy)."""
     from tests.builder import new_game
 
     theme, n, roles, options = SETUPS[setup]
@@ -33,9 +34,10 @@ def _states(setup: str, seed: int, limit: int = 400):
         if state.over:
             return
         yield state
-        state, _ = apply_action(state, next_action(state, rng, "bots"))
+        state, _ = apply_action(state, next_action(state, rng, "ai_seats"))
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None)
 @given(setup=st.sampled_from(sorted(SETUPS)), seed=st.integers(0, 10_000))
 def test_the_history_is_the_same_whatever_the_secrets(setup, seed):

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from gamebot.storage.seats import BotTurn
+from gamebot.storage.seats import AiSeatTurn
 from gamebot.storage.session import Session
 from gamebot.timing import wakeup
 from gamebot.timing.alarm import rearm
@@ -42,18 +42,18 @@ def test_an_alarm_due_within_the_window_is_queued_to_its_second_and_never_early(
     for _ in range(2000):
         now = NOW + rng.random() * 100
         due = now + rng.choice([0.3, 1, 2, 2.5, 3, 59.9, 100, QUEUE_WINDOW - 1]) + rng.random() / 100
-        s = session(bot_turn=BotTurn(serial=1, step="team", due=round(due, 2)))
+        s = session(ai_seat_turn=AiSeatTurn(serial=1, step="team", due=round(due, 2)))
         (call,) = rearm(s, now, set(), {"game": "g"}, window=QUEUE_WINDOW)
         timer = call.timer
         assert timer is not None and timer.delay is not None and s.alarm is not None and s.alarm.queued
         assert 0 <= timer.delay <= QUEUE_WINDOW
-        assert now + timer.delay >= s.bot_turn.due - 0.05  # never before its moment (to a tenth)
-        assert now + timer.delay < s.bot_turn.due + 1  # and within the second after it
+        assert now + timer.delay >= s.ai_seat_turn.due - 0.05  # never before its moment (to a tenth)
+        assert now + timer.delay < s.ai_seat_turn.due + 1  # and within the second after it
         assert timer.payload["name"] == s.alarm.name and timer.payload["due"] == s.alarm.at
 
 
-def test_a_bot_s_move_due_2_or_3_seconds_ahead_is_delayed_exactly_that():
-    s = session(bot_turn=BotTurn(serial=1, step="team", due=round(NOW + 2, 2)))
+def test_an_ai_seat_s_move_due_2_or_3_seconds_ahead_is_delayed_exactly_that():
+    s = session(ai_seat_turn=AiSeatTurn(serial=1, step="team", due=round(NOW + 2, 2)))
     (call,) = rearm(s, NOW, set(), {}, window=QUEUE_WINDOW)
     assert call.timer is not None and call.timer.delay == 2
 
@@ -64,16 +64,16 @@ def test_a_far_alarm_is_a_schedule_at_a_whole_second_and_a_moved_queued_alarm_is
     (call,) = rearm(s, NOW, set(), {}, window=QUEUE_WINDOW)
     assert call.timer is not None and call.timer.delay is None and not s.alarm.queued
     assert call.timer.at == math.ceil(call.timer.at) == min(far.due, far.remind_at or far.due)
-    s.bot_turn = BotTurn(serial=1, step="v", due=NOW + 3)  # sooner: the queue; the schedule is deleted
+    s.ai_seat_turn = AiSeatTurn(serial=1, step="v", due=NOW + 3)  # sooner: the queue; the schedule is deleted
     calls = rearm(s, NOW, set(), {}, window=QUEUE_WINDOW)
     assert [c.cancel for c in calls if c.cancel] == [call.timer.name] and s.alarm.queued
-    s.bot_turn = None  # back to the far moment: the queued wake-up cannot be taken back (it will find nothing)
+    s.ai_seat_turn = None  # back to the far moment: the queued wake-up cannot be taken back (it will find nothing)
     calls = rearm(s, NOW, set(), {}, window=QUEUE_WINDOW)
     assert [c.cancel for c in calls if c.cancel] == [] and not s.alarm.queued
 
 
 def test_without_a_queue_every_alarm_is_a_schedule_as_before():
-    s = session(bot_turn=BotTurn(serial=1, step="team", due=NOW + 2.5))
+    s = session(ai_seat_turn=AiSeatTurn(serial=1, step="team", due=NOW + 2.5))
     (call,) = rearm(s, NOW, set(), {})
     assert call.timer.delay is None and call.timer.at == math.ceil(NOW + 2.5)
 
@@ -139,7 +139,7 @@ def test_a_chat_is_quiet_when_nothing_is_due_and_its_alarm_is_set_for_the_next_m
     from gamebot.storage.effects import Effect
     from gamebot.timing.alarm import quiet
 
-    s = session(bot_turn=BotTurn(serial=1, step="team", due=NOW + 3))
+    s = session(ai_seat_turn=AiSeatTurn(serial=1, step="team", due=NOW + 3))
     assert not quiet(s, NOW)  # no alarm set for it yet: a wake-up sets it
     rearm(s, NOW, set(), {}, window=QUEUE_WINDOW)
     assert quiet(s, NOW) and not quiet(s, NOW + 3)  # then due: not quiet

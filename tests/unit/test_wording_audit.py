@@ -8,7 +8,7 @@ import pytest
 
 from engine import Action, GameConfig, Prompt, apply_action, new_game, public_view, view
 from engine.game import actors
-from engine.policy import bot_move
+from engine.policy import ai_seat_move
 from gamebot.botapi.callbacks import Codec
 from gamebot.core.service import Reply, Service
 from gamebot.handlers.play import apply_move
@@ -339,7 +339,7 @@ def test_with_targeting_the_board_shows_the_fifth_quest_locked(lang, note):
     assert "closed" not in public_view(opened)["track"][4]
 
 
-def test_bots_still_play_games_through():
+def test_ai_seats_still_play_games_through():
     """Driving random legal moves through every new sentence never fails to render."""
     import random
 
@@ -351,7 +351,7 @@ def test_bots_still_play_games_through():
         seat = rng.choice(actors(state))
         for p in view(state, seat)["you"]["prompts"]:
             private_prompt(table("fr", n=8), p, CODEC, serial=1, pv=public_view(state))
-        state, _ = apply_action(state, bot_move(state, seat, rng))
+        state, _ = apply_action(state, ai_seat_move(state, seat, rng))
     assert end_text.game_over(table("en", n=8), public_view(state))
 
 

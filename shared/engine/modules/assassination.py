@@ -23,7 +23,7 @@ Everything about the stage is announced, so the public view keeps it once it sta
 """
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
 
 from ..basics import SIDES_BY_PLAYERS, Side
 from ..errors import InvalidChoice, InvalidTarget
@@ -31,6 +31,7 @@ from ..event_types import Ident, Idents, Seat, Seats, event, prompt_info
 from ..models import Action, ConfigIssue, GameConfig, GameState, Pending, Prompt
 from ..plugin import ROLES, Ctx, Module, issue, register
 from ..reveal import knows_at_reveal
+from ..view_types import PublicView, SeatView
 
 # The events this file emits, and the info of its prompt (``engine.event_types``)
 
@@ -245,7 +246,7 @@ class Assassination(Module):
             if other != seat and knows_at_reveal(ctx.config, ctx.state.roles, other, seat, "evil"):
                 ctx.learn(other, seat, "assassinates", "reveal")
 
-    def private_view(self, ctx: Ctx, seat: int, view: dict[str, Any]) -> None:
+    def private_view(self, ctx: Ctx, seat: int, view: SeatView) -> None:
         if ctx.state.mods.get(self.id, {}).get("designated") == seat:
             view["you"]["assassinates"] = list(target_kinds(ctx.config))
     def on_game_end(self, ctx: Ctx) -> None:
@@ -305,7 +306,9 @@ class Assassination(Module):
         else:
             ctx.win(Side.GOOD, "assassination_missed")
 
-    def public_view(self, ctx: Ctx, view: dict[str, Any]) -> None:
+    def public_view(self, ctx: Ctx, view: PublicView) -> None:
         attempt = ctx.state.mods.get(self.id, {}).get("attempt")
         if attempt:
-            view["assassination"] = {**attempt, "named": list(attempt.get("named") or [])}
+            entry = attempt.copy()
+            entry["named"] = list(attempt.get("named") or [])
+            view["assassination"] = entry

@@ -16,13 +16,14 @@
 """
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from .. import cards
 from ..errors import InvalidTarget
 from ..event_types import CardId, Quest, Seat, SourceId, event
 from ..models import Action, Pending, Prompt
 from ..plugin import Ctx, Module, register
+from ..view_types import PublicView
 from .plot.base import face_up_seats
 
 # The events this file emits (``engine.event_types``)
@@ -138,6 +139,6 @@ class Excalibur(Module):
         ctx.emit("CardSeen", to=[action.seat], seat=target, card=original, source="excalibur")
         ctx.emit("CardSwitched", to=[target], by=action.seat, card=s.cards[target], was=original)
 
-    def public_view(self, ctx: Ctx, view: dict[str, Any]) -> None:
+    def public_view(self, ctx: Ctx, view: PublicView) -> None:
         mod = ctx.state.mods.get(self.id, {})
-        view["excalibur"] = {"holder": mod.get("holder"), "uses": [dict(u) for u in mod.get("uses", [])]}
+        view["excalibur"] = {"holder": mod.get("holder"), "uses": [u.copy() for u in mod.get("uses", [])]}

@@ -7,13 +7,14 @@ what the holder saw never is.
 """
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from .. import loyalty
 from ..errors import InvalidTarget
 from ..event_types import Seat, event
 from ..models import Action, Pending, Prompt
 from ..plugin import Ctx, Module, register
+from ..view_types import PublicView
 
 # The events this file emits (``engine.event_types``)
 
@@ -76,10 +77,10 @@ class LadyOfTheLake(Module):
         mod.setdefault("uses", []).append({"round": last.round, "quest": last.quest, "holder": holder, "target": target})
         loyalty.check(ctx, holder, target, "lady")
 
-    def public_view(self, ctx: Ctx, view: dict[str, Any]) -> None:
+    def public_view(self, ctx: Ctx, view: PublicView) -> None:
         mod = ctx.mod(self.id)
         view["lady"] = {
             "holder": mod["holder"],
             "held": list(mod["held"]),
-            "uses": [dict(u) for u in mod.get("uses", [])],
+            "uses": [u.copy() for u in mod.get("uses", [])],
         }

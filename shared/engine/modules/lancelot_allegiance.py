@@ -31,6 +31,7 @@ from ..event_types import CardId, CardIds, Quest, SideId, event
 from ..models import ConfigIssue, GameConfig
 from ..plugin import Ctx, Module, issue, register
 from ..roles.lancelot import LANCELOTS
+from ..view_types import PublicView
 
 # The events this file emits (``engine.event_types``)
 
@@ -194,7 +195,7 @@ class LancelotAllegiance(Module):
             return fails or [card_registry.FAIL]
         return cards
 
-    def public_view(self, ctx: Ctx, view: dict[str, Any]) -> None:
+    def public_view(self, ctx: Ctx, view: PublicView) -> None:
         mod = ctx.state.mods.get(self.id, {})
         name = ctx.config.option("lancelot")
         if variant(ctx).predealt:

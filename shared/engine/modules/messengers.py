@@ -23,13 +23,14 @@ docs/coverage/modules.md):
 """
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from .. import cards
 from ..event_types import RankId, event
 from ..models import ConfigIssue, GameConfig
 from ..plugin import Ctx, Module, Tally, issue, register
 from ..reveal import RevealStep, register_step
+from ..view_types import PublicView, SeatView
 from .assassination import register_target
 
 # The events this file emits (``engine.event_types``)
@@ -159,7 +160,7 @@ class Messengers(Module):
             }
         )
 
-    def public_view(self, ctx: Ctx, view: dict[str, Any]) -> None:
+    def public_view(self, ctx: Ctx, view: PublicView) -> None:
         mod = ctx.state.mods.get(self.id, {})
         tokens = [dict(t) for t in mod.get("tokens", [])]
         view["messengers"] = {
@@ -169,7 +170,7 @@ class Messengers(Module):
             "backup": mod.get("backup"),
         }
 
-    def private_view(self, ctx: Ctx, seat: int, view: dict[str, Any]) -> None:
+    def private_view(self, ctx: Ctx, seat: int, view: SeatView) -> None:
         role = ctx.state.roles[seat]
         if role not in ("good_messenger", "evil_messenger"):
             return

@@ -40,6 +40,7 @@ from ..errors import InvalidChoice, InvalidTarget
 from ..event_types import CardId, CardIds, Ident, Quest, Seat, Seats, SourceId, VoteId, event, prompt_info
 from ..models import Action, Pending, Prompt
 from ..plugin import Ctx, Module, register
+from ..view_types import PlotWindow, PublicView
 from .plot import CARDS, IMMEDIATE, MODULE_ID, PERMANENT, PLOT_CARDS, deck_for, draw_count
 from .plot.base import (
     BEFORE_CARDS,
@@ -327,10 +328,10 @@ class PlotCards(Module):
         ctx.emit("PlotCardPlayed", card=card_id, seat=seat, **details)
 
     # --- views -------------------------------------------------------------------------------
-    def public_view(self, ctx: Ctx, view: dict[str, Any]) -> None:
+    def public_view(self, ctx: Ctx, view: PublicView) -> None:
         mod = ctx.mod(self.id)
         s = ctx.state
-        window = None
+        window: PlotWindow | None = None
         if s.pending and s.pending[0].owner == self.id:
             p = s.pending[0]
             window = {"kind": p.kind, "seat": p.actors[0], "card": p.data.get("card")}

@@ -28,6 +28,7 @@ from ..errors import InvalidTarget
 from ..event_types import Quest, RoleId, Seat, event, prompt_info
 from ..models import Action, GameConfig, Pending, Prompt
 from ..plugin import Ctx, Module, register
+from ..view_types import PublicView
 from . import assassination
 
 # The events this file emits (``engine.event_types``)
@@ -169,13 +170,13 @@ class RogueModule(Module):
         return winners
 
     # -- views ----------------------------------------------------------------------------------
-    def public_view(self, ctx: Ctx, view: dict[str, Any]) -> None:
+    def public_view(self, ctx: Ctx, view: PublicView) -> None:
         mod = ctx.state.mods.get(self.id, {})
         view["rogue"] = {
             "watch": mod.get("watch"),
             "watch_in_use": watch_in_use(ctx) if not ctx.state.over else False,
-            "watches": [dict(w) for w in mod.get("watches", [])],
-            "tokens": [dict(t) for t in mod.get("tokens", [])],
+            "watches": [w.copy() for w in mod.get("watches", [])],
+            "tokens": [t.copy() for t in mod.get("tokens", [])],
             "solo": mod.get("solo"),
             "partial": list(mod.get("partial", [])),
         }

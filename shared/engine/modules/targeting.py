@@ -5,11 +5,10 @@ Each quest is attempted once; the 5th only after two successes. The two-Fail rul
 """
 from __future__ import annotations
 
-from typing import Any
-
 from ..basics import Theme
 from ..models import GameState
 from ..plugin import Ctx, Module, register
+from ..view_types import PublicView
 
 LAST = 4  # the 5th quest slot
 
@@ -30,7 +29,7 @@ class Targeting(Module):
         s = ctx.state
         return [i for i, r in enumerate(s.results) if r is None and (i != LAST or last_open(s))]
 
-    def public_view(self, ctx: Ctx, view: dict[str, Any]) -> None:
+    def public_view(self, ctx: Ctx, view: PublicView) -> None:
         """Quest slots that cannot be chosen yet are marked ``closed`` on the track (the 5th before two
         successes), whatever the stage: the board shows them locked."""
         s = ctx.state

@@ -7,12 +7,13 @@ count towards the result and places no Rogue or Message token. Recommended for 8
 """
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from ..errors import InvalidTarget
 from ..event_types import Quest, Seat, event
 from ..models import Action, Pending, Prompt
 from ..plugin import Ctx, Module, register
+from ..view_types import PublicView
 
 # The events this file emits (``engine.event_types``)
 
@@ -56,6 +57,6 @@ class Trapper(Module):
         ctx.emit("CardTrapped", leader=action.seat, seat=seat, quest=s.quest)
         ctx.emit("CardSeen", to=[action.seat], seat=seat, card=card, source="trapper")
 
-    def public_view(self, ctx: Ctx, view: dict[str, Any]) -> None:
+    def public_view(self, ctx: Ctx, view: PublicView) -> None:
         mod = ctx.state.mods.get(self.id, {})
-        view["trapper"] = {"discarded": [dict(d) for d in mod.get("discarded", [])]}
+        view["trapper"] = {"discarded": [d.copy() for d in mod.get("discarded", [])]}

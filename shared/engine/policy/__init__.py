@@ -19,22 +19,23 @@ what its seat does not know. It plays for its side (``moves``), on what it belie
   (always the fifth), and assassinates the Good player who acted most as if they knew the Evil ones.
 
 Any other prompt a plug-in adds gets a legal answer (sparing the seat itself where it can).
-:func:`bot_move` and :func:`play_to_end` (``drive``) run the policy on a game state, seat by seat,
+:func:`ai_seat_move` and :func:`play_to_end` (``drive``) run the policy on a game state, seat by seat,
 through ``view``.
 """
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from ..models import Action
 from . import moves
 from .belief import known, suspicion
-from .drive import bot_move, play_random_game, play_to_end
+from .drive import ai_seat_move, play_random_game, play_to_end
 
-View = dict[str, Any]
+View = Mapping[str, Any]  # a seat's view (``engine.view``: a ``SeatView``), only read here
 
-__all__ = ["bot_move", "decide", "known", "play_random_game", "play_to_end", "suspicion"]
+__all__ = ["ai_seat_move", "decide", "known", "play_random_game", "play_to_end", "suspicion"]
 
 
 def decide(view: View, rng: random.Random, *, fail_rate: float = 0.85, approve_rate: float = 0.6,

@@ -11,13 +11,14 @@ every seat, the probability it is Evil.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from itertools import combinations
 from math import exp, log
 from typing import Any
 
 from ..basics import SIDES_BY_PLAYERS
 
-View = dict[str, Any]
+View = Mapping[str, Any]  # a seat's view (``engine.view``: a ``SeatView``), only read here
 
 PASS_WITH_EVIL = 0.35  # how likely an Evil member lets a quest succeed
 IMPOSSIBLE = 0.02  # a fail count the team could not produce (special cards, switched Lancelots...)

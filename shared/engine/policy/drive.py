@@ -10,9 +10,10 @@ from collections.abc import Iterator
 from ..models import Action, Event, GameState
 
 
-def bot_move(state: GameState, seat: int, rng: random.Random) -> Action | None:
-    """The policy's move for ``seat`` of the game ``state``: ``decide`` on ``view(state, seat)``, so
-    the decision rests on what that seat may know only; None when the seat has nothing to do."""
+def ai_seat_move(state: GameState, seat: int, rng: random.Random) -> Action | None:
+    """The policy's move for ``seat`` of the game ``state`` (an AI seat's move): ``decide`` on
+    ``view(state, seat)``, so the decision rests on what that seat may know only; None when the seat has
+    nothing to do."""
     from ..views import view
     from . import decide
 
@@ -29,7 +30,7 @@ def play_random_game(state: GameState, rng: random.Random,
         if state.over:
             return
         seat = rng.choice(actors(state))
-        action = bot_move(state, seat, rng)
+        action = ai_seat_move(state, seat, rng)
         assert action is not None
         state, events = apply_action(state, action)
         yield action, state, events

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from ..cards import CARDS
 from ..models import Action
 from .belief import known, suspicion
 
-View = dict[str, Any]
+View = Mapping[str, Any]  # a seat's view (``engine.view``: a ``SeatView``), only read here
 Prompt = dict[str, Any]
 
 APPROVE_RATIO = 0.6  # Good approves a team at least this likely to be clean, relative to the best team

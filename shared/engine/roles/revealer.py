@@ -5,11 +5,12 @@ the public view lists them under ``revealed``. Recommended for 7+ players.
 """
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from ..basics import Side
 from ..event_types import RoleId, Seat, SideId, event
 from ..plugin import Ctx, Role, register
+from ..view_types import PublicView
 
 # The events this file emits (``engine.event_types``)
 
@@ -42,6 +43,6 @@ class Revealer(Role):
         for seat in seats:
             ctx.emit("RevealerRevealed", seat=seat, role=self.id, side=Side.EVIL.value)
 
-    def public_view(self, ctx: Ctx, view: dict[str, Any]) -> None:
+    def public_view(self, ctx: Ctx, view: PublicView) -> None:
         for seat in ctx.state.mods.get(self.id, {}).get("revealed", []):
             view.setdefault("revealed", []).append({"seat": seat, "role": self.id, "side": Side.EVIL.value})

@@ -15,7 +15,7 @@ nothing is revealed and the Assassin assassinates as normal.
 """
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from ..basics import Side
 from ..errors import InvalidTarget
@@ -24,6 +24,7 @@ from ..models import Action, ConfigIssue, GameConfig, Pending, Prompt
 from ..modules.assassination import assassin_seat, hand_over, skipped, target_kinds
 from ..plugin import Ctx, Role, issue, register
 from ..reveal import RevealStep, register_step
+from ..view_types import PublicView
 
 # The events this file emits (``engine.event_types``)
 
@@ -120,11 +121,11 @@ class UntrustworthyServant(Role):
             hand_over(ctx, target)
             ctx.emit("AllegianceChanged", to=[target], side=Side.EVIL.value, source="recruitment")
 
-    def public_view(self, ctx: Ctx, view: dict[str, Any]) -> None:
+    def public_view(self, ctx: Ctx, view: PublicView) -> None:
         attempt = ctx.state.mods.get(self.id, {}).get("attempt")
         if not attempt:
             return
-        view["recruitment"] = dict(attempt)
+        view["recruitment"] = attempt.copy()
         if attempt["recruited"]:
             view.setdefault("revealed", []).append(
                 {"seat": attempt["target"], "role": self.id, "side": Side.EVIL.value}

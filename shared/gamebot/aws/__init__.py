@@ -2,6 +2,7 @@
 
 * ``client``: the JSON-over-HTTPS protocol of DynamoDB and EventBridge Scheduler, retries and errors;
   checked against botocore by the tests (frozen: fix, don't grow);
+* ``shapes``: what the client takes and gives (a request's parameters, a DynamoDB answer's fields);
 * ``transport``: one kept-alive HTTP/1.1 connection per thread, with the invocation's deadline;
 * ``signing``: Signature Version 4, credentials, region and endpoints (botocore's credential chain
   only when the environment has none: a developer's profile);

@@ -38,12 +38,13 @@ import threading
 import time
 import uuid
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from hashlib import sha256
 from typing import Any
 
+from gamebot.aws.shapes import Answer, Params
 from gamebot.aws.signing import EMPTY_SHA256, Credentials, Signer, credentials, endpoint_url, region
-from gamebot.aws.transport import NETWORK_ERRORS, Transport, current_deadline
+from gamebot.aws.transport import NETWORK_ERRORS, Sent, Transport, current_deadline
 
 MAX_ATTEMPTS = 4
 BACKOFF_BASE = 0.025  # seconds: attempt n waits random() * min(BACKOFF_CAP, BACKOFF_BASE * 2 ** (n - 1))
@@ -65,11 +66,11 @@ class AWSError(Exception):
     """An error answer (or, as :class:`AWSNetworkError`, no answer). ``response`` is shaped like boto3's
     ``ClientError.response``: ``{"Error": {"Code", "Message"}, "ResponseMetadata": {...}, **other fields}``."""
 
-    def __init__(self, code: str, message: str, status: int, op: str = "", extra: dict[str, Any] | None = None,
-                 metadata: dict[str, Any] | None = None) -> None:
+    def __init__(self, code: str, message: str, status: int, op: str = "",
+                 extra: Mapping[str, object] | None = None, metadata: Mapping[str, object] | None = None) -> None:
         super().__init__(f"An error occurred ({code}) when calling the {op} operation: {message}")
         self.code, self.message, self.status, self.operation = code, message, status, op
-        self.response: dict[str, Any] = {**(extra or {}), "Error": {"Code": code, "Message": message},
+        self.response: dict[str, object] = {**(extra or {}), "Error": {"Code": code, "Message": message},
                                          "ResponseMetadata": {"HTTPStatusCode": status, **(metadata or {})}}
 
     @property
@@ -89,7 +90,7 @@ class AWSNetworkError(AWSError):
         return True
 
 
-def _json_default(value: Any) -> Any:
+def _json_default(value: object) -> object:
     """What ``json`` cannot write: ``bytes`` (base64: DynamoDB's B/BS, the only blobs of its API), sets
     (SS, NS, BS may be given as sets, as boto3 allows) and datetimes (epoch seconds, JSON protocols' format)."""
     if isinstance(value, bytes | bytearray):
@@ -104,7 +105,7 @@ def _json_default(value: Any) -> Any:
 _encode = json.JSONEncoder(separators=(",", ":"), default=_json_default).encode  # (made once, not at each call)
 
 
-def to_json(params: dict[str, Any]) -> bytes:
+def to_json(params: Params) -> bytes:
     """The request body, ASCII like botocore's (a lone surrogate in a string is escaped, never an error)."""
     return _encode(params).encode()
 
@@ -120,7 +121,7 @@ class _Attempt:
         self.op, self.method, self.path, self.query, self.headers = op, method, path, query, headers
         self.body, self.payload_hash, self.target = body, payload_hash, target
         self.number = 0
-        self.sent: Any = None  # transport.Sent: written, its answer not read yet
+        self.sent: Sent | None = None  # written, its answer not read yet
         self.failure: BaseException | None = None
         self.deadline = current_deadline()  # (on the clients' clock) the one in force when the request started
 
@@ -143,11 +144,11 @@ class Client:
         self._signer = Signer(self.SERVICE, self.region)
         self._creds = creds
         self._sleep, self._rand, self.max_attempts, self._clock = sleep, rand, max_attempts, clock
-        self.before_send: list[Callable[[str], Any]] = []
-        self.before_receive: list[Callable[[str], Any]] = []
-        self.after_receive: list[Callable[[str], Any]] = []
-        self.after_call: list[Callable[[str, dict[str, Any], dict[str, Any], float], Any]] = []
-        self.after_error: list[Callable[[str, dict[str, Any], AWSError, float], Any]] = []
+        self.before_send: list[Callable[[str], object]] = []
+        self.before_receive: list[Callable[[str], object]] = []
+        self.after_receive: list[Callable[[str], object]] = []
+        self.after_call: list[Callable[[str, Params, Mapping[str, object], float], object]] = []
+        self.after_error: list[Callable[[str, Params, AWSError, float], object]] = []
         self._open = threading.local()  # .pending: this thread's request whose answer is not read yet
 
     def __repr__(self) -> str:
@@ -158,7 +159,7 @@ class Client:
         self._transport.close()
 
     def _send(self, op: str, method: str, path: str, query: str, headers: dict[str, str],
-              body: bytes | None) -> tuple[bytes, dict[str, Any]]:
+              body: bytes | None) -> tuple[bytes, dict[str, object]]:
         """Sign, send, retry. The answer's body and its ``ResponseMetadata``; an error answer raises."""
         return self._complete(self._begin(op, method, path, query, headers, body))
 
@@ -196,7 +197,7 @@ class Client:
         except NETWORK_ERRORS as exc:
             attempt.sent, attempt.failure = None, exc
 
-    def _complete(self, attempt: _Attempt) -> tuple[bytes, dict[str, Any]]:
+    def _complete(self, attempt: _Attempt) -> tuple[bytes, dict[str, object]]:
         """Read the answer of ``attempt``; retry (sign and send again) while that may help."""
         op = attempt.op
         while True:
@@ -215,7 +216,7 @@ class Client:
             for hook in self.after_receive:
                 hook(op)
             status, data = response.status, response.body
-            metadata = {"RequestId": response.headers.get("x-amzn-requestid", ""), "HTTPStatusCode": status,
+            metadata: dict[str, object] = {"RequestId": response.headers.get("x-amzn-requestid", ""), "HTTPStatusCode": status,
                         "HTTPHeaders": response.headers, "RetryAttempts": attempt.number - 1}
             crc = response.headers.get("x-amz-crc32")
             if status < 300 and crc is not None and crc.isdigit() and int(crc) != zlib.crc32(data):
@@ -239,7 +240,7 @@ class Client:
         return True
 
     def _error(self, op: str, status: int, error_type: str | None, data: bytes,
-               metadata: dict[str, Any]) -> AWSError:
+               metadata: Mapping[str, object]) -> AWSError:
         """An error answer: the code from ``x-amzn-ErrorType`` or the body's ``__type``/``code`` (the part
         after ``#``, before ``:``), else the status; the message from ``message``/``Message``."""
         try:
@@ -255,14 +256,14 @@ class Client:
         extra = {k: v for k, v in body.items() if k != "__type"}  # e.g. CancellationReasons, as boto3 has them
         return AWSError(code, message, status, op, self._decode_extra(extra), metadata)
 
-    def _decode_extra(self, extra: dict[str, Any]) -> dict[str, Any]:
+    def _decode_extra(self, extra: dict[str, Any]) -> dict[str, Any]:  # (open JSON: an error body's fields)
         return extra
 
-    def _failed(self, op: str, params: dict[str, Any], error: AWSError, started: float) -> None:
+    def _failed(self, op: str, params: Params, error: AWSError, started: float) -> None:
         for hook in self.after_error:
             hook(op, params, error, time.perf_counter() - started)
 
-    def _done(self, op: str, params: dict[str, Any], parsed: dict[str, Any], started: float) -> dict[str, Any]:
+    def _done[A: Mapping[str, object]](self, op: str, params: Params, parsed: A, started: float) -> A:
         for hook in self.after_call:
             hook(op, params, parsed, time.perf_counter() - started)
         return parsed
@@ -271,7 +272,7 @@ class Client:
 # -- DynamoDB ---------------------------------------------------------------------------------------
 
 
-def decode_value(value: dict[str, Any]) -> dict[str, Any]:
+def decode_value(value: dict[str, Any]) -> dict[str, Any]:  # (open JSON: the wire's items, until decoded)
     """An AttributeValue from the wire: base64 B/BS as ``bytes``, inside M and L too."""
     if "B" in value:
         return {"B": base64.b64decode(value["B"])}
@@ -318,12 +319,12 @@ class Pending:
 
     __slots__ = ("client", "op", "params", "attempt", "started", "_parsed", "_error")
 
-    def __init__(self, client: DynamoDB, op: str, params: dict[str, Any], attempt: _Attempt, started: float) -> None:
+    def __init__(self, client: DynamoDB, op: str, params: Params, attempt: _Attempt, started: float) -> None:
         self.client, self.op, self.params, self.attempt, self.started = client, op, params, attempt, started
-        self._parsed: dict[str, Any] | None = None
+        self._parsed: Answer | None = None
         self._error: BaseException | None = None
 
-    def result(self) -> dict[str, Any]:
+    def result(self) -> Answer:
         """The parsed answer, as ``DynamoDB.call`` returns it, or its error raised (read once)."""
         if self._parsed is None and self._error is None:
             try:
@@ -343,10 +344,10 @@ class DynamoDB(Client):
     SERVICE, SERVICE_ID, PREFIX = "dynamodb", "DYNAMODB", "dynamodb"
     TARGET = "DynamoDB_20120810."
 
-    def call(self, op: str, params: dict[str, Any]) -> dict[str, Any]:
+    def call(self, op: str, params: Params) -> Answer:
         return self.start(op, params).result()
 
-    def start(self, op: str, params: dict[str, Any]) -> Pending:
+    def start(self, op: str, params: Params) -> Pending:
         """Write the request now, read its answer later (``.result()``, before this thread makes another
         request to DynamoDB): the caller's work in between overlaps the round trip."""
         started = time.perf_counter()
@@ -358,7 +359,7 @@ class DynamoDB(Client):
         self._open.pending = pending
         return pending
 
-    def finish(self, pending: Pending) -> dict[str, Any]:
+    def finish(self, pending: Pending) -> Answer:
         op, params, started = pending.op, pending.params, pending.started
         if getattr(self._open, "pending", None) is pending:
             self._open.pending = None
@@ -367,32 +368,33 @@ class DynamoDB(Client):
         except AWSError as error:
             self._failed(op, params, error, started)
             raise
-        parsed = json.loads(data) if data else {}
+        raw = json.loads(data or b"{}")  # DynamoDB's answer, its binary values still base64 text
         if b'"B' in data:  # a binary value somewhere (B or BS): decode (a cheap test for the common case)
-            decode_response(parsed)
+            decode_response(raw)
+        parsed: Answer = raw
         parsed["ResponseMetadata"] = metadata
         return self._done(op, params, parsed, started)
 
     def _decode_extra(self, extra: dict[str, Any]) -> dict[str, Any]:
         return decode_response(extra)
 
-    def get_item(self, **params: Any) -> dict[str, Any]:
+    def get_item(self, **params: object) -> Answer:
         return self.call("GetItem", params)
 
-    def put_item(self, **params: Any) -> dict[str, Any]:
+    def put_item(self, **params: object) -> Answer:
         return self.call("PutItem", params)
 
-    def update_item(self, **params: Any) -> dict[str, Any]:
+    def update_item(self, **params: object) -> Answer:
         return self.call("UpdateItem", params)
 
-    def delete_item(self, **params: Any) -> dict[str, Any]:
+    def delete_item(self, **params: object) -> Answer:
         return self.call("DeleteItem", params)
 
-    def transact_write_items(self, **params: Any) -> dict[str, Any]:
+    def transact_write_items(self, **params: object) -> Answer:
         return self.call("TransactWriteItems", params)
 
-    def transact_get_items(self, **params: Any) -> dict[str, Any]:
+    def transact_get_items(self, **params: object) -> Answer:
         return self.call("TransactGetItems", params)
 
-    def batch_get_item(self, **params: Any) -> dict[str, Any]:
+    def batch_get_item(self, **params: object) -> Answer:
         return self.call("BatchGetItem", params)

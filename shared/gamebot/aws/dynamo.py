@@ -34,11 +34,11 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
 
 from gamebot import observe
+from gamebot.aws.shapes import Client
 from gamebot.storage import lifetimes
-from gamebot.storage.packing import COMPRESS_ABOVE, pack, unpack  # noqa: F401 (COMPRESS_ABOVE: also read from here)
+from gamebot.storage.packing import COMPRESS_ABOVE, AttributeValue, Record, pack, unpack  # noqa: F401 (COMPRESS_ABOVE: read from here)
 from gamebot.storage.session import chat_key
 from gamebot.storage.store import (
     MAX_TRANSACTION_ITEMS,
@@ -52,14 +52,14 @@ from gamebot.storage.store import (
 )
 
 _client_lock = threading.Lock()
-_shared_client: Any = None
+_shared_client: Client | None = None
 
 CHAT_PREFIX = chat_key(0)[:-1]  # "chat#": the chats' items (their size is a metric)
 NOTE_PREFIX = "n_"  # a notes item keeps each note in its own attribute: n_<name> (N)
 NOTED = "noted"  # ...and counts the writes of its notes (N): the one-request note needs fewer than MAX_NOTES
 
 
-def default_client() -> Any:
+def default_client() -> Client:
     """The process-wide DynamoDB client, created on first use."""
     global _shared_client
     with _client_lock:
@@ -79,28 +79,29 @@ def reset_default_client() -> None:
         _shared_client = None
 
 
-def _version(record: dict[str, Any]) -> int:
+def _version(record: Record) -> int:
     return int(record["version"]["N"]) if "version" in record else 0
 
 
-def _expiry(record: dict[str, Any]) -> int | None:
+def _expiry(record: Record) -> int | None:
     expires = record.get("expires_at")
     return int(float(expires["N"])) if expires else None
 
 
-def _n(value: int) -> dict[str, str]:
+def _n(value: int) -> AttributeValue:
     return {"N": str(int(value))}
 
 
-def _notes_of(record: dict[str, Any]) -> dict[str, int]:
+def _notes_of(record: Record) -> dict[str, int]:
     return {k[len(NOTE_PREFIX):]: int(v["N"]) for k, v in record.items() if k.startswith(NOTE_PREFIX)}
 
 
-def _unchanged(record: dict[str, Any] | None) -> dict[str, Any]:
+def _unchanged(record: Record | None) -> dict[str, object]:
     """The condition that a notes item is still as read (``record``; None: still absent)."""
     if record is None:
         return {"ConditionExpression": "attribute_not_exists(pk)"}
-    clauses, values = [], {}
+    clauses: list[str] = []
+    values: Record = {}
     for name, attr in (("expires_at", "expires_at"), ("#c", NOTED)):
         if attr in record:
             clauses.append(f"{name} = :{attr}0")
@@ -111,7 +112,7 @@ def _unchanged(record: dict[str, Any] | None) -> dict[str, Any]:
             **({"ExpressionAttributeValues": values} if values else {})}
 
 
-def stored_size(record: dict[str, Any]) -> int:
+def stored_size(record: Record) -> int:
     """The bytes DynamoDB counts for an item of ours (its 400 KB limit; write units per KB): each attribute's
     name and value (a string's UTF-8, a binary's bytes, a number about one byte per two digits, plus one)."""
     size = 0
@@ -126,7 +127,7 @@ def stored_size(record: dict[str, Any]) -> int:
     return size
 
 
-def _observe_write(record: dict[str, Any]) -> None:
+def _observe_write(record: Record) -> None:
     """A chat's item written: its size, for the operator (``gamebot.observe``)."""
     if record["pk"]["S"].startswith(CHAT_PREFIX):
         observe.current().chat_item_written(stored_size(record))
@@ -147,7 +148,7 @@ class DynamoRepository(Repository):
     def __init__(
         self,
         table_name: str,
-        client: Any = None,
+        client: Client | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.table_name = table_name
@@ -158,7 +159,7 @@ class DynamoRepository(Repository):
         self.read_ahead = {"started": 0, "used": 0}  # reads started by ``prefetching``, and those a get took
 
     @property
-    def client(self) -> Any:
+    def client(self) -> Client:
         if self._client is None:
             self._client = default_client()
         return self._client
@@ -169,20 +170,20 @@ class DynamoRepository(Repository):
         return int(self.clock())
 
     @staticmethod
-    def encode_item(item: Item, version: int) -> dict[str, Any]:
-        record: dict[str, Any] = {"pk": {"S": item.key}, "version": {"N": str(version)}, "body": pack(item.body)}
+    def encode_item(item: Item, version: int) -> Record:
+        record: Record = {"pk": {"S": item.key}, "version": {"N": str(version)}, "body": pack(item.body)}
         if item.expires_at is not None:
             record["expires_at"] = {"N": str(int(item.expires_at))}
         return record
 
     @staticmethod
-    def decode_item(record: dict[str, Any]) -> Item:
+    def decode_item(record: Record) -> Item:
         return Item(key=record["pk"]["S"], body=unpack(record["body"]) if "body" in record else {},
                     version=_version(record), expires_at=_expiry(record))
 
-    def _condition(self, expect: int | None) -> dict[str, Any]:
+    def _condition(self, expect: int | None) -> dict[str, object]:
         """Condition that the stored item is at version ``expect`` (None: absent or expired)."""
-        now = {"N": str(self._now())}
+        now: AttributeValue = {"N": str(self._now())}
         if expect is None:
             return {
                 "ConditionExpression": "attribute_not_exists(pk) OR expires_at <= :now",
@@ -213,7 +214,7 @@ class DynamoRepository(Repository):
         finally:
             self._prefetched.entry = None
 
-    def _get_params(self, key: str) -> dict[str, Any]:
+    def _get_params(self, key: str) -> dict[str, object]:
         return {"TableName": self.table_name, "Key": {"pk": {"S": key}}, "ConsistentRead": True}
 
     def get(self, key: str) -> Item | None:
@@ -255,7 +256,8 @@ class DynamoRepository(Repository):
                 raise VersionConflict(", ".join(unique)) from exc
             raise
         found = {}
-        for entry in response.get("Responses") or []:
+        responses = response.get("Responses")
+        for entry in responses if isinstance(responses, list) else []:  # (TransactGetItems: a list)
             record = entry.get("Item")
             if not record:
                 continue
@@ -310,7 +312,7 @@ class DynamoRepository(Repository):
                 return
         raise VersionConflict(key)
 
-    def _noted(self, **request: Any) -> bool:
+    def _noted(self, **request: object) -> bool:
         """One conditional write of a notes item (UpdateItem with ``UpdateExpression``, else PutItem):
         False if its condition failed."""
         write = self.client.update_item if "UpdateExpression" in request else self.client.put_item
@@ -335,7 +337,7 @@ class DynamoRepository(Repository):
 
     def delete(self, key: str, expect: int | None = None) -> None:
         self.calls["write"] += 1
-        kwargs: dict[str, Any] = {"TableName": self.table_name, "Key": {"pk": {"S": key}}}
+        kwargs: dict[str, object] = {"TableName": self.table_name, "Key": {"pk": {"S": key}}}
         if expect is not None:
             kwargs.update(self._condition(expect))
         try:
@@ -355,16 +357,17 @@ class DynamoRepository(Repository):
         if len(deletes) == 1 and not writes:
             self.delete(deletes[0].key, deletes[0].expect)
             return []
-        ops: list[dict[str, Any]] = []
+        ops: list[dict[str, object]] = []
+        records: list[Record] = []  # the items put, in their order
         out: list[Item] = []
         now = self.clock()
         for w in writes:
             item, version = stamped(w.item, now, strict=False), (w.expect or 0) + 1
-            ops.append({"Put": {"TableName": self.table_name, "Item": self.encode_item(item, version),
-                                **self._condition(w.expect)}})
+            records.append(self.encode_item(item, version))
+            ops.append({"Put": {"TableName": self.table_name, "Item": records[-1], **self._condition(w.expect)}})
             out.append(dataclasses.replace(item, version=version))
         for d in deletes:
-            op: dict[str, Any] = {"TableName": self.table_name, "Key": {"pk": {"S": d.key}}}
+            op: dict[str, object] = {"TableName": self.table_name, "Key": {"pk": {"S": d.key}}}
             if d.expect is not None:
                 op.update(self._condition(d.expect))
             ops.append({"Delete": op})
@@ -382,8 +385,7 @@ class DynamoRepository(Repository):
             elif code == "TransactionConflictException":
                 raise VersionConflict("transaction conflict") from exc
             raise
-        for op in ops:
-            if "Put" in op:
-                _observe_write(op["Put"]["Item"])
+        for record in records:
+            _observe_write(record)
         return out
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from typing import Any
+from collections.abc import Mapping
 
 from gamebot.aws.client import AWSError, Client, to_json
+from gamebot.aws.shapes import Params
 from gamebot.aws.signing import build_path, build_query
 
 
@@ -17,7 +18,7 @@ class Scheduler(Client):
     SERVICE, SERVICE_ID, PREFIX = "scheduler", "SCHEDULER", "scheduler"
 
     def _rest(self, op: str, method: str, segments: list[str], query: list[tuple[str, str]],
-              params: dict[str, Any], body: dict[str, Any] | None) -> dict[str, Any]:
+              params: Params, body: Mapping[str, object] | None) -> dict[str, object]:
         started = time.perf_counter()
         payload = to_json(body) if body is not None else None
         headers = {"Content-Type": "application/json"} if payload is not None else {}
@@ -31,12 +32,12 @@ class Scheduler(Client):
         parsed["ResponseMetadata"] = metadata
         return self._done(op, params, parsed, started)
 
-    def create_schedule(self, *, Name: str, **params: Any) -> dict[str, Any]:  # noqa: N803 - boto3's names
+    def create_schedule(self, *, Name: str, **params: object) -> dict[str, object]:  # noqa: N803 - boto3's names
         body = {"ClientToken": str(uuid.uuid4()), **params}
         return self._rest("CreateSchedule", "POST", ["schedules", Name], [], {"Name": Name, **params}, body)
 
     def delete_schedule(self, *, Name: str, GroupName: str | None = None,  # noqa: N803 - boto3's names
-                        ClientToken: str | None = None) -> dict[str, Any]:  # noqa: N803
+                        ClientToken: str | None = None) -> dict[str, object]:  # noqa: N803
         query = [("clientToken", ClientToken or str(uuid.uuid4()))]
         if GroupName is not None:
             query.append(("groupName", GroupName))

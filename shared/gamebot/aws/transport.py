@@ -26,13 +26,14 @@ from __future__ import annotations
 
 import http.client
 import io
+import socket
 import ssl  # (http.client imports it anyway)
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Buffer, Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from time import monotonic
-from typing import Any, BinaryIO, NamedTuple
+from typing import BinaryIO, NamedTuple
 from urllib.parse import urlsplit
 
 from gamebot.environment import Environment
@@ -45,7 +46,7 @@ NETWORK_ERRORS = (OSError, http.client.HTTPException)  # OSError: refused, reset
 DROPPED = (ConnectionError, http.client.BadStatusLine, ssl.SSLEOFError, ssl.SSLZeroReturnError)
 
 _lock = threading.Lock()
-_SSL: Any = None
+_SSL: ssl.SSLContext | None = None
 _DEADLINE: ContextVar[float | None] = ContextVar("gamebot_aws_deadline", default=None)
 
 
@@ -70,7 +71,7 @@ def current_deadline() -> float | None:
     return _DEADLINE.get()
 
 
-def ssl_context() -> Any:
+def ssl_context() -> ssl.SSLContext:
     """One TLS context per process, made with the first https connection (``AWS_CA_BUNDLE`` honoured)."""
     global _SSL
     with _lock:
@@ -165,7 +166,7 @@ class TimedReader(io.RawIOBase):
     written under an earlier deadline and read later, e.g. a read ahead left unused, still gets an
     answer that is there). The buffered reader the answer is parsed from sits on it."""
 
-    def __init__(self, sock: Any) -> None:
+    def __init__(self, sock: socket.socket) -> None:
         super().__init__()
         self.sock = sock
         self.until: float | None = None  # the end of the current request's budget (None: no end)
@@ -173,7 +174,7 @@ class TimedReader(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buffer: Any) -> int:
+    def readinto(self, buffer: Buffer) -> int:
         if self.until is not None:
             left = self.until - monotonic()
             self.sock.settimeout(min(READ_TIMEOUT, left) if left > 0 else 0.0)  # (0: BlockingIOError if none)

@@ -81,8 +81,8 @@ class PlayAgain(Op):
 
 
 @dataclass(frozen=True)
-class AddBot(Op):
-    """The host seats one of the bot's own players (``gamebot.handlers.bots``)."""
+class AddAiSeat(Op):
+    """The host adds an AI seat (``gamebot.handlers.ai_seats``); its wire code ``b`` is kept."""
 
     scope: ClassVar[str] = "L"
 
@@ -91,8 +91,8 @@ class AddBot(Op):
 
 
 @dataclass(frozen=True)
-class RemoveBot(Op):
-    """The host takes the last bot seated away."""
+class RemoveAiSeat(Op):
+    """The host takes the last AI seat away; its wire code ``u`` is kept."""
 
     scope: ClassVar[str] = "L"
 
@@ -101,7 +101,7 @@ class RemoveBot(Op):
 
 
 LOBBY_OPS: dict[str, Op] = {op.code(): op for op in (Join(), Leave(), OpenSettings(), StartGame(), PlayAgain(),
-                                                     AddBot(), RemoveBot())}
+                                                     AddAiSeat(), RemoveAiSeat())}
 
 
 # --- the settings panel (host, private) ----------------------------------------------------------------

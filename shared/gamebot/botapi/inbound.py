@@ -13,9 +13,9 @@ one line, and ignored: nothing is stored and nothing is sent, not even an answer
 """
 from __future__ import annotations
 
-from typing import Any
-
+from gamebot.botapi.callbacks import Codec
 from gamebot.storage.session import chat_key
+from gamebot.storage.store import JsonValue
 
 MAX_BODY = 1 << 20  # bytes of a webhook body; Telegram's largest updates are a few tens of kilobytes
 MAX_DEPTH = 32  # levels of objects and arrays; Telegram's updates nest about ten
@@ -31,7 +31,7 @@ class Refused(ValueError):
     """What is wrong with an update."""
 
 
-def refusal(data: Any) -> str | None:
+def refusal(data: object) -> str | None:
     """Why ``data`` (a decoded webhook body) is not an update the bot should read, or None."""
     try:
         _check_update(data)
@@ -45,7 +45,7 @@ def refusal(data: Any) -> str | None:
 PRESSED_MESSAGE = ("message_id", "date", "chat")
 
 
-def essentials(data: dict[str, Any]) -> dict[str, Any]:
+def essentials(data: dict[str, JsonValue]) -> dict[str, JsonValue]:
     """``data`` (an update ``refusal`` accepted) with only what the handlers read, so that no objects are
     built for the rest: of the message under a pressed button, ``PRESSED_MESSAGE``. A copy where it
     differs: ``data`` itself is not changed."""
@@ -63,7 +63,7 @@ def essentials(data: dict[str, Any]) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------------
 
 
-def _check_update(data: Any) -> None:
+def _check_update(data: object) -> None:
     if not isinstance(data, dict):
         raise Refused("not a JSON object")
     _check_size(data)
@@ -76,8 +76,8 @@ def _check_update(data: Any) -> None:
     # any other kind is not read (the service ignores it)
 
 
-def _check_message(m: Any, where: str) -> None:
-    _object(m, where)
+def _check_message(value: object, where: str) -> None:
+    m = _object(value, where)
     _integer(m.get("message_id"), f"{where}.message_id", 0, MAX_ID)
     _integer(m.get("date"), f"{where}.date", 0, MAX_DATE)
     _check_chat(m.get("chat"), f"{where}.chat")
@@ -88,27 +88,26 @@ def _check_message(m: Any, where: str) -> None:
         _integer(m["migrate_to_chat_id"], f"{where}.migrate_to_chat_id", -MAX_ID, MAX_ID)
 
 
-def _check_callback_query(q: Any, where: str) -> None:
-    _object(q, where)
+def _check_callback_query(value: object, where: str) -> None:
+    q = _object(value, where)
     _text(q.get("id"), f"{where}.id", MAX_NAME, empty=False)
     _check_user(q.get("from"), f"{where}.from")
     data = q.get("data")
     if data is not None:
-        _text(data, f"{where}.data", MAX_DATA, empty=False)
+        data = _text(data, f"{where}.data", MAX_DATA, empty=False)
         if not data.isascii() or len(data.encode()) > MAX_DATA:
             raise Refused(f"{where}.data is not ASCII within {MAX_DATA} bytes")
     if q.get("message") is not None:
         _check_message(q["message"], f"{where}.message")
 
 
-def _check_my_chat_member(m: Any, where: str) -> None:
-    _object(m, where)
+def _check_my_chat_member(value: object, where: str) -> None:
+    m = _object(value, where)
     _integer(m.get("date"), f"{where}.date", 0, MAX_DATE)
     _check_chat(m.get("chat"), f"{where}.chat")
     _check_user(m.get("from"), f"{where}.from")
     for side in ("old_chat_member", "new_chat_member"):
-        member = m.get(side)
-        _object(member, f"{where}.{side}")
+        member = _object(m.get(side), f"{where}.{side}")
         _text(member.get("status"), f"{where}.{side}.status", MAX_NAME, empty=False)
         _check_user(member.get("user"), f"{where}.{side}.user")
 
@@ -125,8 +124,8 @@ _KINDS = {
 # ---------------------------------------------------------------------------------------------------
 
 
-def _check_user(u: Any, where: str) -> None:
-    _object(u, where)
+def _check_user(value: object, where: str) -> None:
+    u = _object(value, where)
     _integer(u.get("id"), f"{where}.id", 1, MAX_ID)
     if not isinstance(u.get("is_bot"), bool):
         raise Refused(f"{where}.is_bot is not a boolean")
@@ -135,49 +134,51 @@ def _check_user(u: Any, where: str) -> None:
         _optional_text(u.get(name), f"{where}.{name}", MAX_NAME)
 
 
-def _check_chat(c: Any, where: str) -> None:
-    _object(c, where)
+def _check_chat(value: object, where: str) -> None:
+    c = _object(value, where)
     _integer(c.get("id"), f"{where}.id", -MAX_ID, MAX_ID)
     _text(c.get("type"), f"{where}.type", MAX_NAME, empty=False)
     for name in ("title", "username", "first_name", "last_name"):
         _optional_text(c.get(name), f"{where}.{name}", MAX_NAME)
 
 
-def _object(value: Any, where: str) -> None:
+def _object(value: object, where: str) -> dict[str, object]:
     if not isinstance(value, dict):
         raise Refused(f"{where} is not an object")
+    return value
 
 
-def _integer(value: Any, where: str, low: int, high: int) -> None:
+def _integer(value: object, where: str, low: int, high: int) -> None:
     if type(value) is not int:  # not a bool, a float, a string...
         raise Refused(f"{where} is not an integer")
     if not low <= value <= high:
         raise Refused(f"{where} is out of range")
 
 
-def _text(value: Any, where: str, most: int, empty: bool = True) -> None:
+def _text(value: object, where: str, most: int, empty: bool = True) -> str:
     if not isinstance(value, str):
         raise Refused(f"{where} is not a string")
     if len(value) > most:
         raise Refused(f"{where} is longer than {most} characters")
     if not value and not empty:
         raise Refused(f"{where} is empty")
+    return value
 
 
-def _optional_text(value: Any, where: str, most: int) -> None:
+def _optional_text(value: object, where: str, most: int) -> None:
     if value is not None:
         _text(value, where, most)
 
 
-def _check_size(data: dict[str, Any]) -> None:
+def _check_size(data: dict[object, object]) -> None:
     """At most ``MAX_DEPTH`` levels and ``MAX_NODES`` values (walked level by level, without recursion)."""
-    level: list[Any] = [data]
+    level: list[object] = [data]
     seen = 0
     for depth in range(1, MAX_DEPTH + 1):
         seen += len(level)
         if seen > MAX_NODES:
             raise Refused("too many values")
-        below: list[Any] = []
+        below: list[object] = []
         for node in level:
             if isinstance(node, dict):
                 below.extend(node.values())
@@ -197,7 +198,7 @@ def _check_size(data: dict[str, Any]) -> None:
 GAME_SCOPES = frozenset("TVQP")  # presses of the running game: the group's session is read first
 
 
-def read_ahead(data: dict[str, Any], codec: Any) -> str | None:
+def read_ahead(data: dict[str, JsonValue], codec: Codec) -> str | None:
     """The storage key a pressed button of the running game (team picker, vote, quest card, private
     prompt) will read first: its group's session, named in its signed callback data (``codec``, a
     ``callbacks.Codec``). None for anything else, or for data that is not ours (no read for a forgery)."""

@@ -32,7 +32,7 @@ import json
 import logging
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -43,6 +43,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Tele
 from gamebot import observe
 from gamebot.environment import adopt_timedeltas
 from gamebot.language.markup import Html, plain, require, require_plain
+from gamebot.storage.store import JsonValue
 
 log = logging.getLogger("gamebot.telegram")
 adopt_timedeltas()  # python-telegram-bot's periods as its next major version gives them
@@ -222,11 +223,12 @@ INLINE_WAIT = 3.0  # seconds of a 429 worth waiting for inside the update; longe
 
 
 def response_method(op: Literal["answer", "send"], chat_id: int | None = None, text: str | None = None,
-                    callback_id: str | None = None, alert: bool = False, url: str | None = None) -> dict[str, Any]:
+                    callback_id: str | None = None, alert: bool = False, url: str | None = None
+                    ) -> dict[str, JsonValue]:
     """A Bot API call as a webhook reply (Telegram performs it once it has our answer): ``answer`` a
     button press (plain text), or ``send`` one message (markup: a plain ``str`` is refused)."""
     if op == "answer":
-        method: dict[str, Any] = {"method": "answerCallbackQuery", "callback_query_id": callback_id}
+        method: dict[str, JsonValue] = {"method": "answerCallbackQuery", "callback_query_id": callback_id}
         text = require_plain(text, "answerCallbackQuery")
         if text:
             method["text"] = text
@@ -244,7 +246,7 @@ def response_method(op: Literal["answer", "send"], chat_id: int | None = None, t
 class TelegramIO:
     bot: Bot
     wait_budget: float = 20.0  # seconds an update may spend waiting on short 429s in total
-    sleep: Any = asyncio.sleep
+    sleep: Callable[[float], Awaitable[object]] = asyncio.sleep
     stats: dict[str, int] = field(default_factory=lambda: {"calls": 0, "errors": 0, "dropped": 0})
 
     async def is_admin(self, chat_id: int, user_id: int) -> bool:

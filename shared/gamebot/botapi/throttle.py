@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gamebot.language import texts
+from gamebot.storage.store import JsonValue
 
 BURST = 10  # presses or commands a player may send at once
 PER_SECOND = 2.0  # ...and then, sustained
@@ -54,7 +55,7 @@ class Bucket:
 class Throttled:
     """A throttled update: the method the webhook answers with (None: just 200)."""
 
-    method: dict[str, Any] | None = None
+    method: dict[str, JsonValue] | None = None
 
 
 class Throttle:
@@ -95,7 +96,7 @@ class Throttle:
         self.stats["throttled"] += 1
         return False
 
-    def check(self, data: dict[str, Any]) -> Throttled | None:
+    def check(self, data: dict[str, Any]) -> Throttled | None:  # (open JSON: checked by inbound.refusal)
         """None: ``data`` (an update whose shape ``inbound.refusal`` accepted) goes on; else how the webhook
         answers it, having done nothing else."""
         update_id = data.get("update_id")

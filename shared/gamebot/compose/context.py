@@ -11,7 +11,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from gamebot.botapi.bot_name import BotName
 from gamebot.botapi.callbacks import Codec
@@ -23,7 +23,7 @@ from gamebot.messages.table import Table
 from gamebot.outbox.courier import Courier
 from gamebot.outbox.uow import UnitOfWork
 from gamebot.storage import recovery
-from gamebot.storage.seats import is_bot_id
+from gamebot.storage.seats import is_ai_seat_id
 from gamebot.storage.session import PLAYING, DamagedSession, Player, Session, UserRecord, chat_key, user_key
 from gamebot.storage.store import Item, Repository, retrying
 from gamebot.timing.policy import running
@@ -33,14 +33,29 @@ GROUP_TYPES = ("group", "supergroup")
 MAX_PLAYERS = 10
 
 
-def display_name(user: Any) -> str:
+class Person(Protocol):
+    """Who wrote or pressed: a ``telegram.User`` (the fields read here), or a stand-in of the playground."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def first_name(self) -> str: ...
+    @property
+    def last_name(self) -> str | None: ...
+    @property
+    def username(self) -> str | None: ...
+    @property
+    def language_code(self) -> str | None: ...
+
+
+def display_name(user: Person) -> str:
     name = (user.first_name or "").strip() or (user.username or "") or str(user.id)
     if user.last_name:
         name += f" {user.last_name.strip()[:1]}."
     return shorten(name, 32)
 
 
-def own_lang(user: Any, rec: UserRecord | None = None) -> str:
+def own_lang(user: Person, rec: UserRecord | None = None) -> str:
     """The language a person reads in private wherever they play: the one they chose with ``/language``
     in the bot's private chat (``UserRecord.chosen_lang``), else their Telegram app's if a catalog speaks
     it; "" when neither (then each group's)."""
@@ -48,10 +63,10 @@ def own_lang(user: Any, rec: UserRecord | None = None) -> str:
     return chosen if texts.supported(chosen) else texts.lang_for(getattr(user, "language_code", None), "")
 
 
-def lang_of(user: Any, s: Session | None = None) -> str:
+def lang_of(user: Person | None, s: Session | None = None) -> str:
     """A person's language: their seat's in ``s`` when they have one (what they chose, else their app's:
     ``Player.lang``), else their Telegram app's if a catalog speaks it, else the group's."""
-    seat = s.seat_of(user.id) if s is not None and getattr(user, "id", None) is not None else None
+    seat = s.seat_of(user.id) if s is not None and user is not None else None
     if s is not None and seat is not None and texts.supported(s.players[seat].lang):
         return s.players[seat].lang
     fallback = s.lang if s is not None and texts.supported(s.lang) else texts.DEFAULT_LANG
@@ -138,7 +153,7 @@ class Deps:
 
         return retrying(attempt)
 
-    def private_lang(self, user: Any, s: Session | None = None) -> str:
+    def private_lang(self, user: Person, s: Session | None = None) -> str:
         """The language of a reply to ``user`` in the bot's private chat: their seat's in ``s``, else the
         one they chose there (their record: one read), else their app's, else ``s``'s group's."""
         if s is not None and s.seat_of(user.id) is not None:
@@ -147,13 +162,13 @@ class Deps:
 
     def split_reachable(self, s: Session) -> tuple[list[Player], list[Player]]:
         """The lobby's players the bot can message privately, and the others (every record in one read).
-        The bot's own seats have no record and need no message: always kept."""
-        found = self.repo.get_many([user_key(p.id) for p in s.players if not is_bot_id(p.id)])
+        AI seats have no record and need no message: always kept."""
+        found = self.repo.get_many([user_key(p.id) for p in s.players if not is_ai_seat_id(p.id)])
         keep: list[Player] = []
         dropped: list[Player] = []
         for p in s.players:
             item = found.get(user_key(p.id))
-            reachable = is_bot_id(p.id) or (item is not None and recovery.user_record(p.id, item.body).reachable)
+            reachable = is_ai_seat_id(p.id) or (item is not None and recovery.user_record(p.id, item.body).reachable)
             (keep if reachable else dropped).append(p)
         return keep, dropped
 

@@ -11,47 +11,49 @@ from gamebot.compose.context import Deps
 from gamebot.language import texts
 from gamebot.language.markup import Html
 from gamebot.messages.table import Table
+from gamebot.outbox.courier import Notices
 from gamebot.outbox.delivery import Facts
 from gamebot.outbox.plan import Plan
-from gamebot.storage.seats import is_bot_id
-from gamebot.storage.session import LOBBY, PLAYING, Session, serial
+from gamebot.outbox.uow import Settled
+from gamebot.storage.seats import is_ai_seat_id
+from gamebot.storage.session import LOBBY, PLAYING, LiveKeyboard, Session, serial
 from gamebot.story import end_text
-from gamebot.timing.policy import closing_reminders
 
 log = logging.getLogger("gamebot.core.service")
 
 
-def follow_up(deps: Deps, session: Session, facts: Facts) -> list[Out]:
-    """Messages a delivery calls for: a player the bot cannot reach any more, a prompt that could not
-    be sent, the host told once how to let the bot pin the board. Changes ``session``."""
-    for uid in facts.blocked:
-        deps.mark_user(uid, blocked=True)
-    said: list[Out] = []
-    chat_id = session.chat_id
+def follow_up(deps: Deps, session: Session, facts: Facts) -> Notices:
+    """What a delivery calls for (the ack applies it: ``courier.Courier.learnt``): the host told once how to
+    let the bot pin the board, the players the bot cannot reach any more, the prompts that could not be sent."""
     table = deps.table(session)
-    if facts.cannot_pin and not session.pin_hint:
-        session.pin_hint = True
+    told: list[Out] = []
+    pin_hint = facts.cannot_pin and not session.pin_hint
+    if pin_hint:
         host = session.seat_of(session.host) if session.host is not None else None
-        said.append(Out("send", chat_id=chat_id, tag="pin_hint", text=table.t(
+        told.append(Out("send", chat_id=session.chat_id, tag="pin_hint", text=table.t(
             "pin.need_admin", host=table.mention(host) if host is not None else "")))
-    if session.active:
-        for uid in facts.blocked:
-            seat = session.seat_of(uid)
-            if seat is None or uid in session.unreachable:
-                continue
-            session.unreachable.append(uid)
-            said.append(Out("send", chat_id=chat_id, tag="unreachable",
-                               text=table.t("unreachable", name=table.mention(seat), link=table.deep_link("r"))))
-    said += closing_reminders(session)  # a reminder that arrived once its decision was over
+    gone = [(uid, seat) for uid in facts.blocked if (seat := session.seat_of(uid)) is not None
+            and uid not in session.unreachable] if session.active else []
+    told += [Out("send", chat_id=session.chat_id, tag="unreachable", text=table.t(
+        "unreachable", name=table.mention(seat), link=table.deep_link("r"))) for _, seat in gone]
+    return Notices(told=told, lost=_lost(table, session, facts), pin_hint=pin_hint,
+                   unreachable=[uid for uid, _ in gone])
+
+
+def _lost(table: Table, session: Session, facts: Facts) -> list[Out]:
+    """The prompts lost while a game runs, announced (without a game, no decision awaits them); never a
+    hidden decision (the group must not learn that someone has one), nor a player the bot cannot reach."""
     state = session.game() if session.status == PLAYING and facts.lost else None
-    if state is not None:  # prompts lost while a game runs (without a game, no decision awaits them)
-        hidden = {p.kind for p in state.pending if p.hidden}
-        for uid, kinds in sorted(facts.lost.items()):
-            seat = session.seat_of(uid)
-            if seat is None or uid in facts.blocked or uid in session.unreachable or kinds <= hidden:
-                continue  # (the group must not learn that someone has a hidden decision)
-            said.append(Out("send", chat_id=chat_id, tag="undelivered",
-                               text=table.t("undelivered", name=table.mention(seat), link=table.deep_link("r"))))
+    if state is None:
+        return []
+    hidden = {p.kind for p in state.pending if p.hidden}
+    said = []
+    for uid, kinds in sorted(facts.lost.items()):
+        seat = session.seat_of(uid)
+        if seat is None or uid in facts.blocked or uid in session.unreachable or kinds <= hidden:
+            continue
+        said.append(Out("send", chat_id=session.chat_id, tag="undelivered",
+                        text=table.t("undelivered", name=table.mention(seat), link=table.deep_link("r"))))
     return said
 
 
@@ -81,41 +83,42 @@ def fold_into_pressed(outs: list[Out]) -> list[Out]:
     return result
 
 
-def settle(plan: Plan) -> None:
-    """What a step decided, before it is sorted: private prompts folded into the pressed message
-    (:func:`fold_into_pressed`), nothing sent to the bot's own seats (``gamebot.storage.seats``), then the decision buttons on screen brought up to date (in the session
-    the plan writes: the unit of work settles only such plans; without one, no buttons are known)."""
-    plan.outs = [o for o in fold_into_pressed(plan.outs) if not is_bot_id(o.chat_id)]  # (a bot seat has no chat)
+def settle(plan: Plan) -> Settled:
+    """What a step decided, before it is sorted (the unit of work applies it): private prompts folded into
+    the pressed message (:func:`fold_into_pressed`), nothing sent to AI seats (``gamebot.storage.seats``),
+    then the decision buttons on screen brought up to date (in the session the plan writes: the unit of
+    work settles only such plans; without one, no buttons are known)."""
+    outs = [o for o in fold_into_pressed(plan.outs) if not is_ai_seat_id(o.chat_id)]  # (an AI seat has no chat)
     if plan.session is None:
-        return
-    settle_keyboards(plan, plan.session)
-    settle_again(plan, plan.session)
+        return Settled(outs)
+    keyboards, stale = keyboards_now(plan.session, outs)
+    again = again_gone(plan.session)
+    return Settled([*outs, *stale, *([again] if again else [])], keyboards=keyboards, again_gone=again is not None)
 
 
-def settle_again(plan: Plan, s: Session) -> None:
+def again_gone(s: Session) -> Out | None:
     """The last game's "Play again" opens its rematch or joins the lobby open now; once a game runs (or a
-    lobby of another game was closed), it can do nothing any more: its button is taken away."""
+    lobby of another game was closed), it can do nothing any more: its button is taken away (and the
+    session forgets it: the step applies that)."""
     if s.again_msg is None or s.status == LOBBY or (s.status != PLAYING and s.game_id == s.again_game):
-        return
-    plan.outs.append(Out("markup", chat_id=s.chat_id, message_id=s.again_msg, keyboard=None, tag="stale"))
-    s.again_msg = s.again_game = None
+        return None
+    return Out("markup", chat_id=s.chat_id, message_id=s.again_msg, keyboard=None, tag="stale")
 
 
-def settle_keyboards(plan: Plan, s: Session) -> None:
-    """Keep the session's list of decision buttons on screen (``s``, the plan's) current with this plan's
-    edits, and take away the buttons of every decision that has ended (a timeout, a resolved vote, a
-    /status copy)."""
+def keyboards_now(s: Session, outs: list[Out]) -> tuple[list[LiveKeyboard], list[Out]]:
+    """The session's list of decision buttons on screen once ``outs`` are made (kept current with their
+    edits, without the decisions that have ended), and the edits taking away the buttons of every decision
+    that has ended (a timeout, a resolved vote, a /status copy). ``s`` is not changed."""
+    screen = s.model_copy(update={"keyboards": list(s.keyboards)})  # (a copy: the list to be)
     edited = set()
-    for out in plan.outs:
+    for out in outs:
         if out.op in ("edit", "markup") and out.message_id and out.chat_id is not None:
-            s.track_keyboard(out.chat_id, out.message_id, out.live if out.has_buttons() else None)
+            screen.track_keyboard(out.chat_id, out.message_id, out.live if out.has_buttons() else None)
             edited.add((out.chat_id, out.message_id))
     state = s.game() if s.status == PLAYING else None
-    current = serial(state) if state is not None else None
-    for k in s.ended_keyboards(current):
-        if (k.chat, k.msg) not in edited:
-            plan.outs.append(Out("markup", chat_id=k.chat, message_id=k.msg, keyboard=None, essential=False,
-                                 tag="stale"))
+    ended = screen.ended_keyboards(serial(state) if state is not None else None)
+    return screen.keyboards, [Out("markup", chat_id=k.chat, message_id=k.msg, keyboard=None, essential=False,
+                                  tag="stale") for k in ended if (k.chat, k.msg) not in edited]
 
 
 def picture_out(chat_id: int, last: dict[str, Any], lang: str, user_id: int | None = None,
@@ -131,7 +134,7 @@ def picture_out(chat_id: int, last: dict[str, Any], lang: str, user_id: int | No
     except Exception:
         log.exception("could not draw the picture of game %s", last.get("game_id"))
         return None
-    pv = last.get("view") or {}
+    pv: Any = last.get("view") or {}  # stored JSON (a final public view, {} if lost): read defensively
     theme = str(pv.get("theme") or "avalon")
     if last.get("status") == "cancelled":
         result = texts.t("history.cancelled", lang, theme)

@@ -1,12 +1,16 @@
-"""Every message one state change of a game causes (:func:`game_outs`), and the private messages of one
+"""Every message one state change of a game causes (:func:`game_outs`, which says what the session is to keep
+of it: :class:`Told`, applied by the step), and the private messages of one
 player: their prompts, the Leader's team picker, their role and decisions again (:func:`private_status`).
 Group messages use only public data.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from engine import GameState, prompts, public_view, view
+from engine.views import PublicView, SeatView
 from gamebot.botapi.telegram_io import Out
 from gamebot.compose.context import Deps, player_lang
 from gamebot.language.markup import Html
@@ -18,7 +22,7 @@ from gamebot.messages.role_card import role_card
 from gamebot.messages.table import NL, Table, esc
 from gamebot.messages.vote import proposal_line, team_picker, team_sizes, vote_message
 from gamebot.storage import state_cache
-from gamebot.storage.session import ENDED, Selection, Session, collecting, serial
+from gamebot.storage.session import Selection, Session, collecting, serial
 from gamebot.story import end_text
 
 GAP, NOTHING = Html("\n\n"), Html("")
@@ -26,7 +30,7 @@ INTRO_LIMIT = 1000  # characters of news kept atop the vote message
 MESSAGE_LIMIT = 3800  # Telegram's limit is 4096 characters
 
 
-def card(table: Table, s: Session, v: dict[str, Any]) -> Html:
+def card(table: Table, s: Session, v: SeatView) -> Html:
     """A player's role card; in a /practice game it says so first (nothing of it counts)."""
     text = role_card(table, v)
     return table.t("practice.card") + GAP + text if s.practice else text
@@ -89,17 +93,29 @@ def private_status(deps: Deps, s: Session, seat: int, intro: bool = False) -> li
     return outs
 
 
-def game_outs(
-    deps: Deps,
-    s: Session,
-    before: GameState | None,
-    after: GameState,
-    events: list[Any],
-    trigger: tuple[str, int | None],
-) -> list[Out]:
-    """Every message one state change causes. Group messages use only public data."""
-    table = deps.table(s)
-    tables = {s.lang: table}  # one per language of the private messages
+@dataclass(frozen=True)
+class NewVote:
+    """A vote this change opens: its decision (``serial``) and the news its message opens with (kept while the
+    round message is edited: ``round_message``)."""
+
+    serial: int
+    intro: Html | None
+
+
+@dataclass
+class Told:
+    """What one change of a game sends (``outs``), and what the session is to keep of it: the builder only
+    says it, the step that made the change applies it (``handlers.play.keep``): a vote opened (its message
+    not sent yet), the game over."""
+
+    outs: list[Out]
+    vote: NewVote | None = None
+    ended: bool = False
+
+
+def _tables(deps: Deps, s: Session, table: Table) -> Callable[[int], Table]:
+    """A seat's table (its language's), each language's made once for the step (``table``: the group's)."""
+    tables = {s.lang: table}
 
     def table_of(seat: int) -> Table:
         lang = player_lang(s, seat)
@@ -107,105 +123,110 @@ def game_outs(
             tables[lang] = deps.table(s, lang)
         return tables[lang]
 
-    chat = s.chat_id
-    pv = state_cache.public(after)  # (shared: read, never changed)
-    pv_before = state_cache.public(before) if before is not None else None
-    s_after = serial(after)
-    same_point = collecting(before, after)  # a vote or a card that was not the last: no new decision, same board
-    kind, trig_msg = trigger
-    head: list[Out] = []  # edits of existing messages
-    group: list[Out] = []  # new group messages
-    private: list[Out] = []
+    return table_of
 
-    # 1. Role cards at the start.
-    if before is None:
-        for seat, player in enumerate(s.players):
-            t = table_of(seat)
-            private.append(Out("send", chat_id=player.id, user_id=player.id, tag="role",
-                               text=card(t, s, view(after, seat))))
 
-    # 2. The round's message: who has voted (progress, coalesced within the group's budget), then the
-    # votes and what they decided (one essential edit, instead of a message of its own), then the
-    # quest's card buttons and the cards played (progress), the buttons gone with the last card.
-    round_outs, folded = round_message.edits(s, table, deps.codec, before, after, events, pv, pv_before)
-    head.extend(round_outs)
+def _role_cards(s: Session, after: GameState, table_of: Callable[[int], Table]) -> list[Out]:
+    return [Out("send", chat_id=player.id, user_id=player.id, tag="role", text=card(table_of(seat), s, view(after, seat)))
+            for seat, player in enumerate(s.players)]
 
-    # 3. Private events (loyalty seen, cards seen...), to the seats they are addressed to.
+
+def _private_events(s: Session, events: list[Any], table_of: Callable[[int], Table]) -> list[Out]:
+    """Private events (loyalty seen, cards seen...), to the seats they are addressed to."""
     addressed = {seat for e in events if e.to is not None for seat in e.to}
+    outs = []
     for seat, player in enumerate(s.players):
         lines = private_events(table_of(seat), events, seat) if seat in addressed else None
         if lines:
-            private.append(Out("send", chat_id=player.id, user_id=player.id, text=NL.join(lines), tag="private_event"))
+            outs.append(Out("send", chat_id=player.id, user_id=player.id, text=NL.join(lines), tag="private_event"))
+    return outs
 
-    # 4. Public announcements, one message per update (at the start: with the board, one message; with a
-    # new vote message or the end: atop it, one message).
-    news = NL.join(announcements(table, [e for e in events if e not in folded]))
 
-    # 5. New decisions: the vote in the group, the team picker and everything else in private.
-    for seat in () if same_point else range(after.n):
-        now = prompts(after, seat)
-        for p in now:
+def _decisions(deps: Deps, s: Session, table: Table, after: GameState, pv: PublicView, news: Html
+               ) -> tuple[list[Out], list[Out], NewVote | None, Html]:
+    """New decisions: the vote in the group (once per decision; the news atop it when short), the team
+    picker and everything else in private. Returns (private, group, the vote opened, the news left)."""
+    private: list[Out] = []
+    group: list[Out] = []
+    s_after, vote = serial(after), None
+    for seat in range(after.n):
+        for p in prompts(after, seat):
             if p.kind == "propose":
                 private.append(picker_out(deps, s, after, p, None))
             elif p.kind == "vote":
-                if s.vote_serial == s_after:
+                if s.vote_serial == s_after or vote is not None:
                     continue
-                s.vote_serial = s_after
-                s.vote_msg = None
-                s.vote_intro = news if news and len(news) < INTRO_LIMIT else None
+                vote = NewVote(s_after, news if news and len(news) < INTRO_LIMIT else None)
                 text, kb = vote_message(table, pv, deps.codec, s_after)
-                if s.vote_intro:
+                if vote.intro:
                     text, news = news + GAP + text, NOTHING
-                group.append(Out("send", chat_id=chat, text=text, keyboard=kb, remember="vote_msg", tag="vote",
+                group.append(Out("send", chat_id=s.chat_id, text=text, keyboard=kb, remember="vote_msg", tag="vote",
                                  live=s_after))
             elif p.kind == "play":
                 continue  # played from the round message's buttons, in the group
             else:
                 private.extend(prompt_outs(deps, s, after, seat))
                 break
-    if kind == "picker" and trig_msg and before is not None:
-        # the Leader's private picker, once the team is proposed: what they proposed, no buttons
-        leader = s.players[before.leader]
+    return private, group, vote, news
+
+
+def _board_edit(deps: Deps, s: Session, table: Table, after: GameState, pv: PublicView, pv_before: PublicView | None,
+                opening: Html | None) -> Out | None:
+    """The board, edited only when its text changes (``opening``: the start, the lobby message becoming the
+    board with the start's news atop it: one message). It tells what the step's group messages tell, so it
+    comes after them (the game is "over" on the board only once the result is on screen), and it is
+    essential: it always names the decision actually pending (its edits coalesce while they wait)."""
+    board_text = state_cache.board(board, table, pv, "ended" if after.over else "playing")
+    if opening is not None:
+        board_text = opening + GAP + board_text if opening else board_text
+    elif pv_before is not None and state_cache.board(board, table, pv_before) == board_text and not after.over:
+        return None
+    # (every edit keeps the board's button while the game runs; remembered only if the lobby message was
+    # gone and the board had to be sent anew)
+    return Out("edit", chat_id=s.chat_id, message_id=s.board_msg, text=board_text,
+               keyboard=None if after.over and opening is None else board_keyboard(table, deps.codec),
+               fallback_send=True, remember="board_msg", tag="board", view="board")
+
+
+def _the_end(deps: Deps, s: Session, table: Table, pv: PublicView, news: Html) -> tuple[list[Out], Html]:
+    """Every role, the winner, the history (the step's news atop them, if it fits); the last message with
+    "Play again" (its button goes once it can do nothing: ``follow_up.again_gone``)."""
+    tail = [Out("send", chat_id=s.chat_id, text=text, tag="end") for text in end_text.game_over(table, pv)]
+    tail[-1].keyboard = play_again_keyboard(table, deps.codec)
+    tail[-1].remember = "again_msg"
+    if news and len(news) + len(tail[0].text or "") < MESSAGE_LIMIT:
+        tail[0].text, news = news + GAP + tail[0].text, NOTHING
+    return tail, news
+
+
+def game_outs(deps: Deps, s: Session, before: GameState | None, after: GameState, events: list[Any],
+              trigger: tuple[str, int | None]) -> Told:
+    """Every message one state change causes, and what the session keeps of it (:class:`Told`). Group
+    messages use only public data. The round message (``round_message.edits``) comes first, then the
+    role cards and private events, the new decisions, the board, the end."""
+    table = deps.table(s)
+    table_of = _tables(deps, s, table)
+    pv = state_cache.public(after)  # (shared: read, never changed)
+    pv_before = state_cache.public(before) if before is not None else None
+    same_point = collecting(before, after)  # a vote or a card that was not the last: no new decision, same board
+    kind, trig_msg = trigger
+    head, folded = round_message.edits(s, table, deps.codec, before, after, events, pv, pv_before)
+    private = [*(_role_cards(s, after, table_of) if before is None else []), *_private_events(s, events, table_of)]
+    news = NL.join(announcements(table, [e for e in events if e not in folded]))
+    asked, group, vote, news = ([], [], None, news) if same_point else _decisions(deps, s, table, after, pv, news)
+    private += asked
+    if kind == "picker" and trig_msg and before is not None:  # the Leader's private picker, once the team is
+        leader = s.players[before.leader]                       # proposed: what they proposed, no buttons
         private.insert(0, Out("edit", chat_id=leader.id, message_id=trig_msg, keyboard=None, essential=False,
-                              user_id=leader.id, tag="picker",
-                              text=proposal_line(table_of(before.leader), pv)))
-
-    # 6. The board, edited only when its text changes. It tells what the step's group messages tell,
-    # so it comes after them (the game is "over" on the board only once the result is on screen), and
-    # it is essential: it always names the decision actually pending (its edits coalesce while they wait).
-    board_outs: list[Out] = []
-    status = "ended" if after.over else "playing"
-    if kind == "start" and s.board_msg:
-        # the lobby message becomes the board, opening with the start's announcements: one message
-        board_text = state_cache.board(board, table, pv, status)
-        if news:
-            board_text = news + GAP + board_text
-        head.insert(0, Out("edit", chat_id=chat, message_id=s.board_msg, text=board_text,
-                           keyboard=board_keyboard(table, deps.codec), fallback_send=True, remember="board_msg",
-                           tag="board", view="board"))
-        # (remembered only if the lobby message was gone and the board had to be sent anew)
-    elif not same_point and s.board_msg:
-        board_text = state_cache.board(board, table, pv, status)
-        if pv_before is None or state_cache.board(board, table, pv_before) != board_text or after.over:
-            # (every edit keeps the board's button while the game runs)
-            board_outs.append(Out("edit", chat_id=chat, message_id=s.board_msg, text=board_text,
-                                  keyboard=None if after.over else board_keyboard(table, deps.codec),
-                                  fallback_send=True, remember="board_msg", tag="board", view="board"))
-
-    # 7. The end: every role, the winner, the history.
-    tail: list[Out] = []
-    if after.over and (before is None or not before.over):
-        s.status = ENDED
-        s.sel = {}
-        for text in end_text.game_over(table, pv):
-            tail.append(Out("send", chat_id=chat, text=text, tag="end"))
-        tail[-1].keyboard = play_again_keyboard(table, deps.codec)
-        tail[-1].remember = "again_msg"  # (its button goes once it can do nothing: ``follow_up.settle_again``)
-        s.again_msg, s.again_game = None, s.game_id
-        if news and len(news) + len(tail[0].text or "") < MESSAGE_LIMIT:
-            tail[0].text, news = news + GAP + tail[0].text, NOTHING
-    if news and not (kind == "start" and s.board_msg):
-        group.insert(0, Out("send", chat_id=chat, text=news, tag="announce"))
+                              user_id=leader.id, tag="picker", text=proposal_line(table_of(before.leader), pv)))
+    opening = kind == "start" and bool(s.board_msg)
+    edit = _board_edit(deps, s, table, after, pv, pv_before, news if opening else None) if opening or (not same_point and s.board_msg) \
+        else None
+    head, board_outs = ([edit, *head], []) if opening and edit else (head, [edit] if edit else [])
+    ended = after.over and (before is None or not before.over)
+    tail, news = _the_end(deps, s, table, pv, news) if ended else ([], news)
+    if news and not opening:
+        group.insert(0, Out("send", chat_id=s.chat_id, text=news, tag="announce"))
     if s.practice:  # one chat is the whole table: the game's messages in its order (a result, then what it asks)
-        return head + group + tail + private + board_outs
-    return head + private + group + tail + board_outs
+        return Told(head + group + tail + private + board_outs, vote, ended)
+    return Told(head + private + group + tail + board_outs, vote, ended)

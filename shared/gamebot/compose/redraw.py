@@ -2,8 +2,7 @@
 settings panel, as they stand."""
 from __future__ import annotations
 
-from typing import Any
-
+from engine import ConfigIssue
 from gamebot.botapi.telegram_io import Keyboard, Out
 from gamebot.compose import settings_panel
 from gamebot.compose.context import Deps
@@ -37,7 +36,7 @@ def settings_page(deps: Deps, s: Session, page: str, lang: str) -> tuple[Html, K
     return pages.page(page)
 
 
-def config_errors(deps: Deps, s: Session, lang: str, issues: list[Any]) -> Html:
+def config_errors(deps: Deps, s: Session, lang: str, issues: list[ConfigIssue]) -> Html:
     """Why a setup cannot be played, for an alert in the host's language."""
     table = deps.table(s, lang)
     lines = NL.join(issue_text(table, i) for i in issues)

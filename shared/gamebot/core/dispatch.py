@@ -11,7 +11,7 @@ from gamebot.botapi.callbacks import BadCallback
 from gamebot.botapi.commands import COMMANDS as command_table
 from gamebot.compose.context import GROUP_TYPES, Deps, lang_of
 from gamebot.handlers import (
-    bots,
+    ai_seats,
     language,
     lobby,
     membership,
@@ -67,8 +67,8 @@ async def on_message(deps: Deps, job: Job) -> None:
     if entry is None:
         return
     handler, group_only = entry
-    refused = bots.forged(msg.from_user)
-    if refused is not None:  # (no person has a bot seat's id)
+    refused = ai_seats.forged(msg.from_user)
+    if refused is not None:  # (no person has an AI seat's id)
         await finish(deps, job, Plan(answer=refused.text))
         return
     private = msg.chat.type == "private"
@@ -86,8 +86,8 @@ async def on_message(deps: Deps, job: Job) -> None:
 async def on_callback(deps: Deps, job: Job) -> None:
     q = job.query
     job.callback_id = q.id
-    refused = bots.forged(q.from_user)
-    if refused is not None:  # a press in a bot seat's name: nothing is read or changed
+    refused = ai_seats.forged(q.from_user)
+    if refused is not None:  # a press in an AI seat's name: nothing is read or changed
         await finish(deps, job, Plan(answer=refused.text, alert=True))
         return
     try:

@@ -36,6 +36,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from gamebot import observe
+from gamebot.storage.store import JsonValue
 
 NAMESPACE = "AvalonBot"
 STACK, UPDATE_TYPE, OUTCOME = "Stack", "UpdateType", "Outcome"
@@ -93,7 +94,7 @@ class Invocation(observe.Observer):
     threads: every change takes the lock."""
 
     def __init__(self, update_type: str, request_id: str = "", stack: str = "") -> None:
-        self.fields: dict[str, Any] = {"update_type": update_type}
+        self.fields: dict[str, Any] = {"update_type": update_type}  # (noted values, read by their names)
         self.request_id = request_id
         self.stack = stack  # the Stack dimension ("": no blob)
         self.values: dict[str, list[float]] = {}
@@ -105,7 +106,7 @@ class Invocation(observe.Observer):
         with self.lock:
             self.values.setdefault(name, []).append(float(value))
 
-    def note(self, **fields: Any) -> None:
+    def note(self, **fields: object) -> None:
         """Log fields of this invocation (None values are left out)."""
         with self.lock:
             self.fields.update((k, v) for k, v in fields.items() if v is not None)
@@ -155,7 +156,7 @@ class Invocation(observe.Observer):
             self.add(TIMERS_LATE, 1)
 
     # --- the blob ----------------------------------------------------------------------------------------
-    def blobs(self, timestamp_ms: int, update: bool) -> list[dict[str, Any]]:
+    def blobs(self, timestamp_ms: int, update: bool) -> list[dict[str, object]]:
         """The EMF blobs of this invocation (``update``: an update, which counts in ``Updates``; else a
         timer). Needs ``stack``; ``fields['duration_ms']`` is the handler's duration."""
         with self.lock:
@@ -188,7 +189,7 @@ class Invocation(observe.Observer):
             if rest:
                 directives.append({"Namespace": NAMESPACE, "Dimensions": [[STACK]],
                                    "Metrics": [{"Name": n, "Unit": METRICS[n]} for n in rest]})
-            blob: dict[str, Any] = {"_aws": {"Timestamp": timestamp_ms, "CloudWatchMetrics": directives},
+            blob: dict[str, object] = {"_aws": {"Timestamp": timestamp_ms, "CloudWatchMetrics": directives},
                                     STACK: self.stack, UPDATE_TYPE: str(fields.get("update_type", "other"))}
             if i == 0:
                 blob[OUTCOME] = outcome
@@ -209,7 +210,7 @@ class Invocation(observe.Observer):
 UPDATE_TYPES = ("command", "button", "message", "membership", "other", "unknown", "timer")
 
 
-def described(data: dict[str, Any]) -> dict[str, Any]:
+def described(data: dict[str, JsonValue]) -> dict[str, JsonValue]:
     """The log fields of an update (a webhook body ``inbound.refusal`` accepted): its id, its type (one of
     ``UPDATE_TYPES``: a few, as every value of a dimension is a metric of its own) and the chat it came
     from (the unit of work names the chat whose session it reads instead: ``Invocation.about``)."""
@@ -251,7 +252,7 @@ def write(line: str) -> None:
 
 
 @contextmanager
-def observed(update_type: str, context: Any, log: logging.Logger, update: bool = True) -> Iterator[Invocation]:
+def observed(update_type: str, context: object, log: logging.Logger, update: bool = True) -> Iterator[Invocation]:
     """Run one invocation under its own :class:`Invocation` (``context``: Lambda's, for the request id). At
     the end: ``duration_ms`` and the outcome (``error`` if the block raised, else what the function
     noted, ``ok`` by default), one summary line on ``log`` and, with a stack, the EMF blobs."""

@@ -13,13 +13,17 @@ import asyncio
 import logging
 from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from telegram.request import BaseRequest
 
 from gamebot.core.logs import keep_secret, structure
 from gamebot.core.secrets import resolved
 from gamebot.environment import Environment
+
+if TYPE_CHECKING:  # (imported when built: a cold start imports them only then)
+    from gamebot.core.service import Service
+    from gamebot.timing.scheduler import Scheduler
 
 # Seconds of an invocation no AWS request may use: after the last one gives up, the function must still
 # log the failure and answer (the webhook's 500 that asks Telegram to redeliver, the timer's raise that
@@ -53,7 +57,7 @@ def lambda_logging(name: str) -> logging.Logger:
 
 
 @contextmanager
-def invocation(context: Any) -> Iterator[float | None]:
+def invocation(context: object) -> Iterator[float | None]:
     """Run one Lambda invocation: yields the seconds it has left (``context.get_remaining_time_in_millis``;
     None without a Lambda context: tests, the playground) and, inside, every AWS request started (in this
     thread, the asyncio tasks started from it and their ``asyncio.to_thread`` workers) must be over
@@ -70,7 +74,7 @@ FLOOD_WAIT = 20.0  # seconds an invocation may wait out Telegram's 429s in all, 
 FLOOD_MARGIN = 3.0  # seconds such waiting keeps free before the Lambda timeout (one more call, the answer)
 
 
-def flood_wait(scheduler: Any, left: float | None) -> float:
+def flood_wait(scheduler: Scheduler | None, left: float | None) -> float:
     """The seconds an invocation may wait out Telegram's flood control (``TelegramIO.wait_budget``): none
     when the wake-up queue wakes the chat at the second Telegram allows (``scheduler.window``: the
     message waits in the outbox meanwhile, and nothing holds the webhook); else a short wait, never
@@ -97,7 +101,7 @@ def environment(*extra: str) -> Settings:
     return env, (installed_key(), *extra)
 
 
-async def build_service(env: Environment, scheduler: Any = None, pool: int = 16) -> Any:
+async def build_service(env: Environment, scheduler: Scheduler | None = None, pool: int = 16) -> Service:
     """A Service on DynamoDB and the Bot API from the environment's settings. Nothing is asked of
     Telegram here: without ``TELEGRAM_BOT_USERNAME`` (the stack always sets it) the username is learned
     when a deep link first needs it (``bot_name.BotName``), not before the container's first answer."""
@@ -134,7 +138,7 @@ class LazyRequest(BaseRequest):
     (``gamebot.aws.transport``); both then happen during the first update instead of while the container
     starts."""
 
-    def __init__(self, factory: Any, read_timeout: float | None) -> None:
+    def __init__(self, factory: Callable[[], BaseRequest], read_timeout: float | None) -> None:
         self._factory = factory
         self._read_timeout = read_timeout
         self._real: BaseRequest | None = None
@@ -156,7 +160,7 @@ class LazyRequest(BaseRequest):
         if self._real is not None:
             await self._real.shutdown()
 
-    async def do_request(self, *args: Any, **kwargs: Any) -> tuple[int, bytes]:
+    async def do_request(self, *args: Any, **kwargs: Any) -> tuple[int, bytes]:  # (BaseRequest's, passed on)
         return await self.real.do_request(*args, **kwargs)
 
 
@@ -166,17 +170,19 @@ class Container:
     def __init__(self) -> None:
         self.loop = asyncio.new_event_loop()
         self.settings: Settings | None = None
-        self.service: Any = None
+        self.service: Service | None = None
 
-    def run(self, coro: Coroutine[Any, Any, Any]) -> Any:
+    def run[T](self, coro: Coroutine[object, object, T]) -> T:
         return self.loop.run_until_complete(coro)
 
-    def get(self, settings: Settings, build: Callable[[Environment], Coroutine[Any, Any, Any]]) -> Any:
+    def get(self, settings: Settings, build: Callable[[Environment], Coroutine[object, object, Service]]) -> Service:
         """The service built from ``settings`` (built again when they changed since the last call)."""
         if self.settings != settings:
             self.reset()
-            self.service = self.run(build(settings[0]))
+            self.service = service = self.run(build(settings[0]))
             self.settings = settings
+            return service
+        assert self.service is not None  # (built with these settings)
         return self.service
 
     def reset(self) -> None:

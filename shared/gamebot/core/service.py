@@ -14,17 +14,19 @@ be remembered. Quest cards are played from the group's round message (``gamebot.
 from __future__ import annotations
 
 import logging
+import random
 import time
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
 
 from telegram import Update
 
 from gamebot.botapi import inbound
 from gamebot.botapi.bot_name import BotName
 from gamebot.botapi.callbacks import Codec
+from gamebot.botapi.telegram_io import TelegramIO
 from gamebot.compose import follow_up, redraw
 from gamebot.compose.context import Deps, lang_of
 from gamebot.core import metrics
@@ -40,7 +42,8 @@ from gamebot.outbox.uow import UnitOfWork
 from gamebot.storage import idle_record, recovery
 from gamebot.storage.effects import Budget, Effect
 from gamebot.storage.session import DamagedSession
-from gamebot.storage.store import Repository
+from gamebot.storage.store import JsonValue, Repository
+from gamebot.timing.scheduler import Scheduler
 
 log = logging.getLogger("gamebot.core.service")
 
@@ -51,7 +54,7 @@ class Answer:
     performs itself (the answer to a button, a one-message reply): no round trip of ours."""
 
     status: int
-    method: dict[str, Any] | None = None
+    method: dict[str, JsonValue] | None = None
 
 
 class Service:
@@ -62,13 +65,13 @@ class Service:
     def __init__(
         self,
         repo: Repository,
-        io: Any,
+        io: TelegramIO,
         codec: Codec,
         bot_username: str | BotName = "",
-        clock: Any = time.time,
-        seeds: Any = None,
+        clock: Callable[[], float] = time.time,
+        seeds: random.Random | None = None,
         archive_days: float = ARCHIVE_DAYS,
-        scheduler: Any = None,
+        scheduler: Scheduler | None = None,
         budget: Budget | None = None,
     ) -> None:
         """``seeds``: optional ``random.Random`` for game seeds (tests); otherwise ``secrets``.
@@ -83,9 +86,10 @@ class Service:
             settle=follow_up.settle, refresh=partial(redraw.refresh, deps), budget=budget, upgrade=recovery.move_out)
         self.courier = deps.courier = Courier(
             self.uow, io, schedule=self.timers.dispatch, follow_up=partial(follow_up.follow_up, deps),
+            mark_blocked=lambda user_id: deps.mark_user(user_id, blocked=True),
             tally=partial(tally, deps), notify=partial(nextgame.notify, deps))
 
-    def set_clock(self, clock: Any) -> None:
+    def set_clock(self, clock: Callable[[], float]) -> None:
         """Use ``clock`` for time everywhere (tests that move time)."""
         self.deps.clock = clock
         self.uow.clock = clock
@@ -100,7 +104,7 @@ class Service:
         self.uow.repo = value
 
     @property
-    def io(self) -> Any:
+    def io(self) -> TelegramIO:
         return self.deps.io
 
     @property
@@ -108,11 +112,11 @@ class Service:
         return self.deps.codec
 
     @property
-    def clock(self) -> Any:
+    def clock(self) -> Callable[[], float]:
         return self.deps.clock
 
     @clock.setter
-    def clock(self, value: Any) -> None:  # the handlers' clock only (``set_clock``: the unit of work's too)
+    def clock(self, value: Callable[[], float]) -> None:  # the handlers' clock only (``set_clock``: the unit of work's too)
         self.deps.clock = value
 
     @property
@@ -120,15 +124,15 @@ class Service:
         return self.deps.bot_username
 
     @property
-    def seeds(self) -> Any:
+    def seeds(self) -> random.Random | None:
         return self.deps.seeds
 
     @seeds.setter
-    def seeds(self, value: Any) -> None:
+    def seeds(self, value: random.Random | None) -> None:
         self.deps.seeds = value
 
-    async def wake(self, payload: dict[str, Any]) -> str:
-        """A chat's wake-up (``functions/timer``): what is due is done (``Timers.fire``). The bots' next
+    async def wake(self, payload: dict[str, JsonValue]) -> str:
+        """A chat's wake-up (``functions/timer``): what is due is done (``Timers.fire``). The AI seats' next
         move, if it planned one, is the chat's next wake-up: no invocation waits for it."""
         return await self.timers.fire(payload, Job(update=None, update_id=None))
 
@@ -136,19 +140,19 @@ class Service:
     # Entry point
     # ------------------------------------------------------------------------------------------------
 
-    def reading_ahead(self, data: dict[str, Any]) -> AbstractContextManager[None]:
+    def reading_ahead(self, data: dict[str, JsonValue]) -> AbstractContextManager[None]:
         """Around the handling of ``data``: a button of the running game has its group's session read
         while the update is parsed (``inbound.read_ahead``, ``Repository.prefetching``)."""
         return self.repo.prefetching(inbound.read_ahead(data, self.codec))
 
-    async def handle(self, data: dict[str, Any]) -> int:
+    async def handle(self, data: dict[str, JsonValue]) -> int:
         """Process one update; the HTTP status for Telegram (see ``handle_update`` for the answer)."""
         return (await self.handle_update(data)).status
 
-    async def handle_update(self, data: dict[str, Any], checked: bool = False) -> Answer:
+    async def handle_update(self, data: dict[str, JsonValue], checked: bool = False) -> Answer:
         """Process one update (the webhook's JSON): the status and the method to return to Telegram.
         ``checked``: the caller found nothing wrong with its shape already (``inbound.refusal``). The
-        answer comes once the update's own step is delivered: a bot's move it planned is the chat's next
+        answer comes once the update's own step is delivered: an AI seat's move it planned is the chat's next
         wake-up (``gamebot.timing.wakeup``), never waited for here."""
         problem = None if checked else inbound.refusal(data)  # checked before anything reads or stores it
         update = None

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from engine import prompts, public_view
+from engine.views import PublicView
 from gamebot.botapi.callbacks import parse_start_payload
 from gamebot.botapi.telegram_io import Out
 from gamebot.compose import game as game_messages
@@ -18,7 +18,7 @@ from gamebot.compose.context import (
     player_lang,
     seated,
 )
-from gamebot.compose.follow_up import settle_again
+from gamebot.compose.follow_up import again_gone
 from gamebot.handlers import lobby
 from gamebot.handlers.handling import Job, finish, game_of, reply_lang, transact, transient
 from gamebot.handlers.play import archive
@@ -237,7 +237,9 @@ async def cancel_damaged(deps: Deps, job: Job) -> None:
         return
     plan = Plan(outs=salvaged_closing(salvaged))
     s.keyboards, s.pinned = [], None
-    settle_again(plan, s)  # (the last game's "Play again", if it can do nothing any more)
+    if (gone := again_gone(s)) is not None:  # (the last game's "Play again", if it can do nothing any more)
+        plan.outs.append(gone)
+        s.again_msg = s.again_game = None
     s.mark_seen(job.update_id)
     deps.repo.put(Item(key=chat_key(chat_id), body=s.body()), stored.version)  # a conflict: redelivered
     job.committed = True
@@ -259,7 +261,7 @@ def salvaged_closing(s: Session) -> list[Out]:
     return outs
 
 
-def closing(s: Session, table: Table, pv: dict[str, Any], round_now: Out | None = None) -> list[Out]:
+def closing(s: Session, table: Table, pv: PublicView, round_now: Out | None = None) -> list[Out]:
     """A cancelled game's messages closed for good: the buttons of every decision still on screen
     taken away (the round message and its /status copies, the Leader's picker, the private prompts),
     the round message as it stood, without its time limit (``round_now``), then the board in its final
@@ -285,7 +287,6 @@ def close(deps: Deps, s: Session, by: str, removed: bool = False) -> Plan:
     was_playing = s.status == PLAYING
     s.status = CANCELLED
     s.sel = {}
-    pv: dict[str, Any] = {}
     if was_playing:
         state = game_of(s)
         pv = public_view(state)

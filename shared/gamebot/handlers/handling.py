@@ -184,7 +184,7 @@ def game_of(s: Session) -> GameState:
     return state
 
 
-def host_check(s: Session, user: Any) -> None:
+def host_check(s: Session, user: User) -> None:
     if user.id != s.host:
         host = next((p.name for p in s.players if p.id == s.host), "?")
         raise Reply(texts.t("lobby.only_host", lang_of(user, s), host=host), alert=True)

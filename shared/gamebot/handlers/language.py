@@ -2,7 +2,7 @@
 private chat, the person's own, for everything sent to them in private in every group (``own_lang``)."""
 from __future__ import annotations
 
-from typing import Any
+from telegram import Chat, User
 
 from engine import public_view
 from gamebot.botapi.buttons import Language, Pressed
@@ -49,7 +49,7 @@ async def cmd_language(deps: Deps, job: Job, args: str) -> None:
         text = texts.t("language.unknown", lang, code=esc(wanted[:16]), languages=esc(language_names()))
         await finish(deps, job, Plan(answer=text))
         return
-    await set_language(deps, job, chat, user, code, None)
+    await set_language(deps, job, chat, user, code, None, chat_id=chat.id)
 
 
 async def on_button(deps: Deps, job: Job, pressed: Pressed) -> None:
@@ -66,11 +66,10 @@ async def on_button(deps: Deps, job: Job, pressed: Pressed) -> None:
                        q.message.message_id if q.message else None, chat_id=pressed.chat_id)
 
 
-async def set_language(deps: Deps, job: Job, chat: Any, user: Any, code: str, picker_msg: int | None,
-                       chat_id: int | None = None) -> None:
+async def set_language(deps: Deps, job: Job, chat: Chat | None, user: User, code: str, picker_msg: int | None,
+                       chat_id: int) -> None:
     """The group's language becomes ``code``. While a lobby or game is open only its host or a group
     admin may change it; otherwise anyone in the group may."""
-    chat_id = chat_id if chat_id is not None else chat.id
     session, _ = deps.load(chat_id)
     admin = False
     if session is not None and session.active and user.id != session.host:
@@ -129,7 +128,7 @@ def own_picker(deps: Deps, user_id: int, chosen: str, lang: str) -> tuple[str, l
     return text, [*rows, [Btn(auto, Language("").encode(deps.codec, user_id))]]
 
 
-async def own_language(deps: Deps, job: Job, user: Any, wanted: str) -> None:
+async def own_language(deps: Deps, job: Job, user: User, wanted: str) -> None:
     """``/language`` in private: the picker, or the language named set at once."""
     rec, _ = deps.load_user(user.id)
     chosen = rec.chosen_lang if texts.supported(rec.chosen_lang) else ""
@@ -148,7 +147,7 @@ async def own_language(deps: Deps, job: Job, user: Any, wanted: str) -> None:
     await set_own_language(deps, job, user, code, None)
 
 
-async def set_own_language(deps: Deps, job: Job, user: Any, code: str, picker_msg: int | None) -> None:
+async def set_own_language(deps: Deps, job: Job, user: User, code: str, picker_msg: int | None) -> None:
     """``user``'s own language becomes ``code`` ("": their app's, else the group's), kept in their record;
     a seat they hold in a lobby or a game speaks it from its next private message on (the seat and the
     record in one write, with the update id: a redelivery is applied once)."""

@@ -4,34 +4,44 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from typing import Any
+
+from telegram import User
 
 import engine
 from engine import new_game, validate_config
 from gamebot.botapi.buttons import (
-    AddBot,
+    AddAiSeat,
     Join,
     Leave,
     Op,
     OpenSettings,
     PlayAgain,
     Pressed,
-    RemoveBot,
+    RemoveAiSeat,
     StartGame,
 )
 from gamebot.botapi.telegram_io import Out
 from gamebot.compose import game as game_messages
 from gamebot.compose import redraw, settings_check
 from gamebot.compose.context import MAX_PLAYERS, Deps, display_name, lang_of, own_lang
-from gamebot.handlers import bots, nextgame
+from gamebot.handlers import ai_seats, nextgame, play
 from gamebot.handlers.handling import Job, check_game, finish, host_check, transact
 from gamebot.handlers.settings import lobby_settings
 from gamebot.language import texts
 from gamebot.language.markup import shorten
 from gamebot.messages.table import esc
 from gamebot.outbox.plan import Plan, Reply
-from gamebot.storage.seats import is_bot_id
-from gamebot.storage.session import CANCELLED, LOBBY, PLAYING, Player, Session, new_game_id, user_key
+from gamebot.storage.seats import is_ai_seat_id
+from gamebot.storage.session import (
+    CANCELLED,
+    LOBBY,
+    PLAYING,
+    Player,
+    Session,
+    Settings,
+    new_game_id,
+    user_key,
+)
 from gamebot.storage.store import Item, Write
 from gamebot.timing.policy import carry_over, configure
 
@@ -49,12 +59,12 @@ async def cmd_newgame(deps: Deps, job: Job, args: str) -> None:
     await finish(deps, job, plan)
 
 
-def open_lobby(deps: Deps, s: Session | None, chat_id: int, title: str, user: Any, settings: Any,
-               rematch_of: str | None = None, invited: list[Player] | None = None, bot_seats: int = 0,
+def open_lobby(deps: Deps, s: Session | None, chat_id: int, title: str, user: User, settings: Settings,
+               rematch_of: str | None = None, invited: list[Player] | None = None, ai_seat_count: int = 0,
                practice: bool = False) -> Plan:
     """A new lobby in the group of ``s`` (None: a group new to the bot), hosted by ``user``, who joins it
     if the bot can message them. ``rematch_of``: the game it replays, whose players are ``invited``;
-    ``bot_seats``: bots seated at once; ``practice``: the lobby of a /practice game, in the user's private
+    ``ai_seat_count``: AI seats seated at once; ``practice``: the lobby of a /practice game, in the user's private
     chat (``chat_id``), in their language."""
     rec, version = deps.load_user(user.id)
     own = own_lang(user, rec)  # "" when we do not speak the user's language
@@ -77,7 +87,7 @@ def open_lobby(deps: Deps, s: Session | None, chat_id: int, title: str, user: An
         again_msg=s.again_msg if s is not None else None,
         again_game=s.again_game if s is not None else None,
         rematch_of=rematch_of,
-        invited=[p for p in invited or [] if p.id != user.id and not is_bot_id(p.id)],
+        invited=[p for p in invited or [] if p.id != user.id and not is_ai_seat_id(p.id)],
         practice=practice,
     )
     plan = Plan(session=session)
@@ -90,8 +100,8 @@ def open_lobby(deps: Deps, s: Session | None, chat_id: int, title: str, user: An
         rec = rec.model_copy(update={"chat": chat_id, "game_id": session.game_id, "name": display_name(user)})
         plan.writes.append(Write(Item(key=user_key(user.id), body=rec.body()), version))
         table = deps.table(session)
-    for _ in range(bot_seats):
-        bots.seat_bot(session)
+    for _ in range(ai_seat_count):
+        ai_seats.new_ai_seat(session)
     text, kb = redraw.lobby(deps, session)
     plan.outs.append(Out("send", chat_id=chat_id, text=text, keyboard=kb, remember="lobby_msg", tag="lobby"))
     if elsewhere is not None:
@@ -105,10 +115,10 @@ def open_lobby(deps: Deps, s: Session | None, chat_id: int, title: str, user: An
     return plan
 
 
-def play_again(deps: Deps, s: Session | None, user: Any, pressed: Pressed, msg_id: int | None = None) -> Plan:
+def play_again(deps: Deps, s: Session | None, user: User, pressed: Pressed, msg_id: int | None = None) -> Plan:
     """"Play again" on a game-over message: a lobby with the same settings, the game's players invited;
     while a lobby is open (that one, or one /newgame opened), the same button joins it. Once a game runs
-    it can do nothing: the answer says why, and the button goes (``follow_up.settle_again`` takes it away
+    it can do nothing: the answer says why, and the button goes (``follow_up.again_gone`` takes it away
     from the group's screen as the game starts)."""
     lang = lang_of(user, s)
     if s is not None and s.status == LOBBY:
@@ -119,10 +129,10 @@ def play_again(deps: Deps, s: Session | None, user: Any, pressed: Pressed, msg_i
                     tag="stale")] if msg_id else []
         return Plan(answer=texts.t(key, lang), alert=True, outs=gone)
     return open_lobby(deps, s, s.chat_id, s.title, user, lobby_settings(s.settings, ""), rematch_of=s.game_id,
-                      invited=list(s.players), bot_seats=len(bots.bot_players(s)), practice=s.practice)
+                      invited=list(s.players), ai_seat_count=len(ai_seats.ai_seats_at(s)), practice=s.practice)
 
 
-def join(deps: Deps, s: Session | None, user: Any, game_id: str | None, via_start: bool = False) -> Plan:
+def join(deps: Deps, s: Session | None, user: User, game_id: str | None, via_start: bool = False) -> Plan:
     """``user`` joins the lobby of ``game_id`` (its button, or ``via_start``: the private deep link; "Play
     again" names ``s``'s own, a ``Session.game_id``)."""
     rec, version = deps.load_user(user.id)
@@ -173,7 +183,7 @@ async def cmd_leave(deps: Deps, job: Job, args: str) -> None:
     await finish(deps, job, plan)
 
 
-def leave(deps: Deps, s: Session | None, user: Any, game_id: str | None) -> Plan:
+def leave(deps: Deps, s: Session | None, user: User, game_id: str | None) -> Plan:
     lang = lang_of(user, s)
     if s is None or not s.active or (game_id is not None and s.game_id != game_id):
         raise Reply(texts.t("leave.nothing", lang))
@@ -188,8 +198,8 @@ def leave(deps: Deps, s: Session | None, user: Any, game_id: str | None) -> Plan
     if rec.chat == s.chat_id:
         rec = rec.model_copy(update={"chat": None, "game_id": None})
         plan.writes.append(Write(Item(key=user_key(user.id), body=rec.body()), version))
-    people = [p for p in s.players if not is_bot_id(p.id)]
-    if not people:  # (bots alone do not keep a lobby open)
+    people = [p for p in s.players if not is_ai_seat_id(p.id)]
+    if not people:  # (AI seats alone do not keep a lobby open)
         s.status = CANCELLED
         text, kb = deps.table(s).t("lobby.closed"), None
     else:
@@ -202,7 +212,7 @@ def leave(deps: Deps, s: Session | None, user: Any, game_id: str | None) -> Plan
     return plan
 
 
-def open_settings(deps: Deps, s: Session | None, user: Any, pressed: Pressed) -> Plan:
+def open_settings(deps: Deps, s: Session | None, user: User, pressed: Pressed) -> Plan:
     lang = lang_of(user, s)
     s = check_game(s, pressed.game_id, LOBBY, lang)
     host_check(s, user)
@@ -219,7 +229,7 @@ def config(s: Session, n: int) -> engine.GameConfig:
     return settings_check.config_for(s.settings, n)
 
 
-def start_game(deps: Deps, s: Session | None, user: Any, pressed: Pressed, msg_id: int | None) -> Plan:
+def start_game(deps: Deps, s: Session | None, user: User, pressed: Pressed, msg_id: int | None) -> Plan:
     """The host pressed Start: deal if the table can play these settings (``msg_id``: the lobby message)."""
     lang = lang_of(user, s)
     s = check_game(s, pressed.game_id, LOBBY, lang)
@@ -250,8 +260,8 @@ def launch(deps: Deps, s: Session, cfg: engine.GameConfig, msg_id: int | None) -
     seed = deps.seeds.getrandbits(48) if deps.seeds is not None else secrets.randbits(48)
     state, events = new_game(configure(cfg, s.settings.timers), seed)
     s.status = PLAYING
-    if deps.scheduler is None and bots.waiting_bots(s, state):  # no alarm to pace them: at once
-        state, more = bots.play_now(s, state)
+    if deps.scheduler is None and ai_seats.waiting_ai_seats(s, state):  # no alarm to pace them: at once
+        state, more = ai_seats.play_now(s, state)
         events = [*events, *more]
     s.set_game(state)
     s.board_msg = msg_id or s.lobby_msg
@@ -259,7 +269,7 @@ def launch(deps: Deps, s: Session, cfg: engine.GameConfig, msg_id: int | None) -
     s.unreachable = []
     s.invited, s.rematch_of = [], None
     plan = Plan(session=s)
-    plan.outs = game_messages.game_outs(deps, s, None, state, events, trigger=("start", msg_id))
+    plan.outs = play.keep(s, game_messages.game_outs(deps, s, None, state, events, trigger=("start", msg_id)))
     if s.board_msg:
         plan.outs.append(Out("pin", chat_id=s.chat_id, message_id=s.board_msg, essential=False, tag="pin"))
     return plan
@@ -267,15 +277,15 @@ def launch(deps: Deps, s: Session, cfg: engine.GameConfig, msg_id: int | None) -
 
 # What a lobby button decides: (deps, session, user, pressed, message id) -> Plan. (Module names are
 # looked up at each press.)
-Decision = Callable[[Deps, Session | None, Any, Pressed, int | None], Plan]
+Decision = Callable[[Deps, Session | None, User, Pressed, int | None], Plan]
 DECISIONS: dict[type[Op], Decision] = {
     Join: lambda deps, s, user, pressed, msg_id: join(deps, s, user, pressed.game_id),
     Leave: lambda deps, s, user, pressed, msg_id: leave(deps, s, user, pressed.game_id),
     OpenSettings: lambda deps, s, user, pressed, msg_id: open_settings(deps, s, user, pressed),
     StartGame: lambda deps, s, user, pressed, msg_id: start_game(deps, s, user, pressed, msg_id),
     PlayAgain: lambda deps, s, user, pressed, msg_id: play_again(deps, s, user, pressed, msg_id),
-    AddBot: lambda deps, s, user, pressed, msg_id: bots.add_bot(deps, s, user, pressed),
-    RemoveBot: lambda deps, s, user, pressed, msg_id: bots.remove_bot(deps, s, user, pressed),
+    AddAiSeat: lambda deps, s, user, pressed, msg_id: ai_seats.add_ai_seat(deps, s, user, pressed),
+    RemoveAiSeat: lambda deps, s, user, pressed, msg_id: ai_seats.remove_ai_seat(deps, s, user, pressed),
 }
 
 

@@ -5,25 +5,28 @@ archive and statistics."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
-from engine import Action, GameState, IllegalAction, apply_action, prompts, public_view, waiting_for
+from telegram import User
+
+from engine import Action, Event, GameState, IllegalAction, apply_action, prompts, public_view, waiting_for
 from engine.timeouts import TIMEOUT
+from engine.views import PublicView
 from gamebot.botapi.buttons import Card, Pressed, TeamConfirm, TeamQuest, TeamSeat, Vote
+from gamebot.botapi.telegram_io import Out
 from gamebot.compose import game as game_messages
 from gamebot.compose.context import Deps, lang_of
-from gamebot.handlers import bots, selection, statistics
+from gamebot.handlers import ai_seats, selection, statistics
 from gamebot.handlers.handling import Job, check_game, finish, game_of, transact
 from gamebot.language import texts, wording
 from gamebot.language.markup import escape
 from gamebot.messages import round_message
 from gamebot.outbox.plan import Plan, Reply
 from gamebot.storage import state_cache
-from gamebot.storage.session import PLAYING, Selection, Session, archive_key, serial
+from gamebot.storage.session import ENDED, PLAYING, Selection, Session, archive_key, serial
 from gamebot.storage.store import Item, Write
 
 # press(deps, session, state, seat (None: not at the table), user, lang, message id, pressed) -> Plan
-Press = Callable[[Deps, Session, GameState, "int | None", Any, str, "int | None", Pressed], Plan]
+Press = Callable[[Deps, Session, GameState, "int | None", User, str, "int | None", Pressed], Plan]
 
 
 async def game_button(deps: Deps, job: Job, pressed: Pressed, press: Press) -> None:
@@ -78,15 +81,15 @@ def refusal(s: Session, state: GameState, action: Action, lang: str, exc: Illega
     return Reply(text, alert=True, final=exc.code in FINAL)
 
 
-def commit_game(deps: Deps, s: Session, state: GameState, new: GameState, events: list[Any],
+def commit_game(deps: Deps, s: Session, state: GameState, new: GameState, events: list[Event],
                 trigger: tuple[str, int | None]) -> Plan:
     """The session after a move: the new state, its messages, and the archive if the game ended. Without
-    a scheduler the bot seats' moves that follow are made in this step too (``bots.play_now``)."""
-    if deps.scheduler is None and bots.waiting_bots(s, new):
-        new, more = bots.play_now(s, new)
+    a scheduler the AI seats' moves that follow are made in this step too (``ai_seats.play_now``)."""
+    if deps.scheduler is None and ai_seats.waiting_ai_seats(s, new):
+        new, more = ai_seats.play_now(s, new)
         events = [*events, *more]
     s.set_game(new)
-    outs = game_messages.game_outs(deps, s, state, new, events, trigger)
+    outs = keep(s, game_messages.game_outs(deps, s, state, new, events, trigger))
     plan = Plan(session=s, outs=outs)
     if new.over:
         final = public_view(new)
@@ -95,7 +98,20 @@ def commit_game(deps: Deps, s: Session, state: GameState, new: GameState, events
     return plan
 
 
-def archive(deps: Deps, s: Session, state: GameState, final_view: dict[str, Any]) -> Write:
+def keep(s: Session, told: game_messages.Told) -> list[Out]:
+    """What the session keeps of a game's change, decided with it (``game_outs`` says it, the step applies
+    it): a vote opened (its message not sent yet: its id comes back with the delivery; the news atop it),
+    the game over (no selection left; the "Play again" message is this game's, its id yet to come).
+    Returns the change's messages."""
+    if told.vote is not None:
+        s.vote_serial, s.vote_msg, s.vote_intro = told.vote.serial, None, told.vote.intro
+    if told.ended:
+        s.status, s.sel = ENDED, {}
+        s.again_msg, s.again_game = None, s.game_id
+    return told.outs
+
+
+def archive(deps: Deps, s: Session, state: GameState, final_view: PublicView) -> Write:
     """The game is finished (ended or cancelled): keep its summary in the chat item for good and move
     the whole game to an archive item that expires by TTL. Written in the same transaction."""
     now = deps.clock()
@@ -124,7 +140,7 @@ def archive(deps: Deps, s: Session, state: GameState, final_view: dict[str, Any]
 # --- the team picker (the Leader, private) -------------------------------------------------------------
 
 
-def team_press(deps: Deps, s: Session, state: GameState, seat: int | None, user: Any, lang: str,
+def team_press(deps: Deps, s: Session, state: GameState, seat: int | None, user: User, lang: str,
                msg_id: int | None, pressed: Pressed) -> Plan:
     if serial(state) != pressed.serial:
         raise Reply(texts.t("error.stale", lang), final=True)  # (a decision point never comes back)
@@ -139,7 +155,7 @@ def team_press(deps: Deps, s: Session, state: GameState, seat: int | None, user:
     if isinstance(op, TeamSeat):
         if op.seat not in prompt.targets:
             raise Reply(texts.t("error.stale", lang), final=True)
-        full = wording.team_full(prompt.model_dump(), sel.quest, len(sel.targets), lang, state.config.theme.value)
+        full = wording.team_full(prompt, sel.quest, len(sel.targets), lang, state.config.theme.value)
         if full and op.seat not in sel.targets:
             raise Reply(full)  # (noted: once a name is taken off, this very tap could pass)
         sel.targets = sorted(set(sel.targets) ^ {op.seat})
@@ -151,7 +167,7 @@ def team_press(deps: Deps, s: Session, state: GameState, seat: int | None, user:
                                         state.config.theme.value))
         sel.quest = op.quest
     elif isinstance(op, TeamConfirm):
-        missing = selection.team_missing(prompt.model_dump(), sel, lang, state.config.theme.value)
+        missing = selection.team_missing(prompt, sel, lang, state.config.theme.value)
         if missing:  # said before the engine is asked: what the team still needs
             raise Reply(missing, alert=True)
         action = Action(seat=seat, kind="propose", targets=tuple(sel.targets),
@@ -171,7 +187,7 @@ def team_press(deps: Deps, s: Session, state: GameState, seat: int | None, user:
 # --- votes (group) -------------------------------------------------------------------------------------
 
 
-def vote_press(deps: Deps, s: Session, state: GameState, seat: int | None, user: Any, lang: str,
+def vote_press(deps: Deps, s: Session, state: GameState, seat: int | None, user: User, lang: str,
                msg_id: int | None, pressed: Pressed) -> Plan:
     op = pressed.op
     if serial(state) != pressed.serial or not isinstance(op, Vote):
@@ -187,7 +203,7 @@ def vote_press(deps: Deps, s: Session, state: GameState, seat: int | None, user:
 # --- quest cards (group) -------------------------------------------------------------------------------
 
 
-def card_press(deps: Deps, s: Session, state: GameState, seat: int | None, user: Any, lang: str,
+def card_press(deps: Deps, s: Session, state: GameState, seat: int | None, user: User, lang: str,
                msg_id: int | None, pressed: Pressed) -> Plan:
     """A quest card pressed under the round message: seen by the bot alone; the presser alone is
     answered (the card played, or why it is refused and which cards they may play)."""

@@ -1,4 +1,4 @@
-"""/practice: a game of one person and 4 to 9 of the bot's own players (``gamebot.handlers.bots``), in the
+"""/practice: a game of one person and 4 to 9 AI seats (``gamebot.handlers.ai_seats``), in the
 person's private chat with the bot. That chat is the table: its session is keyed by the private chat's
 id (the user's own, never a group's), so the messages a group would get (the lobby, the board, the
 votes and quest cards, the end and its picture) arrive there, next to the person's own prompts, in
@@ -15,19 +15,19 @@ from gamebot.language import texts
 from gamebot.language.markup import plain, shorten
 from gamebot.messages.table import esc
 from gamebot.outbox.plan import Plan, Reply
-from gamebot.storage.seats import MAX_BOTS
+from gamebot.storage.seats import MAX_AI_SEATS
 from gamebot.storage.session import Session
 
-MIN_BOTS, DEFAULT_BOTS = 4, 4
+MIN_AI_SEATS, DEFAULT_AI_SEATS = 4, 4
 
 
-def bot_count(args: str) -> int | None:
-    """How many bots ``/practice [N] [game]`` asks for (None: a number out of ``MIN_BOTS``..``MAX_BOTS``)."""
+def ai_seat_count(args: str) -> int | None:
+    """How many AI seats ``/practice [N] [game]`` asks for (None: a number out of ``MIN_AI_SEATS``..``MAX_AI_SEATS``)."""
     numbers = [w for w in args.split() if w.isascii() and w.isdigit()]
     if not numbers:
-        return DEFAULT_BOTS
+        return DEFAULT_AI_SEATS
     n = int(numbers[0])
-    return n if MIN_BOTS <= n <= min(MAX_BOTS, MAX_PLAYERS - 1) else None
+    return n if MIN_AI_SEATS <= n <= min(MAX_AI_SEATS, MAX_PLAYERS - 1) else None
 
 
 async def cmd_practice(deps: Deps, job: Job, args: str) -> None:
@@ -38,9 +38,9 @@ async def cmd_practice(deps: Deps, job: Job, args: str) -> None:
         return
     rec, _ = deps.load_user(user.id)
     lang = own_lang(user, rec) or lang_of(user)
-    count = bot_count(args)
+    count = ai_seat_count(args)
     if count is None:
-        await finish(deps, job, Plan(answer=texts.t("practice.count", lang, min=MIN_BOTS, max=MAX_BOTS)))
+        await finish(deps, job, Plan(answer=texts.t("practice.count", lang, min=MIN_AI_SEATS, max=MAX_AI_SEATS)))
         return
     elsewhere = deps.active_elsewhere(rec, chat.id)
     if elsewhere is not None:
@@ -56,7 +56,7 @@ async def cmd_practice(deps: Deps, job: Job, args: str) -> None:
             raise Reply(texts.t("practice.exists", lang))
         title = shorten(plain(texts.t("practice.title", lang)), 128)
         return lobby.open_lobby(deps, s, chat.id, title, user, lobby_settings(s.settings if s else None, words),
-                                bot_seats=count, practice=True)
+                                ai_seat_count=count, practice=True)
 
     plan = transact(deps, job, chat.id, decide)
     await finish(deps, job, plan)

@@ -4,10 +4,11 @@ prompt again with the selection so far, and Confirm before it is whole says what
 (``gamebot.handlers.selection``)."""
 from __future__ import annotations
 
-from typing import Any
+from telegram import User
 
-from engine import Action, GameState, prompts, public_view
+from engine import Action, GameState, Prompt, prompts, public_view
 from gamebot.botapi.buttons import (
+    Op,
     Pressed,
     PromptChoice,
     PromptConfirm,
@@ -32,7 +33,7 @@ DONE = Html("✔️")  # the answer to a press that made the move
 PROMPT_OPS = (PromptPass, PromptTarget, PromptChoice, PromptQuest, PromptConfirm, PromptUnknown)
 
 
-def _action(op: Any, prompt: Any, mode: str, seat: int, sel: Selection) -> Action | None:
+def _action(op: Op | None, prompt: Prompt, mode: str, seat: int, sel: Selection) -> Action | None:
     """The move a press makes (None: the selection changed, ``sel``); a ``Reply`` if it cannot."""
     immediate = mode == "immediate"
     if isinstance(op, PromptPass) and prompt.optional:
@@ -69,7 +70,7 @@ class _Stale(Exception):
     """The press names nothing this prompt offers."""
 
 
-def prompt_press(deps: Deps, s: Session, state: GameState, seat: int | None, user: Any, lang: str,
+def prompt_press(deps: Deps, s: Session, state: GameState, seat: int | None, user: User, lang: str,
                  msg_id: int | None, pressed: Pressed) -> Plan:
     if seat is None:
         raise Reply(texts.t("error.not_in_game", lang), final=True)
@@ -109,7 +110,7 @@ def prompt_press(deps: Deps, s: Session, state: GameState, seat: int | None, use
                                  essential=False, user_id=user.id, tag="prompt", live=s_now))
         return plan
     if isinstance(op, PromptConfirm):
-        missing = selection.prompt_missing(pd, sel, lang, theme)
+        missing = selection.prompt_missing(prompt, sel, lang, theme)
         if missing:  # said before the engine is asked: what is still to choose
             raise Reply(missing, alert=True)
     prompt_text, _ = private_prompt(table, pd, deps.codec, s_now, None, public_view(state))

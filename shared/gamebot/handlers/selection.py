@@ -15,10 +15,10 @@ A confirm pressed before the selection is whole is answered with what is missing
 """
 from __future__ import annotations
 
-from typing import Any
-
+from engine import Prompt
 from gamebot.language import texts
 from gamebot.language.markup import Html
+from gamebot.storage.session import Selection
 
 
 def toast(names: list[str], extra: list[str], lang: str, theme: str) -> Html:
@@ -39,17 +39,17 @@ def _players(wanted: int, chosen: int, lang: str, theme: str) -> Html | None:
     return texts.t("select.need_players", lang, theme, size=wanted, count=chosen)
 
 
-def team_missing(prompt: dict[str, Any], sel: Any, lang: str, theme: str) -> Html | None:
+def team_missing(prompt: Prompt, sel: Selection | None, lang: str, theme: str) -> Html | None:
     """Why the Leader's selection cannot be proposed yet (None: it is a whole team): the quest to choose
     first (Targeting), else how many players the team needs and how many are chosen."""
     quest = sel.quest if sel is not None else None
     chosen = len(sel.targets) if sel is not None else 0
-    if prompt.get("quests"):
+    if prompt.quests:
         if quest is None:
             return texts.t("team.choose_quest_first", lang, theme)
-        sizes = {int(q): int(n) for q, n in (prompt.get("info") or {}).get("sizes", {}).items()}
-        return _players(sizes.get(quest, int(prompt.get("pick") or 0)), chosen, lang, theme)
-    return _players(int(prompt.get("pick") or 0), chosen, lang, theme)
+        sizes = {int(q): int(n) for q, n in prompt.info.get("sizes", {}).items()}
+        return _players(sizes.get(quest, prompt.pick), chosen, lang, theme)
+    return _players(prompt.pick, chosen, lang, theme)
 
 
 def _cards(choices: list[str], lang: str) -> bool:
@@ -57,16 +57,16 @@ def _cards(choices: list[str], lang: str) -> bool:
     return all(texts.has(f"card.{c}", lang) or texts.has(f"plot.{c.removeprefix('plot_')}", lang) for c in choices)
 
 
-def prompt_missing(prompt: dict[str, Any], sel: Any, lang: str, theme: str) -> Html | None:
+def prompt_missing(prompt: Prompt, sel: Selection | None, lang: str, theme: str) -> Html | None:
     """Why a select-mode prompt's selection cannot be confirmed yet (None: it can): each thing still to
     choose, one a line (the card or option when there is more than one, the quest, the players)."""
-    choices = list(prompt.get("choices") or [])
+    choices = list(prompt.choices)
     lines = []
     if len(choices) > 1 and (sel is None or sel.choice is None):
         lines.append(texts.t("select.need_card" if _cards(choices, lang) else "select.need_choice", lang, theme))
-    if prompt.get("quests") and (sel is None or sel.quest is None):
+    if prompt.quests and (sel is None or sel.quest is None):
         lines.append(texts.t("team.choose_quest_first", lang, theme))
-    pick = int(prompt.get("pick") or 0)
+    pick = prompt.pick
     if pick:
         players = _players(pick, len(sel.targets) if sel is not None else 0, lang, theme)
         if players:

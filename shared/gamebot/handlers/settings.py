@@ -2,12 +2,13 @@
 with (``/newgame <game>``)."""
 from __future__ import annotations
 
-from typing import Any
+from telegram import User
 
 from gamebot.botapi.buttons import Panel, Pressed, SettingsDone
 from gamebot.botapi.telegram_io import Out
 from gamebot.compose import redraw, settings_check, settings_panel
 from gamebot.compose.context import Deps, lang_of
+from gamebot.handlers import settings_ops
 from gamebot.handlers.handling import Job, finish, host_check, transact
 from gamebot.language import texts
 from gamebot.messages.settings import needs_line
@@ -18,7 +19,7 @@ from gamebot.storage.session import LOBBY, Session, Settings
 GAME_WORDS = {"res": "resistance", "rés": "resistance", "ava": "avalon"}
 
 
-def lobby_settings(previous: Any, args: str) -> Any:
+def lobby_settings(previous: Settings | None, args: str) -> Settings:
     """Settings for a new lobby: the group's previous ones (or the defaults), in the game the command
     names if it names one (``/newgame resistance``, ``/newgame avalon``), whatever the group played
     before."""
@@ -50,11 +51,11 @@ async def on_button(deps: Deps, job: Job, pressed: Pressed) -> None:
     await finish(deps, job, plan)
 
 
-def panel_press(deps: Deps, s: Session, user: Any, lang: str, msg_id: int | None, op: Panel) -> Plan:
+def panel_press(deps: Deps, s: Session, user: User, lang: str, msg_id: int | None, op: Panel) -> Plan:
     """A page or an option of the panel: the settings change, the panel is drawn again. An option that
     needs a character not chosen is not switched on: an alert says which, and where to add it."""
     try:
-        page, changed, language = settings_panel.apply(s.settings, op.op, len(s.players))
+        page, changed, language = settings_ops.apply(s.settings, op.op, len(s.players))
     except settings_panel.StaleOp:
         raise Reply(texts.t("error.stale", lang)) from None
     except settings_panel.NeedsCharacters as refused:
@@ -68,7 +69,7 @@ def panel_press(deps: Deps, s: Session, user: Any, lang: str, msg_id: int | None
     return Plan(session=s if changed else None, outs=outs)
 
 
-def settings_done(deps: Deps, s: Session, user: Any, lang: str, msg_id: int | None) -> Plan:
+def settings_done(deps: Deps, s: Session, user: User, lang: str, msg_id: int | None) -> Plan:
     """Done: the panel loses its buttons, the lobby shows the settings; said "saved" only when the
     table that will play can play them (else why not, in an alert)."""
     text, kb = redraw.lobby(deps, s)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import GameState
+from engine.views import PublicView
 from gamebot.botapi.telegram_io import Out
 from gamebot.compose.context import Deps, lang_of, own_lang
 from gamebot.compose.follow_up import picture_out
@@ -13,24 +15,25 @@ from gamebot.messages.table import Table, esc
 from gamebot.outbox.plan import Plan
 from gamebot.storage import recovery
 from gamebot.storage.effects import Effect
-from gamebot.storage.seats import bot_seats
+from gamebot.storage.seats import ai_seats
 from gamebot.storage.session import ENDED, Session, chat_key, user_key
 from gamebot.storage.store import retrying
 from gamebot.story import end_text
 
 
-def stats_effect(s: Session, state: Any, final_view: dict[str, Any]) -> Effect | None:
+def stats_effect(s: Session, state: GameState, final_view: PublicView) -> Effect | None:
     """The outbox entry that counts a game that just ended in the statistics and ratings, delivered
     after the commit (``tally``); None for a game that does not count (cancelled, too few humans, practice)."""
     from gamebot.scores import stats  # only when a game ends: not at cold start
 
-    bots = bot_seats([p.id for p in s.players])
-    humans = sum(1 for seat, p in enumerate(s.players) if not p.bot and seat not in bots)
-    if s.practice or not stats.counts(s.status, humans, len(bots)):  # (a /practice game never counts)
+    seats_ai = ai_seats([p.id for p in s.players])  # the seats the bot played itself
+    # Humans: neither an AI seat nor a Telegram bot account that joined like a person (``Player.bot``).
+    humans = sum(1 for seat, p in enumerate(s.players) if not p.bot and seat not in seats_ai)
+    if s.practice or not stats.counts(s.status, humans, len(seats_ai)):  # (a /practice game never counts)
         return None
     idle = getattr(s, "idle", None) or {}  # timeouts per user id (str) this game, when sessions keep them
     o = stats.outcome(s.chat_id, s.game_id or "", [p.id for p in s.players], s.names(), state, final_view,
-                      idle if isinstance(idle, dict) else {}, title=s.title, bots=bots)
+                      idle if isinstance(idle, dict) else {}, title=s.title, ai_seats=seats_ai)
     return Effect(seq=0, op="stats", chat=0, stats=o.data(), tag="stats")
 
 
@@ -50,7 +53,7 @@ def tally(deps: Deps, effect: Effect) -> None:
     retrying(attempt)
 
 
-def end_extras(deps: Deps, s: Session, state: Any, final_view: dict[str, Any], plan: Plan) -> None:
+def end_extras(deps: Deps, s: Session, state: GameState, final_view: PublicView, plan: Plan) -> None:
     """A game has just ended (not cancelled): count it after the commit, and send its picture after the
     text."""
     if s.status != ENDED:
@@ -103,7 +106,7 @@ async def cmd_history(deps: Deps, job: Job, args: str) -> None:
         target, user_id = chat.id, None
     out = picture_out(target, last, lang, user_id=user_id, essential=True)
     if out is None:  # no picture: the text history instead
-        pv = last.get("view") or {}
+        pv: Any = last.get("view") or {}  # stored JSON (a final public view, {} if lost): read defensively
         table = Table(chat_id=target, game_id=str(last.get("game_id") or ""), lang=lang,
                              theme=str(pv.get("theme") or "avalon"), names=list(last.get("names") or []))
         outs = [Out("send", chat_id=target, text=text, user_id=user_id, tag="history")

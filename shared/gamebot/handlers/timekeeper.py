@@ -12,8 +12,8 @@ stays one read and one write).
 
 When the alarm fires (:meth:`Timers.fire`, from ``functions/timer/app.py``: a wake-up of the queue or an
 EventBridge schedule, ``gamebot.timing.wakeup``) the session is read and
-whatever is due then is done in one version-checked write: the bot seats' moves (``bot_turn``, planned by
-``gamebot.handlers.bots.plan_turn`` in the same :meth:`Timers.plan`), the reminder, or the expiry, which applies
+whatever is due then is done in one version-checked write: the AI seats' moves (``ai_seat_turn``, planned by
+``gamebot.handlers.ai_seats.plan_turn`` in the same :meth:`Timers.plan`), the reminder, or the expiry, which applies
 ``Action(seat, "timeout")`` for every awaited seat (a human action that lands at the same moment either
 wins, and the deadline has moved on, or is refused as out of date), and what waits in the outbox goes
 out. Players can never send a timeout: only this path creates one.
@@ -27,13 +27,13 @@ import logging
 import math
 from typing import Any
 
-from engine import Action, actors, apply_action, prompts, waiting_for
+from engine import Action, Event, actors, apply_action, prompts, waiting_for
 from engine.timeouts import TIMEOUT
 from gamebot import observe
 from gamebot.botapi.telegram_io import Out
 from gamebot.compose.context import Deps, lang_of
 from gamebot.compose.settings_check import issues_for
-from gamebot.handlers import bots
+from gamebot.handlers import ai_seats
 from gamebot.handlers.handling import Job, finish, game_of, host_check, reply_lang, transact
 from gamebot.handlers.lobby import config, launch
 from gamebot.handlers.play import commit_game
@@ -44,8 +44,18 @@ from gamebot.messages.table import NL, esc
 from gamebot.messages.time_limits import duration
 from gamebot.outbox.plan import Plan, Reply
 from gamebot.storage import idle_record
-from gamebot.storage.seats import is_bot_id
-from gamebot.storage.session import ACTIVE, CANCELLED, LOBBY, PLAYING, Deadline, Session, chat_key, serial
+from gamebot.storage.seats import is_ai_seat_id
+from gamebot.storage.session import (
+    ACTIVE,
+    CANCELLED,
+    LOBBY,
+    PLAYING,
+    Deadline,
+    Player,
+    Session,
+    chat_key,
+    serial,
+)
 from gamebot.timing.alarm import SOON, Schedule, quiet, rearm
 from gamebot.timing.policy import (
     EXTEND_SECONDS,
@@ -88,9 +98,9 @@ class Timers:
             idle_record.settle_idle(s)
         if self.deps.scheduler is not None:
             s.deadline = desired_deadline(s, self.deps.clock())
-            bots.plan_turn(s, self.deps.clock())  # a bot seat's move, a few seconds ahead
+            ai_seats.plan_turn(s, self.deps.clock())  # an AI seat's move, a few seconds ahead
         else:
-            s.bot_turn = None  # (without a scheduler the bots move at once: ``bots.play_now``)
+            s.ai_seat_turn = None  # (without a scheduler the AI seats move at once: ``ai_seats.play_now``)
         return closing_reminders(s)
 
     def arm(self, s: Session, now: float, in_flight: set[int], consumed: bool = False) -> list[Schedule]:
@@ -124,7 +134,7 @@ class Timers:
     # --- firing ---------------------------------------------------------------------------------------
 
     async def fire(self, payload: dict[str, Any], job: Job | None = None) -> str:
-        """A chat's alarm (or an older wake-up of it, which finds nothing due) fired: the bots' moves if
+        """A chat's alarm (or an older wake-up of it, which finds nothing due) fired: the AI seats' moves if
         due, else remind or apply the defaults if a time limit is due; deliver what waits in the outbox, and
         set the next alarm. Returns what it did."""
         deps = self.deps
@@ -140,7 +150,7 @@ class Timers:
                 return Plan()
             consumed = s.alarm is not None and s.alarm.name == name
             idle[0] = quiet(s, deps.clock())
-            plan = bot_turn(deps, s, outcome) or due(deps, s, outcome)
+            plan = ai_seat_turn(deps, s, outcome) or due(deps, s, outcome)
             if plan is None:
                 plan = Plan(session=s) if consumed else Plan()
             plan.fired = consumed
@@ -155,19 +165,19 @@ class Timers:
         return outcome[0]
 
 
-def bot_turn(deps: Deps, s: Session, outcome: list[str]) -> Plan | None:
-    """The bot seats' moves, if due now (None: none is): every bot with a decision pending makes its move
-    (``bots.moves``), with the messages a person's move makes."""
-    turn = s.bot_turn
+def ai_seat_turn(deps: Deps, s: Session, outcome: list[str]) -> Plan | None:
+    """The AI seats' moves, if due now (None: none is): every AI seat with a decision pending makes its move
+    (``ai_seats.moves``), with the messages a person's move makes."""
+    turn = s.ai_seat_turn
     if turn is None or deps.clock() + 1 < turn.due or s.status != PLAYING:
         return None
     before = game_of(s)
-    s.bot_turn = None  # (the write plans the next one: ``Timers.plan``)
+    s.ai_seat_turn = None  # (the write plans the next one: ``Timers.plan``)
     if (serial(before), step_of(before)) != (turn.serial, turn.step):
         return Plan(session=s)
-    outcome[0] = "bots"
-    state, events = bots.moves(s, before)
-    return commit_game(deps, s, before, state, events, ("bot", None))
+    outcome[0] = "ai_seats"
+    state, events = ai_seats.moves(s, before)
+    return commit_game(deps, s, before, state, events, ("ai_seats", None))
 
 
 def due(deps: Deps, s: Session, outcome: list[str]) -> Plan | None:
@@ -219,7 +229,7 @@ def reminder(deps: Deps, s: Session, d: Deadline) -> list[Out]:
 def expire_game(deps: Deps, s: Session, d: Deadline) -> Plan:
     """The running time limit ``d`` is up: every seat it waits for times out."""
     before = state = game_of(s)
-    events: list[Any] = []
+    events: list[Event] = []
     for seat in actors(before):
         if state.over or (serial(state), step_of(state)) != (d.serial, d.step):
             break
@@ -228,7 +238,7 @@ def expire_game(deps: Deps, s: Session, d: Deadline) -> Plan:
         hidden = bool(state.pending and state.pending[0].hidden)
         state, ev = apply_action(state, Action(seat=seat, kind=TIMEOUT))
         events += ev
-        if not is_bot_id(s.players[seat].id):  # (a bot's seat is nobody's idleness)
+        if not is_ai_seat_id(s.players[seat].id):  # (an AI seat is nobody's idleness)
             record_idle(s, seat, hidden)
     return commit_game(deps, s, before, state, events, ("timer", None))
 
@@ -263,11 +273,11 @@ def config_errors(deps: Deps, s: Session, n: int, lang: str | None = None) -> li
     return [issue_text(table, i) for i in issues_for(s.settings, n) if i.level == "error"]
 
 
-def start(deps: Deps, s: Session, players: list[Any], dropped: list[Any], notice: Html) -> Plan:
+def start(deps: Deps, s: Session, players: list[Player], dropped: list[Player], notice: Html) -> Plan:
     """Start with ``players`` (those who could not be reached, ``dropped``, are named in ``notice``)."""
     s.players = list(players)
     if s.host not in {p.id for p in players}:
-        s.host = next((p.id for p in players if not is_bot_id(p.id)), players[0].id)
+        s.host = next((p.id for p in players if not is_ai_seat_id(p.id)), players[0].id)
     plan = launch(deps, s, config(s, len(players)), None)
     table = deps.table(s)
     if dropped:

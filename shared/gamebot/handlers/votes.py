@@ -4,7 +4,7 @@ cannot message is given the link that opens its private chat. The history itself
 """
 from __future__ import annotations
 
-from typing import Any
+from telegram import User
 
 from gamebot.botapi.buttons import Pressed
 from gamebot.botapi.telegram_io import Out
@@ -40,7 +40,7 @@ def take_turn(deps: Deps, user_id: int, update_id: int | None, now: float) -> tu
     return retrying(attempt)
 
 
-async def send(deps: Deps, job: Job, s: Session, user: Any, lang: str) -> None:
+async def send(deps: Deps, job: Job, s: Session, user: User, lang: str) -> None:
     """Send ``s``'s history to ``user`` privately, once a minute; the answer says what happened."""
     outcome, wait = take_turn(deps, user.id, job.update_id, deps.clock())
     table = deps.table(s, lang)

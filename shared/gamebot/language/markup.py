@@ -26,7 +26,7 @@ import html as _html
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
-from typing import Any, overload
+from typing import overload
 
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"})
 _TAG = re.compile(r"<[^>]*>")
@@ -41,23 +41,23 @@ class Html(str):
 
     __slots__ = ()
 
-    def __add__(self, other: Any) -> Html:
+    def __add__(self, other: object) -> Html:
         if not isinstance(other, str):
             return NotImplemented
         return Html(str.__add__(self, escape(other)))
 
-    def __radd__(self, other: Any) -> Html:
+    def __radd__(self, other: object) -> Html:
         if not isinstance(other, str):
             return NotImplemented
         return Html(str.__add__(escape(other), self))
 
-    def join(self, parts: Iterable[Any]) -> Html:
+    def join(self, parts: Iterable[object]) -> Html:
         return Html(str.join(self, [escape(p) for p in parts]))
 
-    def format(self, *args: Any, **kwargs: Any) -> Html:
+    def format(self, *args: object, **kwargs: object) -> Html:
         return Html(str.format(self, *[_value(a) for a in args], **{k: _value(v) for k, v in kwargs.items()}))
 
-    def format_map(self, mapping: Mapping[str, Any]) -> Html:  # type: ignore[override]
+    def format_map(self, mapping: Mapping[str, object]) -> Html:  # type: ignore[override]
         return Html(str.format_map(self, _Escaped(mapping)))
 
     def lines(self) -> list[Html]:
@@ -72,23 +72,23 @@ class Html(str):
         return f"Html({str.__repr__(self)})"
 
 
-class _Escaped(dict[str, Any]):
-    def __init__(self, mapping: Mapping[str, Any]) -> None:
+class _Escaped(dict[str, object]):
+    def __init__(self, mapping: Mapping[str, object]) -> None:
         super().__init__()
         self.source = mapping
 
-    def __missing__(self, key: str) -> Any:
+    def __missing__(self, key: str) -> object:
         return _value(self.source[key])
 
 
-def escape(value: Any) -> Html:
+def escape(value: object) -> Html:
     """``value`` as markup: its text escaped, or itself when it is markup already."""
     if isinstance(value, Html):
         return value
     return Html(str.translate(str(value), _ESCAPES))
 
 
-def _value(value: Any) -> Any:
+def _value(value: object) -> int | float | Html:
     """A value to put into a template: numbers as they are (their format specs still work), markup as it
     is, anything else escaped."""
     if isinstance(value, int | float) and not isinstance(value, bool):
@@ -96,7 +96,7 @@ def _value(value: Any) -> Any:
     return escape(value)
 
 
-def escaped_values(params: Mapping[str, Any]) -> dict[str, Any]:
+def escaped_values(params: Mapping[str, object]) -> dict[str, int | float | Html]:
     """Every value of ``params`` ready for a template (``_value``): what ``texts.t`` fills in."""
     return {key: _value(value) for key, value in params.items()}
 
@@ -143,14 +143,14 @@ def restored(text: str | None) -> Html | None:
     return None if text is None else Html(text)
 
 
-def require(text: Any, method: str) -> Html | None:
+def require(text: object, method: str) -> Html | None:
     """``text`` if it may be sent as ``parse_mode=HTML`` (markup, or no text at all); else NotMarkup."""
     if text is None or isinstance(text, Html):
         return text
     raise NotMarkup(f"{method}: a plain {type(text).__name__} cannot be sent as HTML (build it as markup.Html)")
 
 
-def require_text(text: Any, method: str) -> Html:
+def require_text(text: object, method: str) -> Html:
     """``text`` if it is markup, where some text is needed; else NotMarkup (no text, or a plain one)."""
     checked = require(text, method)
     if checked is None:

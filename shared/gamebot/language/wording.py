@@ -19,9 +19,11 @@ cycle.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from typing import Any, Protocol
+from collections.abc import Iterable, Mapping
+from typing import Protocol
 
+from engine.models import Prompt
+from engine.view_types import PublicView, Waiting
 from gamebot.language import texts
 from gamebot.language.markup import Html, escape
 
@@ -35,7 +37,7 @@ class Words(Protocol):
     lang: str
     theme: str
 
-    def t(self, key: str, /, **params: Any) -> Html: ...
+    def t(self, key: str, /, **params: object) -> Html: ...
 
     def role(self, role_id: str) -> Html: ...
 
@@ -89,7 +91,7 @@ def role_a(table: Words, role_id: str) -> Html:
     return table.t(key) if texts.has(key, table.lang) else table.role(role_id)
 
 
-def role_help(table: Words, role_id: str, side: str, options: dict[str, Any] | None = None) -> Html:
+def role_help(table: Words, role_id: str, side: str, options: Mapping[str, object] | None = None) -> Html:
     """The reminder of a character's rules for the options in play: ``rolehelp.<id>.<option>`` when
     that option is on and the catalog has words for it, else ``rolehelp.<id>``, else a generic one."""
     for option, value in sorted((options or {}).items()):
@@ -120,43 +122,33 @@ def join_or(table: Words, names: list[str]) -> Html:
     return Html(", ").join(names[:-1]) + Html(" ") + table.t("or") + Html(" ") + escape(names[-1])
 
 
-def _holders(pv: dict[str, Any], card: str) -> list[int]:
+def _holders(pv: PublicView, card: str) -> list[int]:
     plot = pv.get("plot")
-    hands = plot.get("hands") if isinstance(plot, dict) else None
-    return [seat for seat, cards in enumerate(hands or []) if isinstance(cards, list) and card in cards]
+    hands = plot["hands"] if plot else []
+    return [seat for seat, cards in enumerate(hands) if card in cards]
 
 
-def _entry(pv: dict[str, Any], key: str) -> dict[str, Any]:
-    """A plug-in's view entry; empty when the game has none (or it is not a dict)."""
-    entry = pv.get(key)
-    return entry if isinstance(entry, dict) else {}
-
-
-def _seat(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def play_notes(table: Words, pv: dict[str, Any] | None, seat: int) -> list[Html]:
+def play_notes(table: Words, pv: PublicView | None, seat: int) -> list[Html]:
     """Under the quest-card prompt: who may see a played card in this game. "Nobody will see who played
     what" only when nobody can."""
     if pv is None:
         return []
     lines = []
-    plot = _entry(pv, "plot")
-    face_up = [s for s in plot.get("face_up") or [] if _seat(s) is not None]
+    plot = pv.get("plot")
+    face_up = plot["face_up"] if plot else []
     if seat in face_up:
         lines.append(table.t("prompt.play.face_up_you"))
     if [s for s in face_up if s != seat]:
         lines.append(table.t("prompt.play.face_up", names=table.names_of([s for s in face_up if s != seat])))
-    excalibur = _entry(pv, "excalibur")
-    holder = _seat(excalibur.get("holder"))
-    if holder is not None and holder in (pv.get("team") or []):
+    excalibur = pv.get("excalibur")
+    holder = excalibur["holder"] if excalibur else None
+    if holder is not None and holder in pv["team"]:
         if holder == seat:
             lines.append(table.t("prompt.play.excalibur_you"))
         else:
             lines.append(table.t("prompt.play.excalibur", holder=table.name(holder)))
-    if (pv.get("options") or {}).get("trapper"):
-        leader = _seat(pv.get("leader"))
+    if pv["options"].get("trapper"):
+        leader = pv["leader"]
         lines.append(table.t("prompt.play.trapper_you") if leader == seat
                      else table.t("prompt.play.trapper", leader=table.name(leader)))
     ambush = _holders(pv, AMBUSH)
@@ -169,44 +161,44 @@ def play_notes(table: Words, pv: dict[str, Any] | None, seat: int) -> list[Html]
     return lines or [table.t("prompt.play.secret")]
 
 
-def first_voters(table: Words, pv: dict[str, Any]) -> list[Html]:
+def first_voters(table: Words, pv: PublicView) -> list[Html]:
     """The vote message while a Charge / Opinion Maker holder must vote first: who, and that it is open."""
-    waiting = pv.get("waiting") or {}
-    seats = [s for s in waiting.get("seats") or [] if _seat(s) is not None]
-    if pv.get("stage") == "vote" or waiting.get("kind") != "vote" or waiting.get("hidden") or not seats:
+    waiting = pv["waiting"]
+    seats = waiting["seats"]
+    if pv["stage"] == "vote" or waiting["kind"] != "vote" or waiting.get("hidden") or not seats:
         return []
     return [table.t("vote.first", names=table.names_of(seats), card=table.t(f"plot.{OPEN_VOTE}"))]
 
 
-def closed_quests(pv: dict[str, Any]) -> list[int]:
+def closed_quests(pv: PublicView) -> list[int]:
     """Quest slots the engine says cannot be chosen yet (Targeting: the 5th before two successes)."""
-    return [c["quest"] for c in pv.get("track") or [] if isinstance(c, dict) and c.get("closed")]
+    return [c["quest"] for c in pv["track"] if c.get("closed")]
 
 
-def team_full(prompt: dict[str, Any], quest: int | None, count: int, lang: str, theme: str) -> Html | None:
+def team_full(prompt: Prompt, quest: int | None, count: int, lang: str, theme: str) -> Html | None:
     """Why the Leader may not add one more player to ``count`` selected ones (None if they may): the
     team's size, with Targeting the chosen quest's, before a quest is chosen the largest offered."""
-    sizes: dict[int, int] = {int(q): n for q, n in (prompt.get("info") or {}).get("sizes", {}).items()}
-    quests = prompt.get("quests") or []
+    sizes: dict[int, int] = {int(q): n for q, n in prompt.info.get("sizes", {}).items()}
+    quests = prompt.quests
     if not quests:
-        size = int(prompt.get("pick") or 0)
+        size = prompt.pick
     elif quest is None:
         size = max(sizes.get(q, 0) for q in quests)
         return texts.t("team.full_noquest", lang, theme, size=size) if count >= size else None
     else:
-        size = sizes.get(quest, prompt.get("pick") or 0)
+        size = sizes.get(quest, prompt.pick)
     return texts.t("team.full", lang, theme, size=size) if count >= size else None
 
 
-def whose_turn(waiting: dict[str, Any], names: list[str], kind: str, stage: str, lang: str,
+def whose_turn(waiting: Waiting, names: list[str], kind: str, stage: str, lang: str,
                theme: str) -> Html | None:
     """The answer to a move made out of turn, naming whom the game waits for (markup: shown as plain text
     in an alert; ``names`` raw, escaped here),
     or None when that is secret. A vote before the others' (Charge / Opinion Maker): who votes first."""
-    seats = [] if waiting.get("hidden") else [s for s in waiting.get("seats") or [] if _seat(s) is not None]
+    seats = [] if waiting.get("hidden") else waiting["seats"]
     if not seats:
         return None
     who = texts.join_names([names[s] for s in seats if 0 <= s < len(names)], lang)
-    if kind == "vote" and waiting.get("kind") == "vote" and stage != "vote":
+    if kind == "vote" and waiting["kind"] == "vote" and stage != "vote":
         return texts.t("error.votes_first", lang, theme, who=who)
     return texts.t("error.not_your_turn", lang, theme, who=who)

@@ -2,8 +2,7 @@
 """
 from __future__ import annotations
 
-from typing import Any
-
+from engine.view_types import PublicView, TrackCell
 from gamebot.botapi.buttons import PlayAgain, VoteHistory
 from gamebot.botapi.callbacks import Codec
 from gamebot.botapi.telegram_io import Btn, Keyboard
@@ -14,7 +13,7 @@ from gamebot.messages.time_limits import board_lines
 from gamebot.messages.view_lines import plugin_board_lines
 
 
-def _quest_cell(table: Table, cell: dict[str, Any]) -> Html:
+def _quest_cell(table: Table, cell: TrackCell) -> Html:
     if cell["result"] is True:
         return table.t("board.quest_cell.success")
     if cell["result"] is False:
@@ -24,7 +23,7 @@ def _quest_cell(table: Table, cell: dict[str, Any]) -> Html:
     return table.t(key, n=cell["quest"] + 1, size=cell["size"], star=star)
 
 
-def board(table: Table, pv: dict[str, Any], status: str = "playing", names: bool = False) -> Html:
+def board(table: Table, pv: PublicView, status: str = "playing", names: bool = False) -> Html:
     """The one group message kept current by editing: quest track, vote track, Leader, one short line
     per plug-in with something to show now (``BOARD_LINES``), the seats and whose turn it is.
     ``names``: also who is still to vote or play (a board sent once, by /status; the board kept current

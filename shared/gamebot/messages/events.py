@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from engine import Event
 from gamebot.language import texts, wording
 from gamebot.language.markup import Html, cap
 from gamebot.messages.table import NL, Table, esc
@@ -70,14 +71,14 @@ def event_line(table: Table, etype: str, data: dict[str, Any], private: bool = F
 TOLD_BY_PLOT_CARD = {"LeaderChanged": "leader", "PlotCardTaken": "seat"}
 
 
-def _told_later(ev: Any, later: list[Any]) -> bool:
+def _told_later(ev: Event, later: list[Event]) -> bool:
     who = TOLD_BY_PLOT_CARD.get(ev.type)
     if who is None or ev.data.get(who) is None:
         return False
     return any(e.type == "PlotCardPlayed" and e.to is None and e.data.get("seat") == ev.data[who] for e in later)
 
 
-def _in_telling_order(events: list[Any]) -> list[Any]:
+def _in_telling_order(events: list[Event]) -> list[Event]:
     """The start of the game first; a round's header before what happened as that round began (events
     just before it carrying the same ``round``, e.g. Lancelot's Allegiance card). Otherwise as emitted."""
     events = sorted(events, key=lambda e: e.type != "GameStarted")  # stable: the rest keeps its order
@@ -91,7 +92,7 @@ def _in_telling_order(events: list[Any]) -> list[Any]:
     return events
 
 
-def announcements(table: Table, events: Iterable[Any]) -> list[Html]:
+def announcements(table: Table, events: Iterable[Event]) -> list[Html]:
     """Public events of one update as lines for the group (private events are ignored here). The
     start of the game comes first; what is folded into other messages or told by a later event of
     the same update is left out."""
@@ -108,7 +109,7 @@ def announcements(table: Table, events: Iterable[Any]) -> list[Html]:
     return lines
 
 
-def private_events(table: Table, events: Iterable[Any], seat: int) -> list[Html]:
+def private_events(table: Table, events: Iterable[Event], seat: int) -> list[Html]:
     lines = []
     for ev in events:
         if ev.to is None or seat not in ev.to or ev.type in SILENT_PRIVATE:

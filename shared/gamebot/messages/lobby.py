@@ -2,19 +2,19 @@
 """
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
-from gamebot.botapi.buttons import AddBot, Join, Leave, Op, OpenSettings, RemoveBot, StartGame
+from gamebot.botapi.buttons import AddAiSeat, Join, Leave, Op, OpenSettings, RemoveAiSeat, StartGame
 from gamebot.botapi.callbacks import Codec
 from gamebot.botapi.telegram_io import Btn, Keyboard
 from gamebot.language import texts, wording
 from gamebot.language.markup import Html
 from gamebot.messages.settings import in_reading_order
 from gamebot.messages.table import NL, Table, esc
-from gamebot.storage.seats import is_bot_id
+from gamebot.storage.seats import is_ai_seat_id
 
 
-def settings_summary(table: Table, roles: list[str], options: dict[str, Any]) -> tuple[Html, Html]:
+def settings_summary(table: Table, roles: list[str], options: Mapping[str, object]) -> tuple[Html, Html]:
     """The characters (as players read them: Good, Evil, those who may change sides) and the options."""
     role_names = Html(", ").join(table.role(r) for r in in_reading_order(roles)) or table.t("nothing")
     opts = [
@@ -26,12 +26,12 @@ def settings_summary(table: Table, roles: list[str], options: dict[str, Any]) ->
     return role_names, Html(", ").join(opts) or table.t("nothing")
 
 
-def lobby(table: Table, host: str | None, roles: list[str], options: dict[str, Any], codec: Codec,
+def lobby(table: Table, host: str | None, roles: list[str], options: Mapping[str, object], codec: Codec,
           assassin: str | None = None, invited: list[tuple[int, str]] | None = None,
           practice: bool = False) -> tuple[Html, Keyboard]:
     """The lobby message; ``assassin``: who assassinates when no Assassin card plays (a name);
     ``invited``: (user id, name) of the last game's players not back yet ("Play again"); ``practice``: a
-    /practice lobby in the player's private chat (no Join: the player and the bots they seat)."""
+    /practice lobby in the player's private chat (no Join: the player and the AI seats they add)."""
     role_names, option_names = settings_summary(table, roles, options)
     title = table.t("practice.lobby_title") if practice else table.t("lobby.title")
     lines = [title, table.t("lobby.host", host=esc(host or "—")), ""]
@@ -54,13 +54,13 @@ def lobby(table: Table, host: str | None, roles: list[str], options: dict[str, A
     def data(op: Op) -> str:
         return op.encode(codec, table.chat_id, table.game_id)
 
-    bots = [Btn(table.t("lobby.button.add_bot"), data(AddBot()))]
-    if any(is_bot_id(uid) for uid in table.user_ids):
-        bots.append(Btn(table.t("lobby.button.remove_bot"), data(RemoveBot())))
+    seat_row = [Btn(table.t("lobby.button.add_ai_seat"), data(AddAiSeat()))]
+    if any(is_ai_seat_id(uid) for uid in table.user_ids):
+        seat_row.append(Btn(table.t("lobby.button.remove_ai_seat"), data(RemoveAiSeat())))
     kb = [] if practice else [
         [Btn(table.t("lobby.button.join"), data(Join())), Btn(table.t("lobby.button.leave"), data(Leave()))]]
     kb += [
-        bots,
+        seat_row,
         [Btn(table.t("lobby.button.settings"), data(OpenSettings())), Btn(table.t("lobby.button.start"), data(StartGame()))],
     ]
     if table.bot_username and not practice:
@@ -68,7 +68,7 @@ def lobby(table: Table, host: str | None, roles: list[str], options: dict[str, A
     return NL.join(lines), kb
 
 
-def rules_text(table: Table, roles: list[str], options: dict[str, Any]) -> Html:
+def rules_text(table: Table, roles: list[str], options: Mapping[str, object]) -> Html:
     from engine import ROLES
 
     lines = [table.t(f"rules.{table.theme}")]

@@ -2,22 +2,22 @@
 """
 from __future__ import annotations
 
-from typing import Any
-
+from engine.view_types import KnowledgeView, SeatView, You
 from gamebot.language import texts, wording
 from gamebot.language.markup import Html
 from gamebot.messages.table import NL, Table, esc
 
 
-def knowledge_lines(table: Table, knowledge: list[dict[str, Any]]) -> list[Html]:
+def knowledge_lines(table: Table, knowledge: list[KnowledgeView]) -> list[Html]:
     groups: dict[tuple[str, str, int | None], list[int]] = {}
     for k in knowledge:
-        if k.get("seat") is None:
+        seat = k.get("seat")
+        if seat is None:
             continue
-        groups.setdefault((k["label"], k.get("source") or "reveal", k.get("quest")), []).append(k["seat"])
+        groups.setdefault((k["label"], k.get("source") or "reveal", k.get("quest")), []).append(seat)
     lines = []
     for (label, source, quest), seats in groups.items():
-        values: dict[str, Any] = {"names": table.names_of(seats),
+        values: dict[str, object] = {"names": table.names_of(seats),
                                   "label": esc(texts.name_of("know", label, table.lang, table.theme))}
         key = "role.knowledge"
         if source != "reveal":  # how they learned it: "(you saw as the Cleric)", "(you saw with Ambush, Quest 3)"
@@ -30,7 +30,7 @@ def knowledge_lines(table: Table, knowledge: list[dict[str, Any]]) -> list[Html]
     return lines
 
 
-def role_card(table: Table, v: dict[str, Any]) -> Html:
+def role_card(table: Table, v: SeatView) -> Html:
     """A player's secret: role and side, what they know (with names), a reminder of their rules."""
     you = v["you"]
     side = you["side"]
@@ -56,7 +56,7 @@ def role_card(table: Table, v: dict[str, Any]) -> Html:
     return NL.join(lines)
 
 
-def _you_lines(table: Table, you: dict[str, Any]) -> list[Html]:
+def _you_lines(table: Table, you: You) -> list[Html]:
     """What plug-ins add to a player's own view: the Messenger's rank and Good Messages left."""
     lines = []
     if isinstance(you.get("messenger_rank"), str):

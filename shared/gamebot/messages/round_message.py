@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import waiting_for
+from engine import Event, GameState, IllegalAction, waiting_for
+from engine.views import PublicView
 from gamebot.botapi.buttons import Card
 from gamebot.botapi.callbacks import Codec
 from gamebot.botapi.telegram_io import Btn, Drawing, DrawnLater, Keyboard, Out
@@ -30,27 +31,27 @@ from gamebot.storage.session import Session, serial
 GAP = Html("\n\n")  # between the news atop the round message and the vote
 
 
-def quest_open(state: Any) -> bool:
+def quest_open(state: GameState) -> bool:
     """Team members play their cards now (the quest stage, no other decision first): the engine's
     ``waiting_for`` says so."""
     return waiting_for(state)["kind"] == "play"
 
 
-def card_keyboard(table: Table, pv: dict[str, Any], codec: Codec, serial_: int) -> Keyboard:
+def card_keyboard(table: Table, pv: PublicView, codec: Codec, serial_: int) -> Keyboard:
     """The game's cards, two a row: a button's data names the card by its place in ``table_cards``."""
     buttons = [Btn(table.card(card), Card(i).encode(codec, table.chat_id, table.game_id, serial_))
                for i, card in enumerate(pv.get("table_cards") or [])]
     return [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
 
 
-def quest_text(table: Table, pv: dict[str, Any], head: dict[str, Any] | None = None, count: int | None = None,
+def quest_text(table: Table, pv: PublicView, head: PublicView | None = None, count: int | None = None,
                timed: bool = True) -> Html:
     """The vote's outcome with the quest under it: who may see a card played, then how many are in.
     ``head``: the view the vote was made in; ``count``: the cards in (default: the view's); ``timed``: the
     cards are played now, with the buttons under this message (how to play them and the time limit are said)."""
     team = pv.get("team") or []
     played = len(pv.get("played") or []) if count is None else count
-    quest = pv["quest"] if pv.get("quest") is not None else 0
+    quest = pv["quest"] if pv["quest"] is not None else 0
     secret = table.t("prompt.play.secret")  # (the quest's line already says that only the bot sees presses)
     notes = [line for line in wording.play_notes(table, pv, -1) if line != secret]
     lines = [vote_result(table, pv, head=head), *notes,
@@ -66,7 +67,7 @@ def _intro(s: Session) -> Html | None:
     return restored(s.vote_intro) if s.vote_intro else None
 
 
-def _vote_edit(s: Session, text: Html, **fields: Any) -> Out:
+def _vote_edit(s: Session, text: Html, **fields: Any) -> Out:  # (``Out``'s own fields, passed on)
     intro = _intro(s)
     if intro:  # the news that came with the vote message stays atop it
         text = intro + GAP + text
@@ -84,16 +85,16 @@ def _vote_progress(s: Session, draw: Drawing, buttons: bool, tag: str, live: int
     return DrawnLater(drawn, buttons, chat_id=s.chat_id, message_id=s.vote_msg, view="vote", tag=tag, live=live)
 
 
-def _cards(table: Table, pv: dict[str, Any], codec: Codec, serial_: int) -> Drawing:
+def _cards(table: Table, pv: PublicView, codec: Codec, serial_: int) -> Drawing:
     return lambda: (quest_text(table, pv), card_keyboard(table, pv, codec, serial_))
 
 
-def _voters(table: Table, pv: dict[str, Any], codec: Codec, serial_: int) -> Drawing:
+def _voters(table: Table, pv: PublicView, codec: Codec, serial_: int) -> Drawing:
     return lambda: vote_message(table, pv, codec, serial_)
 
 
-def edits(s: Session, table: Table, codec: Codec, before: Any, after: Any, events: list[Any],
-          pv: dict[str, Any], pv_before: dict[str, Any] | None) -> tuple[list[Out], list[Any]]:
+def edits(s: Session, table: Table, codec: Codec, before: GameState | None, after: GameState, events: list[Event],
+          pv: PublicView, pv_before: PublicView | None) -> tuple[list[Out], list[Event]]:
     """The round message's operations for one state change, and the public events it tells (folded
     into it instead of an announcement of their own)."""
     s_after = serial(after)
@@ -126,7 +127,7 @@ def edits(s: Session, table: Table, codec: Codec, before: Any, after: Any, event
     return [], []
 
 
-def refresh(s: Session, table: Table, codec: Codec, state: Any, pv: dict[str, Any]) -> Out | None:
+def refresh(s: Session, table: Table, codec: Codec, state: GameState, pv: PublicView) -> Out | None:
     """The round message's latest state, when its last progress edit was held back by the group's budget."""
     if not s.vote_msg:
         return None
@@ -138,7 +139,7 @@ def refresh(s: Session, table: Table, codec: Codec, state: Any, pv: dict[str, An
     return None
 
 
-def status(table: Table, codec: Codec, state: Any, pv: dict[str, Any]) -> Out | None:
+def status(table: Table, codec: Codec, state: GameState, pv: PublicView) -> Out | None:
     """The quest message again, with its buttons (``/status`` in the group), while cards are played."""
     if not quest_open(state):
         return None
@@ -157,7 +158,7 @@ def cards_or(table: Table, cards: list[str]) -> Html:
     return wording.join_or(table, [table.card(c) for c in cards])
 
 
-def refusal(table: Table, exc: Any, played: str | None = None) -> Html | None:
+def refusal(table: Table, exc: IllegalAction, played: str | None = None) -> Html | None:
     """Why the engine refused a quest card (``IllegalAction``), naming the cards the presser may play, or
     the card they already played (``played``, theirs: the answer reaches them alone); None for a
     refusal that is not about the cards (the service's generic answer)."""

@@ -3,11 +3,16 @@ configuration's problems in words.
 """
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from gamebot.language import texts
 from gamebot.language.markup import Html
 from gamebot.messages.table import Table, esc
+
+if TYPE_CHECKING:  # (the engine's plug-ins are read lazily, where asked)
+    from engine import ConfigIssue
+    from engine.presets import Preset
 
 # The characters as a player thinks of them: Good, then Evil, then those who may change sides (the two
 # Lancelots, the Untrustworthy Servant whom the Assassin may recruit), each group in the rulebooks' order:
@@ -73,7 +78,7 @@ def available_modules(theme: str) -> list[tuple[str, str, list[str] | None]]:
     return sorted(out, key=lambda m: (m[1] not in switches, m[0]))
 
 
-def option_needs(theme: str, key: str, roles: list[str] | tuple[str, ...], value: Any = True) -> list[str]:
+def option_needs(theme: str, key: str, roles: list[str] | tuple[str, ...], value: object = True) -> list[str]:
     """The characters that option ``key`` (set to ``value``) needs and ``roles`` lacks, as its plug-in
     declares it: an extra key (``Plugin.option_keys``) plays only while its plug-in is in play
     (``Plugin.active``: the Messengers' ranks need the Messengers, the hidden Sorcerer the Sorcerers); a
@@ -102,7 +107,7 @@ def option_needs(theme: str, key: str, roles: list[str] | tuple[str, ...], value
             if rid not in roles and plays([*roles, *(ROLES[rid].dealt_as_set or (rid,))])]
 
 
-def left_out(theme: str, roles: list[str] | tuple[str, ...], options: dict[str, Any]) -> dict[str, list[str]]:
+def left_out(theme: str, roles: list[str] | tuple[str, ...], options: Mapping[str, object]) -> dict[str, list[str]]:
     """The options set in ``options`` that cannot play with ``roles``, and the characters each needs
     (``option_needs``): the game is made without them, the panel says why."""
     out = {}
@@ -112,7 +117,7 @@ def left_out(theme: str, roles: list[str] | tuple[str, ...], options: dict[str, 
     return out
 
 
-def in_play(theme: str, roles: list[str] | tuple[str, ...], options: dict[str, Any]) -> dict[str, Any]:
+def in_play(theme: str, roles: list[str] | tuple[str, ...], options: Mapping[str, object]) -> dict[str, object]:
     """``options`` without those :func:`left_out`: the options the game is made with."""
     out = left_out(theme, roles, options)
     return {k: v for k, v in options.items() if k not in out}
@@ -129,13 +134,13 @@ def needs_line(table: Table, key: str, needs: list[str]) -> Html:
                    page=table.t("settings.button.roles"))
 
 
-def option_value_name(table: Table, key: str, value: Any) -> Html:
+def option_value_name(table: Table, key: str, value: object) -> Html:
     if value is True:
         return table.t("settings.on")
     return texts.name_of("variant", str(value), table.lang, table.theme)
 
 
-def option_button(table: Table, key: str, values: list[str] | None, value: Any, locked: bool) -> Html:
+def option_button(table: Table, key: str, values: list[str] | None, value: object, locked: bool) -> Html:
     """An option's button: its name (``optionbutton.<key>``, the same words as its ``module.<key>`` in
     the summary), its value when it has variants; ✅ on, ▫️ off, 🔒 when it needs a character not
     chosen (⚠️ if on all the same: it is left out)."""
@@ -147,14 +152,14 @@ def option_button(table: Table, key: str, values: list[str] | None, value: Any, 
     return mark + name
 
 
-def available_presets(theme: str) -> list[Any]:
+def available_presets(theme: str) -> list[Preset]:
     """``engine.presets.Preset`` objects for ``theme``."""
     from engine.presets import PRESETS
 
     return [p for p in PRESETS.values() if p.theme == theme]
 
 
-def issue_text(table: Table, issue: Any) -> Html:
+def issue_text(table: Table, issue: ConfigIssue) -> Html:
     """An engine ``ConfigIssue`` in the table's language (``config.<code>``; the engine's English
     message for a code the catalog does not know yet), as markup (``markup.plain`` for an alert)."""
     from engine import ROLES
@@ -162,7 +167,7 @@ def issue_text(table: Table, issue: Any) -> Html:
     key = f"config.{issue.code}"
     if not texts.has(key, table.lang):
         return esc(issue.message)
-    values: dict[str, Any] = {}
+    values: dict[str, object] = {}
     for name, value in (issue.params or {}).items():
         if name in ("role", "missing") and isinstance(value, str):
             values[name] = table.role(value)
@@ -183,11 +188,11 @@ def issue_text(table: Table, issue: Any) -> Html:
     return table.t(key, **values)
 
 
-def preset_name(table: Table, preset: Any) -> Html:
+def preset_name(table: Table, preset: Preset) -> Html:
     key = f"preset.{preset.id}"
     return table.t(key) if texts.has(key, table.lang) else esc(preset.name)
 
 
-def preset_help(table: Table, preset: Any) -> Html:
+def preset_help(table: Table, preset: Preset) -> Html:
     key = f"presethelp.{preset.id}"
     return table.t(key) if texts.has(key, table.lang) else esc(preset.description)

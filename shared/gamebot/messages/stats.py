@@ -10,7 +10,7 @@ from gamebot.language import texts
 from gamebot.language.markup import Html
 from gamebot.messages.table import NL, Table, esc
 from gamebot.scores import ratings
-from gamebot.scores.stats import migrate
+from gamebot.scores.stats import AI_SEAT_GAMES, AI_SEATS_PLAYED, migrate
 
 EVIL_WINS = (("three_failures", ("three_failures",)), ("five_rejections", ("five_rejections",)),
              ("assassination", ("merlin_assassinated", "messengers_assassinated")), ("rogue", ("evil_rogue_solo",)))
@@ -66,9 +66,9 @@ def group_text(table: Table, body: dict[str, Any], title: str) -> Html:
         lines.append(table.t("ratings.merlin_found", hits=hits, attempts=attempts, rate=rate(hits, attempts)))
     if body.get("idle"):
         lines.append(table.t("stats.idle", idle=body["idle"]))
-    if body.get("bot_games"):
-        lines.append(table.t("stats.bots", games=int(body["bot_games"]), seats=int(body.get("bot_seats", 0))))
-    return NL.join(lines + _roles(table, body, 10))
+    if body.get(AI_SEAT_GAMES):
+        lines.append(table.t("stats.ai_seats", games=int(body[AI_SEAT_GAMES]), seats=int(body.get(AI_SEATS_PLAYED, 0))))
+    return NL.join([*lines, *_roles(table, body, 10)])
 
 
 def _leaderboard(table: Table, rows: dict[str, Any]) -> list[Html]:
@@ -118,8 +118,8 @@ def user_text(table: Table, body: dict[str, Any], name: str) -> Html:
         lines.append(table.t("stats.assassin", hits=shots.get("hits", 0), attempts=shots["attempts"]))
     if body.get("idle"):
         lines.append(table.t("stats.idle", idle=body["idle"]))
-    if body.get("bot_games"):
-        lines.append(table.t("stats.user_bots", games=int(body["bot_games"])))
+    if body.get(AI_SEAT_GAMES):
+        lines.append(table.t("stats.user_ai_seats", games=int(body[AI_SEAT_GAMES])))
     groups = sorted((body.get("ratings") or {}).values(), key=lambda r: -int(r.get("rated", 0)))
     if groups:
         lines += [Html(""), table.t("ratings.user_title")]

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from gamebot.botapi.bot_name import BotName
 from gamebot.botapi.callbacks import start_payload
 from gamebot.language import texts
 from gamebot.language.markup import Html, escape, plain, require_text
-from gamebot.storage.seats import is_bot_id
+from gamebot.storage.seats import is_ai_seat_id
 
 MAX_TEXT = 4000  # Telegram allows 4096 characters per message
 PRACTICE = ".practice"  # the suffix of a text's form for a /practice table (:meth:`Table.t`)
@@ -39,7 +38,7 @@ class Table:
     due: int | None = None  # until when (epoch seconds)
     practice: bool = False  # a /practice game: this chat is the whole table (no group, no private chat apart)
 
-    def t(self, key: str, /, **params: Any) -> Html:
+    def t(self, key: str, /, **params: object) -> Html:
         """The catalog's text; at a /practice table, the key's ``.practice`` form where there is one (it
         speaks of this chat where a group's game speaks of the group and of the private chat)."""
         if self.practice and texts.has(key + PRACTICE):
@@ -52,8 +51,8 @@ class Table:
         return escape(self.names[seat])
 
     def mention(self, seat: int) -> Html:
-        """A player's name linked to their Telegram profile (a bot seat has none: its name alone)."""
-        if 0 <= seat < len(self.user_ids) and not is_bot_id(self.user_ids[seat]):
+        """A player's name linked to their Telegram profile (an AI seat has none: its name alone)."""
+        if 0 <= seat < len(self.user_ids) and not is_ai_seat_id(self.user_ids[seat]):
             return Html('<a href="tg://user?id={}">{}</a>').format(int(self.user_ids[seat]), self.name(seat))
         return self.name(seat)
 
@@ -95,7 +94,7 @@ class Table:
         return self.link(start_payload(kind, self.chat_id, self.game_id))
 
 
-def esc(text: Any) -> Html:
+def esc(text: object) -> Html:
     """``text`` as markup (escaped; markup kept as it is): ``markup.escape``."""
     return escape(text)
 

@@ -6,7 +6,7 @@ declared plain, or not declared, as it is (``readable``: numbers as numbers, ids
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from engine.event_types import prompt_shown, shown, view_shown
@@ -23,7 +23,7 @@ def card_counts(table: Table, cards: dict[str, int]) -> Html:
     return Html(", ").join(parts) if parts else table.t("nothing")
 
 
-def quest_outcome(record: dict[str, Any]) -> str:
+def quest_outcome(record: Mapping[str, Any]) -> str:  # (event data or a quest record: counts checked here)
     """How a quest's result reads next to its Fails (a ``QuestCompleted`` event or a quest record): the
     key's last part. ``success``/``fail`` when the Fails counted say it (none, or enough); otherwise the
     sentence says why: ``success_short`` (Fails, but fewer than needed: the 4th quest at 7 or more),
@@ -76,7 +76,7 @@ def id_list(table: Table, idents: Iterable[str]) -> Html:
     return Html(", ").join(parts)
 
 
-def readable(table: Table, value: Any) -> Html:
+def readable(table: Table, value: object) -> Html:
     """A value with no declared type as words for players (markup), or "" when there is nothing to
     show: scalars as they are, ids as names, flat dicts as "field: value" pairs. Nested structures, None,
     False and empty things are left out, so no Python repr ever reaches a chat."""
@@ -122,16 +122,16 @@ def allegiance_name(table: Table, card: str) -> Html:
     return table.t(key) if texts.has(key, table.lang) else table.card(card)
 
 
-def _seat_ok(v: Any) -> bool:
+def _seat_ok(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _ids_ok(v: Any) -> bool:
+def _ids_ok(v: object) -> bool:
     return isinstance(v, list) and all(isinstance(x, str) for x in v)
 
 
 # declared type (``engine.event_types.Shown``) -> (the values it fits, how they are shown)
-SHOWN: dict[str, tuple[Any, Any]] = {
+SHOWN: dict[str, tuple[Callable[[object], bool], Callable[[Table, Any], object]]] = {  # (each shows what it fits)
     "seat": (_seat_ok, lambda t, v: t.name(v)),
     "seats": (lambda v: isinstance(v, list), lambda t, v: t.names_of([s for s in v if _seat_ok(s)])),
     "quest": (_seat_ok, lambda t, v: v + 1),
@@ -149,32 +149,32 @@ SHOWN: dict[str, tuple[Any, Any]] = {
 }
 
 
-def show(table: Table, how: str, value: Any) -> Any:
+def show(table: Table, how: str, value: object) -> object:
     """One value as its declared type says (``how``: a ``Shown`` name, "" for a plain value): yes / no
     for a flag, else ``readable`` (ids by their names, numbers as they are)."""
     if isinstance(value, bool):
         return table.t("yes") if value else table.t("no")
-    fits, fmt = SHOWN.get(how, (None, None))
-    if fits is not None and fits(value):
-        return fmt(table, value)
+    shown_as = SHOWN.get(how)
+    if shown_as is not None and shown_as[0](value):
+        return shown_as[1](table, value)
     return readable(table, value)
 
 
-def shown_params(table: Table, how: dict[str, str], data: dict[str, Any]) -> dict[str, Any]:
+def shown_params(table: Table, how: dict[str, str], data: Mapping[str, object]) -> dict[str, object]:
     """Data made readable field by field, as ``how`` (field -> declared type) says."""
     return {key: show(table, how.get(key, ""), value) for key, value in data.items()}
 
 
-def event_params(table: Table, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+def event_params(table: Table, kind: str, data: Mapping[str, object]) -> dict[str, object]:
     """An event's data made readable by its declaration; an event nobody declared shows plain values."""
     return shown_params(table, shown(kind) or {}, data)
 
 
-def prompt_params(table: Table, kind: str, info: dict[str, Any]) -> dict[str, Any]:
+def prompt_params(table: Table, kind: str, info: Mapping[str, object]) -> dict[str, object]:
     """A prompt's info made readable by its declaration (``engine.event_types.prompt_info``)."""
     return shown_params(table, prompt_shown(kind) or {}, info)
 
 
-def view_params(table: Table, key: str, entry: dict[str, Any]) -> dict[str, Any]:
+def view_params(table: Table, key: str, entry: Mapping[str, object]) -> dict[str, object]:
     """A plug-in's view entry made readable by its declaration (``engine.event_types.view_entry``)."""
     return shown_params(table, view_shown(key) or {}, entry)

@@ -4,10 +4,10 @@ history (``HISTORY_LINES``); an entry nobody wrote words for is shown field by f
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
 
 from engine.event_types import view_shown
+from engine.views import PublicView
 from gamebot.language import texts, wording
 from gamebot.language.markup import Html
 from gamebot.messages.events import event_line
@@ -29,10 +29,10 @@ BASE_VIEW_KEYS = {
 }
 
 
-ViewLines = Callable[[Table, dict[str, Any], Any], list[Html]]
+ViewLines = Callable[[Table, PublicView, object], list[Html]]  # (an entry: checked by its lines)
 # view key -> the board lines of that entry (what matters to the table now; [] when nothing does)
 BOARD_LINES: dict[str, ViewLines] = {}
-RoundLines = Callable[[Table, Any, int], list[Html]]
+RoundLines = Callable[[Table, object, int], list[Html]]
 # view key -> lines of the end's history for one round, (table, entry, round) -> lines, and whether
 # they come before the round's proposals (Allegiance cards, Plot cards) or with its quest
 HISTORY_LINES: dict[str, tuple[RoundLines, bool]] = {}
@@ -54,21 +54,23 @@ def history_lines(key: str, before: bool = False) -> Callable[[RoundLines], Roun
     return register
 
 
-def plugin_history(table: Table, pv: dict[str, Any], rnd: int, before: bool) -> list[Html]:
+def plugin_history(table: Table, pv: PublicView, rnd: int, before: bool) -> list[Html]:
     lines = []
+    entries: Mapping[str, object] = pv
     for key, (round_lines, first) in HISTORY_LINES.items():
-        if first == before and pv.get(key):
-            lines.extend(round_lines(table, pv[key], rnd))
+        if first == before and entries.get(key):
+            lines.extend(round_lines(table, entries[key], rnd))
     return lines
 
 
-def plugin_board_lines(table: Table, pv: dict[str, Any]) -> list[Html]:
+def plugin_board_lines(table: Table, pv: PublicView) -> list[Html]:
     """The plug-ins' board lines: known entries in ``BOARD_LINES`` order, then any other entry (a new
     plug-in) through the generic, readable fallback."""
     extra = set(pv) - BASE_VIEW_KEYS
+    entries: Mapping[str, object] = pv
     lines = []
     for key in [k for k in BOARD_LINES if k in extra] + sorted(extra - set(BOARD_LINES)):
-        value = pv[key]
+        value = entries[key]
         if value in (None, {}, [], ""):
             continue
         render_lines = BOARD_LINES.get(key, generic_board_lines(key))
@@ -80,7 +82,7 @@ def generic_board_lines(key: str) -> ViewLines:
     """A view entry no renderer knows: its name and its values, by their declared types (``view_params``) or
     as they are (``readable``), or nothing."""
 
-    def lines(table: Table, pv: dict[str, Any], value: Any) -> list[Html]:
+    def lines(table: Table, pv: PublicView, value: object) -> list[Html]:
         text = declared_text(table, key, value) if view_shown(key) is not None else readable(table, value)
         if not text:
             return []
@@ -89,7 +91,7 @@ def generic_board_lines(key: str) -> ViewLines:
     return lines
 
 
-def declared_text(table: Table, key: str, entry: Any) -> Html:
+def declared_text(table: Table, key: str, entry: object) -> Html:
     """A declared view entry as "field: value" pairs (nested data, None, False and empty values left out)."""
     if not isinstance(entry, dict):
         return Html("")
@@ -99,24 +101,24 @@ def declared_text(table: Table, key: str, entry: Any) -> Html:
     return table.t("board.line.sep").join(parts)
 
 
-def _seat(value: Any) -> int | None:
+def _seat(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _rounds_over(pv: dict[str, Any]) -> bool:
+def _rounds_over(pv: PublicView) -> bool:
     """No more rounds: the end phase (assassination, recruitment) or the end. Excalibur and Plot cards
     no longer matter then."""
     return pv.get("stage") in ("game_end", "ended")
 
 
 @board_lines("lady")
-def _lady_board(table: Table, pv: dict[str, Any], lady: Any) -> list[Html]:
+def _lady_board(table: Table, pv: PublicView, lady: object) -> list[Html]:
     holder = _seat(lady.get("holder")) if isinstance(lady, dict) else None
     return [table.t("board.lady", name=table.name(holder))] if holder is not None else []
 
 
 @board_lines("excalibur")
-def _excalibur_board(table: Table, pv: dict[str, Any], excalibur: Any) -> list[Html]:
+def _excalibur_board(table: Table, pv: PublicView, excalibur: object) -> list[Html]:
     holder = _seat(excalibur.get("holder")) if isinstance(excalibur, dict) else None
     if holder is None or _rounds_over(pv):
         return []
@@ -124,7 +126,7 @@ def _excalibur_board(table: Table, pv: dict[str, Any], excalibur: Any) -> list[H
 
 
 @board_lines("rogue")
-def _rogue_board(table: Table, pv: dict[str, Any], rogue: Any) -> list[Html]:
+def _rogue_board(table: Table, pv: PublicView, rogue: object) -> list[Html]:
     if not isinstance(rogue, dict):
         return []
     lines = []
@@ -142,7 +144,7 @@ def _rogue_board(table: Table, pv: dict[str, Any], rogue: Any) -> list[Html]:
 
 
 @board_lines("plot")
-def _plot_board(table: Table, pv: dict[str, Any], plot: Any) -> list[Html]:
+def _plot_board(table: Table, pv: PublicView, plot: object) -> list[Html]:
     """Who holds which Plot card, what the Leader still has to deal, who plays face up, the deck."""
     if not isinstance(plot, dict) or _rounds_over(pv):
         return []
@@ -161,7 +163,7 @@ def _plot_board(table: Table, pv: dict[str, Any], plot: Any) -> list[Html]:
 
 
 @board_lines("messengers")
-def _messengers_board(table: Table, pv: dict[str, Any], messengers: Any) -> list[Html]:
+def _messengers_board(table: Table, pv: PublicView, messengers: object) -> list[Html]:
     if not isinstance(messengers, dict):
         return []
     good, evil = messengers.get("good_messages") or 0, messengers.get("evil_messages") or 0
@@ -169,7 +171,7 @@ def _messengers_board(table: Table, pv: dict[str, Any], messengers: Any) -> list
 
 
 @board_lines("lancelot")
-def _lancelot_board(table: Table, pv: dict[str, Any], lancelot: Any) -> list[Html]:
+def _lancelot_board(table: Table, pv: PublicView, lancelot: object) -> list[Html]:
     """Variant 2: the row of cards above the quests. Variant 1: the cards drawn so far, the deck."""
     if not isinstance(lancelot, dict):
         return []
@@ -184,7 +186,7 @@ def _lancelot_board(table: Table, pv: dict[str, Any], lancelot: Any) -> list[Htm
 
 
 @board_lines("revealed")
-def _revealed_board(table: Table, pv: dict[str, Any], revealed: Any) -> list[Html]:
+def _revealed_board(table: Table, pv: PublicView, revealed: object) -> list[Html]:
     """Characters shown to everyone during the game (the Revealer, a recruited Untrustworthy Servant)."""
     lines = []
     for r in revealed if isinstance(revealed, list) else []:
@@ -201,25 +203,27 @@ def _revealed_board(table: Table, pv: dict[str, Any], revealed: Any) -> list[Htm
 @board_lines("recruitment")
 @board_lines("assassination")
 @board_lines("timeouts")
-def _announced_only(table: Table, pv: dict[str, Any], value: Any) -> list[Html]:
+def _announced_only(table: Table, pv: PublicView, value: object) -> list[Html]:
     """Entries whose news the announcements already tell (cards set aside, the recruitment, the
     assassination, turns that ran out of time): the board has nothing to keep showing (a recruited
     Servant is listed under ``revealed``); the end's history tells them again."""
     return []
 
 
-def _this_round(entries: Any, rnd: int) -> list[dict[str, Any]]:
-    return [e for e in entries or [] if isinstance(e, dict) and e.get("round") == rnd]
+def _this_round(entries: object, rnd: int) -> list[dict[str, object]]:
+    if not isinstance(entries, list):
+        return []
+    return [e for e in entries if isinstance(e, dict) and e.get("round") == rnd]
 
 
 @history_lines("rogue")
-def _rogue_history(table: Table, rogue: Any, rnd: int) -> list[Html]:
+def _rogue_history(table: Table, rogue: object, rnd: int) -> list[Html]:
     watches = _this_round(rogue.get("watches") if isinstance(rogue, dict) else None, rnd)
     return [table.t("end.line.watch", seat=table.name(_seat(w.get("seat")))) for w in watches]
 
 
 @history_lines("excalibur")
-def _excalibur_history(table: Table, excalibur: Any, rnd: int) -> list[Html]:
+def _excalibur_history(table: Table, excalibur: object, rnd: int) -> list[Html]:
     uses = _this_round(excalibur.get("uses") if isinstance(excalibur, dict) else None, rnd)
     return [table.t("end.line.excalibur", **shown_params(table, {"holder": "seat", "target": "seat"},
                                                          {"holder": u.get("holder"), "target": u.get("target")}))
@@ -227,19 +231,19 @@ def _excalibur_history(table: Table, excalibur: Any, rnd: int) -> list[Html]:
 
 
 @history_lines("trapper")
-def _trapper_history(table: Table, trapper: Any, rnd: int) -> list[Html]:
+def _trapper_history(table: Table, trapper: object, rnd: int) -> list[Html]:
     set_aside = _this_round(trapper.get("discarded") if isinstance(trapper, dict) else None, rnd)
     return [table.t("end.line.trapper", seat=table.name(_seat(d.get("seat")))) for d in set_aside]
 
 
 @history_lines("lancelot", before=True)
-def _lancelot_history(table: Table, lancelot: Any, rnd: int) -> list[Html]:
+def _lancelot_history(table: Table, lancelot: object, rnd: int) -> list[Html]:
     drawn = _this_round(lancelot.get("cards") if isinstance(lancelot, dict) else None, rnd)
     return [table.t("end.line.allegiance", card=esc(allegiance_name(table, str(d.get("card"))))) for d in drawn]
 
 
 @history_lines("plot", before=True)
-def _plot_history(table: Table, plot: Any, rnd: int) -> list[Html]:
+def _plot_history(table: Table, plot: object, rnd: int) -> list[Html]:
     """The Plot cards played in the round, each as its announcement said it."""
     played = _this_round(plot.get("played") if isinstance(plot, dict) else None, rnd)
     out = []

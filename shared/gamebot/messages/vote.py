@@ -2,8 +2,8 @@
 """
 from __future__ import annotations
 
-from typing import Any
-
+from engine import Prompt
+from engine.views import PublicView
 from gamebot.botapi.buttons import Op, TeamConfirm, TeamQuest, TeamSeat, Vote
 from gamebot.botapi.callbacks import Codec
 from gamebot.botapi.telegram_io import Btn, Keyboard
@@ -14,7 +14,7 @@ from gamebot.messages.table import NL, Table, esc
 from gamebot.messages.time_limits import prompt_lines
 
 
-def team_sizes(prompt: Any, pv: dict[str, Any]) -> tuple[dict[int, int], int]:
+def team_sizes(prompt: Prompt, pv: PublicView) -> tuple[dict[int, int], int]:
     """A team decision's sizes by quest index (the quest in play alone, without Targeting) and its attempt
     (1 to 5), from the engine's prompt."""
     sizes = {int(k): int(v) for k, v in (prompt.info.get("sizes") or {}).items()}
@@ -23,7 +23,7 @@ def team_sizes(prompt: Any, pv: dict[str, Any]) -> tuple[dict[int, int], int]:
     return sizes, int(prompt.info.get("attempt", pv["vote_track"] + 1))
 
 
-def picker_heading(table: Table, pv: dict[str, Any], sizes: dict[int, int], quests: list[int], attempt: int,
+def picker_heading(table: Table, pv: PublicView, sizes: dict[int, int], quests: list[int], attempt: int,
                    leader: Html) -> Html:
     """What the Leader is asked: the team for the quest in play, or (Targeting) a quest and its team, with
     each quest's size (* when it needs two Fails)."""
@@ -39,7 +39,7 @@ def picker_heading(table: Table, pv: dict[str, Any], sizes: dict[int, int], ques
 
 def team_picker(
     table: Table,
-    pv: dict[str, Any],
+    pv: PublicView,
     sizes: dict[int, int],
     quests: list[int],
     attempt: int,
@@ -79,19 +79,20 @@ def team_picker(
     return text, rows
 
 
-def _vote_head(table: Table, pv: dict[str, Any]) -> Html:
-    proposal = pv["proposals"][-1] if pv["proposals"] else {"leader": pv["leader"], "team": pv["team"], "quest": 0}
+def _vote_head(table: Table, pv: PublicView) -> Html:
+    last = pv["proposals"][-1] if pv["proposals"] else None
+    quest, leader, team = (last["quest"], last["leader"], last["team"]) if last else (0, pv["leader"], pv["team"])
     attempt = pv["vote_track"] + 1
     return table.t(
         "vote.title",
-        quest=proposal["quest"] + 1,
+        quest=quest + 1,
         attempt=attempt,
-        leader=table.name(proposal["leader"]),
-        team=table.names_of(proposal["team"]),
+        leader=table.name(leader),
+        team=table.names_of(team),
     )
 
 
-def vote_message(table: Table, pv: dict[str, Any], codec: Codec, serial: int) -> tuple[Html, Keyboard]:
+def vote_message(table: Table, pv: PublicView, codec: Codec, serial: int) -> tuple[Html, Keyboard]:
     """The vote in the group: who has voted (never how) and the Approve / Reject buttons."""
     voted = list(pv.get("voted") or [])
     lines = [_vote_head(table, pv)]
@@ -109,7 +110,7 @@ def vote_message(table: Table, pv: dict[str, Any], codec: Codec, serial: int) ->
     return NL.join(lines), kb
 
 
-def open_votes(table: Table, pv: dict[str, Any]) -> list[Html]:
+def open_votes(table: Table, pv: PublicView) -> list[Html]:
     """Votes cast first and in the open (the Plot card Opinion Maker / Charge), in the vote message."""
     plot = pv.get("plot")
     shown = plot.get("open_votes") if isinstance(plot, dict) else None
@@ -119,7 +120,7 @@ def open_votes(table: Table, pv: dict[str, Any]) -> list[Html]:
             for seat, vote in shown.items() if str(seat).isdigit()]
 
 
-def proposal_line(table: Table, pv: dict[str, Any]) -> Html:
+def proposal_line(table: Table, pv: PublicView) -> Html:
     """The team picker once the team is proposed, while another decision comes before the vote."""
     if not pv["proposals"]:
         return Html("✔️")
@@ -132,7 +133,7 @@ def proposal_line(table: Table, pv: dict[str, Any]) -> Html:
 TOLD_BY_THE_VOTE = {"VotesRevealed", "TeamApproved", "TeamRejected", "QuestStarted"}
 
 
-def vote_outcome(table: Table, pv: dict[str, Any]) -> list[Html]:
+def vote_outcome(table: Table, pv: PublicView) -> list[Html]:
     """What the last proposal's votes decided, from the public view: every vote, then the team approved
     (and its quest starting) or rejected."""
     from engine import Event
@@ -154,7 +155,7 @@ def vote_outcome(table: Table, pv: dict[str, Any]) -> list[Html]:
     return announcements(table, events)
 
 
-def vote_result(table: Table, pv: dict[str, Any], played: bool = False, head: dict[str, Any] | None = None) -> Html:
+def vote_result(table: Table, pv: PublicView, played: bool = False, head: PublicView | None = None) -> Html:
     """The vote message once everyone has voted: the proposal, the votes and what they decided; during
     the quest (``played``), how many cards are in. ``head``: the view the vote was made in (its team
     number), when ``pv`` is after it."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 
 from gamebot import observe
 from gamebot.botapi.telegram_io import Out, Result, TelegramIO
@@ -25,6 +26,7 @@ from gamebot.storage.effects import Effect
 from gamebot.storage.session import Session, chat_key
 from gamebot.storage.store import Item, retrying
 from gamebot.timing.alarm import Schedule
+from gamebot.timing.policy import closing_reminders
 
 log = logging.getLogger("gamebot.outbox.courier")
 
@@ -35,18 +37,31 @@ RETRY_LATER = 5.0  # seconds before an entry that failed on the network is tried
 GIVE_UP = 8  # tries of an entry that keeps failing (5xx, network) before it is dropped (about 3 minutes)
 
 
+@dataclass
+class Notices:
+    """What a delivery calls for (``compose.follow_up`` decides it; the ack applies it, :meth:`Courier.learnt`):
+    messages to the group, and what the session learns with them."""
+
+    told: list[Out] = field(default_factory=list)  # the pin hint, the players the bot cannot reach any more
+    lost: list[Out] = field(default_factory=list)  # the prompts that could not be sent, announced
+    pin_hint: bool = False  # the host is told now how to let the bot pin the board (once a session)
+    unreachable: list[int] = field(default_factory=list)  # players now told to be unreachable (once each)
+
+
 class Courier:
     """Delivers what ``uow``'s commits stored, through ``io`` (``telegram_io.TelegramIO``)."""
 
     def __init__(self, uow: UnitOfWork, io: TelegramIO,
                  schedule: Callable[[list[Schedule]], None] | None = None,
-                 follow_up: Callable[[Session, Facts], list[Out]] | None = None,
+                 follow_up: Callable[[Session, Facts], Notices] | None = None,
+                 mark_blocked: Callable[[int], object] | None = None,
                  tally: Callable[[Effect], None] | None = None,
                  notify: Callable[[Effect, Session | None, int], Awaitable[Result]] | None = None) -> None:
         self.uow = uow
         self.io = io
         self.schedule = schedule or (lambda calls: None)
-        self.follow_up = follow_up or (lambda s, facts: [])
+        self.follow_up = follow_up
+        self.mark_blocked = mark_blocked or (lambda user_id: None)  # a user's record: they blocked the bot
         self.tally = tally or (lambda e: None)  # a "stats" or "idle" effect: count a finished game (blocking store calls)
         self.notify = notify  # a "nextgame" effect: tell a batch of the subscribers (its Result says if more wait)
 
@@ -167,6 +182,20 @@ class Courier:
             log.exception("could not tell the /nextgame subscribers of chat %s (tried again later)", step.chat_id)
             return [Result(out, False, error="network")]
 
+    def learnt(self, session: Session, facts: Facts) -> list[Out]:
+        """What a delivery taught, applied (``session``: the one the ack writes): the users who blocked the
+        bot marked so, the session's notices decided (``follow_up``) and remembered, the reminders of a
+        decision that is over taken away. Returns the messages it calls for, in their order."""
+        for uid in facts.blocked:
+            self.mark_blocked(uid)
+        if self.follow_up is None:
+            return []
+        notices = self.follow_up(session, facts)
+        if notices.pin_hint:
+            session.pin_hint = True
+        session.unreachable.extend(notices.unreachable)
+        return [*notices.told, *closing_reminders(session), *notices.lost]
+
     def _ack(self, step: Step, written: Session, results: list[Result]
              ) -> tuple[Step | None, list[Schedule], Session | None]:
         """Record the delivery in one version-checked write (re-read on a conflict; ``written``: the
@@ -213,7 +242,7 @@ class Courier:
                         box.hold(r.out.view, until, now)
                     else:
                         box.add(to_effect(r.out, progress=True)).not_before = until
-            for out in self.follow_up(session, facts):
+            for out in self.learnt(session, facts):
                 box.add(to_effect(out))
             if box.lease is not None and box.lease.owner == step.owner:
                 box.lease = None

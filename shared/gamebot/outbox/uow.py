@@ -17,13 +17,14 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from gamebot import observe
 from gamebot.botapi.telegram_io import Out
 from gamebot.outbox.delivery import to_effect, to_out
 from gamebot.outbox.plan import Plan, Reply, Step
 from gamebot.storage.effects import LEASE_SECONDS, UNLIMITED, Budget, Effect, Lease, Outbox
-from gamebot.storage.session import Deadline, Session, chat_key, keeps_moved_out
+from gamebot.storage.session import Deadline, LiveKeyboard, Session, chat_key, keeps_moved_out
 from gamebot.storage.store import Item, Repository, VersionConflict, Write, retrying
 from gamebot.timing.alarm import Schedule
 
@@ -40,6 +41,17 @@ def refusals_key(chat_id: int, user_id: int) -> str:
     return f"refused#{chat_id}#{user_id}"
 
 
+@dataclass
+class Settled:
+    """What settling a plan before it is sorted decided (the service's ``settle``: ``compose.follow_up``),
+    applied by the commit (:meth:`UnitOfWork.settled`): the plan's operations as they go, the decision
+    buttons on screen after them (None: unchanged), whether the last game's "Play again" is forgotten."""
+
+    outs: list[Out]
+    keyboards: list[LiveKeyboard] | None = None
+    again_gone: bool = False
+
+
 class UnitOfWork:
     """Load a chat, let a decision change it, write it back under a version check (with the update id and
     the outbox), retry on a conflict. What the commit decided is sent afterwards by ``courier.Courier``."""
@@ -48,7 +60,7 @@ class UnitOfWork:
                  plan_timers: Callable[[Session, Deadline | None], list[Out]] | None = None,
                  arm: Callable[[Session, float, set[int], bool], list[Schedule]] | None = None,
                  photo: Callable[[Session, Effect], Out | None] | None = None,
-                 settle: Callable[[Plan], None] | None = None,
+                 settle: Callable[[Plan], Settled] | None = None,
                  refresh: Callable[[Session, str], Out | None] | None = None,
                  budget: Budget | None = None,
                  upgrade: Callable[[Repository, Item], Item | None] | None = None) -> None:
@@ -57,7 +69,7 @@ class UnitOfWork:
         self.plan_timers = plan_timers or (lambda s, old: [])
         self.arm = arm or (lambda s, now, in_flight, fired: [])
         self.photo = photo or (lambda s, e: None)
-        self.settle = settle or (lambda plan: None)
+        self.settle = settle or (lambda plan: Settled(plan.outs))
         self.refresh = refresh or (lambda s, view: None)
         self.budget = budget or Budget()
         self.upgrade = upgrade or (lambda repo, item: None)  # an earlier version's item: moved, then read
@@ -101,7 +113,7 @@ class UnitOfWork:
                     self.repo.transact(plan.writes)
                 return self._uncommitted(plan, session, version, chat_id, me, written=bool(plan.writes))
             s = plan.session
-            self.settle(plan)
+            self.settled(plan, s)
             plan.outs += self.plan_timers(s, deadline)  # (and the reminders of a decision that is over go)
             step = self.sort(s, plan, chat_id, me)
             s.mark_seen(owner)
@@ -117,6 +129,15 @@ class UnitOfWork:
             return decided(self._read(chat_key(chat_id)))
 
         return retrying(attempt)
+
+    def settled(self, plan: Plan, s: Session) -> None:
+        """Apply what settling ``plan`` decided (``s``: the session it writes)."""
+        settled = self.settle(plan)
+        plan.outs = settled.outs
+        if settled.keyboards is not None:
+            s.keyboards = settled.keyboards
+        if settled.again_gone:
+            s.again_msg = s.again_game = None
 
     def _observe(self, session: Session | None, chat_id: int, owner: int | None) -> None:
         """Tell the operator which chat and game this is, and whether an update (not a timer) finds the
@@ -242,8 +263,29 @@ class UnitOfWork:
         took_over = self._take_over(s, owner)
         now = self.clock()
         box = s.outbox
-        group = s.chat_id
-        step = box.next_seq  # this step's group messages reach the group together (the board with the news)
+        self._store(box, plan, now)
+        stored = self._admitted(box, s.chat_id, now, owner)
+        for e in stored:
+            e.not_before = None
+        if stored:
+            box.lease = Lease(owner=owner, until=now + LEASE_SECONDS)
+        for out in plan.outs:
+            if out.essential and out.op != "answer":
+                box.shown(out.view, now)  # an essential edit carries the view's latest state
+        extra, again_outs = self._again(s, plan, now, again)
+        queued = {e.chat for e in box.effects if e not in stored}  # chats where something waits
+        progress = [out for out in [*plan.outs, *extra, *again_outs] if not (out.essential or out.op == "answer")
+                    and self._goes_now(box, s.chat_id, out, now, queued, any(out is o for o in again_outs))]
+        self._drawn(box, progress, owner, now)
+        # what waits (the budget, flood control, another delivery) wakes the chat when due: its alarm
+        plan.schedule = [*plan.schedule, *self.arm(s, now, {e.seq for e in stored}, plan.fired)]
+        return Step(chat_id, owner, s, None, stored=stored, direct=progress, took_over=took_over)
+
+    @staticmethod
+    def _store(box: Outbox, plan: Plan, now: float) -> None:
+        """The plan's essential operations, its picture and its other entries into the outbox, as one step
+        (its group messages reach the group together: the board with the news)."""
+        step = box.next_seq
         box.drop_repeats(plan.outs)  # (older than this step's edits of the same messages)
         for out in plan.outs:
             if out.essential and out.op != "answer":
@@ -257,17 +299,15 @@ class UnitOfWork:
         for effect in plan.effects:
             box.add(effect)
         plan.effects = []
-        stored = self._admitted(box, group, now, owner)
-        for e in stored:
-            e.not_before = None
-        if stored:
-            box.lease = Lease(owner=owner, until=now + LEASE_SECONDS)
-        progress: list[Out] = []
+
+    def _again(self, s: Session, plan: Plan, now: float, again: bool) -> tuple[list[Out], list[Out]]:
+        """The views whose latest state was held back before, drawn as they stand (not for a redelivery: it
+        changes nothing), and the closing edits due to be sent again, once no older progress edit can
+        overtake them (like progress: no ack); a message this step edits anyway needs none (its edit is
+        newer: a repeat would undo it)."""
+        box = s.outbox
         views = {o.view for o in plan.outs if o.view}
-        for out in plan.outs:
-            if out.essential and out.op != "answer":
-                box.shown(out.view, now)  # an essential edit carries the view's latest state
-        extra = []  # views whose latest state was held back before (not for a redelivery: it changes nothing)
+        extra = []
         for v in list(box.dirty) if again else []:
             if v in views:
                 continue
@@ -276,45 +316,47 @@ class UnitOfWork:
                 box.shown(v, now)
             else:
                 extra.append(fresh)
-        # closing edits sent again, once no older progress edit can overtake them (like progress: no ack);
-        # a message this step edits anyway needs none (its edit is newer: a repeat would undo it)
         box.drop_repeats(extra)
         repeats = box.due_repeats(now) if again else []
         again_outs = [o for e in repeats if (o := to_out(e, s, self.photo)) is not None]
         for out in again_outs:
             out.essential, out.seq = False, None
-        queued = {e.chat for e in box.effects if e not in stored}  # chats where something waits
-        for out in [*plan.outs, *extra, *again_outs]:
-            if out.essential or out.op == "answer":
-                continue
-            later = any(out is o for o in again_outs)  # a repeat that cannot go now waits for a later update
-            if out.chat_id != group or group > 0:  # (a private chat, or the table of one: no group's budget)
-                if out.chat_id in queued and later:  # (again once what waits there may go)
-                    box.repeats.append(to_effect(out).model_copy(update={"tag": "repeat", "not_before": max(
-                        [now, *(e.not_before or now for e in box.effects if e.chat == out.chat_id)])}))
-                elif out.chat_id in queued:  # behind what waits there (Telegram said wait): the chat keeps its order
-                    box.add(to_effect(out, progress=True))
-                else:
-                    progress.append(out)
-                    if out.chat_id == group:
-                        box.shown(out.view, now)
-                continue
-            retry = box.admit_progress(now, out.view, box.group_waiting(group), self.budget_of(group))
-            if retry is None:
-                progress.append(out)
-            elif later:  # the group's budget is full: again at its next slot
-                box.repeats.append(to_effect(out).model_copy(update={"tag": "repeat", "not_before": retry}))
-            elif out.view is None and out.op in ("edit", "markup") and out.message_id and not out.has_buttons():
-                box.add(to_effect(out))  # buttons taken away are never dropped: the budget's next slot
-            # else held back: the view's latest state goes out with a later edit (or when the alarm wakes)
-        for out in progress:  # what goes out now is drawn before the write, so that nothing is left to do
-            out.draw()        # between the commit and its send
+        return extra, again_outs
+
+    def _goes_now(self, box: Outbox, group: int, out: Out, now: float, queued: set[int],
+                  later: bool) -> bool:
+        """Does progress ``out`` go out now? Else it waits: behind what waits in its chat, a repeat (``later``)
+        again at a later moment, buttons taken away at the budget's next slot; or it is held back (the view's
+        latest state goes out with a later edit, or when the alarm wakes)."""
+        if out.chat_id != group or group > 0:  # (a private chat, or the table of one: no group's budget)
+            if out.chat_id in queued and later:  # (again once what waits there may go)
+                box.repeats.append(to_effect(out).model_copy(update={"tag": "repeat", "not_before": max(
+                    [now, *(e.not_before or now for e in box.effects if e.chat == out.chat_id)])}))
+            elif out.chat_id in queued:  # behind what waits there (Telegram said wait): the chat keeps its order
+                box.add(to_effect(out, progress=True))
+            else:
+                if out.chat_id == group:
+                    box.shown(out.view, now)
+                return True
+            return False
+        retry = box.admit_progress(now, out.view, box.group_waiting(group), self.budget_of(group))
+        if retry is None:
+            return True
+        if later:  # the group's budget is full: again at its next slot
+            box.repeats.append(to_effect(out).model_copy(update={"tag": "repeat", "not_before": retry}))
+        elif out.view is None and out.op in ("edit", "markup") and out.message_id and not out.has_buttons():
+            box.add(to_effect(out))  # buttons taken away are never dropped: the budget's next slot
+        return False
+
+    @staticmethod
+    def _drawn(box: Outbox, progress: list[Out], owner: int, now: float) -> None:
+        """What goes out now is drawn before the write, so that nothing is left to do between the commit and
+        its send; its closing edits in private chats are kept for a redelivery."""
+        for out in progress:
+            out.draw()
             if out.op == "edit" and out.message_id and out.chat_id and out.has_buttons():
                 box.raced(out.chat_id, out.message_id, now)
         closing = [o for o in progress if o.op in ("edit", "markup") and (o.chat_id or 0) > 0 and o.keyboard is None
                    and o.tag != "repeat"]  # (a repeat belongs to no step: whichever update runs next sends it)
         if closing:
             box.keep_for_replay(owner, [to_effect(o) for o in closing])
-        # what waits (the budget, flood control, another delivery) wakes the chat when due: its alarm
-        plan.schedule = [*plan.schedule, *self.arm(s, now, {e.seq for e in stored}, plan.fired)]
-        return Step(chat_id, owner, s, None, stored=stored, direct=progress, took_over=took_over)

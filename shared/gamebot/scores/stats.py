@@ -18,15 +18,18 @@ A game's end does not touch these items: it stores a ``stats`` effect in the cha
 delivery reads the items (one batched read) and writes what :func:`writes` returns (one transaction).
 Each item remembers the last game ids it counted (``recent``) and skips a game it has already seen,
 so a delivery repeated (redelivered update, a function that died before its ack, the alarm) counts the
-game once. Games cancelled or with fewer than ``MIN_HUMANS`` humans are never counted, unless the bot's own
-players filled the other seats (then ``MIN_HUMANS_WITH_BOTS`` people suffice): such a game counts with its
-bot seats (``bot_games``, ``bot_seats``; the bots themselves have no row and no item) and moves no rating.
+game once. Games cancelled or with fewer than ``MIN_HUMANS`` humans are never counted, unless AI seats
+filled the other seats (then ``MIN_HUMANS_WITH_AI_SEATS`` people suffice): such a game counts with its
+AI seats (``AI_SEAT_GAMES``, ``AI_SEATS_PLAYED``; the AI seats themselves have no row and no item) and moves
+no rating. (A Telegram bot account that joined like a person, ``Player.bot``, is neither a human nor an AI
+seat: ``handlers.statistics``.)
 
 Items written before ratings existed are read as they are (``migrate``): their players start at the
 default rating, and their assassinations (nearly always at Merlin then) count as Merlin's.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -37,7 +40,11 @@ RECENT = 20  # game ids remembered per item against double counting
 MAX_PLAYERS_PER_CHAT = 300  # the per-player table of a group keeps its most active players
 MAX_GROUPS_PER_USER = 20  # a player's ratings: the groups they played in most recently
 MIN_HUMANS = 5  # games with fewer human players are not counted
-MIN_HUMANS_WITH_BOTS = 2  # ... unless the bot's own players fill the other seats (one person alone: practice)
+MIN_HUMANS_WITH_AI_SEATS = 2  # ... unless AI seats fill the other seats (one person alone: practice)
+# Stored names kept from before the AI seats had their name (items and outbox entries already written use them):
+AI_SEAT_GAMES = "bot_games"  # an item's count of games with AI seats
+AI_SEATS_PLAYED = "bot_seats"  # a group's count of the seats AI seats played
+OUTCOME_AI_SEATS = "bots"  # the key of ``Outcome.ai_seats`` in a stored ``stats`` effect
 ROW = ("games", "wins", "mu", "sigma", "rated")  # a player's row in a group, also kept in their own item
 VERSION = 2  # items written since ratings (``migrate``)
 
@@ -69,26 +76,29 @@ class Outcome:
     reason: str = ""  # the engine's win reason ("three_failures", "merlin_assassinated"...)
     target: str = ""  # what the assassination aimed at ("merlin", "messengers")
     title: str = ""  # the group's title (a player's ratings name their groups)
-    bots: list[int] = field(default_factory=list)  # the seats the bot's own players held (no rating moves)
+    ai_seats: list[int] = field(default_factory=list)  # the seats AI seats held (no rating moves)
 
     def data(self) -> dict[str, Any]:
         body = asdict(self)
         body["idle"] = {str(k): v for k, v in self.idle.items()}
+        body[OUTCOME_AI_SEATS] = body.pop("ai_seats")  # (the stored key: ``of`` reads both)
         return body
 
     @classmethod
     def of(cls, body: dict[str, Any]) -> Outcome:
         known = {k: v for k, v in body.items() if k in cls.__dataclass_fields__}
         known["idle"] = {int(k): int(v) for k, v in (body.get("idle") or {}).items()}
+        if OUTCOME_AI_SEATS in body:
+            known["ai_seats"] = body[OUTCOME_AI_SEATS]
         return cls(**known)
 
 
 def outcome(chat_id: int, game_id: str, user_ids: list[int], names: list[str], state: Any,
-            final_view: dict[str, Any], idle: dict[str, int] | None = None, title: str = "",
-            bots: list[int] | None = None) -> Outcome:
+            final_view: Mapping[str, Any], idle: dict[str, int] | None = None, title: str = "",
+            ai_seats: list[int] | None = None) -> Outcome:
     """The outcome of a finished game from its final state and public view (every role revealed).
-    ``idle``: the session's timeouts per user id (as strings), if the session keeps them; ``bots``: the
-    seats of the bot's own players."""
+    ``idle``: the session's timeouts per user id (as strings), if the session keeps them; ``ai_seats``: the
+    AI seats."""
     attempt = final_view.get("assassination") or {}
     assassin = attempt.get("assassin")
     if assassin is None:
@@ -120,22 +130,23 @@ def outcome(chat_id: int, game_id: str, user_ids: list[int], names: list[str], s
         reason=reason,
         target=str(attempt.get("kind") or ("merlin" if assassin is not None else "")),
         title=title,
-        bots=sorted(bots or []),
+        ai_seats=sorted(ai_seats or []),
     )
 
 
-def counts(status: str, humans: int, bots: int = 0) -> bool:
+def counts(status: str, humans: int, ai_seats: int = 0) -> bool:
     """Does a finished game count in the statistics? Ended, not cancelled, with enough humans: ``MIN_HUMANS``,
-    or, with the bot's own players in the empty seats (``bots``), ``MIN_HUMANS_WITH_BOTS`` (a person alone
-    with bots is practising). A game with bots never moves a rating (``add_to_chat``)."""
+    or, with AI seats in the empty seats (``ai_seats``), ``MIN_HUMANS_WITH_AI_SEATS`` (a person alone
+    with AI seats is practising). A game with AI seats never moves a rating (``add_to_chat``)."""
     if status != "ended":
         return False
-    return humans >= MIN_HUMANS or (bots > 0 and humans >= MIN_HUMANS_WITH_BOTS and humans + bots >= MIN_HUMANS)
+    return humans >= MIN_HUMANS or (
+        ai_seats > 0 and humans >= MIN_HUMANS_WITH_AI_SEATS and humans + ai_seats >= MIN_HUMANS)
 
 
 def people(o: Outcome) -> list[tuple[int, int]]:
-    """(seat, user id) of the game's people (not the bot's own seats)."""
-    return [(seat, uid) for seat, uid in enumerate(o.user_ids) if seat not in o.bots]
+    """(seat, user id) of the game's people (not its AI seats)."""
+    return [(seat, uid) for seat, uid in enumerate(o.user_ids) if seat not in o.ai_seats]
 
 
 def keys(o: Outcome) -> list[str]:
@@ -201,15 +212,15 @@ def add_to_chat(body: dict[str, Any], o: Outcome, known: dict[str, dict[str, Any
         role = roles.setdefault(o.roles[seat], {})
         bump(role, "games")
         bump(role, "wins", int(won))
-        if seat in o.bots:
+        if seat in o.ai_seats:
             continue
         row = players.setdefault(str(uid), {})
         row["name"] = o.names[seat]
         bump(row, "games")
         bump(row, "wins", int(won))
-    if o.bots:  # a game with the bot's own players counts, but moves no rating
-        bump(body, "bot_games")
-        bump(body, "bot_seats", len(o.bots))
+    if o.ai_seats:  # a game with AI seats counts, but moves no rating
+        bump(body, AI_SEAT_GAMES)
+        bump(body, AI_SEATS_PLAYED, len(o.ai_seats))
     else:
         ratings.update(players, o)
     if len(players) > MAX_PLAYERS_PER_CHAT:  # the most active stay, and always this game's players
@@ -242,8 +253,8 @@ def add_to_user(body: dict[str, Any], o: Outcome, seat: int, rating: dict[str, A
     if o.assassin == seat:
         _shot(body, o)
     bump(body, "idle", o.idle.get(o.user_ids[seat], 0))
-    if o.bots:
-        bump(body, "bot_games")
+    if o.ai_seats:
+        bump(body, AI_SEAT_GAMES)
     if rating is not None:
         groups = body.setdefault("ratings", {})
         groups.pop(str(o.chat_id), None)  # (most recent last)

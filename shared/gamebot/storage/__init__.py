@@ -1,5 +1,5 @@
 """What is stored: the repository interface (versioned items, version-checked writes: ``store``), the
-chat's session and the user's record (``session``), the bot's own seats (``seats``: their ids, their next
+chat's session and the user's record (``session``), the AI seats (``seats``: their ids, their next
 move), the effects a committed step stores until they are
 delivered and the group's message budget (``effects``), how a body is packed (``packing``: zlib with a
 preset dictionary, ``zdict/``), the items kept apart from the chat's item (``subscribers``,

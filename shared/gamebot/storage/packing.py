@@ -17,9 +17,28 @@ from __future__ import annotations
 
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from pydantic import ConfigDict, TypeAdapter
+
+
+class AttributeValue(TypedDict, total=False):
+    """One DynamoDB attribute value, as boto3's client takes and gives it (binary values as ``bytes``):
+    ``pack`` makes one (S or B), ``gamebot.aws`` reads and writes whole items of them."""
+
+    S: str
+    N: str
+    B: bytes
+    SS: list[str]
+    NS: list[str]
+    BS: list[bytes]
+    M: dict[str, AttributeValue]
+    L: list[AttributeValue]
+    NULL: bool
+    BOOL: bool
+
+
+Record = dict[str, AttributeValue]  # a DynamoDB item: attribute name -> value
 
 # pydantic's JSON (in Rust): the writer takes a third of json.dumps's time, the reader half of json.loads's
 _BODY_JSON: TypeAdapter[Any] = TypeAdapter(Any, config=ConfigDict(ser_json_inf_nan="constants"))  # (NaN as json.dumps)
@@ -60,7 +79,7 @@ def _packer() -> zlib._Compress:
     return _primed.copy()
 
 
-def pack(body: dict[str, Any]) -> dict[str, Any]:
+def pack(body: dict[str, Any]) -> AttributeValue:
     """The DynamoDB attribute value that stores ``body``: ``{"S": json}`` or ``{"B": compressed}``.
 
     The JSON is pydantic's, the same text as ``json.dumps(body, separators=(",", ":"), ensure_ascii=False)``
@@ -72,7 +91,7 @@ def pack(body: dict[str, Any]) -> dict[str, Any]:
     return {"B": packer.compress(raw) + packer.flush()}
 
 
-def unpack(value: dict[str, Any]) -> dict[str, Any]:
+def unpack(value: AttributeValue) -> dict[str, Any]:
     """The body stored in ``value`` (as :func:`pack` wrote it, or plain zlib, or text; earlier versions
     wrote the JSON with ``json.dumps``). Parsed by pydantic: the same values as ``json.loads``."""
     body: dict[str, Any]  # (what ``pack`` was given: a JSON object)

@@ -14,8 +14,6 @@ transaction with the chat's item, before anything else is decided on that item (
 """
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel, ValidationError
 
 from gamebot.storage import idle_record, subscribers
@@ -23,7 +21,7 @@ from gamebot.storage.session import CANCELLED, DamagedSession, Session, UserReco
 from gamebot.storage.store import Item, Repository, Write
 
 
-def salvage(chat_id: int, body: Any) -> Session:
+def salvage(chat_id: int, body: object) -> Session:
     """The chat's session with whatever of ``body`` still validates (for a body that loads: all of it)."""
     return _salvage(Session, {"chat_id": chat_id}, body)
 
@@ -66,7 +64,7 @@ def move_out(repo: Repository, stored: Item) -> Item | None:
     return repo.transact([Write(Item(key=stored.key, body=s.body()), stored.version), *writes])[0]
 
 
-def user_record(user_id: int, body: Any) -> UserRecord:
+def user_record(user_id: int, body: object) -> UserRecord:
     """The stored record of ``user_id``; salvaged field by field if it does not load whole."""
     try:
         return UserRecord.model_validate(body)
@@ -74,7 +72,7 @@ def user_record(user_id: int, body: Any) -> UserRecord:
         return _salvage(UserRecord, {"id": user_id}, body)
 
 
-def _salvage[M: BaseModel](model: type[M], fixed: dict[str, Any], body: Any) -> M:
+def _salvage[M: BaseModel](model: type[M], fixed: dict[str, object], body: object) -> M:
     kept = dict(fixed)
     for name, value in (body.items() if isinstance(body, dict) else ()):
         if name in fixed or name not in model.model_fields:
@@ -83,7 +81,7 @@ def _salvage[M: BaseModel](model: type[M], fixed: dict[str, Any], body: Any) -> 
             kept[name] = value
             continue
         if isinstance(value, list):
-            part: Any = [v for v in value if _valid(model, fixed, name, [v])]
+            part: object = [v for v in value if _valid(model, fixed, name, [v])]
         elif isinstance(value, dict):
             part = {k: v for k, v in value.items() if _valid(model, fixed, name, {k: v})}
         else:
@@ -93,7 +91,7 @@ def _salvage[M: BaseModel](model: type[M], fixed: dict[str, Any], body: Any) -> 
     return model.model_validate(kept)
 
 
-def _valid(model: type[BaseModel], fixed: dict[str, Any], name: str, value: Any) -> bool:
+def _valid(model: type[BaseModel], fixed: dict[str, object], name: str, value: object) -> bool:
     try:
         model.model_validate({**fixed, name: value})
     except ValidationError:

@@ -12,7 +12,7 @@ so nothing in it grows with the group's history; each field has a bound:
 * one value each: ``chat_id``, ``title`` (Telegram's, at most 128 characters), ``lang``, ``game_id``,
   ``status``, ``host``, the message ids (``lobby_msg``, ``board_msg``, ``vote_msg``, ``settings_msg``,
   ``pinned``, ``again_msg``), ``vote_serial``, ``vote_intro`` (one message's news), ``pin_hint``,
-  ``deadline``, ``alarm``, ``rematch_of``, ``again_game``, ``idle_counted``, ``bot_turn``, ``practice``;
+  ``deadline``, ``alarm``, ``rematch_of``, ``again_game``, ``idle_counted``, ``ai_seat_turn``, ``practice``;
 * ``players``: at most 10 (``gamebot.compose.context.MAX_PLAYERS``; a name at most 40 characters); ``invited``:
   the last game's players (at most 10); ``unreachable``, ``idle``, ``idle_hidden``: players of this game;
   ``sel``: one selection per seat (its private prompt) and one for the Leader's team picker (``"g"``, in
@@ -40,12 +40,12 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from pydantic import BaseModel, Field, PrivateAttr, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from engine import GameConfig, GameState, Theme
 from gamebot.storage import state_cache
 from gamebot.storage.effects import Outbox
-from gamebot.storage.seats import BotTurn
+from gamebot.storage.seats import AiSeatTurn
 
 SEEN_MAX = 100
 USER_SEEN_MAX = 10
@@ -56,7 +56,7 @@ ACTIVE = (LOBBY, PLAYING)
 MOVED_OUT = ("next_game", "idle_totals", "idle_names")  # fields of earlier versions, moved to their own items
 
 
-def keeps_moved_out(body: dict[str, Any]) -> bool:
+def keeps_moved_out(body: dict[str, object]) -> bool:
     """Does a stored chat item still keep what now lives in items of its own (``recovery.move_out``)?"""
     return any(body.get(name) for name in MOVED_OUT)
 
@@ -65,12 +65,12 @@ class DamagedSession(ValueError):
     """A stored chat item that does not load (damaged, or written by another version): ``/cancel`` from
     the host or a group admin closes it with what can still be read (``gamebot.storage.recovery``)."""
 
-    def __init__(self, chat_id: Any) -> None:
+    def __init__(self, chat_id: object) -> None:
         super().__init__(f"the stored session of chat {str(chat_id)[:40]} does not load")
         self.chat_id = chat_id
 
 
-def update_ids(value: Any) -> Any:
+def update_ids(value: object) -> object:
     """Recorded update ids, without any that is not an integer (an older version stored whatever id an
     update carried; one bad entry must not make the whole item unreadable: it only serves to spot a
     redelivery)."""
@@ -208,6 +208,7 @@ class Selection(BaseModel):
 
 
 class Session(BaseModel):
+    model_config = ConfigDict(validate_by_name=True, validate_by_alias=True, serialize_by_alias=True)  # (aliases below)
     chat_id: int
     title: str = ""
     lang: str = "en"  # the group's language (/language, the settings panel): group messages use it
@@ -256,16 +257,15 @@ class Session(BaseModel):
     # button stays while it can do something (open the rematch, join a lobby), and goes once a game runs.
     again_msg: int | None = None
     again_game: str | None = None
-    # The bot's own seats (``gamebot.storage.seats``): their next move (made when the chat's alarm wakes it,
-    # ``gamebot.timing.wakeup``), and
-    # whether this is a /practice game (the chat is the player's private chat; nothing counts).
-    bot_turn: BotTurn | None = None
+    # The AI seats' next move (``gamebot.storage.seats``; made when the chat's alarm wakes it), stored by the name
+    # deployed versions wrote and read (read by either name); whether this is a /practice game (nothing counts).
+    ai_seat_turn: AiSeatTurn | None = Field(default=None, alias="bot_turn")
     practice: bool = False
     _game: tuple[str, GameState] | None = PrivateAttr(default=None)
 
     @field_validator("seen", mode="before")
     @classmethod
-    def _integer_ids(cls, value: Any) -> Any:
+    def _integer_ids(cls, value: object) -> object:
         return update_ids(value)
 
     # --- helpers ---------------------------------------------------------------------------------
@@ -336,7 +336,7 @@ class Session(BaseModel):
         return body
 
     @classmethod
-    def from_body(cls, body: dict[str, Any]) -> Session:
+    def from_body(cls, body: dict[str, object]) -> Session:
         try:
             return cls.model_validate(body)
         except ValidationError as exc:
@@ -357,7 +357,7 @@ class UserRecord(BaseModel):
 
     @field_validator("seen", mode="before")
     @classmethod
-    def _integer_ids(cls, value: Any) -> Any:
+    def _integer_ids(cls, value: object) -> object:
         return update_ids(value)
 
     @property

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 from engine import GameState, public_view
+from engine.views import PublicView
 
 
 class DrawnFor(Protocol):
@@ -80,8 +81,8 @@ class _Lru[K: Hashable, V]:
 
 
 _states: _Lru[str, GameState] = _Lru(STATES)
-_views: _Lru[int, tuple[GameState, dict[str, Any]]] = _Lru(VIEWS)  # id(state) -> (state, its view)
-_boards: _Lru[tuple[Hashable, ...], tuple[dict[str, Any], object, str]] = _Lru(BOARDS)  # -> (view, bot name, board)
+_views: _Lru[int, tuple[GameState, PublicView]] = _Lru(VIEWS)  # id(state) -> (state, its view)
+_boards: _Lru[tuple[Hashable, ...], tuple[PublicView, object, str]] = _Lru(BOARDS)  # -> (view, bot name, board)
 
 
 def game_state(text: str) -> GameState:
@@ -98,7 +99,7 @@ def remember_state(text: str, state: GameState) -> None:
     _states.put(text, state)
 
 
-def public(state: GameState) -> dict[str, Any]:
+def public(state: GameState) -> PublicView:
     """``public_view(state)``, computed once per state object. Read-only: shared by its callers."""
     found = _views.get(id(state))
     if found is not None and found[0] is state:
@@ -108,7 +109,7 @@ def public(state: GameState) -> dict[str, Any]:
     return pv
 
 
-def board[T: DrawnFor](draw: Callable[[T, dict[str, Any], str], str], table: T, pv: dict[str, Any],
+def board[T: DrawnFor](draw: Callable[[T, PublicView, str], str], table: T, pv: PublicView,
           status: str = "playing") -> str:
     """``draw(table, pv, status)`` (``messages.board.board``, which the caller passes: the messages room imports the session,
     which uses this module), drawn once per view (``public``'s dict) and table."""

@@ -25,6 +25,10 @@ from typing import Any
 from gamebot import observe
 from gamebot.storage import lifetimes
 
+# What JSON holds, on the bot's side (an item's body, an update before it is checked, a timer's payload, a
+# Bot API method returned to Telegram); the engine's own is ``engine.event_types.JsonValue``.
+JsonValue = str | int | float | bool | None | list["JsonValue"] | dict[str, "JsonValue"]
+
 
 class VersionConflict(Exception):
     """Someone else wrote the item since it was read."""

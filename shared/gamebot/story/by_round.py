@@ -14,7 +14,8 @@ the round and how many teams had been proposed so far, see ``engine.timeouts``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+
+from engine.view_types import ProposalView, PublicView, QuestView, TimeoutRecord
 
 
 @dataclass
@@ -23,9 +24,9 @@ class Turn:
 
     number: int
     leader: int
-    proposal: dict[str, Any] | None  # None: no team was proposed in time
-    before: list[dict[str, Any]] = field(default_factory=list)  # timed out earlier in this turn (Plot cards...)
-    timeouts: list[dict[str, Any]] = field(default_factory=list)  # timed out about this team (votes...)
+    proposal: ProposalView | None  # None: no team was proposed in time
+    before: list[TimeoutRecord] = field(default_factory=list)  # timed out earlier in this turn (Plot cards...)
+    timeouts: list[TimeoutRecord] = field(default_factory=list)  # timed out about this team (votes...)
     voted: list[int] = field(default_factory=list)  # an open vote: who has voted so far (never how)
 
     @property
@@ -34,15 +35,15 @@ class Turn:
 
     @property
     def team(self) -> list[int]:
-        return list((self.proposal or {}).get("team") or [])
+        return list(self.proposal.get("team") or []) if self.proposal else []
 
     @property
     def votes(self) -> str:
-        return str((self.proposal or {}).get("votes") or "")
+        return str(self.proposal.get("votes") or "") if self.proposal else ""
 
     @property
     def approved(self) -> bool:
-        return bool((self.proposal or {}).get("approved"))
+        return bool(self.proposal.get("approved")) if self.proposal else False
 
     @property
     def open(self) -> bool:
@@ -55,32 +56,33 @@ class Round:
     number: int
     slot: int | None  # the quest slot the round went for (0..4), None if unknown
     turns: list[Turn] = field(default_factory=list)
-    quest: dict[str, Any] | None = None  # the quest record, if the team went
-    quest_timeouts: list[dict[str, Any]] = field(default_factory=list)  # while the team was on its quest
-    after: list[dict[str, Any]] = field(default_factory=list)  # after the quest (the Lady of the Lake...)
+    quest: QuestView | None = None  # the quest record, if the team went
+    quest_timeouts: list[TimeoutRecord] = field(default_factory=list)  # while the team was on its quest
+    after: list[TimeoutRecord] = field(default_factory=list)  # after the quest (the Lady of the Lake...)
     underway: bool = False  # its approved team is on its quest now: no result yet
     played: int | None = None  # while the cards are being played: how many are in (never which)
 
     @property
     def team(self) -> list[int]:
         """The team on its quest now (``underway``), else the one that went."""
-        return list((self.quest or {}).get("team") or (self.turns[-1].team if self.turns else []))
+        went = self.quest.get("team") if self.quest else None
+        return list(went or (self.turns[-1].team if self.turns else []))
 
 
-def _int(value: Any, default: int = -1) -> int:
+def _int(value: object, default: int = -1) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
-def timeouts(pv: dict[str, Any]) -> list[dict[str, Any]]:
+def timeouts(pv: PublicView) -> list[TimeoutRecord]:
     return [t for t in pv.get("timeouts") or [] if isinstance(t, dict) and _int(t.get("seat")) >= 0]
 
 
-def end_timeouts(pv: dict[str, Any]) -> list[dict[str, Any]]:
+def end_timeouts(pv: PublicView) -> list[TimeoutRecord]:
     """Turns that ran out of time after the rounds (the Recruitment, the Assassination)."""
     return [t for t in timeouts(pv) if t.get("when") == "end"]
 
 
-def _slot(props: list[dict[str, Any]], quest: dict[str, Any] | None) -> int | None:
+def _slot(props: list[ProposalView], quest: QuestView | None) -> int | None:
     if quest is not None and _int(quest.get("quest")) >= 0:
         return _int(quest.get("quest"))
     if props and _int(props[-1].get("quest")) >= 0:
@@ -88,7 +90,7 @@ def _slot(props: list[dict[str, Any]], quest: dict[str, Any] | None) -> int | No
     return None
 
 
-def rounds(pv: dict[str, Any]) -> list[Round]:
+def rounds(pv: PublicView) -> list[Round]:
     """Every round of the game, in order, with its turns numbered from 1."""
     proposals = [p for p in pv.get("proposals") or [] if isinstance(p, dict)]
     quests = {_int(q.get("round")): q for q in pv.get("quests") or [] if isinstance(q, dict)}
@@ -108,7 +110,7 @@ def rounds(pv: dict[str, Any]) -> list[Round]:
     return out
 
 
-def _mark_current(pv: dict[str, Any], rounds_: list[Round]) -> None:
+def _mark_current(pv: PublicView, rounds_: list[Round]) -> None:
     """What is still going on in the last round: an open vote (who has voted so far: ``voted`` in the
     public view), or a quest under way (how many cards are in: ``played``)."""
     if not rounds_ or not rounds_[-1].turns or pv.get("winner") or pv.get("stage") in ("game_end", "ended"):
@@ -123,13 +125,13 @@ def _mark_current(pv: dict[str, Any], rounds_: list[Round]) -> None:
             last.played = len(pv.get("played") or [])
 
 
-def _turns(indexed: list[tuple[int, dict[str, Any]]],
-           timed: list[dict[str, Any]]) -> tuple[list[Turn], list[dict[str, Any]]]:
+def _turns(indexed: list[tuple[int, ProposalView]],
+           timed: list[TimeoutRecord]) -> tuple[list[Turn], list[TimeoutRecord]]:
     """The round's turns in order: its proposals (``indexed``: their index among the game's proposals)
     merged with its timeouts (in the order they happened: each says how many teams had been proposed
     then), plus the timeouts no turn followed (the game ended)."""
     turns: list[Turn] = []
-    waiting: list[dict[str, Any]] = []  # timed out in a turn whose team comes next
+    waiting: list[TimeoutRecord] = []  # timed out in a turn whose team comes next
     queue = list(indexed)
 
     def flush(before: int | None) -> None:
@@ -153,6 +155,8 @@ def _turns(indexed: list[tuple[int, dict[str, Any]]],
     return turns, waiting
 
 
-def this_round(entries: Any, rnd: int) -> list[dict[str, Any]]:
+def this_round(entries: object, rnd: int) -> list[dict[str, object]]:
     """A plug-in's public record entries (``{"round": ...}``) of round ``rnd``."""
-    return [e for e in entries or [] if isinstance(e, dict) and e.get("round") == rnd]
+    if not isinstance(entries, list):
+        return []
+    return [e for e in entries if isinstance(e, dict) and e.get("round") == rnd]

@@ -11,8 +11,8 @@ notes from :func:`round_lines` and its result from :func:`result`.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
+from engine.view_types import PublicView, TimeoutRecord
 from gamebot.language import texts, wording
 from gamebot.language.markup import Html, cap
 from gamebot.messages.events import event_line
@@ -26,24 +26,24 @@ from gamebot.story import by_round
 HEAD, TURN, QUEST, VOTE_TIMEOUT, NOTE = "head", "turn", "quest", "vote_timeout", "note"
 
 
-def _seat(value: Any) -> int | None:
+def _seat(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def rogue_seat(pv: dict[str, Any]) -> int | None:
+def rogue_seat(pv: PublicView) -> int | None:
     """The Rogue who won alone, if one did."""
     rogue = pv.get("rogue")
     return _seat(rogue.get("solo")) if isinstance(rogue, dict) else None
 
 
-def assassin_name(table: Table, pv: dict[str, Any]) -> Html:
+def assassin_name(table: Table, pv: PublicView) -> Html:
     """Who assassinated (a recruited Servant too), else the Assassin's title (an older summary)."""
     attempt = pv.get("assassination")
     seat = _seat(attempt.get("assassin")) if isinstance(attempt, dict) else None
     return table.name(seat) if seat is not None else cap(wording.role_a(table, "assassin"))
 
 
-def title(table: Table, pv: dict[str, Any]) -> Html:
+def title(table: Table, pv: PublicView) -> Html:
     winner = pv.get("winner")
     rogue = rogue_seat(pv)
     if rogue is not None:
@@ -53,22 +53,21 @@ def title(table: Table, pv: dict[str, Any]) -> Html:
     return table.t(f"end.title.{winner}" if winner in ("good", "evil") else "end.title.none")
 
 
-def reason(table: Table, pv: dict[str, Any]) -> Html | None:
+def reason(table: Table, pv: PublicView) -> Html | None:
     """Why the game ended, naming who assassinated when an assassination decided it."""
     why = pv.get("win_reason")
     if not why:
         return None
     attempt = pv.get("assassination")
-    if not isinstance(attempt, dict):  # (no assassination: the reason's plain wording)
-        attempt = {}
-    keys = [f"end.reason.{why}.{attempt.get('kind')}", f"end.reason.{why}"]
+    kind = attempt.get("kind") if isinstance(attempt, dict) else None  # (no assassination: the plain wording)
+    keys = [f"end.reason.{why}.{kind}", f"end.reason.{why}"]
     for key in keys:
         if texts.has(key, table.lang):
             return table.t(key, assassin=assassin_name(table, pv))
     return table.t("end.reason.generic", reason=esc(texts.humanize(str(why))))
 
 
-def result(table: Table, pv: dict[str, Any], status: str = "ended") -> tuple[Html, str | None]:
+def result(table: Table, pv: PublicView, status: str = "ended") -> tuple[Html, str | None]:
     """The short result of the picture and its caption (markup), and the side it is told in."""
     winner = pv.get("winner")
     if status == "cancelled":
@@ -83,7 +82,7 @@ def result(table: Table, pv: dict[str, Any], status: str = "ended") -> tuple[Htm
     return table.t("picture.result.none"), None
 
 
-def head(table: Table, pv: dict[str, Any], cancelled_by: str | None = None) -> list[Html]:
+def head(table: Table, pv: PublicView, cancelled_by: str | None = None) -> list[Html]:
     if cancelled_by is not None:
         lines = [table.t("end.cancelled", name=esc(cancelled_by))]
     else:
@@ -105,7 +104,7 @@ def head(table: Table, pv: dict[str, Any], cancelled_by: str | None = None) -> l
     return lines
 
 
-def timeout_lines(table: Table, entries: Iterable[dict[str, Any]]) -> list[Html]:
+def timeout_lines(table: Table, entries: Iterable[TimeoutRecord]) -> list[Html]:
     """``⏰ Out of time: Carol and Dave (vote)``: one line per decision kind, in the order they ran out."""
     groups: dict[tuple[str, bool], list[int]] = {}
     for e in entries:
@@ -125,27 +124,26 @@ def turn_line(table: Table, turn: by_round.Turn) -> Html:
                  else table.t("end.voted_none"))
         return table.t("end.proposal_open", number=turn.number, leader=table.name(turn.leader),
                        team=table.names_of(turn.team), voted=voted)
-    p = turn.proposal or {}
+    note = turn.proposal.get("note") if turn.proposal else None
     votes = turn.votes
     approve = [i for i, v in enumerate(votes) if v == "A"]
     reject = [i for i, v in enumerate(votes) if v == "R"]
     outcome = table.t("end.approved") if turn.approved else table.t("end.rejected")
-    if p.get("note"):
-        outcome += Html(" ({})").format(table.note(str(p["note"])))
+    if note:
+        outcome += Html(" ({})").format(table.note(str(note)))
     return table.t("end.proposal", number=turn.number, leader=table.name(turn.leader), team=table.names_of(turn.team),
                    approve=table.names_of(approve) if votes else "?", reject=table.names_of(reject) if votes else "?",
                    result=outcome)
 
 
-def _lady_lines(table: Table, pv: dict[str, Any], rnd: int) -> list[Html]:
+def _lady_lines(table: Table, pv: PublicView, rnd: int) -> list[Html]:
     lady = pv.get("lady")
-    if not isinstance(lady, dict):  # (no Lady of the Lake in this game)
-        lady = {}
+    uses = lady.get("uses") if isinstance(lady, dict) else None  # (None: no Lady of the Lake in this game)
     return [table.t("end.line.lady", holder=table.name(_seat(u.get("holder"))), target=table.name(_seat(u.get("target"))))
-            for u in by_round.this_round(lady.get("uses"), rnd)]
+            for u in by_round.this_round(uses, rnd)]
 
 
-def round_lines(table: Table, pv: dict[str, Any], r: by_round.Round) -> list[tuple[str, Html]]:
+def round_lines(table: Table, pv: PublicView, r: by_round.Round) -> list[tuple[str, Html]]:
     """One round of the history, each line with what it tells (``HEAD``, ``TURN``, ``QUEST``,
     ``VOTE_TIMEOUT`` or ``NOTE``: what the picture's grid and quest track do not show)."""
     slot = r.slot + 1 if r.slot is not None else "?"
@@ -173,7 +171,7 @@ def round_lines(table: Table, pv: dict[str, Any], r: by_round.Round) -> list[tup
     return out
 
 
-def end_lines(table: Table, pv: dict[str, Any]) -> list[Html]:
+def end_lines(table: Table, pv: PublicView) -> list[Html]:
     """After the rounds: the Recruitment, the target announced, the assassination, who ran out of time."""
     lines = []
     recruitment = pv.get("recruitment")
@@ -186,7 +184,7 @@ def end_lines(table: Table, pv: dict[str, Any]) -> list[Html]:
                                     {"assassin": attempt["assassin"], "target": attempt["kind"]}))
         named = [s for s in attempt.get("named") or [] if _seat(s) is not None]
         if named:
-            data: dict[str, Any] = {"assassin": attempt["assassin"], "hit": bool(attempt.get("hit"))}
+            data: dict[str, object] = {"assassin": attempt["assassin"], "hit": bool(attempt.get("hit"))}
             if len(named) == 1:
                 data["target"] = named[0]
             else:
@@ -196,7 +194,7 @@ def end_lines(table: Table, pv: dict[str, Any]) -> list[Html]:
     return out + timeout_lines(table, by_round.end_timeouts(pv))
 
 
-def history(table: Table, pv: dict[str, Any]) -> list[Html]:
+def history(table: Table, pv: PublicView) -> list[Html]:
     lines = [table.t("end.history")]
     for r in by_round.rounds(pv):
         lines += [line for _, line in round_lines(table, pv, r)]
@@ -206,7 +204,7 @@ def history(table: Table, pv: dict[str, Any]) -> list[Html]:
     return lines
 
 
-def game_over(table: Table, pv: dict[str, Any], cancelled_by: str | None = None) -> list[Html]:
+def game_over(table: Table, pv: PublicView, cancelled_by: str | None = None) -> list[Html]:
     """The end: the result and why, every role revealed, then the round-by-round history (none when
     nothing happened to tell: a game cancelled before its first team)."""
     told = history(table, pv)

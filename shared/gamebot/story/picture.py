@@ -26,6 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from engine.views import PublicView
 from gamebot.language import texts
 from gamebot.messages.table import Table
 from gamebot.messages.values import quest_outcome
@@ -46,7 +47,7 @@ __all__ = ["CELL", "FONT_DIR", "Fonts", "Glyphs", "load_fonts", "plain", "render
 _loaded: dict[str, tuple[Fonts, Glyphs]] = {}  # per font directory: parsed once per container
 
 
-def load_fonts(image_font: Any) -> Fonts:
+def load_fonts(image_font: pd.FontModule) -> Fonts:
     return pd.load_fonts(image_font, FONT_DIR)
 
 
@@ -80,7 +81,7 @@ class Note:
     bold: bool = False
 
 
-def notes(table: Table, pv: dict[str, Any], rounds: list[by_round.Round]) -> list[list[Note]]:
+def notes(table: Table, pv: PublicView, rounds: list[by_round.Round]) -> list[list[Note]]:
     """What the grid and the track do not show, one block per round (then one for the end): the
     round's heading and the text history's notes (a quest under way among them); a quest's line too
     when it had cards other than Success and Fail (Rogue, Message, Magic cards: the track only counts
@@ -89,8 +90,9 @@ def notes(table: Table, pv: dict[str, Any], rounds: list[by_round.Round]) -> lis
     for r in rounds:
         lines = []
         for kind, line in end_text.round_lines(table, pv, r):
-            special = kind == end_text.QUEST and (set((r.quest or {}).get("cards") or {}) - {"success", "fail"}
-                                                 or quest_outcome(r.quest or {}) not in ("success", "fail"))
+            q = r.quest
+            special = kind == end_text.QUEST and q is not None and (set(q.get("cards") or {}) - {"success", "fail"}
+                                                                    or quest_outcome(q) not in ("success", "fail"))
             if kind == end_text.NOTE or special:
                 lines.append(Note(plain(line).strip()))
         if lines:
@@ -104,7 +106,7 @@ def notes(table: Table, pv: dict[str, Any], rounds: list[by_round.Round]) -> lis
 
 @dataclass
 class Canvas:
-    draw: Any
+    draw: Any  # an ``ImageDraw``; None on the probe that only measures (it never draws)
     fonts: Fonts
     glyphs: Glyphs
     table: Table
@@ -113,7 +115,7 @@ class Canvas:
     magic: bool = False  # a quest had Magic cards: the legend says what the purple card is
     open_vote: bool = False  # a vote is going on: the legend says what its marks are
 
-    def t(self, key: str, **params: Any) -> str:
+    def t(self, key: str, **params: object) -> str:
         return plain(self.table.t(key, **params))
 
 
@@ -148,7 +150,7 @@ def _columns(blocks: list[list[tuple[Note, bool]]], count: int) -> list[list[lis
     return [col for col in cols if col]
 
 
-def render_png(last: dict[str, Any], lang: str, status: str | None = None) -> bytes:
+def render_png(last: dict[str, Any], lang: str, status: str | None = None) -> bytes:  # (stored JSON)
     """The PNG picture of the game summarised in ``last`` (``Session.last``), in ``lang``."""
     from PIL import Image, ImageDraw, ImageFont  # lazy: only a game's end, /history or /votes pays for it
 
@@ -197,7 +199,7 @@ def render_png(last: dict[str, Any], lang: str, status: str | None = None) -> by
     return out.getvalue()
 
 
-def _title(c: Canvas, pv: dict[str, Any], status: str, n: int) -> None:
+def _title(c: Canvas, pv: PublicView, status: str, n: int) -> None:
     width, draw, fonts = c.lay.width, c.draw, c.fonts
     game = c.t(f"theme.{c.theme}") if texts.has(f"theme.{c.theme}", c.table.lang) else c.theme
     pd.text(draw, (M, 50), pd.fit(fonts.title, c.t("picture.title", game=game, players=n), width // 2), fonts.title,
@@ -213,7 +215,7 @@ def _title(c: Canvas, pv: dict[str, Any], status: str, n: int) -> None:
     draw.line([(M, 112), (width - M, 112)], fill=pd.LINE, width=2)
 
 
-def _track(c: Canvas, pv: dict[str, Any]) -> None:
+def _track(c: Canvas, pv: PublicView) -> None:
     """The five quests, each circle centred over its slot of the grid."""
     draw, fonts = c.draw, c.fonts
     by_slot = {int(q["quest"]): q for q in pv.get("quests") or [] if isinstance(q, dict) and "quest" in q}
@@ -241,7 +243,7 @@ def _track(c: Canvas, pv: dict[str, Any]) -> None:
                 x0 += 18 + pd.size(fonts.bold, str(count))[0] + 14
 
 
-def _grid(c: Canvas, pv: dict[str, Any], n: int, names: list[str], role_names: list[str]) -> None:
+def _grid(c: Canvas, pv: PublicView, n: int, names: list[str], role_names: list[str]) -> None:
     draw, fonts, lay = c.draw, c.fonts, c.lay
     head_top, hh = lay.head_top, pl.HEAD_H
     quests = {int(q["round"]): q for q in pv.get("quests") or [] if isinstance(q, dict) and "round" in q}
@@ -322,7 +324,7 @@ def _notes(c: Canvas, blocks: list[list[tuple[Note, bool]]], x: float, top: floa
             y += NOTE_LINE
 
 
-def _legend_items(c: Canvas) -> list[tuple[str, Any]]:
+def _legend_items(c: Canvas) -> list[tuple[str, Callable[[float, float], None]]]:
     """The legend: (label, how to draw its mark at (x, y))."""
     draw = c.draw
     magic = [(c.t("picture.legend.magic_card"), lambda x, y: pd.card(draw, x + 5, y - 8, pd.MAGIC))] if c.magic else []

@@ -8,9 +8,28 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from gamebot.language import markup
+
+if TYPE_CHECKING:  # (types only: Pillow is imported by ``picture.render_png``, when a picture is drawn)
+    from typing import Protocol
+
+    from PIL.ImageDraw import ImageDraw
+    from PIL.ImageFont import FreeTypeFont, ImageFont
+    from PIL.ImageFont import Layout as FontLayout
+
+    Font = FreeTypeFont | ImageFont  # a TrueType font, or Pillow's bitmap default
+
+    class FontModule(Protocol):
+        """``PIL.ImageFont`` itself, the module, as the caller passes it."""
+
+        Layout: type[FontLayout]
+
+        def truetype(self, font: str, size: float = ..., index: int = ..., encoding: str = ...,
+                     layout_engine: FontLayout | None = ...) -> FreeTypeFont: ...
+
+        def load_default(self, size: float | None = ...) -> Font: ...
 
 REGULAR, BOLD = "LiberationSans-Regular.ttf", "LiberationSans-Bold.ttf"
 
@@ -41,16 +60,16 @@ def plain(text: str) -> str:
 
 @dataclass
 class Fonts:
-    title: Any
-    big: Any
-    text: Any
-    bold: Any
-    small: Any
-    note: Any
-    note_bold: Any
+    title: Font
+    big: Font
+    text: Font
+    bold: Font
+    small: Font
+    note: Font
+    note_bold: Font
 
 
-def font(image_font: Any, font_dir: str, name: str, size: int) -> Any:
+def font(image_font: FontModule, font_dir: str, name: str, size: int) -> Font:
     path = os.path.join(font_dir, name)
     try:
         return image_font.truetype(path, size, layout_engine=image_font.Layout.BASIC)
@@ -61,7 +80,7 @@ def font(image_font: Any, font_dir: str, name: str, size: int) -> Any:
             return image_font.load_default()
 
 
-def load_fonts(image_font: Any, font_dir: str) -> Fonts:
+def load_fonts(image_font: FontModule, font_dir: str) -> Fonts:
     return Fonts(
         title=font(image_font, font_dir, BOLD, 34),
         big=font(image_font, font_dir, BOLD, 30),
@@ -84,14 +103,14 @@ class Glyphs:
         self._known: dict[tuple[int, str], bool] = {}
 
     @staticmethod
-    def _shape(font: Any, ch: str) -> bytes:
+    def _shape(font: Font, ch: str) -> bytes:
         try:
             mask = font.getmask(ch)
         except Exception:  # noqa: BLE001 - a font that cannot encode the character at all
             return b"?"
         return repr(mask.size).encode() + bytes(mask)
 
-    def has(self, font: Any, ch: str) -> bool:
+    def has(self, font: Font, ch: str) -> bool:
         if ch.isspace() or ord(ch) < 128:
             return ord(ch) >= 32 or ch == " "
         key = (id(font), ch)
@@ -103,20 +122,20 @@ class Glyphs:
             self._known[key] = shape != b"?" and shape != self._missing[fid]
         return self._known[key]
 
-    def clean(self, font: Any, text: str) -> str:
+    def clean(self, font: Font, text: str) -> str:
         """``text`` without the characters ``font`` cannot draw (and without doubled spaces)."""
         kept = "".join(ch for ch in text if self.has(font, ch) and ch not in "\u200d\ufe0f")
         return " ".join(kept.split())
 
 
-def size(font: Any, text: str) -> tuple[int, int]:
+def size(font: Font, text: str) -> tuple[int, int]:
     if not text:
         return 0, 0
-    left, top, right, bottom = font.getbbox(text)
-    return right - left, bottom - top
+    left, top, right, bottom = font.getbbox(text)  # (whole pixels, though typed as floats)
+    return int(right - left), int(bottom - top)
 
 
-def fit(font: Any, text: str, width: float) -> str:
+def fit(font: Font, text: str, width: float) -> str:
     """``text``, cut with an ellipsis if it is wider than ``width``."""
     if size(font, text)[0] <= width:
         return text
@@ -125,7 +144,7 @@ def fit(font: Any, text: str, width: float) -> str:
     return text.rstrip() + "…"
 
 
-def wrap(font: Any, text: str, width: float) -> list[str]:
+def wrap(font: Font, text: str, width: float) -> list[str]:
     """``text`` cut into lines no wider than ``width``, between words (a single too-long word is cut)."""
     lines: list[str] = []
     current = ""
@@ -141,7 +160,7 @@ def wrap(font: Any, text: str, width: float) -> list[str]:
     return [fit(font, line, width) for line in lines]
 
 
-def text(draw: Any, xy: tuple[float, float], value: str, font: Any, fill: Colour, align: str = "left",
+def text(draw: ImageDraw, xy: tuple[float, float], value: str, font: Font, fill: Colour, align: str = "left",
          valign: str = "middle") -> None:
     """Draw ``value`` with its box placed by ``align`` (left/center/right of x) and ``valign``
     (top/middle of y), whatever the font type (no anchors: they need FreeType)."""
@@ -159,18 +178,18 @@ def text(draw: Any, xy: tuple[float, float], value: str, font: Any, fill: Colour
     draw.text((x - left, y - top), value, font=font, fill=fill)
 
 
-def check(draw: Any, cx: float, cy: float, r: float, fill: Colour, width: int = 4) -> None:
+def check(draw: ImageDraw, cx: float, cy: float, r: float, fill: Colour, width: int = 4) -> None:
     draw.line([(cx - r, cy), (cx - r * 0.3, cy + r * 0.7), (cx + r, cy - r * 0.7)], fill=fill, width=width,
               joint="curve")
 
 
-def cross(draw: Any, cx: float, cy: float, r: float, fill: Colour, width: int = 4) -> None:
+def cross(draw: ImageDraw, cx: float, cy: float, r: float, fill: Colour, width: int = 4) -> None:
     r *= 0.8
     draw.line([(cx - r, cy - r), (cx + r, cy + r)], fill=fill, width=width)
     draw.line([(cx - r, cy + r), (cx + r, cy - r)], fill=fill, width=width)
 
 
-def crown(draw: Any, x: float, y: float, w: float, fill: Colour) -> None:
+def crown(draw: ImageDraw, x: float, y: float, w: float, fill: Colour) -> None:
     """A small crown whose box starts at (x, y), ``w`` wide and ``0.7 w`` high."""
     h = w * 0.7
     points = [(x, y + h), (x, y + h * 0.25), (x + w * 0.25, y + h * 0.55), (x + w * 0.5, y),
@@ -178,16 +197,16 @@ def crown(draw: Any, x: float, y: float, w: float, fill: Colour) -> None:
     draw.polygon(points, fill=fill)
 
 
-def card(draw: Any, x: float, y: float, fill: Colour) -> None:
+def card(draw: ImageDraw, x: float, y: float, fill: Colour) -> None:
     draw.rounded_rectangle([x, y, x + 12, y + 17], radius=2, fill=fill)
 
 
-def voted(draw: Any, cx: float, cy: float, r: float) -> None:
+def voted(draw: ImageDraw, cx: float, cy: float, r: float) -> None:
     """Has voted, in a vote still open: a grey dot (how they voted is not known yet)."""
     draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=MUTED)
 
 
-def pending(draw: Any, cx: float, cy: float, r: float) -> None:
+def pending(draw: ImageDraw, cx: float, cy: float, r: float) -> None:
     """A vote still open: a ring with three dots, no result."""
     draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=WHITE, outline=MUTED, width=2)
     dot = max(1.5, r / 7)
@@ -195,7 +214,7 @@ def pending(draw: Any, cx: float, cy: float, r: float) -> None:
         draw.ellipse([cx + dx - dot, cy - dot, cx + dx + dot, cy + dot], fill=MUTED)
 
 
-def clock(draw: Any, cx: float, cy: float, r: float, fill: Colour, hands: Colour = WHITE) -> None:
+def clock(draw: ImageDraw, cx: float, cy: float, r: float, fill: Colour, hands: Colour = WHITE) -> None:
     """A clock face: a turn that ran out of time."""
     draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=fill)
     width = max(2, round(r / 4))

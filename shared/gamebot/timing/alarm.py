@@ -2,7 +2,7 @@
 calls that make it so).
 
 Each chat has one alarm (``Session.alarm``), set to the earliest moment something is due: the running time
-limit's reminder or expiry, a bot seat's move, an outbox entry that waits for the group's budget or for
+limit's reminder or expiry, an AI seat's move, an outbox entry that waits for the group's budget or for
 Telegram's flood control, a held-back progress edit, a closing edit to send again once no older progress
 edit can overtake it, or a delivery of another container that might have died. Every write of the session brings the alarm up to date in the same write (:func:`rearm`); the
 scheduler calls are made after the commit, next to the Bot API calls. A vote that changes none of those
@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
 
 from gamebot.botapi.callbacks import b36
 from gamebot.storage.session import Alarm, Session
+from gamebot.storage.store import JsonValue
 from gamebot.timing.scheduler import Timer
 
 WAKE = "wake"  # the payload kind of an alarm
@@ -54,8 +54,8 @@ def wake_at(s: Session, now: float, in_flight: set[int] | frozenset[int] = froze
         if d.remind_at is not None and not d.reminded:
             times.append(d.remind_at)
         times.append(d.due)
-    if s.bot_turn is not None:  # a bot seat's move (``gamebot.handlers.bots``)
-        times.append(s.bot_turn.due)
+    if s.ai_seat_turn is not None:  # an AI seat's move (``gamebot.handlers.ai_seats``)
+        times.append(s.ai_seat_turn.due)
     box = s.outbox
     times += [e.not_before for e in box.effects if e.not_before is not None]
     if box.dirty and box.dirty_at is not None:
@@ -78,7 +78,7 @@ def quiet(s: Session, now: float) -> bool:
     return now < want and s.alarm is not None and now < s.alarm.at <= math.ceil(want)
 
 
-def rearm(s: Session, now: float, in_flight: set[int] | frozenset[int], payload: dict[str, Any],
+def rearm(s: Session, now: float, in_flight: set[int] | frozenset[int], payload: dict[str, JsonValue],
           consumed: bool = False, window: float = 0.0) -> list[Schedule]:
     """Set ``s.alarm`` to the next wake-up; the scheduler calls that make it so. ``consumed``: the alarm
     on record has just fired (what it was for is being done: it is no longer pending). ``window``: how far

@@ -5,7 +5,7 @@ enforces them (through the chat's alarm, ``gamebot.timing.alarm``); the settings
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TypedDict
 
 from engine import ALL, GameConfig, GameState
 from engine.timeouts import DEFAULT_VOTE, VOTE_OPTION
@@ -14,7 +14,8 @@ from gamebot.language import texts
 from gamebot.messages.table import Table
 from gamebot.messages.time_limits import duration
 from gamebot.storage import idle_record
-from gamebot.storage.session import LOBBY, PLAYING, Deadline, Session, TimerSettings, serial
+from gamebot.storage.effects import Outbox
+from gamebot.storage.session import LOBBY, PLAYING, Alarm, Deadline, Session, TimerSettings, serial
 
 # Phase -> default limit in seconds (0 = off). A plug-in's decisions are in the phase it declares
 # (``Plugin.timer_phase``); "other": any decision of a plug-in that declares none.
@@ -156,7 +157,14 @@ def record_idle(s: Session, seat: int, hidden: bool) -> None:
     s.idle[uid] = s.idle.get(uid, 0) + 1
 
 
-def carry_over(previous: Session | None) -> dict[str, Any]:
+class CarriedOver(TypedDict, total=False):
+    """The fields a new lobby's session takes from the previous one (``carry_over``)."""
+
+    alarm: Alarm | None
+    outbox: Outbox
+
+
+def carry_over(previous: Session | None) -> CarriedOver:
     """What a new lobby keeps from the group's previous session: the chat's pending alarm (so that the next
     write can move or cancel it) and its outbox (what waits to be sent or counted, the last game's
     timeouts on their way to the group's record, the group's budget, a delivery's lease: nothing decided is

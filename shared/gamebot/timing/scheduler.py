@@ -36,7 +36,12 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
+
+from gamebot.storage.store import JsonValue
+
+if TYPE_CHECKING:
+    from gamebot.aws.scheduler_api import Scheduler as SchedulerAPI
 
 log = logging.getLogger("gamebot.timing.scheduler")
 
@@ -46,7 +51,7 @@ log = logging.getLogger("gamebot.timing.scheduler")
 class Timer:
     name: str  # unique per timer: [0-9A-Za-z-_.], at most 64 characters
     at: float  # epoch seconds
-    payload: dict[str, Any] = field(default_factory=dict)
+    payload: dict[str, JsonValue] = field(default_factory=dict)
     delay: int | None = None  # set: due this many whole seconds after it was decided, woken by the queue
     # (``gamebot.timing.wakeup``); None: a schedule at ``at``
 
@@ -77,7 +82,7 @@ class EventBridgeScheduler(Scheduler):
     MAX_RETRIES = 3
     MAX_EVENT_AGE = 900  # seconds: a timer delivered later than this is useless
 
-    def __init__(self, target_arn: str, role_arn: str, group: str, client: Any = None,
+    def __init__(self, target_arn: str, role_arn: str, group: str, client: SchedulerAPI | None = None,
                  dead_letter_arn: str = "") -> None:
         self.target_arn = target_arn
         self.role_arn = role_arn
@@ -88,7 +93,7 @@ class EventBridgeScheduler(Scheduler):
         self.deleted = 0
 
     @property
-    def client(self) -> Any:
+    def client(self) -> SchedulerAPI:
         if self._client is None:  # lazily: only when a group actually plays with timers
             from gamebot.aws.scheduler_api import (
                 Scheduler as SchedulerAPI,  # (endpoint and region: ``gamebot.environment``)
@@ -97,9 +102,9 @@ class EventBridgeScheduler(Scheduler):
             self._client = SchedulerAPI(max_attempts=3)
         return self._client
 
-    def target(self, timer: Timer) -> dict[str, Any]:
+    def target(self, timer: Timer) -> dict[str, object]:
         """The schedule's target: the timer function invoked with the payload, retried, then dead-lettered."""
-        target: dict[str, Any] = {
+        target: dict[str, object] = {
             "Arn": self.target_arn,
             "RoleArn": self.role_arn,
             "Input": json.dumps(timer.payload, separators=(",", ":")),
@@ -180,7 +185,7 @@ class LocalScheduler(Scheduler):
     thread carries on. ``clock`` and :meth:`wake` let a test move time without sleeping.
     """
 
-    def __init__(self, handler: Callable[[dict[str, Any]], Any], clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, handler: Callable[[dict[str, JsonValue]], object], clock: Callable[[], float] = time.time) -> None:
         self.handler = handler
         self.clock = clock
         self._heap: list[tuple[float, int, Timer]] = []

@@ -2,7 +2,7 @@
 a container uses (``scheduler_from_env``).
 
 EventBridge Scheduler fires a one-time schedule within a minute of its time: too late for what is due in
-seconds (a bot seat's move, an edit held back by the group's budget, the next batch of /nextgame
+seconds (an AI seat's move, an edit held back by the group's budget, the next batch of /nextgame
 notices). An SQS message can be delayed by whole seconds, up to 15 minutes, and its queue invokes the
 timer function (``functions/timer/app.py``) as soon as it is visible: :class:`QueueScheduler` sends every
 alarm due within ``QUEUE_WINDOW`` seconds as a message of the wake-up queue, delayed to its second (the

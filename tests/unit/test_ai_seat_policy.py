@@ -16,7 +16,7 @@ SEEDS = range(6)
 
 @pytest.mark.parametrize("setup", sorted(SETUPS))
 @pytest.mark.parametrize("seed", SEEDS)
-def test_good_bots_never_take_an_action_that_only_hurts_good(setup, seed):
+def test_good_ai_seats_never_take_an_action_that_only_hurts_good(setup, seed):
     theme, n, roles, options = SETUPS[setup]
     state, _ = new_game(GameConfig(theme=theme, players=n, roles=tuple(roles), options=options), seed)
     rng = random.Random(seed)
@@ -51,7 +51,7 @@ def test_an_all_good_known_team_keeps_its_cards_with_excalibur():
     assert policy.decide(v, random.Random(0), prompt=prompt).targets == (1,)  # a known Evil card: turned
 
 
-def test_evil_bots_play_for_evil():
+def test_evil_ai_seats_play_for_evil():
     """Evil fails quests (sometimes), approves its mates' teams, never assassinates a mate."""
     v = {"you": {"seat": 2, "side": "evil", "role": "minion", "knowledge": [{"seat": 4, "label": "evil",
                                                                               "source": "reveal"}],

@@ -1,4 +1,4 @@
-"""scripts/bench_bots.py: how games are counted, the previous policy it loads, and (counts on a small
+"""scripts/bench_ai_seats.py: how games are counted, the previous policy it loads, and (counts on a small
 seeded sample, no times) that the policy beats random legal play clearly on both sides (issue 30)."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import random
 
 from engine import GameConfig, new_game, policy
 from engine.policy import play_to_end
-from scripts.bench_bots import (
+from scripts.bench_ai_seats import (
     MATCHUPS,
     Tally,
     jobs,

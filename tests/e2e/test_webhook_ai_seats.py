@@ -1,4 +1,4 @@
-"""End to end (issue 30): games with the bot's own players through ``lambda_handler`` and the timer
+"""End to end (issue 30): games with AI seats through ``lambda_handler`` and the timer
 function (moto's DynamoDB and EventBridge Scheduler, the fake Bot API server): a group of 3 people seats
 2 bots with the lobby's 🤖 button and plays to the end, in English and in French; a person practises
 alone in the bot's private chat with /practice. The bots move when the chat's wake-up arrives (the
@@ -10,7 +10,8 @@ import html
 
 import pytest
 
-from gamebot.storage.seats import is_bot_id
+from gamebot.scores import stats
+from gamebot.storage.seats import is_ai_seat_id
 from tests.e2e.driver import FRENCH, LambdaTable
 from tests.e2e.scheduler_helpers import configure, fire_next, play_with_alarms, schedules
 
@@ -30,8 +31,8 @@ def _stats(chat: int) -> dict:
     return item.body if item is not None else {}
 
 
-def _bots_moves(chat: int) -> list[str]:
-    """The moves of the bot seats in the chat's last game, from its archive."""
+def _ai_seat_moves(chat: int) -> list[str]:
+    """The moves of the AI seats in the chat's last game, from its archive."""
     from engine import GameState
     from gamebot.aws import dynamo
     from gamebot.storage.session import Session, archive_key, chat_key
@@ -43,37 +44,37 @@ def _bots_moves(chat: int) -> list[str]:
         archive = repo.get(archive_key(chat, s.game_id or ""))
         assert archive is not None
         state = GameState.model_validate_json(archive.body["state"])
-    seats = {str(i) for i, p in enumerate(s.players) if is_bot_id(p.id)}
+    seats = {str(i) for i, p in enumerate(s.players) if is_ai_seat_id(p.id)}
     return [e for e in state.log if e.split("|", 1)[0] in seats]
 
 
 def _never_messaged_a_bot(fake) -> None:
     for call in fake.calls:
         chat = call.params.get("chat_id")
-        assert not (isinstance(chat, int | str) and str(chat).isdigit() and is_bot_id(int(chat))), call.method
+        assert not (isinstance(chat, int | str) and str(chat).isdigit() and is_ai_seat_id(int(chat))), call.method
 
 
-def test_three_people_and_two_bots_play_to_the_end(table, timed):
+def test_three_people_and_two_ai_seats_play_to_the_end(table, timed):
     table.open_lobby(PEOPLE)
     assert table.press_label(1, table.group, "🤖 Add a bot") == 200
     assert table.press_label(1, table.group, "🤖 Add a bot") == 200
     assert table.start_game(1) == 200
     fired = play_with_alarms(table, timed, table.group, PEOPLE)
     # every bot step came from a wake-up of the queue, 2 to 3 s after its decision (+ the poller's second)
-    assert sum(f.split(",").count("bots") for f in fired) >= 3 and set(table.statuses) == {200}
+    assert sum(f.split(",").count("ai_seats") for f in fired) >= 3 and set(table.statuses) == {200}
     assert timed.slept == [] and schedules(timed.client) == []  # nobody waited; no schedule was needed
-    assert len(_bots_moves(table.group)) >= 3
+    assert len(_ai_seat_moves(table.group)) >= 3
     group = html.unescape("\n".join(table.fake.texts(table.group)))
     assert "🤖 Ada (bot)" in group and "🤖 Bruno (bot)" in group and "Game over" in group
     photos = [c for c in table.fake.calls_to("sendPhoto") if str(c.get("chat_id")) == str(table.group)]
     assert photos and "(bot)" in "".join(str(c.get("caption", "")) for c in photos) + group
     _never_messaged_a_bot(table.fake)
     body = _stats(table.group)
-    assert body.get("bot_games") == 1 and body.get("bot_seats") == 2
+    assert body.get(stats.AI_SEAT_GAMES) == 1 and body.get(stats.AI_SEATS_PLAYED) == 2
     assert all(not row.get("rated") for row in body["players"].values())  # a game with bots moves no rating
 
 
-def test_a_french_group_seats_bots_and_plays_to_the_end(lambda_env, timed):
+def test_a_french_group_adds_ai_seats_and_plays_to_the_end(lambda_env, timed):
     from tests.e2e.conftest import SECRET
 
     table = LambdaTable(lambda_env, SECRET, words=FRENCH, language_code="fr")
@@ -84,7 +85,7 @@ def test_a_french_group_seats_bots_and_plays_to_the_end(lambda_env, timed):
     assert table.press_label(1, table.group, "🤖 Ajouter un bot") == 200
     assert table.start_game(1) == 200
     fired = play_with_alarms(table, timed, table.group, PEOPLE, words=FRENCH)
-    assert "bots" in ",".join(fired) and timed.slept == [] and set(table.statuses) == {200}
+    assert "ai_seats" in ",".join(fired) and timed.slept == [] and set(table.statuses) == {200}
     group = html.unescape("\n".join(table.fake.texts(table.group)))
     assert "🤖 Ada (bot)" in group and "Partie terminée" in group
     _never_messaged_a_bot(table.fake)
@@ -98,14 +99,14 @@ def test_practice_alone_in_the_private_chat_plays_to_the_end(table, timed):
     assert "Practice" in lobby and lobby.count("(bot)") == 4
     assert table.press_label(me, me, "▶️ Start") == 200
     fired = play_with_alarms(table, timed, me, [me])
-    assert "bots" in ",".join(fired) and timed.slept == [] and set(table.statuses) == {200}
+    assert "ai_seats" in ",".join(fired) and timed.slept == [] and set(table.statuses) == {200}
     texts = html.unescape("\n".join(table.fake.texts(me)))
     assert "Practice game" in texts and "Game over" in texts
     assert _stats(me) == {}  # nothing of a practice counts
     _never_messaged_a_bot(table.fake)
 
 
-def test_without_the_queue_the_bots_wait_for_eventbridge_scheduler_and_no_invocation_waits(table, monkeypatch,
+def test_without_the_queue_the_ai_seats_wait_for_eventbridge_scheduler_and_no_invocation_waits(table, monkeypatch,
                                                                                           lambda_env):
     """A stack without the wake-up queue (EventBridge Scheduler alone, up to a minute late): the Start is
     answered at once in the webhook's reply; the bot Leader's team comes with the schedule."""
@@ -120,7 +121,7 @@ def test_without_the_queue_the_bots_wait_for_eventbridge_scheduler_and_no_invoca
     table.press_label(1, table.group, "🤖 Add a bot")
     started = timed.clock.now
     assert table.start_game(1) == 200
-    assert _bots_moves(table.group) == [] and timed.queue.sent == []
+    assert _ai_seat_moves(table.group) == [] and timed.queue.sent == []
     (schedule,) = schedules(timed.client)
-    assert fire_next(timed) == "bots" and _bots_moves(table.group)[0].startswith("3|propose|")
+    assert fire_next(timed) == "ai_seats" and _ai_seat_moves(table.group)[0].startswith("3|propose|")
     assert timed.clock.now - started >= timed.late  # (a minute, at worst: what the queue is for)

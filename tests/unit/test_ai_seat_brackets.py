@@ -1,12 +1,12 @@
-"""A bot seat's name already ends with a bracket: "🤖 Ada (bot)" (catalog ``bots.name``; the game picture
+"""An AI seat's name already ends with a bracket: "🤖 Ada (bot)" (catalog ``ai_seats.name``; the game picture
 strips the emoji and relies on the bracket). A template that writes "({something})" right after a player's
 name would show "🤖 Ada (bot) (Líder)". So no template puts a bracket right after a placeholder that holds a
 player's name or a list of names: the role or title goes into the sentence ("Carol als Assassine", "{leader}
 führt an und schlägt vor", "Ada gana en solitario como Pícaro del Mal"), or the bracket goes before the names
 ("⏳ Waiting (vote): …").
 
-Every template of every catalog is rendered with a bot seat's name in each such placeholder (the language's
-own ``bots.name``), its theme words, and a plain word in every other placeholder; the text, read without its
+Every template of every catalog is rendered with an AI seat's name in each such placeholder (the language's
+own ``ai_seats.name``), its theme words, and a plain word in every other placeholder; the text, read without its
 tags, must never have two brackets in a row."""
 from __future__ import annotations
 
@@ -20,14 +20,14 @@ LANGS = ["en", "fr", "es", "de", "ru", "pt", "it"]
 # Placeholders holding one player's name, or a list of names joined by the code (which ends with a name).
 NAMES = {"assassin", "by", "checker", "holder", "host", "leader", "name", "previous", "receiver", "seat", "target",
          "who", "names", "team", "approve", "reject", "targets", "voted"}
-# Templates whose {name} is not a player: ``bots.name`` is the bracket itself; a preset's name and its players.
-OWN = {"bots.name", "settings.preset_button", "settings.preset_line"}
+# Templates whose {name} is not a player: ``ai_seats.name`` is the bracket itself; a preset's name and its players.
+OWN = {"ai_seats.name", "settings.preset_button", "settings.preset_line"}
 TWO_IN_A_ROW = re.compile(r"\)\s*\(")
 
 
 def rendered(lang: str, template: str, theme: str) -> str:
     words = texts.vocab(lang, theme)
-    bot = str(texts.t("bots.name", lang, theme, name="Ada"))
+    bot = str(texts.t("ai_seats.name", lang, theme, name="Ada"))
 
     def value(m: re.Match[str]) -> str:
         name = re.split(r"[,!:.\[]", m.group(1))[0].strip()
@@ -51,8 +51,8 @@ def two_brackets(lang: str) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_a_bot_seat_never_reads_two_brackets(lang):
-    assert "(" in texts.t("bots.name", lang, name="Ada")  # the bracket the picture relies on
+def test_an_ai_seat_never_reads_two_brackets(lang):
+    assert "(" in texts.t("ai_seats.name", lang, name="Ada")  # the bracket the picture relies on
     assert two_brackets(lang) == []
 
 

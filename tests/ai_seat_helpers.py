@@ -1,4 +1,4 @@
-"""Shared steps of the bot-seat tests (issue 30): a harness game with the bot's own players, played to
+"""Shared steps of the AI seat tests (issue 30): a harness game with AI seats, played to
 the end by simulated people while the chat's alarm makes the bots' moves."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from localdev.autoplay import Driver, Policy
 from tests.unit.gamebot_fakes import GROUP, HarnessScreen
 
 
-def seat_bots(h: Any, host: int, count: int, chat: int = GROUP) -> None:
+def seat_ai_seats(h: Any, host: int, count: int, chat: int = GROUP) -> None:
     """The host presses the lobby's 🤖 add button ``count`` times."""
     for _ in range(count):
         h.press_label(host, chat, "🤖 Add")
@@ -35,4 +35,4 @@ def play_out(h: Any, people: list[int], chat: int = GROUP, seed: int = 3, max_st
     raise AssertionError("the game did not end")
 
 
-__all__ = ["Driver", "HarnessScreen", "Policy", "play_out", "seat_bots"]
+__all__ = ["Driver", "HarnessScreen", "Policy", "play_out", "seat_ai_seats"]

@@ -1,9 +1,9 @@
-"""How strong the simulated players are: seeded whole games, in memory, on the engine only.
+"""How strong the AI seats are (``engine.policy``): seeded whole games, in memory, on the engine only.
 
-    .venv/bin/python scripts/bench_bots.py                   # 2,000 games per set-up and match-up
-    .venv/bin/python scripts/bench_bots.py --games 200       # quicker
-    .venv/bin/python scripts/bench_bots.py --quick           # CI-sized: 20 games each
-    .venv/bin/python scripts/bench_bots.py --previous <commit>  # "previous" = the policy at <commit>
+    .venv/bin/python scripts/bench_ai_seats.py                   # 2,000 games per set-up and match-up
+    .venv/bin/python scripts/bench_ai_seats.py --games 200       # quicker
+    .venv/bin/python scripts/bench_ai_seats.py --quick           # CI-sized: 20 games each
+    .venv/bin/python scripts/bench_ai_seats.py --previous <commit>  # "previous" = the policy at <commit>
 
 Set-ups: 5, 7 and 10 players; base (Merlin + Assassin), base + Lady of the Lake, and Big Box
 characters (Percival and Morgana, Mordred from 7 players, Oberon at 10). Match-ups, Good side against

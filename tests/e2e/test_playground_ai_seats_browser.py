@@ -1,5 +1,5 @@
-"""The playground in headless Chromium (issue 30): the host clicks the lobby's 🤖 button on the page to seat
-the bot's own players, as a host does on Telegram; the lobby lists them as bots, and once the game starts
+"""The playground in headless Chromium (issue 30): the host clicks the lobby's 🤖 button on the page to add
+AI seats, as a host does on Telegram; the lobby lists them as bots, and once the game starts
 they make their moves through the chat's alarm (the playground's local scheduler; its clock is moved on
 instead of waiting seconds). Screenshots: ``artifacts/playground-bot-seats-lobby.png`` (the lobby with
 four bots) and ``artifacts/playground-bot-seats-game.png`` (the game under way with them).
@@ -25,7 +25,7 @@ CLICK_TIMEOUT_MS = 20_000  # a bound on a wait, not a timing assertion
 @pytest.fixture
 def playground():
     offset = [0.0]
-    pg = Playground(bot_delay=0, seed=5, group_budget=0, timer_clock=lambda: time.time() + offset[0]).start()
+    pg = Playground(sim_delay=0, seed=5, group_budget=0, timer_clock=lambda: time.time() + offset[0]).start()
     server = serve(pg, 0)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
@@ -46,10 +46,10 @@ def _group_text(page: Any) -> str:
     return page.inner_text(f'section[data-chat="{GROUP_ID}"] .messages')
 
 
-def test_the_host_seats_bots_with_the_lobby_button_in_the_browser(chromium, playground):
+def test_the_host_adds_ai_seats_with_the_lobby_button_in_the_browser(chromium, playground):
     pg, url, offset = playground
     ARTIFACTS.mkdir(exist_ok=True)
-    (person,) = pg.seat([{"name": "Morgan", "bot": False}], open_lobby=True)
+    (person,) = pg.seat([{"name": "Morgan", "simulated": False}], open_lobby=True)
     page = chromium.new_page(viewport={"width": 1400, "height": 960})
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -63,7 +63,7 @@ def test_the_host_seats_bots_with_the_lobby_button_in_the_browser(chromium, play
     for name in ("🤖 Ada (bot)", "🤖 Bruno (bot)", "🤖 Clio (bot)", "🤖 Dario (bot)"):
         assert name in shown
     assert page.is_visible(f'{lobby} button:has-text("🤖 Remove a bot")')
-    # the page's header counts the bot's own seats too (it said "1 person, 0 bots" beside four of them)
+    # the page's header counts the AI seats too (it said "1 person, 0 bots" beside four of them)
     page.wait_for_function("() => document.querySelector('#who').textContent.includes('4 🤖 seats of the bot')",
                            timeout=CLICK_TIMEOUT_MS)
     page.locator(f'section[data-chat="{GROUP_ID}"]').screenshot(path=str(ARTIFACTS / "playground-bot-seats-lobby.png"))
