@@ -197,24 +197,34 @@ FRENCH = Words.of("fr")
 DETECT_WINDOW = 8  # the newest messages of a chat that tell its language
 
 
-def _signature(w: Words) -> tuple[str, ...]:
-    """Phrases that say a message is written in ``w``'s language (buttons, fixed beginnings, quest words)."""
+@functools.cache
+def _signature(lang: str) -> frozenset[str]:
+    """Phrases that say a message is written in ``lang`` (buttons, fixed beginnings, quest words)."""
+    w = Words.of(lang)
     cards = [label for label in _words(w.lang)["cards"]]
-    return (w.join, w.start, w.settings, w.approve, w.reject, w.voted, w.propose, w.confirm, w.pass_, w.host,
-            w.you_are, *w.over, *w.quest, *cards)
+    return frozenset((w.join, w.start, w.settings, w.approve, w.reject, w.voted, w.propose, w.confirm, w.pass_,
+                      w.host, w.you_are, *w.over, *w.quest, *cards))
+
+
+@functools.lru_cache(maxsize=4096)
+def _language_of(seen: str) -> str | None:
+    """The catalog language whose phrases ``seen`` (a message as a person sees it) holds most, if one
+    does more than any other. A longer phrase found wins: "Confirmer" holds "Confirm", "Mission" is in
+    both. (Kept per text: a game shows the same board and buttons many times.)"""
+    scores = sorted(((sum(len(p) for p in _signature(lang) if p in seen), lang) for lang in catalog_languages()),
+                    reverse=True)
+    if scores[0][0] > (scores[1][0] if len(scores) > 1 else 0):
+        return scores[0][1]
+    return None
 
 
 def detect_words(messages: list[JSON]) -> Words:
     """The words of the catalog language ``messages`` are written in: the newest message whose phrases
     say (English when none does)."""
-    langs = [Words.of(lang) for lang in catalog_languages()]
     for msg in reversed(messages[-DETECT_WINDOW:]):
-        seen = _look(msg)
-        # a longer phrase found wins: "Confirmer" holds "Confirm", "Mission" is in both
-        scores = sorted(((sum(len(p) for p in set(_signature(w)) if p in seen), i) for i, w in enumerate(langs)),
-                        reverse=True)
-        if scores[0][0] > (scores[1][0] if len(scores) > 1 else 0):
-            return langs[scores[0][1]]
+        lang = _language_of(_look(msg))
+        if lang is not None:
+            return Words.of(lang)
     return ENGLISH
 
 
