@@ -12,8 +12,8 @@ absent everywhere.
 """
 from __future__ import annotations
 
-import copy
 import dataclasses
+import pickle
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -124,23 +124,11 @@ class Repository(ABC):
 
 
 
-def _copy_body(value: object) -> object:
-    """A copy of a stored body that shares nothing mutable with it: what DynamoDB gives, a fresh value on
-    every read (dicts and lists copied through, strings, numbers and bytes shared as they cannot change;
-    anything else deep-copied). ``copy.deepcopy`` here took about a tenth of a whole-game unit test."""
-    if isinstance(value, dict):
-        return {key: _copy_body(inner) for key, inner in value.items()}
-    if isinstance(value, list):
-        return [_copy_body(inner) for inner in value]
-    if value is None or isinstance(value, str | int | float | bytes):
-        return value
-    return copy.deepcopy(value)
-
-
 def _copied(item: Item) -> Item:
-    body = _copy_body(item.body)
-    assert isinstance(body, dict)
-    return Item(key=item.key, body=body, version=item.version, expires_at=item.expires_at)
+    """A copy of a stored item that shares nothing with it, as DynamoDB gives a fresh value on every read.
+    (Through pickle, in C: ``copy.deepcopy``, in Python, took about a tenth of a whole-game unit test.)"""
+    copied: Item = pickle.loads(pickle.dumps(item, pickle.HIGHEST_PROTOCOL))
+    return copied
 
 
 @dataclass
