@@ -1,8 +1,8 @@
 """The playground in headless Chromium (issue 30): the host clicks the lobby's 🤖 button on the page to add
 AI seats, as a host does on Telegram; the lobby lists them as bots, and once the game starts
 they make their moves through the chat's alarm (the playground's local scheduler; its clock is moved on
-instead of waiting seconds). Screenshots: ``artifacts/playground-bot-seats-lobby.png`` (the lobby with
-four bots) and ``artifacts/playground-bot-seats-game.png`` (the game under way with them).
+instead of waiting seconds). Screenshots: ``artifacts/playground-ai-seats-lobby.png`` (the lobby with
+four AI seats) and ``artifacts/playground-ai-seats-game.png`` (the game under way with them).
 
 Chromium as for ``test_playground_browser.py`` (``PLAYGROUND_BROWSER=skip`` skips it)."""
 from __future__ import annotations
@@ -66,7 +66,7 @@ def test_the_host_adds_ai_seats_with_the_lobby_button_in_the_browser(chromium, p
     # the page's header counts the AI seats too (it said "1 person, 0 bots" beside four of them)
     page.wait_for_function("() => document.querySelector('#who').textContent.includes('4 🤖 seats of the bot')",
                            timeout=CLICK_TIMEOUT_MS)
-    page.locator(f'section[data-chat="{GROUP_ID}"]').screenshot(path=str(ARTIFACTS / "playground-bot-seats-lobby.png"))
+    page.locator(f'section[data-chat="{GROUP_ID}"]').screenshot(path=str(ARTIFACTS / "playground-ai-seats-lobby.png"))
     page.click(f'{lobby} button:has-text("Start")', timeout=CLICK_TIMEOUT_MS)
     page.wait_for_selector("text=The game begins", timeout=CLICK_TIMEOUT_MS)
     # the bots move when the chat's alarm fires: a few seconds of the timers' clock later
@@ -79,7 +79,7 @@ def test_the_host_adds_ai_seats_with_the_lobby_button_in_the_browser(chromium, p
         if "Propose team" in page.inner_text(f'section[data-chat="{person.user_id}"] .messages'):
             break  # the person leads first: the bots wait for their team (their move is after it)
         page.wait_for_timeout(100)
-    page.screenshot(path=str(ARTIFACTS / "playground-bot-seats-game.png"))
+    page.screenshot(path=str(ARTIFACTS / "playground-ai-seats-game.png"))
     assert "🤖 Ada (bot)" in _group_text(page)
     assert pg.scheduler.fired or "Propose team" in page.inner_text(f'section[data-chat="{person.user_id}"] .messages')
     assert set(pg.worker.statuses) == {200} and errors == []

@@ -1,4 +1,4 @@
-"""What the unit of work and its courier ask for around a delivery: the notices a delivery calls for (a player the
+"""What the unit of work and its courier ask for around a delivery: the messages a delivery calls for (a player the
 bot cannot reach, a prompt that could not be sent, the pin hint), the decision buttons taken away once
 their decision has ended, and the picture of a finished game."""
 from __future__ import annotations
