@@ -14,6 +14,8 @@ client (``gamebot.aws.client``) has only the item operations the Lambda function
 """
 from __future__ import annotations
 
+import copy
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +50,12 @@ def load_template(template_path: str | Path = "template.yaml") -> dict[str, Any]
     path = Path(template_path)
     if not path.is_absolute() and not path.exists() and (REPO_ROOT / path).exists():
         path = REPO_ROOT / path
+    return copy.deepcopy(_parsed(str(path.resolve()), path.stat().st_mtime_ns))
+
+
+@functools.cache
+def _parsed(path: str, version: int) -> dict[str, Any]:
+    """A template parsed once per file version (its YAML took ~0.2 s: the e2e tests make a table each)."""
     with open(path, encoding="utf-8") as f:
         return yaml.load(f, Loader=_CfnLoader) or {}  # noqa: S506 - SafeLoader subclass
 

@@ -31,27 +31,6 @@ def serialised_moto_server() -> Iterator[str]:
         server.stop()
 
 
-@functools.cache
-def _template_table() -> dict[str, Any]:
-    from localdev.tables import REPO_ROOT, load_template, table_definition
-
-    return table_definition(load_template(REPO_ROOT / "template.yaml"))
-
-
-def create_template_table(client: Any, name: str) -> None:
-    """Create ``name`` as template.yaml defines the bot's table (key, billing, TTL), as
-    ``localdev.tables.create_table_from_template`` does, with the template parsed once per process (its
-    YAML took ~0.2 s a test). Moto makes tables active at once."""
-    from localdev.tables import create_table_params
-
-    props = _template_table()
-    client.create_table(**create_table_params(props, name))
-    ttl = props.get("TimeToLiveSpecification")
-    if ttl and str(ttl.get("Enabled", False)).lower() == "true":
-        client.update_time_to_live(TableName=name,
-                                   TimeToLiveSpecification={"Enabled": True, "AttributeName": ttl["AttributeName"]})
-
-
 def reset_moto(endpoint: str) -> None:
     """Forget every table, item and schedule on the server (moto's own reset API)."""
     import urllib.request

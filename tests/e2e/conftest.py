@@ -13,7 +13,8 @@ import socket
 import pytest
 
 from localdev.fake_telegram import FakeTelegram
-from tests.moto_server import admin_dynamo, create_template_table, reset_moto
+from localdev.tables import create_table_from_template
+from tests.moto_server import admin_dynamo, reset_moto
 
 TOKEN = "123456:E2E-TEST-token"
 SECRET = "e2e-webhook-secret"
@@ -76,7 +77,7 @@ def lambda_env(fake_server, aws_endpoint, monkeypatch):
     reset_moto(aws_endpoint)
     dynamo.reset_default_client()
     app.reset()
-    create_template_table(admin_dynamo(aws_endpoint), TABLE)  # as template.yaml defines it (parsed once)
+    create_table_from_template(admin_dynamo(aws_endpoint), TABLE, exist_ok=False)  # as template.yaml defines it
     yield fake_server
     app.reset()
     dynamo.reset_default_client()

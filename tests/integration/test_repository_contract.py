@@ -397,24 +397,6 @@ def test_table_from_template_has_key_billing_and_ttl(template, monkeypatch):
     assert ttl == {"TimeToLiveStatus": "ENABLED", "AttributeName": "expires_at"}
 
 
-def test_the_tests_cached_table_is_the_templates_table(endpoint):
-    """tests/moto_server.create_template_table (the e2e tests' table, the template parsed once) makes what
-    create_table_from_template makes."""
-    from tests.moto_server import create_template_table
-
-    client = dynamo_client(endpoint)
-    names = [f"same-{uuid.uuid4().hex[:8]}" for _ in range(2)]
-    create_table_from_template(client, names[0], REAL_TEMPLATE, exist_ok=False)
-    create_template_table(client, names[1])
-    made = [client.describe_table(TableName=name)["Table"] for name in names]
-    ttls = [client.describe_time_to_live(TableName=name)["TimeToLiveDescription"] for name in names]
-    for name in names:
-        client.delete_table(TableName=name)
-    shape = ("KeySchema", "AttributeDefinitions", "BillingModeSummary", "GlobalSecondaryIndexes", "StreamSpecification")
-    assert [{k: t.get(k) for k in shape} for t in made] == [{k: made[0].get(k) for k in shape}] * 2
-    assert ttls[0] == ttls[1] == {"TimeToLiveStatus": "ENABLED", "AttributeName": "expires_at"}
-
-
 def test_template_loader_reads_cloudformation_tags(template):
     parsed = load_template(template)
     assert parsed["Resources"]["GameTable"]["Properties"]["TableName"] == {"Fn::Sub": "avalon-${Stage}"}

@@ -18,6 +18,7 @@ from telegram.request import HTTPXRequest
 
 from engine import replay
 from gamebot.compose.follow_up import follow_up
+from gamebot.outbox.courier import Notices
 from gamebot.outbox.delivery import Facts
 from gamebot.storage.session import ENDED, Session, chat_key
 from localdev import updates as U
@@ -238,7 +239,9 @@ def test_a_hidden_decision_whose_prompt_is_lost_is_not_mentioned_in_the_group(ta
     state.pending.append(Pending(kind="loyalty_card", owner="loyalty", actors=[session.seat_of(3)], hidden=True))
     session.state = state.to_json()
     service.repo.put(Item(key=stored.key, body=session.body()), stored.version)
-    assert follow_up(service.deps, session, Facts(lost={3: {"loyalty_card"}})).lost == []
+    # (nothing at all for a hidden decision: no notice, no reminder, nothing the session learns)
+    assert service.courier.learnt(session, Facts(lost={3: {"loyalty_card"}})) == []
+    assert follow_up(service.deps, session, Facts(lost={3: {"loyalty_card"}})) == Notices()
     notices = follow_up(service.deps, session, Facts(lost={3: {"play"}})).lost  # a public decision is announced
     assert [o.tag for o in notices] == ["undelivered"] and 'id=3"' in notices[0].text
 

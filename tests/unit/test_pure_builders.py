@@ -10,7 +10,7 @@ parameters) and fails on:
 * an assignment, augmented assignment or ``del`` whose target is an attribute or an item of a parameter
   (``s.status = ...``, ``s.players[i].x = ...``, ``plan.outs += ...``, ``del s.sel[k]``);
 * a call of a known mutator on a parameter or on what it holds (``session.unreachable.append(...)``,
-  ``s.track_keyboard(...)``), or of a function known to change what it is given (``closing_reminders(s)``);
+  ``s.mark_seen(...)``), or of a function known to change what it is given (``closing_reminders(s)``);
 * a call that writes through the step's dependencies (``deps.mark_user(...)``, ``deps.repo.put(...)``...).
 
 Local values being built (``outs.append(...)`` of a local list, a local copy's method) are fine, and so is
@@ -33,7 +33,7 @@ NOT_BUILDERS = {
 MUTATORS = frozenset({
     "append", "extend", "pop", "clear", "update", "remove", "insert", "add", "discard", "setdefault", "sort",
     "reverse", "popitem",
-    "track_keyboard", "ended_keyboards", "set_game", "speak", "mark_seen", "switch_theme",  # Session, Settings
+    "set_game", "speak", "mark_seen", "switch_theme",  # Session, Settings
 })
 # Functions that change what they are given (a builder may not hand them a parameter).
 CHANGING = frozenset({"closing_reminders", "record_idle", "setattr", "delattr"})
@@ -192,7 +192,7 @@ def builds(deps, s, plan, outs, state):
     session_copy, s.vote_msg = 1, None      # 5 in a tuple
     s.unreachable.append(1)                 # 6 a mutator on an attribute
     outs.extend([])                         # 7 a mutator on the parameter itself
-    s.track_keyboard(1, 2, None)            # 8 the session's own mutator
+    s.mark_seen(1)                          # 8 the session's own mutator
     deps.mark_user(1, blocked=True)         # 9 a write through deps
     deps.repo.put(None, 1)                  # 10 the repository
     closing_reminders(s)                    # 11 a function that changes what it is given
@@ -208,7 +208,7 @@ def fine(s, events, sel=None):
     mine = {}
     mine.setdefault("k", []).append(1)
     copy = s.model_copy(update={"keyboards": list(s.keyboards)})
-    copy.track_keyboard(1, 2, None)
+    copy.mark_seen(1)
     sel = sel or {}
     events = sorted(events)
     events.insert(0, events.pop())          # (rebound above: a local list)

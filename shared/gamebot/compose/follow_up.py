@@ -16,7 +16,7 @@ from gamebot.outbox.delivery import Facts
 from gamebot.outbox.plan import Plan
 from gamebot.outbox.uow import Settled
 from gamebot.storage.seats import is_ai_seat_id
-from gamebot.storage.session import LOBBY, PLAYING, LiveKeyboard, Session, serial
+from gamebot.storage.session import LOBBY, PLAYING, LiveKeyboard, Session, serial, split_ended, with_keyboard
 from gamebot.story import end_text
 
 log = logging.getLogger("gamebot.core.service")
@@ -109,15 +109,15 @@ def keyboards_now(s: Session, outs: list[Out]) -> tuple[list[LiveKeyboard], list
     """The session's list of decision buttons on screen once ``outs`` are made (kept current with their
     edits, without the decisions that have ended), and the edits taking away the buttons of every decision
     that has ended (a timeout, a resolved vote, a /status copy). ``s`` is not changed."""
-    screen = s.model_copy(update={"keyboards": list(s.keyboards)})  # (a copy: the list to be)
+    keyboards = s.keyboards
     edited = set()
     for out in outs:
         if out.op in ("edit", "markup") and out.message_id and out.chat_id is not None:
-            screen.track_keyboard(out.chat_id, out.message_id, out.live if out.has_buttons() else None)
+            keyboards = with_keyboard(keyboards, out.chat_id, out.message_id, out.live if out.has_buttons() else None)
             edited.add((out.chat_id, out.message_id))
     state = s.game() if s.status == PLAYING else None
-    ended = screen.ended_keyboards(serial(state) if state is not None else None)
-    return screen.keyboards, [Out("markup", chat_id=k.chat, message_id=k.msg, keyboard=None, essential=False,
+    keyboards, ended = split_ended(keyboards, serial(state) if state is not None else None)
+    return keyboards, [Out("markup", chat_id=k.chat, message_id=k.msg, keyboard=None, essential=False,
                                   tag="stale") for k in ended if (k.chat, k.msg) not in edited]
 
 

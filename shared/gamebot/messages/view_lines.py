@@ -210,7 +210,8 @@ def _announced_only(table: Table, pv: PublicView, value: object) -> list[Html]:
     return []
 
 
-def _this_round(entries: object, rnd: int) -> list[dict[str, object]]:
+def this_round(entries: object, rnd: int) -> list[dict[str, object]]:
+    """A plug-in's public record entries (``{"round": ...}``) of round ``rnd``."""
     if not isinstance(entries, list):
         return []
     return [e for e in entries if isinstance(e, dict) and e.get("round") == rnd]
@@ -218,13 +219,13 @@ def _this_round(entries: object, rnd: int) -> list[dict[str, object]]:
 
 @history_lines("rogue")
 def _rogue_history(table: Table, rogue: object, rnd: int) -> list[Html]:
-    watches = _this_round(rogue.get("watches") if isinstance(rogue, dict) else None, rnd)
+    watches = this_round(rogue.get("watches") if isinstance(rogue, dict) else None, rnd)
     return [table.t("end.line.watch", seat=table.name(_seat(w.get("seat")))) for w in watches]
 
 
 @history_lines("excalibur")
 def _excalibur_history(table: Table, excalibur: object, rnd: int) -> list[Html]:
-    uses = _this_round(excalibur.get("uses") if isinstance(excalibur, dict) else None, rnd)
+    uses = this_round(excalibur.get("uses") if isinstance(excalibur, dict) else None, rnd)
     return [table.t("end.line.excalibur", **shown_params(table, {"holder": "seat", "target": "seat"},
                                                          {"holder": u.get("holder"), "target": u.get("target")}))
             for u in uses]
@@ -232,20 +233,20 @@ def _excalibur_history(table: Table, excalibur: object, rnd: int) -> list[Html]:
 
 @history_lines("trapper")
 def _trapper_history(table: Table, trapper: object, rnd: int) -> list[Html]:
-    set_aside = _this_round(trapper.get("discarded") if isinstance(trapper, dict) else None, rnd)
+    set_aside = this_round(trapper.get("discarded") if isinstance(trapper, dict) else None, rnd)
     return [table.t("end.line.trapper", seat=table.name(_seat(d.get("seat")))) for d in set_aside]
 
 
 @history_lines("lancelot", before=True)
 def _lancelot_history(table: Table, lancelot: object, rnd: int) -> list[Html]:
-    drawn = _this_round(lancelot.get("cards") if isinstance(lancelot, dict) else None, rnd)
+    drawn = this_round(lancelot.get("cards") if isinstance(lancelot, dict) else None, rnd)
     return [table.t("end.line.allegiance", card=esc(allegiance_name(table, str(d.get("card"))))) for d in drawn]
 
 
 @history_lines("plot", before=True)
 def _plot_history(table: Table, plot: object, rnd: int) -> list[Html]:
     """The Plot cards played in the round, each as its announcement said it."""
-    played = _this_round(plot.get("played") if isinstance(plot, dict) else None, rnd)
+    played = this_round(plot.get("played") if isinstance(plot, dict) else None, rnd)
     out = []
     for entry in played:
         data = {k: v for k, v in entry.items() if k != "round"}

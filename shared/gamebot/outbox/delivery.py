@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from gamebot.botapi.telegram_io import Btn, Out, Result
 from gamebot.language.markup import restored
 from gamebot.storage.effects import Effect, keyboard_data
-from gamebot.storage.session import MAX_REMINDERS, PLAYING, Reminder, Session, serial
+from gamebot.storage.session import MAX_REMINDERS, PLAYING, Reminder, Session, serial, with_keyboard
 
 
 @dataclass
@@ -50,7 +50,7 @@ def learn(session: Session, r: Result) -> None:
     if out.live is not None and r.message_id and out.op == "send" and out.chat_id is not None:  # (sent to a chat)
         state = session.game() if session.status == PLAYING else None
         if state is not None and serial(state) == out.live:
-            session.track_keyboard(out.chat_id, r.message_id, out.live)
+            session.keyboards = with_keyboard(session.keyboards, out.chat_id, r.message_id, out.live)
         else:  # the decision ended while its message was on its way: take the buttons away
             session.outbox.add(Effect(seq=0, op="markup", chat=out.chat_id, message_id=r.message_id,
                                       tag="stale"))

@@ -181,6 +181,17 @@ class LiveKeyboard(BaseModel):
     serial: int
 
 
+def with_keyboard(keyboards: list[LiveKeyboard], chat: int, msg: int, serial_: int | None) -> list[LiveKeyboard]:
+    """``keyboards`` once ``msg`` shows the buttons of decision ``serial_`` (None: none any more)."""
+    kept = [k for k in keyboards if (k.chat, k.msg) != (chat, msg)]
+    return [*kept, LiveKeyboard(chat=chat, msg=msg, serial=serial_)][-MAX_LIVE_KEYBOARDS:] if serial_ is not None else kept
+
+
+def split_ended(keyboards: list[LiveKeyboard], current: int | None) -> tuple[list[LiveKeyboard], list[LiveKeyboard]]:
+    """The keyboards of the decision awaited now, and of those ended (all when ``current`` is None)."""
+    return [k for k in keyboards if k.serial == current], [k for k in keyboards if k.serial != current]
+
+
 MAX_LIVE_KEYBOARDS = 40
 
 
@@ -306,20 +317,6 @@ class Session(BaseModel):
         self.state = state.to_json()
         self._game = (self.state, state)
         state_cache.remember_state(self.state, state)
-
-    def track_keyboard(self, chat: int, msg: int, serial_: int | None) -> None:
-        """``msg`` now shows the buttons of decision ``serial_`` (None: no decision buttons any more)."""
-        self.keyboards = [k for k in self.keyboards if (k.chat, k.msg) != (chat, msg)]
-        if serial_ is not None:
-            self.keyboards.append(LiveKeyboard(chat=chat, msg=msg, serial=serial_))
-            del self.keyboards[:-MAX_LIVE_KEYBOARDS]
-
-    def ended_keyboards(self, current: int | None) -> list[LiveKeyboard]:
-        """Forget and return the keyboards of decisions that have ended (all of them when ``current``
-        is None: the game is over)."""
-        ended = [k for k in self.keyboards if k.serial != current]
-        self.keyboards = [k for k in self.keyboards if k.serial == current]
-        return ended
 
     def mark_seen(self, update_id: int | None) -> None:
         if update_id is None:

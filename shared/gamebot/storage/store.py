@@ -13,7 +13,6 @@ absent everywhere.
 from __future__ import annotations
 
 import dataclasses
-import pickle
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -127,6 +126,8 @@ class Repository(ABC):
 def _copied(item: Item) -> Item:
     """A copy of a stored item that shares nothing with it, as DynamoDB gives a fresh value on every read.
     (Through pickle, in C: ``copy.deepcopy``, in Python, took about a tenth of a whole-game unit test.)"""
+    import pickle  # (here: the Lambda functions never load it)
+
     copied: Item = pickle.loads(pickle.dumps(item, pickle.HIGHEST_PROTOCOL))
     return copied
 

@@ -153,10 +153,3 @@ def _turns(indexed: list[tuple[int, ProposalView]],
             waiting.append(t)
     flush(None)
     return turns, waiting
-
-
-def this_round(entries: object, rnd: int) -> list[dict[str, object]]:
-    """A plug-in's public record entries (``{"round": ...}``) of round ``rnd``."""
-    if not isinstance(entries, list):
-        return []
-    return [e for e in entries if isinstance(e, dict) and e.get("round") == rnd]

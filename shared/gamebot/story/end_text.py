@@ -18,7 +18,7 @@ from gamebot.language.markup import Html, cap
 from gamebot.messages.events import event_line
 from gamebot.messages.table import NL, Table, esc, split
 from gamebot.messages.values import card_counts, quest_outcome
-from gamebot.messages.view_lines import plugin_history
+from gamebot.messages.view_lines import plugin_history, this_round
 from gamebot.story import by_round
 
 # What a line of a round tells: its heading, a Leader's turn, the quest, a vote that ran out of time
@@ -140,7 +140,7 @@ def _lady_lines(table: Table, pv: PublicView, rnd: int) -> list[Html]:
     lady = pv.get("lady")
     uses = lady.get("uses") if isinstance(lady, dict) else None  # (None: no Lady of the Lake in this game)
     return [table.t("end.line.lady", holder=table.name(_seat(u.get("holder"))), target=table.name(_seat(u.get("target"))))
-            for u in by_round.this_round(uses, rnd)]
+            for u in this_round(uses, rnd)]
 
 
 def round_lines(table: Table, pv: PublicView, r: by_round.Round) -> list[tuple[str, Html]]:
