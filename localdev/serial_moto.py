@@ -18,6 +18,7 @@ poll touches no other service's backend.
 """
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -51,10 +52,18 @@ def one_at_a_time(app: WSGIApp) -> WSGIApp:
 
 
 def moto_app() -> WSGIApp:
-    """moto's application for every service it mocks (DynamoDB, EventBridge Scheduler...), serialised."""
+    """moto's application for every service it mocks (DynamoDB, EventBridge Scheduler...), serialised.
+
+    moto finds a request's service by listing its own package folder on every request (about a hundred
+    and fifty ``isdir`` calls); the answer for a host never changes, so it is looked up once per host."""
     from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
 
-    return one_at_a_time(DomainDispatcherApplication(create_backend_app))
+    class Dispatcher(DomainDispatcherApplication):
+        @functools.lru_cache(maxsize=64)  # noqa: B019 (one dispatcher per server, kept for its life)
+        def get_backend_for_host(self, host: str | None) -> Any:
+            return super().get_backend_for_host(host)
+
+    return one_at_a_time(Dispatcher(create_backend_app))
 
 
 class SerialMotoServer:
@@ -71,7 +80,9 @@ class SerialMotoServer:
         from werkzeug.serving import make_server
 
         self._server = make_server(HOST, self._port, moto_app(), threaded=True, request_handler=MotoRequestHandler)
-        self._thread = threading.Thread(target=self._server.serve_forever, name="moto", daemon=True)
+        # (stop() waits for the serving loop's next poll: 0.5 s by default, paid by every test's server)
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
+                                        name="moto", daemon=True)
         self._thread.start()
         return self
 

@@ -76,22 +76,26 @@ class WakeConsumer:
                        ["Attributes"]["QueueArn"])
         self.received = self.handled = self.failed = self.batches = 0
         self._stop = threading.Event()
+        self._handling = threading.Lock()
         self._thread: threading.Thread | None = None
 
     def start(self) -> WakeConsumer:
-        if self._thread is None:
-            self._stop.clear()
-            self._thread = threading.Thread(target=self._run, name="wake-consumer", daemon=True)
-            self._thread.start()
+        if self._thread is not None and self._thread.is_alive():
+            if not self._stop.is_set():
+                return self  # (polling already)
+            self._thread.join()  # (stopped, its last long poll not over yet: one consumer at a time)
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="wake-consumer", daemon=True)
+        self._thread.start()
         return self
 
-    def stop(self, timeout: float = WAIT_SECONDS + 10) -> None:
-        """Stop polling: the poll under way ends within ``WAIT_SECONDS`` and a batch being handled is
-        finished (and deleted) first."""
+    def stop(self) -> None:
+        """Stop polling. A batch being handled is finished (and deleted) first; a long poll under way is
+        not waited for: what it brings is left in the queue, received again once its visibility timeout
+        ends (as when Lambda's poller scales in)."""
         self._stop.set()
-        thread, self._thread = self._thread, None
-        if thread is not None:
-            thread.join(timeout)
+        with self._handling:  # (held while a batch is handled: this waits for it)
+            pass
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -108,9 +112,10 @@ class WakeConsumer:
         messages = self.client.receive_message(
             QueueUrl=self.url, WaitTimeSeconds=WAIT_SECONDS, MaxNumberOfMessages=BATCH,
             MessageSystemAttributeNames=["All"], MessageAttributeNames=["All"]).get("Messages") or []
-        if messages:
-            self.received += len(messages)
-            self.handle([record(m, self.arn) for m in messages])
+        with self._handling:
+            if messages and not self._stop.is_set():
+                self.received += len(messages)
+                self.handle([record(m, self.arn) for m in messages])
         return len(messages)
 
     def handle(self, records: list[dict[str, Any]]) -> None:

@@ -124,6 +124,24 @@ def test_the_consumer_deletes_what_the_function_did_not_report_failed(sqs):
     assert _counts(client, url) == (0, 1)  # the one reported failed waits for its visibility timeout
 
 
+def test_a_stopped_consumer_hands_nothing_more_to_the_function_and_leaves_it_in_the_queue(sqs):
+    """Stopping waits for a batch being handled, never for a long poll: what a poll under way brings after
+    the stop is not handed to the function (it is received again after its visibility timeout)."""
+    client, url = sqs
+    seen: list[dict[str, Any]] = []
+    consumer = WakeConsumer(client, url, lambda event, context: seen.extend(event["Records"]),
+                            SimpleNamespace(call=lambda fn, *args: fn(*args)))
+    consumer.stop()  # (as if the poll below had been under way when the playground stopped)
+    client.send_message(QueueUrl=url, MessageBody="late")
+    brought = 0
+    deadline = time.monotonic() + 30  # (a bound against hanging: the message is visible at once)
+    while not brought and time.monotonic() < deadline:
+        brought = consumer.poll()
+    assert brought == 1 and seen == []
+    assert (consumer.received, consumer.handled) == (0, 0)
+    assert _counts(client, url) == (0, 1)  # not deleted: in flight until its visibility timeout ends
+
+
 def test_a_long_poll_does_not_hold_up_the_other_requests_of_the_serialised_server(sqs):
     """Behind the server's lock, a long poll would keep the message it waits for out until it gave up."""
     client, url = sqs
