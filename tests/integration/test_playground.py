@@ -123,9 +123,10 @@ def test_phase_timers_run_locally_so_a_person_who_walks_away_does_not_stall_the_
         for _ in range(200):
             if over():
                 break
+            since = pg.fake.version  # (before the wake: what it changes is not waited for)
             now[0] += 600  # ten minutes later: every limit has run out
             pg.scheduler.wake()
-            pg.fake.wait_changed(pg.fake.version, 0.5)
+            pg.fake.wait_changed(since, 0.5)
         assert over(), story(pg)
         # the board says "Game over" before the timeout notice is sent (edits go first): wait for it
         assert wait_for(pg, lambda: "Zoe ran out of time" in "\n".join(pg.fake.texts(GROUP_ID))), story(pg)
@@ -316,10 +317,11 @@ def test_the_host_adds_ai_seats_with_the_lobby_button_and_they_play_to_the_end()
         for _ in range(600):
             if driver.over():
                 break
+            since = pg.fake.version  # (before the step and the wake: what they change is not waited for)
             if not driver.step():
                 now[0] += 5  # a few seconds later: the bots' moves are due
                 pg.scheduler.wake()
-                pg.fake.wait_changed(pg.fake.version, 0.2)
+                pg.fake.wait_changed(since, 0.2)
         assert driver.over(), story(pg)
         assert "🤖 Ada (bot)" in "\n".join(pg.fake.texts(GROUP_ID))
         assert set(pg.worker.statuses) == {200}

@@ -9,6 +9,7 @@ import os
 import random
 import time
 
+from gamebot.storage.seats import MIN_DELAY
 from localdev.playground import GROUP_ID, Playground
 from tests.integration.playground_wait import GIVE_UP, wait_for
 
@@ -71,12 +72,15 @@ def test_the_ai_seats_move_when_the_wake_up_queue_wakes_the_chat():
                         Policy(rng=random.Random(4)), views=pg.seat_view)
         deadline = started + GIVE_UP
         while ai_seat_moves(pg) == 0 and time.monotonic() < deadline:
+            since = pg.fake.version  # (before the step: a change while it looks is not waited for)
             if not driver.step():
-                pg.fake.wait_changed(pg.fake.version, 0.2)
+                pg.fake.wait_changed(since, 0.2)
         waited = time.monotonic() - started
         assert ai_seat_moves(pg) > 0, f"the bots never moved: group={pg.fake.texts(GROUP_ID)[-3:]}"
-        # their move was due 2 or 3 seconds after their decision: the queue held the wake-up back until then
-        assert waited >= 1.9, waited
+        # their move was due MIN_DELAY to MAX_DELAY (2-3) seconds after their decision, and a wake-up takes it from
+        # a second before its time (``timekeeper.ai_seat_turn``: the queue's delays are whole seconds); another
+        # wake-up of the chat (a held message's) can be that one on a busy machine: held back at least that long
+        assert waited >= MIN_DELAY - 1, waited
         assert pg.consumer.handled > 0 and pg.consumer.failed == 0
         assert pg.wakeups.queued > 0 and pg.wakeups.fallbacks == 0
         assert pg.scheduler.fired == [], "the local scheduler (EventBridge Scheduler's part) woke nobody"

@@ -131,8 +131,10 @@ def test_real_bot_mode_runs_the_bot_by_polling_with_the_embedded_database(fake):
         fake.push_update(U.start(alice))
         fake.push_update(U.command(U.group(GROUP, "Poll group"), alice, "/newgame"))
         deadline = time.monotonic() + 60  # a bound against hanging, not a timing assertion
+        since = fake.version
         while time.monotonic() < deadline and not any("New game of" in t for t in fake.texts(GROUP)):
-            fake.wait_changed(fake.version, 0.5)
+            fake.wait_changed(since, 0.5)
+            since = fake.version
         stop.set()
         thread.join(timeout=30)
         poller.close()

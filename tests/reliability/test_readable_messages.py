@@ -46,11 +46,16 @@ def _names_with_raw_words() -> list[str]:
     return sorted(found, key=len, reverse=True)
 
 
+@functools.cache
+def _names_pattern() -> re.Pattern[str]:
+    """Those names as one pattern, the longest first (one pass over a text instead of one per name)."""
+    return re.compile("|".join(re.escape(name) for name in _names_with_raw_words()))
+
+
+@functools.lru_cache(maxsize=4096)  # (a game shows the same board and prompts again and again)
 def raw_bits(text: str) -> list[str]:
     """What in ``text`` (Telegram HTML) looks like data rather than words for people."""
-    visible = html.unescape(TAG.sub("", URL.sub("", text)))
-    for name in _names_with_raw_words():
-        visible = visible.replace(name, "")
+    visible = _names_pattern().sub("", html.unescape(TAG.sub("", URL.sub("", text))))
     return [f"{what}: {m.group(0)!r}" for what, pattern in RAW.items() for m in pattern.finditer(visible)]
 
 

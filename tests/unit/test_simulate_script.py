@@ -2,10 +2,13 @@
 every module offered and playable by typed numbers, bad arguments refused in one line."""
 from __future__ import annotations
 
+import functools
 import importlib.util
+import io
 import re
 import subprocess
 import sys
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
@@ -17,9 +20,28 @@ FIVE = "1. Walter, 2. Thomas, 3. Laura, 4. Evie, 5. Justin"
 ENGINE_WORDS = ("three_failures", "(good)", "(evil)", "{'", "[{", "merlin", "'seat'", "None")
 
 
-def simulate(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+def simulate_process(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    """``scripts/simulate.py`` run as a program, in a Python of its own."""
     return subprocess.run([sys.executable, "scripts/simulate.py", *args], cwd=REPO, input=stdin, capture_output=True,
                           text=True, timeout=120)
+
+
+def simulate(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    """The script's command line run in this process: its ``main`` with a standard input, output and error
+    of its own (what the program does, without a Python start-up per test; ``simulate_process`` checks that
+    the file runs as a program)."""
+    module = load_simulate()
+    out, err, saved = io.StringIO(), io.StringIO(), sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            try:
+                code = module.main(list(args))
+            except SystemExit as exc:  # (argparse: --help, a refused argument)
+                code = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        sys.stdin = saved
+    return subprocess.CompletedProcess(["scripts/simulate.py", *args], code, out.getvalue(), err.getvalue())
 
 
 @pytest.mark.parametrize(("lang", "over"), [("en", "Game over"), ("fr", "Fin de la partie")])
@@ -60,11 +82,14 @@ def test_ctrl_d_at_a_prompt_ends_without_a_traceback():
 
 
 def test_help_lists_the_option_values():
-    out = " ".join(simulate("--help").stdout.split())
+    run = simulate_process("--help")  # (the file as a program: its imports and its path to the engine)
+    assert run.returncode == 0, run.stderr
+    out = " ".join(run.stdout.split())
     for value in ("5-10", "avalon", "resistance", "en", "fr", "merlin (Merlin)", "morgana (Morgana)", "percival"):
         assert value in out, value
 
 
+@functools.cache
 def load_simulate():
     spec = importlib.util.spec_from_file_location("simulate_script", REPO / "scripts" / "simulate.py")
     module = importlib.util.module_from_spec(spec)
