@@ -74,7 +74,10 @@ class Event(BaseModel):
 
 
 class Knowledge(BaseModel):
-    """One thing a seat privately knows: ``seat`` is seen as ``label`` (learned through ``source``)."""
+    """One thing a seat privately knows: ``seat`` is seen as ``label`` (learned through ``source``).
+    Frozen: what was learned stays as learned, so game states share it (``copy_state``)."""
+
+    model_config = ConfigDict(frozen=True)
 
     seat: int | None = None
     label: str
@@ -220,7 +223,8 @@ def _built[M: BaseModel](cls: type[M], values: dict[str, Any], of: BaseModel) ->
 
 
 def copy_state(state: GameState) -> GameState:
-    """A deep copy of ``state``: changing the copy never changes ``state``."""
+    """A deep copy of ``state``: changing the copy never changes ``state``. What seats learned is shared:
+    a ``Knowledge`` is frozen and holds no list or dict, so nothing can change it."""
     values = dict(state.__dict__)
     config = state.config
     values["config"] = _built(GameConfig, {**config.__dict__, "options": _plain(config.options)}, config)
@@ -228,7 +232,7 @@ def copy_state(state: GameState) -> GameState:
         values[name] = list(values[name])
     values["votes"] = dict(state.votes)
     values["cards"] = dict(state.cards)
-    values["knowledge"] = [[_built(Knowledge, dict(k.__dict__), k) for k in seat] for seat in state.knowledge]
+    values["knowledge"] = [list(seat) for seat in state.knowledge]
     values["pending"] = [_built(Pending, {**p.__dict__, "actors": list(p.actors), "data": _plain(p.data)}, p)
                          for p in state.pending]
     values["proposals"] = [_built(Proposal, {**p.__dict__, "team": list(p.team)}, p) for p in state.proposals]

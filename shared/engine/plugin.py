@@ -42,6 +42,7 @@ class Ctx:
     def __init__(self, state: GameState) -> None:
         self.state = state
         self.events: list[Event] = []
+        self._plugins: tuple[Plugin, ...] | None = None  # (the game's plug-ins, looked up once per Ctx)
 
     # --- facts -----------------------------------------------------------------------------
     @property
@@ -62,7 +63,9 @@ class Ctx:
         return [s for s, r in enumerate(self.state.roles) if r == role_id]
 
     def plugins(self) -> list[Plugin]:
-        return active_plugins(self.state.config)
+        if self._plugins is None:
+            self._plugins = tuple(active_plugins(self.state.config))
+        return list(self._plugins)
 
     def plugin(self, plugin_id: str) -> Plugin:
         return ALL[plugin_id]

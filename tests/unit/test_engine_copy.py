@@ -1,6 +1,7 @@
 """``engine.models.copy_state`` (the copy ``apply_action`` works on) is a true deep copy: equal to the
-original, and no list, dict or model of the copy is one of the original's, so changing the copy in any
-way never changes the original. Checked on every state of games that fill every kind of field (plug-in
+original, and no list, dict or changeable model of the copy is one of the original's, so changing the copy
+in any way never changes the original. (A frozen model of immutable values, what a seat learned, cannot be
+changed at all: the copy shares it.) Checked on every state of games that fill every kind of field (plug-in
 data, pending decisions, proposals, quests, a chosen deal and first Leader)."""
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ import random
 from typing import Any
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from engine import GameConfig, actors, apply_action, new_game
-from engine.models import GameState, copy_state
+from engine.models import GameState, Knowledge, copy_state
 from engine.policy import ai_seat_move
 from engine.validation import dealt_deck
 
@@ -83,11 +84,27 @@ def test_a_copy_is_equal_and_stores_the_same():
         assert copied.model_fields_set == state.model_fields_set
 
 
-def test_no_list_dict_or_model_of_a_copy_is_the_originals():
+def _unchangeable(obj: Any) -> bool:
+    """A frozen model holding only numbers, strings and None: nothing in it can be changed."""
+    return (isinstance(obj, BaseModel) and bool(obj.model_config.get("frozen"))
+            and all(v is None or isinstance(v, int | float | str) for v in obj.__dict__.values()))
+
+
+def test_no_list_dict_or_changeable_model_of_a_copy_is_the_originals():
+    shared_knowledge = 0
     for state in STATES:
         originals = {id(obj): path for path, obj in _mutables(state)}
-        shared = [path for path, obj in _mutables(copy_state(state)) if id(obj) in originals]
-        assert not shared, shared
+        shared = [(path, obj) for path, obj in _mutables(copy_state(state)) if id(obj) in originals]
+        assert not [path for path, obj in shared if not _unchangeable(obj)], shared
+        shared_knowledge += sum(isinstance(obj, Knowledge) for _, obj in shared)
+    assert shared_knowledge  # (what seats learned is shared, not copied)
+
+
+def test_what_a_seat_learned_cannot_be_changed():
+    learned = next(k for state in STATES for seat in state.knowledge for k in seat)
+    with pytest.raises(ValidationError):
+        learned.label = "changed"  # type: ignore[misc]
+    assert _unchangeable(learned)
 
 
 def _mutate(value: Any) -> bool:
