@@ -146,9 +146,12 @@ def fit(font: Font, text: str, width: float) -> str:
 
 def wrap(font: Font, text: str, width: float) -> list[str]:
     """``text`` cut into lines no wider than ``width``, between words (a single too-long word is cut)."""
+    words = text.split()
+    if size(font, " ".join(words))[0] <= width:  # (most notes: one measure, not one per word)
+        return [" ".join(words)] if words else []
     lines: list[str] = []
     current = ""
-    for word in text.split():
+    for word in words:
         candidate = f"{current} {word}" if current else word
         if size(font, candidate)[0] <= width or not current:
             current = candidate
