@@ -4,6 +4,8 @@
     .venv/bin/python scripts/bench_ai_seats.py --games 200       # quicker
     .venv/bin/python scripts/bench_ai_seats.py --quick           # CI-sized: 20 games each
     .venv/bin/python scripts/bench_ai_seats.py --previous <commit>  # "previous" = the policy at <commit>
+    .venv/bin/python scripts/bench_ai_seats.py --exploit         # exploiters vs the policy: 1,000 games each
+    .venv/bin/python scripts/bench_ai_seats.py --exploit --quick --only 5p  # 20 games each, 5 players
 
 Set-ups: 5, 7 and 10 players; base (Merlin + Assassin), base + Lady of the Lake, and Big Box
 characters (Percival and Morgana, Mordred from 7 players, Oberon at 10). Match-ups, Good side against
@@ -13,6 +15,13 @@ the policy as of an earlier commit (``git show <commit>:shared/engine/policy.py`
 play each against itself. For each it prints the Good and Evil win rates, how often Good passed three
 quests, the Assassin's Merlin-hit rate when it came to an assassination, and Merlin's survival in
 those games (1 - hit rate).
+
+``--exploit`` (issue 39) plays instead, at 5, 7 and 10 players (base set-ups), the policy against itself
+and each fixed exploiter of ``scripts/exploiters.py`` on its side against the policy on the other, on the
+same seeds, and prints each exploiter's gain: its side's win rate minus that side's self-play win rate, in
+points, with a 95 % confidence interval from the normal approximation for the difference of two
+independent proportions (conservative here: the seeds, hence the deals, are the same in both), the
+Merlin-hit rate beside it; its last line is ``exploitability: max gain <points> (<exploiter>, <set-up>)``.
 
 Every seat decides from ``engine.view(state, seat)`` only (random play picks among ``legal_actions``).
 Games of one row are seeded 0..N-1 (deal and moves), so two runs give the same table. At most two
@@ -36,9 +45,11 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "shared"))
+sys.path.insert(0, str(ROOT))
 
 from engine import GameConfig, GameState, actors, apply_action, legal_actions, new_game, policy, view  # noqa: E402
 from engine.models import Action  # noqa: E402
+from scripts.exploiters import EXPLOITERS  # noqa: E402
 
 PREVIOUS = "3523c48"  # the policy as it came into the engine, before issue 30 made it stronger
 BIGBOX = {5: ("percival", "morgana"), 7: ("percival", "morgana", "mordred"),
@@ -47,6 +58,9 @@ MATCHUPS: tuple[tuple[str, str], ...] = (
     ("policy", "policy"), ("policy", "random"), ("random", "policy"),
     ("policy", "previous"), ("previous", "policy"), ("previous", "previous"), ("random", "random"),
 )
+
+EXPLOIT_SETUPS = ("5p base", "7p base", "10p base")
+SELF = ("policy", "policy")
 
 Player = Callable[[GameState, int, random.Random], Action]
 
@@ -139,7 +153,7 @@ class Tally:
 def outcome(final: GameState) -> Tally:
     """One finished game's tally, from its final public view."""
     public = view(final, 0)
-    attempt = public.get("assassination") or {}
+    attempt: dict[str, Any] = dict(public.get("assassination") or {})
     attempted = attempt.get("hit") is not None
     three = sum(r is True for r in final.results) >= 3
     return Tally(games=1, good=int(final.winner is not None and final.winner.value == "good"),
@@ -163,8 +177,11 @@ def play(config: GameConfig, seed: int, good: Player, evil: Player, max_actions:
 _PLAYERS: dict[str, Player] = {}
 
 
-def _init(previous: str) -> None:
-    _PLAYERS.update(policy=view_player(policy), random=random_player, previous=view_player(load_previous(previous)))
+def _init(previous: str | None) -> None:
+    _PLAYERS.update(policy=view_player(policy), random=random_player)
+    _PLAYERS.update({name: e.player for name, e in EXPLOITERS.items()})
+    if previous is not None:
+        _PLAYERS["previous"] = view_player(load_previous(previous))
 
 
 def _batch(job: tuple[str, str, str, int, int]) -> tuple[str, str, str, Tally]:
@@ -176,10 +193,61 @@ def _batch(job: tuple[str, str, str, int, int]) -> tuple[str, str, str, Tally]:
     return name, good, evil, total
 
 
-def jobs(names: list[str], games: int, chunk: int = 250) -> list[tuple[str, str, str, int, int]]:
+def jobs(names: list[str], games: int, chunk: int = 250,
+         matchups: tuple[tuple[str, str], ...] = MATCHUPS) -> list[tuple[str, str, str, int, int]]:
     """The work split in seed ranges: every (set-up, match-up) gets seeds 0..games-1."""
-    return [(name, g, e, lo, min(lo + chunk, games)) for name in names for g, e in MATCHUPS
+    return [(name, g, e, lo, min(lo + chunk, games)) for name in names for g, e in matchups
             for lo in range(0, games, chunk)]
+
+
+def exploit_matchups() -> tuple[tuple[str, str], ...]:
+    """Self-play, then each exploiter (Good side, Evil side) against the policy on the other side."""
+    return (SELF, *((name, "policy") if e.side == "good" else ("policy", name) for name, e in EXPLOITERS.items()))
+
+
+def side_wins(t: Tally, side: str) -> int:
+    return t.good if side == "good" else t.games - t.good
+
+
+def gain(exploit: Tally, selfplay: Tally, side: str, z: float = 1.96) -> tuple[float, float, float]:
+    """(gain, CI low, CI high) in points: ``side``'s win rate with the exploiter minus in self-play, and
+    its 95 % interval (normal approximation, two independent proportions)."""
+    p1, p0 = side_wins(exploit, side) / exploit.games, side_wins(selfplay, side) / selfplay.games
+    se = (p1 * (1 - p1) / exploit.games + p0 * (1 - p0) / selfplay.games) ** 0.5
+    d = p1 - p0
+    return 100 * d, 100 * (d - z * se), 100 * (d + z * se)
+
+
+def exploit_rows(results: dict[tuple[str, str, str], Tally]) -> list[dict[str, Any]]:
+    """One row per (set-up, exploiter), with its gain over self-play."""
+    rows = []
+    for (name, good, evil), t in results.items():
+        if (good, evil) == SELF:
+            continue
+        ex = good if good != "policy" else evil
+        side = EXPLOITERS[ex].side
+        base = results[name, *SELF]
+        g, lo, hi = gain(t, base, side)
+        rows.append({"setup": name, "exploiter": ex, "side": side, "games": t.games, "wins": side_wins(t, side),
+                     "selfplay_games": base.games, "selfplay_wins": side_wins(base, side),
+                     "wins_pct": 100 * side_wins(t, side) / t.games,
+                     "selfplay_pct": 100 * side_wins(base, side) / base.games, "gain": g, "ci": [lo, hi],
+                     "hit": t.row()["hit"], "selfplay_hit": base.row()["hit"],
+                     "assassinations": t.assassinations, "hits": t.hits})
+    return rows
+
+
+def exploit_report(rows: list[dict[str, Any]]) -> str:
+    """The table, then ``exploitability: max gain <points> (<exploiter>, <set-up>)``."""
+    lines = ["| set-up | exploiter | side | games | exploiter side wins % | self-play % | gain points | 95 % CI | "
+             "Merlin hit % (self-play) |", "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['setup']} | {r['exploiter']} | {r['side']} | {r['games']} | {r['wins_pct']:.1f} | "
+                     f"{r['selfplay_pct']:.1f} | {r['gain']:+.1f} | [{r['ci'][0]:+.1f}, {r['ci'][1]:+.1f}] | "
+                     f"{r['hit']} ({r['selfplay_hit']}) |")
+    top = max(rows, key=lambda r: r["gain"])
+    lines.append(f"\nexploitability: max gain {top['gain']:.1f} ({top['exploiter']}, {top['setup']})")
+    return "\n".join(lines)
 
 
 def table(results: dict[tuple[str, str, str], Tally]) -> str:
@@ -192,28 +260,56 @@ def table(results: dict[tuple[str, str, str], Tally]) -> str:
     return "\n".join(lines)
 
 
-def main() -> None:
+def run(work: list[tuple[str, str, str, int, int]], results: dict[tuple[str, str, str], Tally],
+        processes: int, previous: str | None) -> None:
+    """Play ``work`` and add its tallies into ``results`` (one process, or a Pool of ``processes``)."""
+    if processes == 1:
+        _init(previous)
+        for name, good, evil, t in map(_batch, work):
+            results[name, good, evil] = results[name, good, evil].add(t)
+    else:
+        with Pool(processes, initializer=_init, initargs=(previous,)) as pool:
+            for name, good, evil, t in pool.imap_unordered(_batch, work):
+                results[name, good, evil] = results[name, good, evil].add(t)
+
+
+def exploit(args: argparse.Namespace) -> None:
+    games = 20 if args.quick else args.games or 1000
+    names = [n for n in EXPLOIT_SETUPS if args.only in n]
+    matchups = exploit_matchups()
+    results = {(n, g, e): Tally() for n in names for g, e in matchups}
+    run(jobs(names, games, chunk=100, matchups=matchups), results, args.jobs, None)
+    print(f"{games} seeded games per row (seeds 0..{games - 1}); gain = the exploiter's side's win rate minus "
+          f"that side's in self-play (policy against policy), in points\n")
+    for name in names:
+        t = results[name, *SELF]
+        print(f"- self-play {name}: Good wins {t.row()['good']} %, Merlin hit {t.row()['hit']} %")
+    rows = exploit_rows(results)
+    print("\n" + exploit_report(rows))
+    if args.json:
+        selfplay = {n: {"games": results[n, *SELF].games, "good_wins": results[n, *SELF].good,
+                        "percent": results[n, *SELF].row()} for n in names}
+        Path(args.json).write_text(json.dumps({"games": games, "mode": "exploit", "selfplay": selfplay,
+                                               "rows": rows}, indent=1))
+
+
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--games", type=int, default=None, help="games per row (2,000; 1,000 with --exploit)")
     parser.add_argument("--quick", action="store_true", help="20 games per set-up and match-up")
-    parser.add_argument("--previous", default=PREVIOUS, help="the commit of the previous policy (or a folder of its files)")
+    parser.add_argument("--previous", default=PREVIOUS,
+                        help="the commit of the previous policy (or a folder of its files)")
     parser.add_argument("--jobs", type=int, default=2, choices=(1, 2))
     parser.add_argument("--only", default="", help="set-ups whose name contains this text")
     parser.add_argument("--json", help="also write the rows as JSON to this file")
-    args = parser.parse_args()
-    games = 20 if args.quick else args.games
+    parser.add_argument("--exploit", action="store_true", help="the exploiters of scripts/exploiters.py (issue 39)")
+    args = parser.parse_args(argv)
+    if args.exploit:
+        return exploit(args)
+    games = 20 if args.quick else args.games or 2000
     names = [n for n in setups() if args.only in n]
-    work = jobs(names, games)
     results: dict[tuple[str, str, str], Tally] = {(n, g, e): Tally() for n in names for g, e in MATCHUPS}
-    if args.jobs == 1:
-        _init(args.previous)
-        done = map(_batch, work)
-        for name, good, evil, t in done:
-            results[name, good, evil] = results[name, good, evil].add(t)
-    else:
-        with Pool(args.jobs, initializer=_init, initargs=(args.previous,)) as pool:
-            for name, good, evil, t in pool.imap_unordered(_batch, work):
-                results[name, good, evil] = results[name, good, evil].add(t)
+    run(jobs(names, games), results, args.jobs, args.previous)
     print(f"{games} seeded games per row; previous = policy at {args.previous}\n")
     print(table(results))
     if args.json:

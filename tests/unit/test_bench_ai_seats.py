@@ -1,16 +1,28 @@
 """scripts/bench_ai_seats.py: how games are counted, the previous policy it loads, and (counts on a small
-seeded sample, no times) that the policy beats random legal play clearly on both sides (issue 30)."""
+seeded sample, no times) that the policy beats random legal play clearly on both sides (issue 30); its
+``--exploit`` mode and the exploiters of scripts/exploiters.py (issue 39)."""
 from __future__ import annotations
 
+import copy
 import random
+import re
 
-from engine import GameConfig, new_game, policy
+import pytest
+
+from engine import GameConfig, actors, apply_action, legal_actions, new_game, policy
 from engine.policy import play_to_end
+from scripts import exploiters
 from scripts.bench_ai_seats import (
     MATCHUPS,
+    SELF,
     Tally,
+    exploit_matchups,
+    exploit_report,
+    exploit_rows,
+    gain,
     jobs,
     load_previous,
+    main,
     outcome,
     play,
     random_player,
@@ -18,6 +30,7 @@ from scripts.bench_ai_seats import (
     table,
     view_player,
 )
+from scripts.exploiters import EXPLOITERS
 
 
 def test_the_set_ups_are_the_issue_s_nine():
@@ -86,3 +99,90 @@ def test_the_policy_beats_random_play_clearly_on_both_sides():
         evil = 60 - _good_wins(random_player, bot, config, 60)
         assert good >= baseline + 10 and good >= 33, (name, baseline, good)  # Good: more than half
         assert evil >= 60 - baseline + 15 and evil >= 57, (name, baseline, evil)  # Evil: 95% or more
+
+
+# --- issue 39: the exploiters and --exploit -----------------------------------------------------------------
+
+def test_the_panel_has_the_issue_s_exploiters_on_their_sides():
+    sides = {name: e.side for name, e in EXPLOITERS.items()}
+    assert {"good_reads_evil_votes": "good", "evil_camouflage": "evil", "evil_never_fails_quest_1": "evil",
+            "assassin_reads_votes": "evil", "good_only_own_teams": "good"}.items() <= sides.items()
+    assert all(e.description and e.name == name for name, e in EXPLOITERS.items())
+    assert exploit_matchups()[0] == SELF
+    for name, e in EXPLOITERS.items():
+        assert ((name, "policy") if e.side == "good" else ("policy", name)) in exploit_matchups()
+
+
+def _fields(action) -> tuple:
+    return action.kind, action.choice, tuple(action.targets), action.quest
+
+
+@pytest.mark.parametrize("name", sorted(EXPLOITERS))
+def test_an_exploiter_decides_from_its_view_alone_and_legally(name, monkeypatch):
+    """Each exploiter move equals the move computed again from a deep copy of the one view it read (with the
+    same rng state, its memos forgotten), and is among the seat's legal actions."""
+    exploiter, bot = EXPLOITERS[name], view_player(policy)
+    seen: list[dict] = []
+
+    def recording(state, seat):
+        v = real(state, seat)
+        seen.append(copy.deepcopy(v))
+        return v
+
+    real = exploiters.view
+    monkeypatch.setattr(exploiters, "view", recording)
+    kinds: set[str] = set()
+    wanted = {"vote", "propose", "play"} | ({"assassinate"} if exploiter.side == "evil" else set())
+    games = [(7, 0)] + [(5, seed) for seed in range(1, 30)]
+    for number, (players, seed) in enumerate(games):
+        if number >= 4 and wanted <= kinds:
+            break
+        state, _ = new_game(GameConfig(players=players), seed)
+        sides = [s.value for s in state.sides]
+        rng = random.Random(seed)
+        while not state.over:
+            seat = rng.choice(actors(state))
+            if sides[seat] != exploiter.side:
+                state, _ = apply_action(state, bot(state, seat, rng))
+                continue
+            before = rng.getstate()
+            seen.clear()
+            action = exploiter.player(state, seat, rng)
+            assert len(seen) == 1
+            exploiters.clear_memos()
+            again = random.Random()
+            again.setstate(before)
+            assert exploiter.decide(copy.deepcopy(seen[0]), again) == action
+            assert _fields(action) in {_fields(a) for a in legal_actions(state, seat)}
+            kinds.add(action.kind)
+            state, _ = apply_action(state, action)
+    assert wanted <= kinds
+
+
+def test_an_exploit_run_ends_with_the_exploitability_line(capsys):
+    main(["--exploit", "--quick", "--only", "5p", "--jobs", "1"])
+    out = capsys.readouterr().out.rstrip().splitlines()
+    assert re.match(r"^exploitability: max gain -?\d+\.\d \(\w+, 5p base\)$", out[-1]), out[-1]
+    rows = [line for line in out if line.startswith("| 5p base |")]
+    assert len(rows) == len(EXPLOITERS) and all("| 20 |" in row for row in rows)
+
+
+def test_the_gain_and_its_confidence_interval():
+    # Good exploiter: 60/100 against 40/100 in self-play: +20 points, 1.96 * sqrt(.24/100 + .24/100) either side
+    g, lo, hi = gain(Tally(games=100, good=60), Tally(games=100, good=40), "good")
+    half = 1.96 * (0.0048 ** 0.5) * 100
+    assert g == pytest.approx(20.0) and lo == pytest.approx(20 - half) and hi == pytest.approx(20 + half)
+    # Evil exploiter: Evil wins 150/200 against 60/100: +15 points
+    g, lo, hi = gain(Tally(games=200, good=50), Tally(games=100, good=40), "evil")
+    half = 1.96 * (0.75 * 0.25 / 200 + 0.6 * 0.4 / 100) ** 0.5 * 100
+    assert g == pytest.approx(15.0) and (lo, hi) == (pytest.approx(15 - half), pytest.approx(15 + half))
+    results = {("5p base", "policy", "policy"): Tally(games=100, good=40, assassinations=50, hits=20),
+               ("5p base", "good_only_own_teams", "policy"): Tally(games=100, good=30),
+               ("5p base", "policy", "evil_camouflage"): Tally(games=100, good=28, assassinations=10, hits=5)}
+    rows = exploit_rows(results)
+    assert [(r["exploiter"], r["side"], round(r["gain"], 1)) for r in rows] == [
+        ("good_only_own_teams", "good", -10.0), ("evil_camouflage", "evil", 12.0)]
+    report = exploit_report(rows)
+    assert "| 5p base | evil_camouflage | evil | 100 | 72.0 | 60.0 | +12.0 | [" in report
+    assert "| 50.0 (40.0) |" in report
+    assert report.splitlines()[-1] == "exploitability: max gain 12.0 (evil_camouflage, 5p base)"
