@@ -100,20 +100,6 @@ def _table_lines(lines: list[str], head: int) -> list[str]:
 # ---------------------------------------------------------------------------------------------------
 
 
-@check("throttle", "scripts/bench_spam.py (its flood: the throttle alone)")
-def throttle() -> Iterator[Found]:
-    from bench_spam import flood
-
-    f = flood(30)
-    one, ten = f["1s"]["reach_the_service"], f["10s"]["reach_the_service"]
-    m = sentence("README.md", r"Against 30 presses in a second (\d+) reach the service, against 300 in ten seconds (\d+)")
-    yield same("README: of 30 presses in a second, reach the service", m[1], one)
-    yield same("README: of 300 in ten seconds", m[2], ten)
-    m = sentence("docs/BENCHMARKS.md", r"the throttle lets (\d+) of 30 presses in a second reach the service, (\d+) of 300")
-    yield same("BENCHMARKS 10: of 30 in a second", m[1], one)
-    yield same("BENCHMARKS 10: of 300 in ten seconds", m[2], ten)
-
-
 @check("requests", ".venv/bin/python scripts/bench_requests.py  (46 seeded games)")
 def requests() -> Iterator[Found]:
     from bench_requests import TARGETS
