@@ -122,8 +122,7 @@ class Screen:
 
 
 def lobby_button(screen: Screen, label: str) -> tuple[int, str]:
-    """The newest group message's button ``label`` (a notice can follow the lobby when the group's
-    budget holds an edit back at this pace)."""
+    """The button ``label`` of the newest group message that has one (the lobby)."""
     return next((m["message_id"], b["data"]) for m in reversed(screen.messages(GROUP))
                 for row in m["buttons"] for b in row if label in b["text"])
 

@@ -38,7 +38,7 @@ def _fails_needed(view: View, quest: int | None) -> int:
     return int(track[quest].get("fails_needed") or 1)
 
 
-def _score(view: View) -> tuple[int, int]:
+def score(view: View) -> tuple[int, int]:
     """(quests passed, quests failed) so far."""
     results = [t.get("result") for t in view.get("track") or []]
     return sum(r is True for r in results), sum(r is False for r in results)
@@ -46,10 +46,10 @@ def _score(view: View) -> tuple[int, int]:
 
 def _disguised(view: View, rng: random.Random) -> bool:
     """Whether Merlin acts on the public record only this time: not when Evil is one quest from winning."""
-    return _merlin(view) and _score(view)[1] < 2 and rng.random() < MERLIN_DISGUISE
+    return _merlin(view) and score(view)[1] < 2 and rng.random() < MERLIN_DISGUISE
 
 
-def _public(view: View) -> View:
+def public_record(view: View) -> View:
     """The view without what the seat saw at the Reveal (Merlin's disguise: he acts as if he had not
     seen the Evil players)."""
     you = dict(view["you"])
@@ -58,7 +58,7 @@ def _public(view: View) -> View:
 
 
 def _public_suspicion(view: View) -> list[float]:
-    return suspicion(_public(view))
+    return suspicion(public_record(view))
 
 
 def _size(prompt: Prompt, quest: int | None) -> int:
@@ -116,7 +116,7 @@ def vote(view: View, prompt: Prompt, rng: random.Random, approve_rate: float) ->
         return Action(seat=me, kind="vote", choice="approve" if approve else "reject")
     disguised = _disguised(view, rng)
     if disguised:
-        evil, _ = known(_public(view))
+        evil, _ = known(public_record(view))
     if last_chance:
         approve = True
     elif set(team) & evil:
@@ -124,7 +124,7 @@ def vote(view: View, prompt: Prompt, rng: random.Random, approve_rate: float) ->
     elif view.get("leader") == me:
         approve = True
     else:
-        p = suspicion(_public(view)) if disguised else suspicion(view)
+        p = suspicion(public_record(view)) if disguised else suspicion(view)
         others = sorted(s for s in range(int(view["players"])) if s != me)
         best = _clean(p, sorted(others, key=lambda s: p[s])[:max(0, len(team) - 1)])
         approve = _clean(p, team) >= APPROVE_RATIO * best
@@ -144,7 +144,7 @@ def card(view: View, prompt: Prompt, rng: random.Random, fail_rate: float) -> Ac
         team = set(view.get("team") or [])
         need = _fails_needed(view, _quest(view))
         on = sorted(team & evil) or [me]
-        passed, failed = _score(view)
+        passed, failed = score(view)
         if need >= 2:
             fail = True
         elif on[0] != me:
