@@ -303,19 +303,39 @@ def test_quest_buttons_that_ran_out_of_time_are_taken_away():
         _, outcome = h.fire_next("expire")
         assert outcome == "expired"
         assert quest_msg.keyboard is None and copy.keyboard is None
+        assert copy.text == quest_msg.text and "buttons below" not in copy.text  # (the copy closed as well)
         assert not any(m.keyboard for uid in players for m in h.io.chat(uid) if "Success" in str(m.keyboard))
     finally:
         h.close()
 
 
-def test_a_cancelled_game_takes_every_button_away(h):
+def _quest_and_its_status_copy(h):
+    """Five players approve the first team; then /status sends a copy of the quest message."""
     players = [1, 2, 3, 4, 5]
     h.lobby(players)
     h.press_label(1, GROUP, "Start")
-    leader = session(h).players[session(h).game().leader].id
-    picker = h.io.with_button(leader, "Propose team")[0]
-    h.command(1, "/cancel")
-    assert picker.keyboard is None
+    driver = Driver(HarnessScreen(h), GROUP, players, Policy(rng=random.Random(1)))
+    while h.io.with_button(GROUP, "Approve") is None:
+        assert driver._picker()
+    for uid in players:
+        h.press_label(uid, GROUP, "Approve")
+    quest_msg = h.io.with_button(GROUP, "Success")[0]
+    h.command(2, "/status")
+    copy = h.io.last(GROUP)
+    assert copy is not quest_msg and "play your card with the buttons below" in copy.text and copy.keyboard
+    return players, quest_msg, copy
+
+
+def test_a_status_copy_of_the_quest_closes_as_the_quest_message_when_the_last_card_is_in(h):
+    """The copy no longer tells the team to play with buttons it has lost, nor counts cards still to come."""
+    players, quest_msg, copy = _quest_and_its_status_copy(h)
+    team = session(h).game().team
+    for seat in team:
+        h.press_label(players[seat], GROUP, "Success")
+    assert copy.keyboard is None and quest_msg.keyboard is None
+    assert copy.text == quest_msg.text and f"Cards played: {len(team)}/{len(team)}" in copy.text
+    assert "buttons below" not in copy.text
+
 
 
 # --- small things players run into ------------------------------------------------------------------------------

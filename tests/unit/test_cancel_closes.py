@@ -53,6 +53,24 @@ def vote_open(h: Harness, players: list[int], chat: int = GROUP) -> None:
         assert driver._picker()
 
 
+def test_a_game_cancelled_mid_quest_closes_a_status_copy_of_the_quest_as_the_quest_message(timed: Timed) -> None:
+    """The copy no longer tells the team to play with the buttons below: it shows the quest as it stood."""
+    h = timed
+    h.lobby(PLAYERS)
+    h.press_label(1, GROUP, "Start")
+    vote_open(h, PLAYERS)
+    for uid in PLAYERS:
+        h.press_label(uid, GROUP, "Approve")
+    quest_msg = h.io.with_button(GROUP, "Success")[0]
+    h.command(2, "/status")
+    copy = h.io.last(GROUP)
+    assert copy is not quest_msg and copy.keyboard and "play your card with the buttons below" in copy.text
+    h.command(1, "/cancel")
+    pass_time(h, GROUP)
+    assert buttons(h) == []
+    assert copy.text == quest_msg.text and "Cards played: 0/2" in copy.text and "buttons below" not in copy.text
+
+
 def test_a_group_game_cancelled_mid_vote_keeps_no_button_and_its_board_tells_the_end(timed: Timed) -> None:
     h = timed
     h.lobby(PLAYERS)

@@ -117,8 +117,38 @@ def keyboards_now(s: Session, outs: list[Out]) -> tuple[list[LiveKeyboard], list
             edited.add((out.chat_id, out.message_id))
     state = s.game() if s.status == PLAYING else None
     keyboards, ended = split_ended(keyboards, serial(state) if state is not None else None)
-    return keyboards, [Out("markup", chat_id=k.chat, message_id=k.msg, keyboard=None, essential=False,
-                                  tag="stale") for k in ended if (k.chat, k.msg) not in edited]
+    closed = round_closings(s.keyboards, outs)
+    return keyboards, [ended_out(k, closed) for k in ended if (k.chat, k.msg) not in edited]
+
+
+ROUND_TAGS = ("vote", "quest")  # (the round message: the team vote, then the quest's cards on it)
+
+
+def round_closings(before: list[LiveKeyboard], outs: list[Out]) -> dict[tuple[int, int], Out]:
+    """The edits of ``outs`` that close a round message on its decision (its text, its buttons taken away),
+    by (chat, decision serial): ``before``, the decision buttons on screen before them."""
+    serials = {(k.chat, k.msg): k.serial for k in before}
+    closed: dict[tuple[int, int], Out] = {}
+    for out in outs:
+        key = (out.chat_id, out.message_id)
+        if out.op == "edit" and out.tag in ROUND_TAGS and key in serials and out.chat_id is not None:
+            decision = (out.chat_id, serials[key])  # (type: the key holds ints once found in serials)
+            if out.has_buttons():
+                closed.pop(decision, None)
+            else:
+                closed[decision] = out
+    return closed
+
+
+def ended_out(k: LiveKeyboard, closed: dict[tuple[int, int], Out], essential: bool = False) -> Out:
+    """The edit taking away the buttons of ``k``, whose decision has ended. A /status copy of a round message
+    that closed (``closed``: ``round_closings``) shows the round message's closing text too: its old text
+    would still tell the team to play with buttons no longer there; any other message keeps its text."""
+    closing = closed.get((k.chat, k.serial))
+    if closing is None:
+        return Out("markup", chat_id=k.chat, message_id=k.msg, keyboard=None, essential=essential, tag="stale")
+    return Out("edit", chat_id=k.chat, message_id=k.msg, text=closing.text, keyboard=None, essential=essential,
+               tag="stale")
 
 
 def picture_out(chat_id: int, last: dict[str, Any], lang: str, user_id: int | None = None,

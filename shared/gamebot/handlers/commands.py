@@ -18,7 +18,7 @@ from gamebot.compose.context import (
     player_lang,
     seated,
 )
-from gamebot.compose.follow_up import again_gone
+from gamebot.compose.follow_up import again_gone, ended_out, round_closings
 from gamebot.handlers import lobby
 from gamebot.handlers.handling import Job, finish, game_of, reply_lang, transact, transient
 from gamebot.handlers.play import archive
@@ -263,14 +263,16 @@ def salvaged_closing(s: Session) -> list[Out]:
 
 def closing(s: Session, table: Table, pv: PublicView, round_now: Out | None = None) -> list[Out]:
     """A cancelled game's messages closed for good: the buttons of every decision still on screen
-    taken away (the round message and its /status copies, the Leader's picker, the private prompts),
-    the round message as it stood, without its time limit (``round_now``), then the board in its final
+    taken away (the round message's /status copies, the Leader's picker, the private prompts), the round
+    message as it stood, without its time limit (``round_now``; its /status copies of the same decision
+    show that too), then the board in its final
     state, without its button (and the pinned one, if /status sent a newer board since): it stays
     pinned, as at the normal end, until the group's next lobby. Essential, like the normal end's board:
     a full group budget makes them wait, never drops them."""
     boards = [m for m in dict.fromkeys((s.board_msg, s.pinned)) if m]
     redrawn = {(round_now.chat_id, round_now.message_id)} if round_now is not None else set()
-    outs = [Out("markup", chat_id=k.chat, message_id=k.msg, keyboard=None, tag="stale")
+    closed = round_closings(s.keyboards, [round_now]) if round_now is not None else {}  # (its /status copies too)
+    outs = [ended_out(k, closed, essential=True)
             for k in s.keyboards if not (k.chat == s.chat_id and k.msg in boards) and (k.chat, k.msg) not in redrawn]
     if round_now is not None:
         outs.append(round_now)
@@ -306,10 +308,7 @@ def close(deps: Deps, s: Session, by: str, removed: bool = False) -> Plan:
         else:
             plan.outs.append(Out("send", chat_id=s.chat_id, tag="notice", text=table.t("cancel.lobby", name=esc(by))))
         return plan
-    # the round message as it stood, drawn for a game no longer running: no time limit, no button
-    live = round_message.refresh(s, deps.table(s), deps.codec, state, public_view(state))
-    round_now = None if live is None else Out("edit", chat_id=live.chat_id, message_id=live.message_id,
-                                               text=live.text, keyboard=None, tag=live.tag)
+    round_now = round_message.as_it_stood(s, deps.table(s), deps.codec, state, public_view(state))
     plan.outs.extend(closing(s, table, pv, round_now))  # (the settling finds no button left to take away)
     for text in end_text.game_over(table, pv, cancelled_by=by):
         plan.outs.append(Out("send", chat_id=s.chat_id, text=text, tag="end"))

@@ -139,6 +139,23 @@ def refresh(s: Session, table: Table, codec: Codec, state: GameState, pv: Public
     return None
 
 
+def as_it_stood(s: Session, table: Table, codec: Codec, state: GameState, pv: PublicView) -> Out | None:
+    """The round message as it stood, drawn for a game no longer running (cancelled): the votes or the
+    cards in so far, with no button, no time limit and no line telling the team to play with buttons."""
+    if not s.vote_msg:
+        return None
+    now = serial(state)
+    if s.vote_serial == now and pv["stage"] == "vote":
+        text = vote_message(table, pv, codec, now)[0]
+    elif quest_open(state):
+        text = quest_text(table, pv, timed=False)
+    else:
+        return None
+    intro = _intro(s)
+    return Out("edit", chat_id=s.chat_id, message_id=s.vote_msg, text=intro + GAP + text if intro else text,
+               keyboard=None, tag="vote" if pv["stage"] == "vote" else "quest")
+
+
 def status(table: Table, codec: Codec, state: GameState, pv: PublicView) -> Out | None:
     """The quest message again, with its buttons (``/status`` in the group), while cards are played."""
     if not quest_open(state):
