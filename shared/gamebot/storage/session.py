@@ -383,7 +383,7 @@ def collecting(before: GameState | None, after: GameState) -> bool:
     """``after`` is the same decision point as ``before``, still collecting answers from several seats at
     once: a vote or a quest card that was not the last (the same serial, both in the vote or both in the
     quest stage; an Opinion Maker's open vote, before the others vote, is not). Nobody has a new
-    decision, and the board is the same (``tests/unit/test_decision_point_properties.py``)."""
+    decision, and the board is the same (``tests/property/test_decision_point_properties.py``)."""
     return (before is not None and before.stage == after.stage and after.stage in ("vote", "quest")
             and serial(before) == serial(after))
 

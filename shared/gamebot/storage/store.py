@@ -192,7 +192,8 @@ class FakeRepository(Repository):
             for w, stored in zip(writes, items, strict=True):
                 stored.version = (w.expect or 0) + 1
                 self.items[stored.key] = stored
-                out.append(_copied(stored))
+                # (as DynamoDBRepository answers: the item written, its body the writer's, not the stored copy)
+                out.append(dataclasses.replace(stored, body=w.item.body))
             for d in deletes:
                 self.items.pop(d.key, None)
             return out

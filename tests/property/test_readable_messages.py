@@ -1,15 +1,23 @@
 """Players never see raw data: whole games with every character and module (and random legal set-ups
-of every combination), in English and in French, through the bot; every text the group and each player
-was shown (messages, their edits, buttons, answers to presses, /status) is checked for Python values
+of every combination), in every language, through the bot; every text the group and each player was
+shown (messages, their edits, buttons, answers to presses, /status) is checked for Python values
 ("None", "True", "[]", "{'"...), engine ids ("strong_leader", "good_rogue"...) and unfilled blanks
-("{name}"), and the board, edited in place all game, stays short.
+("{name}"), in another language than English for English sentences and catalog keys; the board, edited in
+place all game, stays short; and a text never points at buttons that are not there: the line that tells
+the team to play its card with the buttons below stands only in a message that carries the card buttons
+(a quest that opens after other decisions, the last card in, a Plot card's news in between).
+
+Each game is played once and every check reads it (one test per set-up and language).
 """
 from __future__ import annotations
 
 import functools
 import html
+import json
 import random
 import re
+from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -63,12 +71,21 @@ def _problems(seen: list[Shown]) -> list[str]:
     return sorted({f"{bits} in [{s.tag}] {s.text[:300]!r}" for s in seen if (bits := raw_bits(s.text))})
 
 
-@functools.cache
-def _game(setup: str, lang: str, seed: int = 1) -> list[Shown]:
+@dataclass(frozen=True)
+class Game:
+    """What a whole game showed: every text, and each group message's texts in order with whether it
+    carries buttons now."""
+
+    shown: list[Shown]
+    group: list[tuple[list[str], bool]]
+
+
+def _game(setup: str, lang: str, seed: int = 1) -> Game:
     h = play(SETUPS[setup], seed=seed, lang=lang, status_every=60)
     try:
-        assert any("🏁" in s.text for s in shown(h) if s.chat == GROUP), "the game did not end"
-        return shown(h)
+        seen = shown(h)
+        assert any("🏁" in s.text for s in seen if s.chat == GROUP), "the game did not end"
+        return Game(seen, [(list(m.history), bool(m.keyboard)) for m in h.io.chat(GROUP)])
     finally:
         h.close()
 
@@ -80,14 +97,6 @@ def test_the_checker_finds_python_values_and_ids():
     assert raw_bits("⏳ Waiting for: {who}") == ["an unfilled blank: '{who}'"]
     assert raw_bits("🃏 Alice uses <b>Show Your True Nature</b> on <a href=\"tg://user?id=1\">Bob</a>.") == []
     assert raw_bits("Join: https://t.me/TestBot?start=j_1_abc") == []
-
-
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("setup", sorted(SETUPS))
-def test_no_message_shows_python_values_or_engine_ids_with_every_character_and_module(setup, lang):
-    seen = _game(setup, lang)
-    assert len(seen) > 200
-    assert _problems(seen) == []
 
 
 @functools.cache
@@ -104,19 +113,6 @@ def english_bits(text: str, lang: str) -> list[str]:
 def test_the_english_finder_finds_english_sentences_only():
     assert english_bits("🗳 Vote terminé. Still to vote: Alice", "fr") == ["Still to vote"]
     assert english_bits(texts.t("lobby.joined", "fr"), "fr") == []
-
-
-@pytest.mark.parametrize("lang", [lang for lang in LANGS if lang != "en"])
-@pytest.mark.parametrize("setup", sorted(SETUPS))
-def test_no_message_shows_english_or_a_raw_key_in_another_language(setup, lang):
-    """Every character and module: each text of a game in ``lang`` is free of English sentences and of
-    catalog keys ("lobby.joined")."""
-    keys = set(texts.catalog("en").messages)
-    found = set()
-    for s in _game(setup, lang):
-        found |= {f"English {bit!r} in [{s.tag}] {s.text[:200]!r}" for bit in english_bits(s.text, lang)}
-        found |= {f"raw key {w!r} in [{s.tag}]" for w in re.findall(r"[a-z_]+\.[a-z_.]+", s.text) if w in keys}
-    assert sorted(found) == []
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -148,12 +144,57 @@ def test_timeouts_reminders_and_defaults_are_sentences(lang):
         h.close()
 
 
+def _foreign(seen: list[Shown], lang: str) -> list[str]:
+    """English sentences and catalog keys ("lobby.joined") in the texts of a game in ``lang``."""
+    if lang == "en":
+        return []
+    keys = set(texts.catalog("en").messages)
+    found = set()
+    for s in seen:
+        found |= {f"English {bit!r} in [{s.tag}] {s.text[:200]!r}" for bit in english_bits(s.text, lang)}
+        found |= {f"raw key {w!r} in [{s.tag}]" for w in re.findall(r"[a-z_]+\.[a-z_.]+", s.text) if w in keys}
+    return sorted(found)
+
+
+def _long_boards(seen: list[Shown]) -> list[str]:
+    """Versions of the board longer than ``BOARD_LIMIT`` characters or 14 lines (and a complaint if the
+    board was shown fewer than 5 times: progress edits are coalesced under the group's budget)."""
+    # (the first version of the board opens with the start's announcements: the board is what follows)
+    boards = [s.text.rpartition("\n\n📜 ")[2] for s in seen if s.chat == GROUP and s.tag == "board"]
+    if len(boards) < 5:
+        return [f"the board was shown {len(boards)} times"]
+    return [b for b in boards if len(b) > BOARD_LIMIT or len(b.split("\n")) > 14]
+
+
+def _pointing_without_buttons(game: Game, theme: str, lang: str) -> tuple[int, list[str]]:
+    """How many group texts told the team to play with the buttons below, and those of them that stand
+    (now, as the message's latest text) in a message without buttons."""
+    line = texts.t("quest.play_below", lang, theme)
+    pointed, bare = 0, []
+    for history, buttons in game.group:
+        pointed += sum(1 for text in history if line in text)
+        if history and line in history[-1] and not buttons:
+            bare.append(history[-1])
+    return pointed, bare
+
+
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("setup", sorted(SETUPS))
-def test_the_board_stays_short_with_ten_players_and_every_module(setup, lang):
-    # (the first version of the board opens with the start's announcements: the board is what follows)
-    boards = [s.text.rpartition("\n\n📜 ")[2] for s in _game(setup, lang) if s.chat == GROUP and s.tag == "board"]
-    assert len(boards) >= 5  # (progress edits are coalesced under the group's budget)
-    longest = max(boards, key=len)
-    assert len(longest) <= BOARD_LIMIT, longest
-    assert all(len(b.split("\n")) <= 14 for b in boards), longest
+def test_every_text_of_a_game_reads_as_words_with_every_character_and_module(setup, lang):
+    game = _game(setup, lang)
+    assert len(game.shown) > 200
+    assert _problems(game.shown) == []  # Python values, engine ids, unfilled blanks
+    assert _foreign(game.shown, lang) == []
+    assert _long_boards(game.shown) == []
+    pointed, bare = _pointing_without_buttons(game, SETUPS[setup][0], lang)
+    assert bare == []
+    assert pointed >= 3  # (quests were played)
+
+
+def test_only_the_line_made_for_it_points_at_buttons_below():
+    """In English, the one sentence that says "the buttons below" is the card line drawn with the buttons."""
+    catalog = json.loads((Path(texts.LOCALES_DIR) / "en.json").read_text())["messages"]
+    entries = {key: value for section in catalog.values() for key, value in section.items()}
+    pointing = sorted(key for key, value in entries.items()
+                      if "buttons below" in json.dumps(value) or "button below" in json.dumps(value))
+    assert pointing == ["quest.play_below"]

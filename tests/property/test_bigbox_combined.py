@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from bigbox_helpers import oracle_cards
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -24,6 +23,7 @@ from engine import validate_config as validate
 from engine.cards import CARDS
 from engine.errors import CardNotAllowed
 from tests.helpers import GOOD_EVIL, next_action
+from tests.unit.bigbox_helpers import oracle_cards
 
 BIGBOX_CARDS = ("success", "fail", "rogue_success", "rogue_fail", "magic", "good_message", "evil_message")
 
