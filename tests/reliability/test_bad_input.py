@@ -291,10 +291,12 @@ def _command(update: dict[str, Any]) -> str:
 
 
 class Checker:
-    """Checks each stored item after an update against the items before it."""
+    """Checks each stored item after an update against the items before it (each item once: an item the
+    update left as it was, checked already, is not checked again)."""
 
     def __init__(self, items: dict[str, Any]) -> None:
         self.items = dict(items)  # repositories replace stored items on write, never change them in place
+        self.verified: set[str] = set()  # keys whose item in ``self.items`` has been checked
         self.states: dict[str, GameState] = {}
         for key, item in items.items():
             if key.startswith("chat#"):
@@ -305,6 +307,9 @@ class Checker:
     def after(self, update: dict[str, Any], items: dict[str, Any]) -> None:
         sender = _sender(update)
         for key, item in items.items():
+            if item is self.items.get(key) and key in self.verified:
+                continue  # the same item, checked already: nothing changed it (an item is replaced on write)
+            self.verified.add(key)
             if key.startswith("user#"):
                 UserRecord.model_validate(item.body)
             elif key.startswith("game#"):  # a finished game's archive: it still replays from seed + log
