@@ -195,7 +195,7 @@ def render_png(last: dict[str, Any], lang: str, status: str | None = None) -> by
         _notes(c, col, M + i * (col_w + 40), notes_top)
     _legend(c, legend_top)
     out = io.BytesIO()
-    img.save(out, format="PNG", optimize=False)
+    img.save(out, format="PNG", compress_level=1)  # (zlib's fastest: Telegram re-encodes a photo anyway)
     return out.getvalue()
 
 
