@@ -287,7 +287,7 @@ def test_the_simulated_players_pause_is_sim_delay_and_its_former_names_still_wor
     assert former_option not in shown and former_variable not in shown
 
 
-
+@pytest.mark.slow
 def test_the_host_adds_ai_seats_with_the_lobby_button_and_they_play_to_the_end():
     """Issue 30 in the page: the lobby's 🤖 button, pressed through the page's API, seats the bot's own
     players; they move when the chat's alarm fires (the local scheduler, on a clock the test moves)."""

@@ -137,7 +137,7 @@ def _transcript(fake, chat: int) -> list[str]:
         shown.append(text)
     return shown
 
-
+@pytest.mark.slow
 def test_redelivered_updates_through_the_webhook_and_dynamodb_change_nothing(table, monkeypatch):
     """The same check through ``lambda_handler`` with moto: one game delivered once in one group, the same
     game (same seed) delivered twice in another group; the group transcripts are equal."""
