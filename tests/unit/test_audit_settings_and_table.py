@@ -287,18 +287,8 @@ def test_quest_buttons_that_ran_out_of_time_are_taken_away():
     played the missing cards."""
     h = Timed()
     try:
-        players = [1, 2, 3, 4, 5]
-        h.lobby(players)
-        h.press_label(1, GROUP, "Start")
-        driver = Driver(HarnessScreen(h), GROUP, players, Policy(rng=random.Random(1)))
-        while h.io.with_button(GROUP, "Approve") is None:
-            assert driver._picker()
-        for uid in players:
-            h.press_label(uid, GROUP, "Approve")
-        quest_msg = h.io.with_button(GROUP, "Success")[0]
-        h.command(2, "/status")
-        copy = h.io.last(GROUP)
-        assert copy is not quest_msg and [b.text for row in copy.keyboard for b in row] == ["✅ Success", "❌ Fail"]
+        players, quest_msg, copy = _quest_and_its_status_copy(h)
+        assert [b.text for row in copy.keyboard for b in row] == ["✅ Success", "❌ Fail"]
         assert session(h).deadline.phase == "quest"
         _, outcome = h.fire_next("expire")
         assert outcome == "expired"
