@@ -7,14 +7,14 @@ four AI seats) and ``artifacts/playground-ai-seats-game.png`` (the game under wa
 Chromium as for ``test_playground_browser.py`` (``PLAYGROUND_BROWSER=skip`` skips it)."""
 from __future__ import annotations
 
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from localdev.playground import GROUP_ID, Playground, serve
+from localdev.playground import GROUP_ID, Playground
+from tests.browser.playground_server import served
 
 pytestmark = pytest.mark.slow
 
@@ -25,16 +25,9 @@ CLICK_TIMEOUT_MS = 20_000  # a bound on a wait, not a timing assertion
 @pytest.fixture
 def playground():
     offset = [0.0]
-    pg = Playground(sim_delay=0, seed=5, group_budget=0, timer_clock=lambda: time.time() + offset[0]).start()
-    server = serve(pg, 0)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-        yield pg, f"http://127.0.0.1:{server.server_port}/", offset
-    finally:
-        server.shutdown()
-        server.server_close()
-        pg.stop()
+    pg = Playground(sim_delay=0, seed=5, group_budget=0, timer_clock=lambda: time.time() + offset[0])
+    with served(pg) as url:
+        yield pg, url, offset
 
 
 # the lobby message on the page shows ``arg`` (its text is redrawn when the bot edits it)

@@ -23,7 +23,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime
@@ -33,7 +32,8 @@ from typing import Any
 import pytest
 
 from localdev.autoplay import Driver, Policy
-from localdev.playground import GROUP_ID, Playground, serve
+from localdev.playground import GROUP_ID, Playground
+from tests.browser.playground_server import served
 
 pytestmark = pytest.mark.slow
 
@@ -142,16 +142,9 @@ class PageScreen:
 
 @pytest.fixture
 def playground():
-    pg = Playground(sim_delay=0, seed=5, group_budget=0).start()
-    server = serve(pg, 0)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-        yield pg, f"http://127.0.0.1:{server.server_port}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        pg.stop()
+    pg = Playground(sim_delay=0, seed=5, group_budget=0)
+    with served(pg) as url:
+        yield pg, url
 
 
 def _column_text(page: Any, chat_id: int) -> str:

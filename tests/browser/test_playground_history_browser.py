@@ -14,7 +14,6 @@ from __future__ import annotations
 import io
 import json
 import random
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,8 @@ from typing import Any
 import pytest
 
 from localdev.autoplay import Driver, Policy
-from localdev.playground import GROUP_ID, Playground, serve
+from localdev.playground import GROUP_ID, Playground
+from tests.browser.playground_server import served
 
 pytestmark = pytest.mark.slow
 
@@ -71,16 +71,9 @@ class HoldsTheirVote(Driver):
 
 @pytest.fixture
 def playground():
-    pg = Playground(sim_delay=0, seed=7, group_budget=0).start()
-    server = serve(pg, 0)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-        yield pg, f"http://127.0.0.1:{server.server_port}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        pg.stop()
+    pg = Playground(sim_delay=0, seed=7, group_budget=0)
+    with served(pg) as url:
+        yield pg, url
 
 
 def _waiting_for_my_vote(pg: Playground, user_id: int) -> bool:
