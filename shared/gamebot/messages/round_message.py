@@ -67,11 +67,14 @@ def _intro(s: Session) -> Html | None:
     return restored(s.vote_intro) if s.vote_intro else None
 
 
-def _vote_edit(s: Session, text: Html, **fields: Any) -> Out:  # (``Out``'s own fields, passed on)
+def _with_intro(s: Session, text: Html) -> Html:
+    """``text`` under the news that came with the vote message (it stays atop it), as that news stands now."""
     intro = _intro(s)
-    if intro:  # the news that came with the vote message stays atop it
-        text = intro + GAP + text
-    return Out("edit", chat_id=s.chat_id, message_id=s.vote_msg, view="vote", text=text, **fields)
+    return intro + GAP + text if intro else text
+
+
+def _vote_edit(s: Session, text: Html, **fields: Any) -> Out:  # (``Out``'s own fields, passed on)
+    return Out("edit", chat_id=s.chat_id, message_id=s.vote_msg, view="vote", text=_with_intro(s, text), **fields)
 
 
 def _vote_progress(s: Session, draw: Drawing, buttons: bool, tag: str, live: int) -> Out:
@@ -127,14 +130,21 @@ def edits(s: Session, table: Table, codec: Codec, before: GameState | None, afte
     return [], []
 
 
-def refresh(s: Session, table: Table, codec: Codec, state: GameState, pv: PublicView) -> Out | None:
-    """The round message's latest state, when its last progress edit was held back by the group's budget."""
+def _round_now(s: Session, state: GameState, pv: PublicView) -> str | None:
+    """What the round message shows now: its vote ("vote"), its quest's cards ("quest"), or nothing left open."""
     if not s.vote_msg:
         return None
-    now = serial(state)
-    if s.vote_serial == now and pv["stage"] == "vote":
+    if s.vote_serial == serial(state) and pv["stage"] == "vote":
+        return "vote"
+    return "quest" if quest_open(state) else None
+
+
+def refresh(s: Session, table: Table, codec: Codec, state: GameState, pv: PublicView) -> Out | None:
+    """The round message's latest state, when its last progress edit was held back by the group's budget."""
+    now, shows = serial(state), _round_now(s, state, pv)
+    if shows == "vote":
         return _vote_progress(s, _voters(table, pv, codec, now), True, "vote", now)
-    if quest_open(state):
+    if shows == "quest":
         return _vote_progress(s, _cards(table, pv, codec, now), bool(pv.get("table_cards")), "quest", now)
     return None
 
@@ -142,18 +152,11 @@ def refresh(s: Session, table: Table, codec: Codec, state: GameState, pv: Public
 def as_it_stood(s: Session, table: Table, codec: Codec, state: GameState, pv: PublicView) -> Out | None:
     """The round message as it stood, drawn for a game no longer running (cancelled): the votes or the
     cards in so far, with no button, no time limit and no line telling the team to play with buttons."""
-    if not s.vote_msg:
+    shows = _round_now(s, state, pv)
+    if shows is None:
         return None
-    now = serial(state)
-    if s.vote_serial == now and pv["stage"] == "vote":
-        text = vote_message(table, pv, codec, now)[0]
-    elif quest_open(state):
-        text = quest_text(table, pv, timed=False)
-    else:
-        return None
-    intro = _intro(s)
-    return Out("edit", chat_id=s.chat_id, message_id=s.vote_msg, text=intro + GAP + text if intro else text,
-               keyboard=None, tag="vote" if pv["stage"] == "vote" else "quest")
+    text = vote_message(table, pv, codec, serial(state))[0] if shows == "vote" else quest_text(table, pv, timed=False)
+    return Out("edit", chat_id=s.chat_id, message_id=s.vote_msg, text=_with_intro(s, text), keyboard=None, tag=shows)
 
 
 def status(table: Table, codec: Codec, state: GameState, pv: PublicView) -> Out | None:
