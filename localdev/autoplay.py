@@ -426,8 +426,7 @@ class Driver:
             return None
         key = (user, repr(prompt), view.get("round"), view.get("stage"), view.get("quest"), view.get("vote_track"))
         if key not in self._decided:
-            self._decided[key] = policy.decide(view, self.policy.rng, fail_rate=self.policy.fail_rate,
-                                               approve_rate=self.policy.approve_rate, prompt=prompt)
+            self._decided[key] = policy.decide(view, self.policy.rng, fail_rate=self.policy.fail_rate, prompt=prompt)
         return self._decided[key], view
 
     def _press(self, user: int, chat: int, msg: JSON, data: str) -> None:

@@ -6,6 +6,7 @@
     .venv/bin/python scripts/bench_ai_seats.py --previous <commit>  # "previous" = the policy at <commit>
     .venv/bin/python scripts/bench_ai_seats.py --exploit         # exploiters vs the policy: 1,000 games each
     .venv/bin/python scripts/bench_ai_seats.py --exploit --quick --only 5p  # 20 games each, 5 players
+    .venv/bin/python scripts/bench_ai_seats.py --cost            # CPU per decision at 10 players, now and previous
 
 Set-ups: 5, 7 and 10 players; base (Merlin + Assassin), base + Lady of the Lake, and Big Box
 characters (Percival and Morgana, Mordred from 7 players, Oberon at 10). Match-ups, Good side against
@@ -22,6 +23,10 @@ same seeds, and prints each exploiter's gain: its side's win rate minus that sid
 points, with a 95 % confidence interval from the normal approximation for the difference of two
 independent proportions (conservative here: the seeds, hence the deals, are the same in both), the
 Merlin-hit rate beside it; its last line is ``exploitability: max gain <points> (<exploiter>, <set-up>)``.
+
+``--cost`` plays self-play games at 10 players (base, Big Box) and times, in this process's CPU time, every
+decision of the policy and of the previous policy on the same view (alternately first), by kind of prompt:
+median, 95th percentile and most, and the ratio of the medians.
 
 Every seat decides from ``engine.view(state, seat)`` only (random play picks among ``legal_actions``).
 Games of one row are seeded 0..N-1 (deal and moves), so two runs give the same table. At most two
@@ -293,6 +298,53 @@ def exploit(args: argparse.Namespace) -> None:
                                                "rows": rows}, indent=1))
 
 
+def _percentile(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def cost(args: argparse.Namespace) -> None:
+    """CPU per decision at 10 players, the policy and the previous one side by side on the same views."""
+    import time
+
+    previous = load_previous(args.previous)
+    games = 3 if args.quick else args.games or 40
+    times: dict[str, tuple[list[float], list[float]]] = {}
+    for name in ("10p base", "10p bigbox"):
+        for seed in range(games):
+            state, _ = new_game(setups()[name], seed)
+            rng = random.Random(seed)
+            while not state.over:
+                seat = rng.choice(actors(state))
+                v = view(state, seat)
+                kind = str(v["you"]["prompts"][0]["kind"])
+                now, before = times.setdefault(kind, ([], []))
+                draw = rng.random()
+                for module, out in ((policy, now), (previous, before))[::1 if len(now) % 2 else -1]:
+                    start = time.process_time()
+                    module.decide(v, random.Random(draw))
+                    out.append(1000 * (time.process_time() - start))
+                action = policy.decide(v, random.Random(draw))
+                assert action is not None
+                state, _ = apply_action(state, action)
+    print(f"{games} self-play games each of 10p base and 10p bigbox; CPU ms per decision (this process), "
+          f"the policy now and at {args.previous}, on the same views\n")
+    print("| prompt | decisions | now median | now p95 | now max | previous median | previous max | ratio of "
+          "medians |\n|---|---|---|---|---|---|---|---|")
+    for kind, (now, before) in sorted(times.items(), key=lambda kv: -len(kv[1][0])):
+        mid, was = _percentile(now, 0.5), _percentile(before, 0.5)
+        print(f"| {kind} | {len(now)} | {mid:.2f} | {_percentile(now, 0.95):.2f} | {max(now):.2f} | {was:.2f} | "
+              f"{max(before):.2f} | {mid / was if was else float('nan'):.2f} |")
+    worst = max(max(now) for now, _ in times.values())
+    print(f"\nslowest decision now: {worst:.1f} ms (a 512 MB Lambda has about 0.29 of a vCPU: ~{3.5 * worst:.0f} ms there)")
+    if args.json:
+        kinds = {kind: {"decisions": len(now), "now_median": _percentile(now, 0.5), "now_p95": _percentile(now, 0.95),
+                        "now_max": max(now), "previous_median": _percentile(before, 0.5), "previous_max": max(before)}
+                 for kind, (now, before) in times.items()}
+        Path(args.json).write_text(json.dumps({"games": games, "mode": "cost", "previous": args.previous,
+                                               "kinds": kinds, "slowest_ms": worst}, indent=1))
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=None, help="games per row (2,000; 1,000 with --exploit)")
@@ -303,9 +355,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--only", default="", help="set-ups whose name contains this text")
     parser.add_argument("--json", help="also write the rows as JSON to this file")
     parser.add_argument("--exploit", action="store_true", help="the exploiters of scripts/exploiters.py (issue 39)")
+    parser.add_argument("--cost", action="store_true", help="CPU per decision at 10 players, now and previous")
     args = parser.parse_args(argv)
     if args.exploit:
         return exploit(args)
+    if args.cost:
+        return cost(args)
     games = 20 if args.quick else args.games or 2000
     names = [n for n in setups() if args.only in n]
     results: dict[tuple[str, str, str], Tally] = {(n, g, e): Tally() for n in names for g, e in MATCHUPS}

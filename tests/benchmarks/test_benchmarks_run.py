@@ -182,6 +182,23 @@ def test_the_ai_seats_benchmark_runs_every_set_up_and_match_up(tmp_path):
     assert {("policy", "policy"), ("policy", "random"), ("random", "policy"), ("policy", "previous")} <= sides
 
 
+def test_the_ai_seats_cost_benchmark_times_every_kind_of_decision_now_and_before(tmp_path):
+    """``--cost --quick``: three self-play games each of 10p base and bigbox, every decision of the policy and
+    of the previous one (here the same files: no git history needed) timed on the same view."""
+    out = tmp_path / "cost.json"
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_ai_seats.py"), "--cost", "--quick",
+                           "--previous", "shared/engine/policy", "--json", str(out)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0 and "slowest decision now" in done.stdout, done.stderr[-3000:]
+    r = json.loads(out.read_text())
+    assert r["mode"] == "cost" and r["games"] == 3
+    assert {"propose", "vote", "play"} <= set(r["kinds"])
+    for kind in r["kinds"].values():
+        assert kind["decisions"] > 0
+        assert 0 <= kind["now_median"] <= kind["now_p95"] <= kind["now_max"] <= r["slowest_ms"]
+        assert 0 <= kind["previous_median"] <= kind["previous_max"]
+
+
 def test_the_staleness_benchmark_runs_both_trees_and_the_webhook_never_waits_after(tmp_path):
     """Its quick run: the tables' rows for every set-up, before (4cd6f81, when git has it) and after, the
     accepted presses split into those with the group's budget's room and those while it was full; after,

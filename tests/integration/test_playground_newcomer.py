@@ -201,7 +201,7 @@ def test_simulated_players_decide_from_their_own_seats_view_only_and_play_for_th
     decide = policy.decide
 
     def spy(view, rng, **kw):
-        assert set(kw) <= {"fail_rate", "approve_rate", "prompt"}  # nothing of the game but the view
+        assert set(kw) <= {"fail_rate", "prompt"}  # nothing of the game but the view
         assert id(view) in given and given[id(view)][1] is view
         action = decide(view, rng, **kw)
         decided.append((given[id(view)][0], view, action))

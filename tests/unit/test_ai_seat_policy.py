@@ -8,6 +8,7 @@ import random
 import pytest
 
 from engine import GameConfig, actors, apply_action, new_game, policy, view
+from engine.policy.moves import as_servant, score
 from tests.reliability.support import SETUPS
 from tests.unit.policy_checks import harms_good
 
@@ -52,7 +53,7 @@ def test_an_all_good_known_team_keeps_its_cards_with_excalibur():
 
 
 def test_evil_ai_seats_play_for_evil():
-    """Evil fails quests (sometimes), approves its mates' teams, never assassinates a mate."""
+    """Evil fails quests (sometimes), leaves the fail to one known mate, votes as a Servant would."""
     v = {"you": {"seat": 2, "side": "evil", "role": "minion", "knowledge": [{"seat": 4, "label": "evil",
                                                                               "source": "reveal"}],
                  "prompts": [], "cards": ["success", "fail"]}, "team": [1, 4], "vote_track": 0, "players": 5}
@@ -64,9 +65,10 @@ def test_evil_ai_seats_play_for_evil():
     mate = {**on_team, "you": {**v["you"], "seat": 4, "knowledge": [{"seat": 2, "label": "evil", "source": "reveal"}]}}
     assert {policy.decide(mate, rng, prompt={"kind": "play", "seat": 4, "choices": ["success", "fail"]}).choice
             for _ in range(40)} == {"success"}
-    votes = {policy.decide(v, rng, prompt={"kind": "vote", "seat": 2, "choices": ["approve", "reject"],
-                                           "info": {"team": [1, 4]}}).choice for _ in range(40)}
-    assert votes == {"approve"}
+    vote = {"kind": "vote", "seat": 2, "choices": ["approve", "reject"], "info": {"team": [1, 4]}}
+    for k in range(40):  # a mate's team: voted as a Servant in this seat would (the same draws), not always approved
+        assert policy.decide(v, random.Random(k), prompt=vote) == policy.decide(as_servant(v), random.Random(k),
+                                                                                prompt=vote)
     for _ in range(40):
         target = policy.decide(v, rng, prompt={"kind": "excalibur", "seat": 2, "pick": 1, "targets": [1, 4],
                                                "optional": True})
@@ -91,3 +93,133 @@ def test_no_confidence_is_played_against_evil_teams_and_never_as_the_fifth_rejec
     assert answer("evil", knows_evil=True, track=0) == "pass"  # its mate is on the team
     assert answer("evil", knows_evil=False, track=0) == "play"
     assert answer("evil", knows_evil=True, track=4) == "play"  # the fifth rejection wins
+
+
+@pytest.mark.parametrize("setup", sorted(SETUPS))
+def test_evil_votes_and_leads_as_a_servant_in_its_seat_would(setup):
+    """Every vote and every proposal of an Evil seat in seeded self-play games is the one a Servant in that
+    seat would make on the same public record (the same draws), but for the two exceptions: a team it is on
+    that can fail the quest deciding the game (approved), a quest needing two fails (a mate on the team)."""
+    theme, n, roles, options = SETUPS[setup]
+    compared = 0
+    for seed in range(4):
+        state, _ = new_game(GameConfig(theme=theme, players=n, roles=tuple(roles), options=options), seed)
+        rng = random.Random(seed)
+        while not state.over:
+            seat = rng.choice(actors(state))
+            v = view(state, seat)
+            prompt = (v["you"].get("prompts") or [None])[0]
+            need = [t["fails_needed"] for t in v.get("track") or []]
+            deciding = 2 in score(v) and seat in (v.get("team") or [])
+            if prompt and v["you"]["side"] == "evil" and (
+                    (prompt["kind"] == "vote" and not deciding)
+                    or (prompt["kind"] == "propose" and set(need) == {1})):
+                draw = rng.random()
+                assert policy.decide(v, random.Random(draw), prompt=prompt) == \
+                    policy.decide(as_servant(v), random.Random(draw), prompt=prompt)
+                compared += 1
+            action = policy.decide(v, rng)
+            assert action is not None
+            state, _ = apply_action(state, action)
+    assert compared > 20
+
+
+def _vote(team: list[int], track: list[bool | None], *, seat: int = 2, role: str = "minion", side: str = "evil",
+          vote_track: int = 0, leader: int = 0, proposals: list[dict] | None = None, draw: int = 0) -> str:
+    v = {"you": {"seat": seat, "side": side, "role": role, "knowledge": [
+        {"seat": 4, "label": "evil", "source": "reveal"}] if side == "evil" or role == "merlin" else [],
+                 "prompts": []}, "players": 5, "team": team, "vote_track": vote_track, "quest": len(track),
+         "leader": leader, "roles_in_play": ["assassin", "merlin"], "proposals": proposals or [],
+         "track": [{"quest": i, "result": r, "fails_needed": 1}
+                   for i, r in enumerate([*track, None, None, None, None, None][:5])]}
+    action = policy.decide(v, random.Random(draw), prompt={"kind": "vote", "seat": seat,
+                                                            "choices": ["approve", "reject"], "info": {"team": team}})
+    assert action is not None and action.choice is not None
+    return action.choice
+
+
+def test_evil_approves_a_team_it_is_on_that_can_fail_the_quest_deciding_the_game():
+    assert _vote([0, 2, 1], [False, False], leader=0) == "approve"
+    assert _vote([0, 2, 1], [True, True], leader=0) == "approve"
+    # off the team, as a Servant would: on a bare record a team it is not on is rejected, Evil or not
+    assert _vote([0, 4, 1], [False, False]) == _vote([0, 4, 1], [False, False], role="servant", side="good")
+
+
+def test_merlin_rejects_some_teams_with_evil_he_saw_and_votes_on_others_as_a_servant_would(monkeypatch):
+    """Off the team (not the fifth, Evil short of two fails), Merlin votes as a Servant in his seat would, but
+    rejects a team with an Evil player he saw ``GUIDE`` of the time where that Servant would approve it:
+    every such vote of Merlin in seeded self-play games, asked again with 40 draws. (Servants approve teams
+    more easily here, so that there are such teams: the policy's own Servants seldom approve a team they
+    are not on.)"""
+    from engine.policy import moves
+    from engine.policy.belief import GUIDE
+    monkeypatch.setattr(moves, "APPROVE_RATIO", 0.5)
+    guided = clean = 0
+    rejects = []
+    for seed in range(30):
+        state, _ = new_game(GameConfig(players=7, roles=("merlin", "assassin")), seed)
+        rng = random.Random(seed)
+        while not state.over:
+            seat = rng.choice(actors(state))
+            v = view(state, seat)
+            prompt = v["you"]["prompts"][0]
+            team = set(v.get("team") or [])
+            if prompt["kind"] == "vote" and v["you"]["role"] == "merlin" and seat not in team and \
+                    v["leader"] != seat and v["vote_track"] < 4 and score(v)[1] < 2:
+                evil, _ = policy.known(v)
+                servant = {**v, "you": {**v["you"], "knowledge": [k for k in v["you"]["knowledge"]
+                                                                  if k.get("source") != "reveal"]}}
+                mine = [policy.decide(v, random.Random(d), prompt=prompt).choice for d in range(40)]
+                theirs = [policy.decide({**servant, "you": {**servant["you"], "role": "servant"}},
+                                        random.Random(d), prompt=prompt).choice for d in range(40)]
+                if not team & evil:
+                    assert mine == theirs
+                    clean += 1
+                elif set(theirs) == {"approve"}:
+                    rejects.append(mine.count("reject") / 40)
+                    guided += 1
+                else:
+                    assert mine == theirs  # a team the Servant rejects anyway
+            state, _ = apply_action(state, policy.decide(v, rng))
+    assert clean and guided >= 5
+    assert abs(sum(rejects) / len(rejects) - GUIDE) < 0.1
+
+
+def test_a_leader_off_his_own_team_is_suspect_and_his_team_rejected():
+    """A Good Leader is on his own team: one who is not reads as Evil, and Good rejects his team."""
+    v = {"you": {"seat": 2, "side": "good", "role": "servant", "knowledge": [], "prompts": []}, "players": 5,
+         "roles_in_play": ["assassin", "merlin"], "quests": [],
+         "track": [{"quest": i, "result": None, "fails_needed": 1} for i in range(5)],
+         "proposals": [{"round": 1, "quest": 0, "leader": 0, "team": [1, 3], "votes": "", "approved": None}]}
+    p = policy.suspicion(v)
+    assert p[0] > 0.9 and p[0] == max(p)
+    assert _vote([1, 3], [], seat=2, role="servant", side="good", leader=0) == "reject"
+    assert _vote([0, 3], [], seat=3, role="servant", side="good", leader=0) == "approve"  # on his own team
+
+
+def test_a_lone_rejection_of_a_team_makes_its_members_suspect():
+    """A seat that rejects a team the others approve reads as Merlin seeing Evil on it."""
+    def suspicion(votes: str) -> list[float]:
+        return policy.suspicion({
+            "you": {"seat": 2, "side": "good", "role": "servant", "knowledge": [], "prompts": []}, "players": 7,
+            "roles_in_play": ["assassin", "merlin"], "quests": [],
+            "track": [{"quest": i, "result": None, "fails_needed": 1} for i in range(5)],
+            "proposals": [{"round": 1, "quest": 0, "leader": 0, "team": [0, 1], "votes": votes, "approved": True}]})
+    quiet, lone = suspicion("AAAAAAA"), suspicion("AAAAARA")
+    assert lone[0] > quiet[0] and lone[1] > quiet[1]
+    assert lone[5] < quiet[5]  # the rejecting seat is Merlin (Good) more likely
+
+
+def test_the_assassin_names_the_seat_whose_votes_read_as_merlin():
+    """Seats 0 and 1 rejected teams with Evil on them only when everyone off the team did (a Servant would
+    too); seat 3 rejected one alone, when the others approved it: as Merlin, against as a Servant, seat 3's
+    record is the likelier (a count of rejected Evil teams would name seat 1)."""
+    proposals = [{"round": r, "quest": 0, "leader": leader, "team": team, "votes": votes, "approved": False}
+                 for r, leader, team, votes in ((1, 4, [3, 4], "RRRAA"), (1, 2, [2, 3], "RRAAR"),
+                                                (1, 0, [0, 4], "AAARA"))]
+    v = {"you": {"seat": 2, "side": "evil", "role": "assassin", "knowledge": [
+        {"seat": 4, "label": "evil", "source": "reveal"}], "prompts": []}, "players": 5,
+         "roles_in_play": ["assassin", "merlin"], "proposals": proposals, "quests": [],
+         "track": [{"quest": i, "result": i < 3 or None, "fails_needed": 1} for i in range(5)]}
+    prompt = {"kind": "assassinate", "seat": 2, "pick": 1, "targets": [0, 1, 3]}
+    assert {policy.decide(v, random.Random(k), prompt=prompt).targets for k in range(20)} == {(3,)}

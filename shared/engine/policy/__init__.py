@@ -4,19 +4,24 @@
 (``you``), its prompts, and the public table. It never sees the game state, so it cannot play on
 what its seat does not know. It plays for its side (``moves``), on what it believes (``belief``):
 
-* Good weighs, for every other seat, how likely it is Evil (quest results, who led and approved
-  what, Percival's thumbs, Lady of the Lake), puts itself and the least suspect seats on teams,
-  approves teams about as clean as the best it could pick, never one with a player it knows to be
-  Evil (except the fifth team of a round: its rejection hands Evil the game), plays a card counting
-  as Success, turns a card with Excalibur only on a player it knows (or all but knows) to be Evil,
-  looks with the Lady at the seat it is least sure of, and overrules an approved team with No
-  Confidence only when it knows an Evil player is on it (never as the fifth rejection). Merlin
-  leads and votes on the public record alone, as a Servant would, until Evil is one quest from
-  winning, not to give himself away;
-* Evil puts itself (and a mate when two fails are needed) on teams, approves teams that can fail,
-  fails quests (only one of the known mates on a team does, unless two fails are needed; always
+* its belief (``belief.suspicion``) weighs every way of seating the Evil side the seat does not know, and
+  every Good seat as Merlin, by how likely the public record is when the policy plays those roles:
+  the quests' fail counts, the Leaders' teams, the votes (read against the table's own votes, as Merlin
+  against as a Servant), Percival's thumbs and the seat's knowledge (Lady of the Lake...);
+* Good puts itself and the least suspect seats on teams, approves teams about as clean as the best it
+  could pick, never one with a player it knows to be Evil or one its Leader left himself off (but the
+  fifth team of a round: its rejection hands Evil the game), plays a card counting as Success, turns a
+  card with Excalibur only on a player it knows (or all but knows) to be Evil, looks with the Lady at
+  the seat it is least sure of, and overrules an approved team with No Confidence only when it knows
+  an Evil player is on it (never as the fifth rejection). Merlin leads and votes as a Servant in his
+  seat would, but guides some of the time (``belief.GUIDE``: rejects a team with an Evil player he saw,
+  leads a team without them) and always once Evil has two fails;
+* Evil hides: it votes and leads as a Servant in its seat would on the same record (a mate on the team
+  when two fails are needed; its own team approved when that quest decides the game), fails quests
+  (seldom the first; only one of the known mates on a team does, unless two fails are needed; always
   when the quest decides the game), turns a Good card with Excalibur, overrules teams without Evil
-  (always the fifth), and assassinates the Good player who acted most as if they knew the Evil ones.
+  (always the fifth), and assassinates the Good seat whose votes read most as Merlin's against as a
+  Servant's (``belief.merlin_odds``).
 
 Any other prompt a plug-in adds gets a legal answer (sparing the seat itself where it can).
 :func:`ai_seat_move` and :func:`play_to_end` (``drive``) run the policy on a game state, seat by seat,
@@ -38,7 +43,7 @@ View = Mapping[str, Any]  # a seat's view (``engine.view``: a ``SeatView``), onl
 __all__ = ["ai_seat_move", "decide", "known", "play_random_game", "play_to_end", "suspicion"]
 
 
-def decide(view: View, rng: random.Random, *, fail_rate: float = 0.85, approve_rate: float = 0.6,
+def decide(view: View, rng: random.Random, *, fail_rate: float = 0.85,
            prompt: dict[str, Any] | None = None) -> Action | None:
     """This seat's answer to ``prompt`` (default: its first prompt), from its view alone; None when it
     has nothing to decide."""
@@ -52,7 +57,7 @@ def decide(view: View, rng: random.Random, *, fail_rate: float = 0.85, approve_r
     if kind == "propose":
         return moves.propose(view, prompt, rng)
     if kind == "vote":
-        return moves.vote(view, prompt, rng, approve_rate)
+        return moves.vote(view, prompt, rng)
     if kind == "play":
         return moves.card(view, prompt, rng, fail_rate)
     if kind == "excalibur":

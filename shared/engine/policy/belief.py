@@ -1,17 +1,30 @@
 """What a seat believes about the others, from its view alone: who it knows, and how likely each
-other seat is to be Evil given the public record.
+other seat is to be Evil (and Merlin) given the public record, read through the policy itself.
 
 :func:`known` reads the seat's knowledge (reveal, Lady of the Lake, loyalty cards...). :func:`suspicion`
-weighs every way of completing the Evil side with seats it does not know (the usual number of Evil
-players for the table size) by how well it explains the quests (fail counts a team could not have
-produced are all but ruled out; a success with Evil on the team is less likely), what Percival sees
-(one of the two thumbs is Morgana when she is in play), and how each seat led and voted (leading or
-approving a team that then failed, rejecting one that then succeeded, looks Evil). It returns, for
-every seat, the probability it is Evil.
+weighs every way of completing the Evil side with seats the seat does not know (the usual number of
+Evil players for the table size), and for each, every Good seat as Merlin, by how likely the public
+record is when the policy plays those roles:
+
+* quests: the policy's Evil fails a quest it is on with ``EVIL_FAILS`` (seldom the first quest), only
+  one of the mates on a team fails unless two fails are needed (then each does), and always fails the
+  quest that decides the game; a fail count a team could not produce is all but ruled out;
+* teams: an Evil Leader picks as a Servant in his seat would (but puts a mate on a quest needing two
+  fails); a Good Leader is on his own team;
+* votes: the policy's Evil votes as a Servant in its seat would (its votes tell nothing), except that
+  it approves a team it is on that can fail the quest deciding the game (``decisive``); Merlin votes as
+  a Servant would, except that ``GUIDE`` of the time (always once Evil has two fails) he rejects a team
+  with Evil he is not on. How a Servant votes is read off the table: the share of the other voters off
+  the team who rejected it;
+* Percival's two thumbs (one is Morgana when she is in play; Merlin is one of them).
+
+:func:`merlin_odds` is also the Assassin's reading: for each Good seat, the log-likelihood ratio of its
+votes (and teams) as Merlin against as a Servant, given the Evil seats.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from itertools import combinations
 from math import exp, log
 from typing import Any
@@ -20,13 +33,14 @@ from ..basics import SIDES_BY_PLAYERS
 
 View = Mapping[str, Any]  # a seat's view (``engine.view``: a ``SeatView``), only read here
 
-PASS_WITH_EVIL = 0.35  # how likely an Evil member lets a quest succeed
+EVIL_FAILS = 0.85  # how often the policy's Evil fails a quest it need not (``decide``'s ``fail_rate``)
+FIRST_QUEST_FAILS = 0.3  # ... on the first quest, as a share of that (a fail there shows a spy for little)
+GUIDE = 0.35  # how often Merlin lets what he knows decide a vote off the team or a team he leads
+GUIDE_LATE = 1.0  # ... once Evil has two fails
 IMPOSSIBLE = 0.02  # a fail count the team could not produce (special cards, switched Lancelots...)
-# Behaviour weights (log-odds of being Evil): leading / approving / rejecting a team, by its quest's fate.
-LEAD_FAILED, LEAD_PASSED = 0.8, -0.4
-APPROVE_FAILED, APPROVE_PASSED = 0.45, -0.1
-REJECT_FAILED, REJECT_PASSED = -0.3, 0.25
-APPROVE_KNOWN_EVIL = 0.6  # approved a team with a player this seat knows to be Evil
+SLIP = 0.05  # the least likelihood of a vote against the policy's rule (a human seat may differ)
+LOG_SLIP = log(SLIP)
+PRIOR = 0.25  # how much a share of votes is pulled towards a half (few voters say little)
 
 
 def known(view: View) -> tuple[set[int], set[int]]:
@@ -58,26 +72,149 @@ def _mask(seats: Any) -> int:
     return m
 
 
-def behaviour(view: View, evil: set[int]) -> list[float]:
-    """Per seat, a log-odds weight of being Evil from how it led and voted (public record only)."""
+def _score_before(view: View, round_: int) -> tuple[int, int]:
+    """(quests passed, quests failed) before round ``round_``."""
+    done = [q.get("success") for q in view.get("quests") or [] if q["round"] < round_]
+    return done.count(True), done.count(False)
+
+
+def decisive(passed: int, failed: int) -> bool:
+    """Whether the quest to come decides the game (one side is one quest from winning)."""
+    return passed >= 2 or failed >= 2
+
+
+def _needs(view: View, quest: int) -> int:
+    track = view.get("track") or []
+    return int(track[quest].get("fails_needed") or 1) if 0 <= quest < len(track) else 1
+
+
+def _quest_odds(view: View) -> list[tuple[int, list[float]]]:
+    """Per quest played: (its team, the log-likelihood of its fail count for each number of Evil on it)."""
+    double = "oberon" in (view.get("roles_in_play") or [])  # Oberon knows no mate: two may fail
+    out = []
+    for q in view.get("quests") or []:
+        team = list(q["team"])
+        fails = int(q.get("fails") or 0)
+        need = int(q.get("fails_needed") or _needs(view, q["quest"]))
+        passed, failed = _score_before(view, q["round"])
+        first = not passed and not failed
+        rate = 1.0 if decisive(passed, failed) else EVIL_FAILS * (FIRST_QUEST_FAILS if first else 1.0)
+        rate = min(1.0 - IMPOSSIBLE, max(IMPOSSIBLE, rate))
+        odds = []
+        for on in range(len(team) + 1):
+            if fails > on:
+                odds.append(log(IMPOSSIBLE))
+            elif need >= 2:  # every Evil member fails
+                odds.append(0.0 if fails == on else log(IMPOSSIBLE))
+            elif on == 0:
+                odds.append(0.0)
+            else:
+                one = {0: 1.0 - rate, 1: rate}.get(fails, rate * 0.3 if double else IMPOSSIBLE)
+                odds.append(log(one))
+        out.append((_mask(team), odds))
+    return out
+
+
+@dataclass(frozen=True)
+class Record:
+    """The public record, read for the roles' likelihoods. Per proposal with votes: its team, and per seat
+    the log-likelihood ratio of its vote as Merlin against as a Servant if the team holds Evil (``dirty``;
+    on a clean team Merlin votes as a Servant); on a decisive proposal, per member, of its vote as Evil
+    against as a Servant if the team can fail its quest (``decisive``). Per proposal: who led what."""
+    teams: list[int]
+    dirty: list[list[float]]
+    decisive: list[tuple[int, int, list[float]]]  # (proposal, fails needed, per seat)
+    leaders: list[tuple[int, int, int, float]]  # every proposal: (team, Leader, fails needed, Merlin's GUIDE then)
+
+
+def _share(letters: Sequence[str], letter: str) -> float:
+    """The share of ``letters`` equal to ``letter``, pulled towards a half (few voters say little)."""
+    return (sum(x == letter for x in letters) + PRIOR) / (len(letters) + 2 * PRIOR)
+
+
+def read_record(view: View) -> Record:
+    """The view's proposals and votes, read (see :class:`Record`)."""
     n = int(view["players"])
-    score = [0.0] * n
-    fate = {(q["round"], q["quest"]): q["success"] for q in view.get("quests") or []}
+    teams: list[int] = []
+    dirty: list[list[float]] = []
+    deciding: list[tuple[int, int, list[float]]] = []
+    leaders: list[tuple[int, int, int, float]] = []
+    index: dict[int, int] = {}
     for p in view.get("proposals") or []:
-        result = fate.get((p["round"], p["quest"])) if p.get("approved") else None
+        index[p["round"]] = index.get(p["round"], -1) + 1
+        passed, failed = _score_before(view, p["round"])
+        guide = min(GUIDE_LATE, 1.0 - SLIP) if failed >= 2 else GUIDE
+        leaders.append((_mask(p["team"]), int(p["leader"]), _needs(view, p["quest"]), guide))
+        votes = (p.get("votes") or "")[:n]
+        if not votes:
+            continue
         team = set(p["team"])
-        if result is not None and 0 <= p["leader"] < n:
-            score[p["leader"]] += LEAD_PASSED if result else LEAD_FAILED
-        votes = p.get("votes") or ""
-        for s, letter in enumerate(votes[:n]):
-            if result is not None:
-                if letter == "A":
-                    score[s] += APPROVE_PASSED if result else APPROVE_FAILED
-                elif letter == "R":
-                    score[s] += REJECT_PASSED if result else REJECT_FAILED
-            if letter == "A" and team & evil and s not in team:
-                score[s] += APPROVE_KNOWN_EVIL
-    return score
+        fifth = index[p["round"]] >= 4
+        off = [s for s, x in enumerate(votes) if x in "AR" and s not in team and s != p["leader"]]
+        d = [0.0] * n
+        if not fifth:
+            for s in off:
+                reject = _share([votes[t] for t in off if t != s], "R")
+                d[s] = log((guide + (1 - guide) * reject) / reject) if votes[s] == "R" else log(1 - guide)
+        k = len(teams)
+        teams.append(_mask(team))
+        dirty.append(d)
+        if decisive(passed, failed) and not fifth:  # an Evil member approves a team that can fail
+            on = [votes[s] for s in team if s < len(votes) and votes[s] in "AR"]
+            yes = _share(on, "A")
+            evil_yes = [0.0] * n
+            for s in team:
+                if s < len(votes) and votes[s] in "AR":
+                    evil_yes[s] = -log(yes) if votes[s] == "A" else LOG_SLIP
+            deciding.append((k, _needs(view, p["quest"]), evil_yes))
+    return Record(teams, dirty, deciding, leaders)
+
+
+def merlin_odds(record: Record, evil: int, seats: Sequence[int], *, teams: bool = False) -> dict[int, float]:
+    """For each of ``seats``, the log-likelihood ratio of its votes as Merlin against as a Servant, when the
+    Evil seats are the bits of ``evil``; with ``teams``, of the teams it led too (Merlin's is clean when he
+    guides; a Servant's, taken as half the time). Good's belief leaves the teams out: every Leader picks
+    the seats he trusts, and reading each team as perhaps Merlin's makes the table trust the same few."""
+    out = {s: 0.0 for s in seats}
+    for team, row in zip(record.teams, record.dirty, strict=True):
+        if team & evil:
+            for s in seats:
+                out[s] += row[s]
+    if teams:
+        for team, leader, _, guide in record.leaders:
+            if leader in out:
+                out[leader] += log(1 - guide) if team & evil else log(1 + guide)
+    return out
+
+
+def _evil_odds(record: Record, evil: int) -> float:
+    """The log-likelihood ratio of the proposals and decisive votes when the Evil seats are the bits of
+    ``evil``: an Evil Leader picks a team as a Servant in his seat would, but puts a mate on it when the
+    quest needs two fails; a Good Leader is on his own team."""
+    total = 0.0
+    for team, leader, need, _ in record.leaders:
+        if evil >> leader & 1:
+            if need >= 2 and (team & evil).bit_count() < min(need, evil.bit_count()):
+                total += LOG_SLIP
+        elif not team >> leader & 1:  # a Good Leader is on his own team
+            total += LOG_SLIP
+    for k, need, row in record.decisive:
+        if (record.teams[k] & evil).bit_count() >= need:
+            for s in range(len(row)):
+                if evil >> s & 1:
+                    total += row[s]
+    return total
+
+
+def _merlins(view: View, n: int) -> int:
+    """The seats that may be Merlin as this seat sees it (all but itself; Percival: his thumbs), 0 if none."""
+    if "merlin" not in (view.get("roles_in_play") or []):
+        return 0
+    thumbs = [k["seat"] for k in view["you"].get("knowledge") or []
+              if k.get("label") in ("merlin_or_morgana", "merlin") and k.get("seat") is not None]
+    if thumbs:
+        return _mask(thumbs)
+    return ((1 << n) - 1) & ~(1 << int(view["you"]["seat"]))
 
 
 def suspicion(view: View) -> list[float]:
@@ -87,36 +224,40 @@ def suspicion(view: View) -> list[float]:
     evil, good = known(view)
     unknown = [s for s in range(n) if s not in evil and s not in good]
     missing = max(0, min(len(unknown), evil_total(view) - len(evil)))
-    weight = behaviour(view, evil)
-    quests = [(_mask(q["team"]), int(q.get("fails") or 0)) for q in view.get("quests") or []]
+    quests = _quest_odds(view)
     thumbs = [k["seat"] for k in view["you"].get("knowledge") or []
               if k.get("label") == "merlin_or_morgana" and k.get("seat") is not None]
     pair = _mask(thumbs) if len(thumbs) == 2 and "morgana" in (view.get("roles_in_play") or []) else 0
+    record = read_record(view)
+    may_be_merlin = _merlins(view, n) & ~_mask(evil)
     base = _mask(evil)
     impossible = log(IMPOSSIBLE)
-    passing = log(PASS_WITH_EVIL)
-    totals = [0.0] * n
-    mass = 0.0
+    hypotheses: list[tuple[int, float]] = []
     for extra in combinations(unknown, missing):
-        m = base
+        m = base | _mask(extra)
         loglik = 0.0
-        for s in extra:
-            m |= 1 << s
-            loglik += weight[s]
-        for team, fails in quests:
-            on = (team & m).bit_count()
-            if fails > on:
-                loglik += impossible
-            elif not fails and on:
-                loglik += on * passing
+        for team, fail_odds in quests:
+            loglik += fail_odds[(team & m).bit_count()]
         if pair and (pair & m).bit_count() != 1:
             loglik += impossible
-        w = exp(loglik)
-        mass += w
-        for s in extra:
-            totals[s] += w
+        loglik += _evil_odds(record, m)
+        merlins = [s for s in range(n) if may_be_merlin >> s & 1 and not m >> s & 1]
+        if merlins:
+            as_merlin = merlin_odds(record, m, merlins).values()
+            top = max(as_merlin)
+            loglik += top + log(sum(exp(x - top) for x in as_merlin) / len(merlins))
+        hypotheses.append((m, loglik))
     out = [1.0 if s in evil else 0.0 for s in range(n)]
-    if mass > 0:
+    if hypotheses:
+        top = max(ll for _, ll in hypotheses)
+        totals = [0.0] * n
+        mass = 0.0
+        for m, ll in hypotheses:
+            w = exp(ll - top)
+            mass += w
+            for s in unknown:
+                if m >> s & 1:
+                    totals[s] += w
         for s in unknown:
             out[s] = totals[s] / mass
     out[me] = 1.0 if me in evil else 0.0

@@ -7,13 +7,13 @@ from typing import Any
 
 from ..cards import CARDS
 from ..models import Action
-from .belief import known, suspicion
+from . import belief
+from .belief import FIRST_QUEST_FAILS, decisive, known, merlin_odds, read_record, suspicion
 
 View = Mapping[str, Any]  # a seat's view (``engine.view``: a ``SeatView``), only read here
 Prompt = dict[str, Any]
 
-APPROVE_RATIO = 0.6  # Good approves a team at least this likely to be clean, relative to the best team
-MERLIN_DISGUISE = 1.0  # how often Merlin leads and votes on the public record alone, as any Servant would
+APPROVE_RATIO = 0.85  # Good approves a team at least this likely to be clean, relative to the best team
 
 
 def evil_side(view: View) -> bool:
@@ -44,9 +44,10 @@ def score(view: View) -> tuple[int, int]:
     return sum(r is True for r in results), sum(r is False for r in results)
 
 
-def _disguised(view: View, rng: random.Random) -> bool:
-    """Whether Merlin acts on the public record only this time: not when Evil is one quest from winning."""
-    return _merlin(view) and score(view)[1] < 2 and rng.random() < MERLIN_DISGUISE
+def _guides(view: View, rng: random.Random) -> bool:
+    """Whether Merlin lets what he knows decide this move (``GUIDE`` of the time; always once Evil has two
+    fails); otherwise he moves on the public record alone, as a Servant in his seat would."""
+    return _merlin(view) and rng.random() < (belief.GUIDE_LATE if score(view)[1] >= 2 else belief.GUIDE)
 
 
 def public_record(view: View) -> View:
@@ -69,24 +70,29 @@ def _size(prompt: Prompt, quest: int | None) -> int:
 
 
 def propose(view: View, prompt: Prompt, rng: random.Random) -> Action:
-    """Good: itself and the seats least likely to be Evil. Evil: itself and trusted-looking Good seats,
-    plus one mate when the quest needs two fails."""
+    """Itself and the seats a Servant in its seat would trust most; Evil puts a mate on when the quest
+    needs two fails; Merlin, when he guides, leaves off the Evil players he saw."""
     me = view["you"]["seat"]
     quest = rng.choice(prompt["quests"]) if prompt.get("quests") else None
     size = _size(prompt, quest)
-    targets = list(prompt.get("targets") or [])
+    targets = [s for s in prompt.get("targets") or [] if s != me]
     if evil_side(view):
         evil, _ = known(view)
-        public = _public_suspicion(view)
-        others = sorted((s for s in targets if s != me and s not in evil), key=lambda s: (public[s], rng.random()))
-        mates = [s for s in targets if s != me and s in evil]
-        rng.shuffle(mates)
+        public = suspicion(as_servant(view))
+        others = sorted(targets, key=lambda s: (public[s], rng.random()))
         need = _fails_needed(view, quest if quest is not None else _quest(view, prompt))
-        others = mates[:need - 1] + others + mates[need - 1:]
+        if need >= 2:
+            mates = [s for s in others if s in evil]
+            others = mates[:need - 1] + [s for s in others if s not in mates[:need - 1]]
+    elif _merlin(view):
+        evil, _ = known(view)
+        guides = _guides(view, rng)
+        p = _public_suspicion(view)
+        others = sorted(targets, key=lambda s: (guides and s in evil, p[s], rng.random()))
     else:
-        p = _public_suspicion(view) if _disguised(view, rng) else suspicion(view)
-        others = sorted((s for s in targets if s != me), key=lambda s: (p[s], rng.random()))
-    team = ([me] if me in targets else []) + others
+        p = suspicion(view)
+        others = sorted(targets, key=lambda s: (p[s], rng.random()))
+    team = ([me] if me in (prompt.get("targets") or []) else []) + others
     return Action(seat=me, kind=prompt["kind"], targets=tuple(sorted(team[:size])), quest=quest)
 
 
@@ -97,44 +103,58 @@ def _clean(p: list[float], seats: Any) -> float:
     return out
 
 
-def vote(view: View, prompt: Prompt, rng: random.Random, approve_rate: float) -> Action:
-    """Good approves a team about as likely to be clean as the best it could pick (always the fifth
-    team: its rejection hands Evil the game), never one with a player it knows to be Evil. Evil
-    approves teams with enough Evil on them to fail the quest, and some others not to stand out."""
+def as_servant(view: View) -> View:
+    """The view a Servant in this seat would have: the public table, no knowledge, the Good side."""
+    you = {**view["you"], "side": "good", "role": "servant", "knowledge": []}
+    return {**view, "you": you}
+
+
+def _good_vote(view: View, team: list[int], rng: random.Random) -> bool:
+    """Good approves a team about as likely to be clean as the best it could pick (always the fifth team:
+    its rejection hands Evil the game), never one with a player it knows to be Evil; its own, always.
+    Merlin votes so on the public record, except when he guides a vote off a team with an Evil player he
+    saw (``_guides``): then he rejects it; once Evil has two fails, he votes on all he knows."""
+    me = view["you"]["seat"]
+    fifth = int(view.get("vote_track") or 0) >= 4
+    if _merlin(view) and (score(view)[1] < 2 or belief.GUIDE_LATE < 1):
+        evil, _ = known(view)
+        if not fifth and me not in team and set(team) & evil and view.get("leader") != me and _guides(view, rng):
+            return False
+        view = public_record(view)
+    evil, _ = known(view)
+    if fifth:
+        return True
+    leader = view.get("leader")
+    if set(team) & evil or (leader is not None and leader not in team):  # (a Good Leader is on his own team)
+        return False
+    if leader == me:
+        return True
+    p = suspicion(view)
+    others = sorted(s for s in range(int(view["players"])) if s != me)
+    best = _clean(p, sorted(others, key=lambda s: p[s])[:max(0, len(team) - 1)])
+    return _clean(p, team) >= APPROVE_RATIO * best
+
+
+def vote(view: View, prompt: Prompt, rng: random.Random) -> Action:
+    """Good: ``_good_vote``. Evil votes as a Servant in its seat would on the same record (its votes tell
+    nothing), except that it approves a team it is on that can fail the quest deciding the game."""
     me = view["you"]["seat"]
     team = list((prompt.get("info") or {}).get("team") or view.get("team") or [])
-    evil, _ = known(view)
-    last_chance = int(view.get("vote_track") or 0) >= 4
-    if evil_side(view):
-        on = len(set(team) & evil)
-        if on >= _fails_needed(view, _quest(view)):
-            approve = True
-        elif last_chance:
-            approve = False  # a fifth rejection wins the game for Evil
-        else:
-            approve = on > 0 or rng.random() < 0.25 * approve_rate
-        return Action(seat=me, kind="vote", choice="approve" if approve else "reject")
-    disguised = _disguised(view, rng)
-    if disguised:
-        evil, _ = known(public_record(view))
-    if last_chance:
-        approve = True
-    elif set(team) & evil:
-        approve = False
-    elif view.get("leader") == me:
-        approve = True
+    if not evil_side(view):
+        approve = _good_vote(view, team, rng)
     else:
-        p = suspicion(public_record(view)) if disguised else suspicion(view)
-        others = sorted(s for s in range(int(view["players"])) if s != me)
-        best = _clean(p, sorted(others, key=lambda s: p[s])[:max(0, len(team) - 1)])
-        approve = _clean(p, team) >= APPROVE_RATIO * best
+        evil, _ = known(view)
+        approve = _good_vote(as_servant(view), team, rng)
+        if me in team and decisive(*score(view)) and len(set(team) & evil) >= _fails_needed(view, _quest(view)):
+            approve = True
     return Action(seat=me, kind="vote", choice="approve" if approve else "reject")
 
 
 def card(view: View, prompt: Prompt, rng: random.Random, fail_rate: float) -> Action:
     """Good plays a card counting as Success. Evil fails when the quest needs it; with a known mate on
     the team only the lowest seat of them fails (unless two fails are needed); otherwise it fails
-    with ``fail_rate``, always when the quest decides the game."""
+    with ``fail_rate`` (on the first quest, ``FIRST_QUEST_FAILS`` of it), always when the quest decides
+    the game."""
     me = view["you"]["seat"]
     cards = list(prompt.get("choices") or [])
     success = [c for c in cards if CARDS.get(c) == "success"]
@@ -150,7 +170,8 @@ def card(view: View, prompt: Prompt, rng: random.Random, fail_rate: float) -> Ac
         elif on[0] != me:
             fail = False
         else:
-            fail = passed >= 2 or failed >= 2 or rng.random() < fail_rate
+            first = _quest(view) == 0  # (a fail on the first quest shows a spy on a small team, for little)
+            fail = passed >= 2 or failed >= 2 or rng.random() < fail_rate * (FIRST_QUEST_FAILS if first else 1.0)
         if fail:
             return Action(seat=me, kind="play", choice=rng.choice(failing))
     return Action(seat=me, kind="play", choice=rng.choice(success or cards))
@@ -174,19 +195,14 @@ def excalibur(view: View, prompt: Prompt, rng: random.Random) -> Action:
 
 
 def assassinate(view: View, prompt: Prompt, rng: random.Random) -> Action:
-    """The Good players who acted as if they knew the Evil ones (rejected their teams, led clean ones)."""
+    """The Good seat whose votes read most as Merlin's against as a Servant's (``belief.merlin_odds``), given
+    the Evil players this seat knows."""
     me = view["you"]["seat"]
     evil, _ = known(view)
-    score = {s: rng.random() * 0.01 for s in prompt.get("targets") or [] if s != me}
-    for p in view.get("proposals") or []:
-        dirty = bool(set(p["team"]) & evil)
-        if p["leader"] in score:
-            score[p["leader"]] += -1.5 if dirty else 1.0
-        for s, letter in enumerate(p.get("votes") or ""):
-            if s in score and letter in "AR":
-                score[s] += (1.0 if letter == "R" else -1.0) if dirty else (0.3 if letter == "A" else -0.3)
+    targets = [s for s in prompt.get("targets") or [] if s != me] or list(prompt.get("targets") or [])
+    odds = merlin_odds(read_record(view), sum(1 << s for s in evil), targets, teams=True)
+    ranked = sorted(targets, key=lambda s: -(odds[s] + rng.random() * 1e-6))
     pick = int(prompt.get("pick") or 1)
-    ranked = sorted(score, key=lambda s: -score[s]) or list(prompt.get("targets") or [])
     return Action(seat=me, kind=prompt["kind"], targets=tuple(sorted(ranked[:pick])))
 
 
