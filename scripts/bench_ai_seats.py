@@ -41,6 +41,7 @@ import random
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing import Pool
@@ -305,8 +306,6 @@ def _percentile(xs: list[float], q: float) -> float:
 
 def cost(args: argparse.Namespace) -> None:
     """CPU per decision at 10 players, the policy and the previous one side by side on the same views."""
-    import time
-
     previous = load_previous(args.previous)
     games = 3 if args.quick else args.games or 40
     times: dict[str, tuple[list[float], list[float]]] = {}
@@ -320,11 +319,13 @@ def cost(args: argparse.Namespace) -> None:
                 kind = str(v["you"]["prompts"][0]["kind"])
                 now, before = times.setdefault(kind, ([], []))
                 draw = rng.random()
-                for module, out in ((policy, now), (previous, before))[::1 if len(now) % 2 else -1]:
+                pair = [(policy, now), (previous, before)]
+                decided = {}
+                for module, out in pair if len(now) % 2 else pair[::-1]:  # (each goes first every other time)
                     start = time.process_time()
-                    module.decide(v, random.Random(draw))
+                    decided[module] = module.decide(v, random.Random(draw))
                     out.append(1000 * (time.process_time() - start))
-                action = policy.decide(v, random.Random(draw))
+                action = decided[policy]
                 assert action is not None
                 state, _ = apply_action(state, action)
     print(f"{games} self-play games each of 10p base and 10p bigbox; CPU ms per decision (this process), "

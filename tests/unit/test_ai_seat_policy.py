@@ -167,11 +167,10 @@ def test_merlin_rejects_some_teams_with_evil_he_saw_and_votes_on_others_as_a_ser
             if prompt["kind"] == "vote" and v["you"]["role"] == "merlin" and seat not in team and \
                     v["leader"] != seat and v["vote_track"] < 4 and score(v)[1] < 2:
                 evil, _ = policy.known(v)
-                servant = {**v, "you": {**v["you"], "knowledge": [k for k in v["you"]["knowledge"]
-                                                                  if k.get("source") != "reveal"]}}
+                seen = moves.public_record(v)  # (what a Servant in his seat knows)
+                servant = {**seen, "you": {**seen["you"], "role": "servant"}}
                 mine = [policy.decide(v, random.Random(d), prompt=prompt).choice for d in range(40)]
-                theirs = [policy.decide({**servant, "you": {**servant["you"], "role": "servant"}},
-                                        random.Random(d), prompt=prompt).choice for d in range(40)]
+                theirs = [policy.decide(servant, random.Random(d), prompt=prompt).choice for d in range(40)]
                 if not team & evil:
                     assert mine == theirs
                     clean += 1

@@ -35,7 +35,7 @@ from typing import Any
 
 from ..models import Action
 from . import moves
-from .belief import known, suspicion
+from .belief import EVIL_FAILS, known, suspicion
 from .drive import ai_seat_move, play_random_game, play_to_end
 
 View = Mapping[str, Any]  # a seat's view (``engine.view``: a ``SeatView``), only read here
@@ -43,7 +43,7 @@ View = Mapping[str, Any]  # a seat's view (``engine.view``: a ``SeatView``), onl
 __all__ = ["ai_seat_move", "decide", "known", "play_random_game", "play_to_end", "suspicion"]
 
 
-def decide(view: View, rng: random.Random, *, fail_rate: float = 0.85,
+def decide(view: View, rng: random.Random, *, fail_rate: float = EVIL_FAILS,
            prompt: dict[str, Any] | None = None) -> Action | None:
     """This seat's answer to ``prompt`` (default: its first prompt), from its view alone; None when it
     has nothing to decide."""

@@ -35,8 +35,8 @@ View = Mapping[str, Any]  # a seat's view (``engine.view``: a ``SeatView``), onl
 
 EVIL_FAILS = 0.85  # how often the policy's Evil fails a quest it need not (``decide``'s ``fail_rate``)
 FIRST_QUEST_FAILS = 0.3  # ... on the first quest, as a share of that (a fail there shows a spy for little)
-GUIDE = 0.35  # how often Merlin lets what he knows decide a vote off the team or a team he leads
-GUIDE_LATE = 1.0  # ... once Evil has two fails
+GUIDE = 0.35  # how often Merlin lets what he knows decide a vote off the team or a team he leads (always once
+# Evil has two fails)
 IMPOSSIBLE = 0.02  # a fail count the team could not produce (special cards, switched Lancelots...)
 SLIP = 0.05  # the least likelihood of a vote against the policy's rule (a human seat may differ)
 LOG_SLIP = log(SLIP)
@@ -83,9 +83,12 @@ def decisive(passed: int, failed: int) -> bool:
     return passed >= 2 or failed >= 2
 
 
-def _needs(view: View, quest: int) -> int:
+def fails_needed(view: View, quest: int | None) -> int:
+    """How many Fails quest ``quest`` needs to fail (1 when the track does not say)."""
     track = view.get("track") or []
-    return int(track[quest].get("fails_needed") or 1) if 0 <= quest < len(track) else 1
+    if quest is None or not 0 <= quest < len(track):
+        return 1
+    return int(track[quest].get("fails_needed") or 1)
 
 
 def _quest_odds(view: View) -> list[tuple[int, list[float]]]:
@@ -95,7 +98,7 @@ def _quest_odds(view: View) -> list[tuple[int, list[float]]]:
     for q in view.get("quests") or []:
         team = list(q["team"])
         fails = int(q.get("fails") or 0)
-        need = int(q.get("fails_needed") or _needs(view, q["quest"]))
+        need = int(q.get("fails_needed") or fails_needed(view, q["quest"]))
         passed, failed = _score_before(view, q["round"])
         first = not passed and not failed
         rate = 1.0 if decisive(passed, failed) else EVIL_FAILS * (FIRST_QUEST_FAILS if first else 1.0)
@@ -143,8 +146,8 @@ def read_record(view: View) -> Record:
     for p in view.get("proposals") or []:
         index[p["round"]] = index.get(p["round"], -1) + 1
         passed, failed = _score_before(view, p["round"])
-        guide = min(GUIDE_LATE, 1.0 - SLIP) if failed >= 2 else GUIDE
-        leaders.append((_mask(p["team"]), int(p["leader"]), _needs(view, p["quest"]), guide))
+        guide = 1.0 - SLIP if failed >= 2 else GUIDE
+        leaders.append((_mask(p["team"]), int(p["leader"]), fails_needed(view, p["quest"]), guide))
         votes = (p.get("votes") or "")[:n]
         if not votes:
             continue
@@ -166,7 +169,7 @@ def read_record(view: View) -> Record:
             for s in team:
                 if s < len(votes) and votes[s] in "AR":
                     evil_yes[s] = -log(yes) if votes[s] == "A" else LOG_SLIP
-            deciding.append((k, _needs(view, p["quest"]), evil_yes))
+            deciding.append((k, fails_needed(view, p["quest"]), evil_yes))
     return Record(teams, dirty, deciding, leaders)
 
 
@@ -206,12 +209,16 @@ def _evil_odds(record: Record, evil: int) -> float:
     return total
 
 
-def _merlins(view: View, n: int) -> int:
+def _thumbs(view: View) -> list[int]:
+    """The seats Percival saw (Merlin, and Morgana when she is in play); none for anyone else."""
+    return [k["seat"] for k in view["you"].get("knowledge") or []
+            if k.get("label") in ("merlin_or_morgana", "merlin") and k.get("seat") is not None]
+
+
+def _merlins(view: View, n: int, thumbs: list[int]) -> int:
     """The seats that may be Merlin as this seat sees it (all but itself; Percival: his thumbs), 0 if none."""
     if "merlin" not in (view.get("roles_in_play") or []):
         return 0
-    thumbs = [k["seat"] for k in view["you"].get("knowledge") or []
-              if k.get("label") in ("merlin_or_morgana", "merlin") and k.get("seat") is not None]
     if thumbs:
         return _mask(thumbs)
     return ((1 << n) - 1) & ~(1 << int(view["you"]["seat"]))
@@ -225,11 +232,10 @@ def suspicion(view: View) -> list[float]:
     unknown = [s for s in range(n) if s not in evil and s not in good]
     missing = max(0, min(len(unknown), evil_total(view) - len(evil)))
     quests = _quest_odds(view)
-    thumbs = [k["seat"] for k in view["you"].get("knowledge") or []
-              if k.get("label") == "merlin_or_morgana" and k.get("seat") is not None]
+    thumbs = _thumbs(view)
     pair = _mask(thumbs) if len(thumbs) == 2 and "morgana" in (view.get("roles_in_play") or []) else 0
     record = read_record(view)
-    may_be_merlin = _merlins(view, n) & ~_mask(evil)
+    may_be_merlin = _merlins(view, n, thumbs) & ~_mask(evil)
     base = _mask(evil)
     impossible = log(IMPOSSIBLE)
     hypotheses: list[tuple[int, float]] = []

@@ -7,8 +7,16 @@ from typing import Any
 
 from ..cards import CARDS
 from ..models import Action
-from . import belief
-from .belief import FIRST_QUEST_FAILS, decisive, known, merlin_odds, read_record, suspicion
+from .belief import (
+    FIRST_QUEST_FAILS,
+    GUIDE,
+    decisive,
+    fails_needed,
+    known,
+    merlin_odds,
+    read_record,
+    suspicion,
+)
 
 View = Mapping[str, Any]  # a seat's view (``engine.view``: a ``SeatView``), only read here
 Prompt = dict[str, Any]
@@ -31,13 +39,6 @@ def _quest(view: View, prompt: Prompt | None = None) -> int | None:
     return int(choices[0]) if choices else None
 
 
-def _fails_needed(view: View, quest: int | None) -> int:
-    track = view.get("track") or []
-    if quest is None or quest >= len(track):
-        return 1
-    return int(track[quest].get("fails_needed") or 1)
-
-
 def score(view: View) -> tuple[int, int]:
     """(quests passed, quests failed) so far."""
     results = [t.get("result") for t in view.get("track") or []]
@@ -47,7 +48,10 @@ def score(view: View) -> tuple[int, int]:
 def _guides(view: View, rng: random.Random) -> bool:
     """Whether Merlin lets what he knows decide this move (``GUIDE`` of the time; always once Evil has two
     fails); otherwise he moves on the public record alone, as a Servant in his seat would."""
-    return _merlin(view) and rng.random() < (belief.GUIDE_LATE if score(view)[1] >= 2 else belief.GUIDE)
+    if not _merlin(view):
+        return False
+    draw = rng.random()  # (drawn either way: a game replays the same whether Evil has two fails or not)
+    return score(view)[1] >= 2 or draw < GUIDE
 
 
 def public_record(view: View) -> View:
@@ -80,7 +84,7 @@ def propose(view: View, prompt: Prompt, rng: random.Random) -> Action:
         evil, _ = known(view)
         public = suspicion(as_servant(view))
         others = sorted(targets, key=lambda s: (public[s], rng.random()))
-        need = _fails_needed(view, quest if quest is not None else _quest(view, prompt))
+        need = fails_needed(view, quest if quest is not None else _quest(view, prompt))
         if need >= 2:
             mates = [s for s in others if s in evil]
             others = mates[:need - 1] + [s for s in others if s not in mates[:need - 1]]
@@ -116,7 +120,7 @@ def _good_vote(view: View, team: list[int], rng: random.Random) -> bool:
     saw (``_guides``): then he rejects it; once Evil has two fails, he votes on all he knows."""
     me = view["you"]["seat"]
     fifth = int(view.get("vote_track") or 0) >= 4
-    if _merlin(view) and (score(view)[1] < 2 or belief.GUIDE_LATE < 1):
+    if _merlin(view) and score(view)[1] < 2:
         evil, _ = known(view)
         if not fifth and me not in team and set(team) & evil and view.get("leader") != me and _guides(view, rng):
             return False
@@ -145,7 +149,7 @@ def vote(view: View, prompt: Prompt, rng: random.Random) -> Action:
     else:
         evil, _ = known(view)
         approve = _good_vote(as_servant(view), team, rng)
-        if me in team and decisive(*score(view)) and len(set(team) & evil) >= _fails_needed(view, _quest(view)):
+        if me in team and decisive(*score(view)) and len(set(team) & evil) >= fails_needed(view, _quest(view)):
             approve = True
     return Action(seat=me, kind="vote", choice="approve" if approve else "reject")
 
@@ -162,7 +166,7 @@ def card(view: View, prompt: Prompt, rng: random.Random, fail_rate: float) -> Ac
     if evil_side(view) and failing:
         evil, _ = known(view)
         team = set(view.get("team") or [])
-        need = _fails_needed(view, _quest(view))
+        need = fails_needed(view, _quest(view))
         on = sorted(team & evil) or [me]
         passed, failed = score(view)
         if need >= 2:
