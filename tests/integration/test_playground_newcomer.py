@@ -220,7 +220,11 @@ def test_simulated_players_decide_from_their_own_seats_view_only_and_play_for_th
     pg.fake.touch()
     assert wait_for(pg, lambda: any("Game over" in t for t in pg.fake.texts(GROUP_ID))), pg.fake.texts(GROUP_ID)[-2:]
     seat_of = {s.user_id: i for i, s in enumerate(seats)}
-    assert decided and {a.kind for _, _, a in decided} >= {"propose", "vote", "play", "give_excalibur"}
+    kinds = {a.kind for _, _, a in decided}
+    assert decided and kinds >= {"propose", "vote", "give_excalibur"}
+    # quest cards were played, unless the game ended before any quest: No Confidence on the first round's fifth
+    # team (a rejection: the fifth, Evil wins), about 1 game in 6 of this set-up
+    assert "play" in kinds or any(a.kind == "plot_no_confidence" and a.choice == "play" for _, _, a in decided)
     harms = []
     for user, view, action in decided:
         assert view["you"]["seat"] == seat_of[user] == action.seat  # its own seat's view, nobody else's

@@ -96,32 +96,49 @@ def test_no_confidence_is_played_against_evil_teams_and_never_as_the_fifth_rejec
 
 
 @pytest.mark.parametrize("setup", sorted(SETUPS))
-def test_evil_votes_and_leads_as_a_servant_in_its_seat_would(setup):
-    """Every vote and every proposal of an Evil seat in seeded self-play games is the one a Servant in that
-    seat would make on the same public record (the same draws), but for the two exceptions: a team it is on
-    that can fail the quest deciding the game (approved), a quest needing two fails (a mate on the team)."""
+def test_evil_leads_as_a_servant_in_its_seat_would(setup):
+    """Every proposal of an Evil seat in seeded self-play games is the one a Servant in that seat would make
+    on the same public record (the same draws), but on a quest needing two fails (a mate on the team)."""
     theme, n, roles, options = SETUPS[setup]
     compared = 0
-    for seed in range(4):
+    for seed in range(6):
         state, _ = new_game(GameConfig(theme=theme, players=n, roles=tuple(roles), options=options), seed)
         rng = random.Random(seed)
         while not state.over:
             seat = rng.choice(actors(state))
             v = view(state, seat)
             prompt = (v["you"].get("prompts") or [None])[0]
-            need = [t["fails_needed"] for t in v.get("track") or []]
-            deciding = 2 in score(v) and seat in (v.get("team") or [])
-            if prompt and v["you"]["side"] == "evil" and (
-                    (prompt["kind"] == "vote" and not deciding)
-                    or (prompt["kind"] == "propose" and set(need) == {1})):
+            if prompt and v["you"]["side"] == "evil" and prompt["kind"] == "propose":
                 draw = rng.random()
-                assert policy.decide(v, random.Random(draw), prompt=prompt) == \
-                    policy.decide(as_servant(v), random.Random(draw), prompt=prompt)
-                compared += 1
+                mine = policy.decide(v, random.Random(draw), prompt=prompt)
+                quest = mine.quest if mine.quest is not None else v.get("quest")
+                if quest is not None and v["track"][quest]["fails_needed"] == 1:
+                    assert mine == policy.decide(as_servant(v), random.Random(draw), prompt=prompt)
+                    compared += 1
             action = policy.decide(v, rng)
             assert action is not None
             state, _ = apply_action(state, action)
-    assert compared > 20
+    assert compared > 5
+
+
+def _record(votes: list[str]) -> list[dict]:
+    """Proposals of round 1 (quest 0, 5 players), led by seats 0, 1, 3: each a team of the Leader and the
+    next seat, with ``votes``."""
+    return [{"round": 1, "quest": 0, "leader": leader, "team": [leader, leader + 1], "votes": letters,
+             "approved": False} for leader, letters in zip((0, 1, 3), votes, strict=False)]
+
+
+def test_evil_votes_as_the_good_seats_at_the_table_have_voted():
+    """Off the team, Evil approves about as often as the Good seats off the team did on the earlier
+    proposals; on a bare record, it votes as a Servant in its seat would."""
+    def approvals(votes: list[str]) -> int:
+        return sum(_vote([0, 1], [], leader=0, vote_track=3, proposals=_record(votes), draw=d) == "approve"
+                   for d in range(60))
+
+    # seats 0, 1, 3 are Good (seat 2 votes, seat 4 is its mate): off the teams, 0, 1 and 3 approved
+    assert approvals(["AARAR", "AAAAR", "ARRAA"]) > 40
+    assert approvals(["AARRR", "RAARR", "RRRAA"]) == 0  # they rejected: so does Evil (so would a Servant)
+    assert _vote([0, 1], [], leader=0) == _vote([0, 1], [], leader=0, role="servant", side="good")
 
 
 def _vote(team: list[int], track: list[bool | None], *, seat: int = 2, role: str = "minion", side: str = "evil",
@@ -145,16 +162,13 @@ def test_evil_approves_a_team_it_is_on_that_can_fail_the_quest_deciding_the_game
     assert _vote([0, 4, 1], [False, False]) == _vote([0, 4, 1], [False, False], role="servant", side="good")
 
 
-def test_merlin_rejects_some_teams_with_evil_he_saw_and_votes_on_others_as_a_servant_would(monkeypatch):
-    """Off the team (not the fifth, Evil short of two fails), Merlin votes as a Servant in his seat would, but
-    rejects a team with an Evil player he saw ``GUIDE`` of the time where that Servant would approve it:
-    every such vote of Merlin in seeded self-play games, asked again with 40 draws. (Servants approve teams
-    more easily here, so that there are such teams: the policy's own Servants seldom approve a team they
-    are not on.)"""
+def test_merlin_rejects_some_teams_with_evil_he_saw_and_votes_on_others_as_a_servant_would():
+    """Until Evil has two fails, Merlin votes as a Servant in his seat would, but rejects a team he is on (not
+    as its Leader, not the fifth) with an Evil player he saw ``GUIDE`` of the time where that Servant would
+    approve it: every such vote of Merlin in seeded self-play games, asked again with 40 draws."""
     from engine.policy import moves
     from engine.policy.belief import GUIDE
-    monkeypatch.setattr(moves, "APPROVE_RATIO", 0.5)
-    guided = clean = 0
+    guided = same = 0
     rejects = []
     for seed in range(30):
         state, _ = new_game(GameConfig(players=7, roles=("merlin", "assassin")), seed)
@@ -164,24 +178,22 @@ def test_merlin_rejects_some_teams_with_evil_he_saw_and_votes_on_others_as_a_ser
             v = view(state, seat)
             prompt = v["you"]["prompts"][0]
             team = set(v.get("team") or [])
-            if prompt["kind"] == "vote" and v["you"]["role"] == "merlin" and seat not in team and \
-                    v["leader"] != seat and v["vote_track"] < 4 and score(v)[1] < 2:
+            if prompt["kind"] == "vote" and v["you"]["role"] == "merlin" and v["leader"] != seat and \
+                    v["vote_track"] < 4 and score(v)[1] < 2:
                 evil, _ = policy.known(v)
                 seen = moves.public_record(v)  # (what a Servant in his seat knows)
                 servant = {**seen, "you": {**seen["you"], "role": "servant"}}
                 mine = [policy.decide(v, random.Random(d), prompt=prompt).choice for d in range(40)]
                 theirs = [policy.decide(servant, random.Random(d), prompt=prompt).choice for d in range(40)]
-                if not team & evil:
-                    assert mine == theirs
-                    clean += 1
-                elif set(theirs) == {"approve"}:
+                if seat in team and team & evil and set(theirs) == {"approve"}:
                     rejects.append(mine.count("reject") / 40)
                     guided += 1
-                else:
-                    assert mine == theirs  # a team the Servant rejects anyway
+                else:  # off the team, a team without Evil, or one the Servant rejects anyway
+                    assert mine == theirs
+                    same += 1
             state, _ = apply_action(state, policy.decide(v, rng))
-    assert clean and guided >= 5
-    assert abs(sum(rejects) / len(rejects) - GUIDE) < 0.1
+    assert same and guided >= 10
+    assert abs(sum(rejects) / len(rejects) - GUIDE) < 0.06
 
 
 def test_a_leader_off_his_own_team_is_suspect_and_his_team_rejected():
@@ -197,25 +209,26 @@ def test_a_leader_off_his_own_team_is_suspect_and_his_team_rejected():
 
 
 def test_a_lone_rejection_of_a_team_makes_its_members_suspect():
-    """A seat that rejects a team the others approve reads as Merlin seeing Evil on it."""
+    """A member who rejects a team the other members approve reads as Merlin seeing Evil on it."""
     def suspicion(votes: str) -> list[float]:
         return policy.suspicion({
             "you": {"seat": 2, "side": "good", "role": "servant", "knowledge": [], "prompts": []}, "players": 7,
             "roles_in_play": ["assassin", "merlin"], "quests": [],
             "track": [{"quest": i, "result": None, "fails_needed": 1} for i in range(5)],
-            "proposals": [{"round": 1, "quest": 0, "leader": 0, "team": [0, 1], "votes": votes, "approved": True}]})
+            "proposals": [{"round": 1, "quest": 0, "leader": 0, "team": [0, 1, 3, 5], "votes": votes,
+                           "approved": True}]})
     quiet, lone = suspicion("AAAAAAA"), suspicion("AAAAARA")
-    assert lone[0] > quiet[0] and lone[1] > quiet[1]
+    assert lone[0] > quiet[0] and lone[1] > quiet[1] and lone[3] > quiet[3]
     assert lone[5] < quiet[5]  # the rejecting seat is Merlin (Good) more likely
 
 
 def test_the_assassin_names_the_seat_whose_votes_read_as_merlin():
-    """Seats 0 and 1 rejected teams with Evil on them only when everyone off the team did (a Servant would
-    too); seat 3 rejected one alone, when the others approved it: as Merlin, against as a Servant, seat 3's
-    record is the likelier (a count of rejected Evil teams would name seat 1)."""
+    """Seat 3 rejected a team with Evil (seat 4) it was on, which seat 0, on it too, approved; seat 1 rejected
+    more teams with Evil, but only off them, where everyone off them did: as Merlin, against as a Servant,
+    seat 3's record is the likelier (a count of rejected Evil teams would name seat 1)."""
     proposals = [{"round": r, "quest": 0, "leader": leader, "team": team, "votes": votes, "approved": False}
-                 for r, leader, team, votes in ((1, 4, [3, 4], "RRRAA"), (1, 2, [2, 3], "RRAAR"),
-                                                (1, 0, [0, 4], "AAARA"))]
+                 for r, leader, team, votes in ((1, 4, [0, 3, 4], "ARARA"), (1, 2, [0, 1, 2], "AAARA"),
+                                                (1, 0, [0, 4], "ARRRA"), (2, 4, [0, 4], "ARARA"))]
     v = {"you": {"seat": 2, "side": "evil", "role": "assassin", "knowledge": [
         {"seat": 4, "label": "evil", "source": "reveal"}], "prompts": []}, "players": 5,
          "roles_in_play": ["assassin", "merlin"], "proposals": proposals, "quests": [],

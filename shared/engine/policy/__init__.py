@@ -14,10 +14,11 @@ what its seat does not know. It plays for its side (``moves``), on what it belie
   card with Excalibur only on a player it knows (or all but knows) to be Evil, looks with the Lady at
   the seat it is least sure of, and overrules an approved team with No Confidence only when it knows
   an Evil player is on it (never as the fifth rejection). Merlin leads and votes as a Servant in his
-  seat would, but guides some of the time (``belief.GUIDE``: rejects a team with an Evil player he saw,
-  leads a team without them) and always once Evil has two fails;
-* Evil hides: it votes and leads as a Servant in its seat would on the same record (a mate on the team
-  when two fails are needed; its own team approved when that quest decides the game), fails quests
+  seat would, but some of the time (``belief.GUIDE``) rejects a team he is on with an Evil player he
+  saw; once Evil has two fails, he leads and votes on all he knows;
+* Evil hides: it leads as a Servant in its seat would on the same record (a mate on the team when two
+  fails are needed), votes as the Good seats at the table have voted, on the team or off it (its own
+  team approved when that quest decides the game), fails quests
   (seldom the first; only one of the known mates on a team does, unless two fails are needed; always
   when the quest decides the game), turns a Good card with Excalibur, overrules teams without Evil
   (always the fifth), and assassinates the Good seat whose votes read most as Merlin's against as a

@@ -11,11 +11,12 @@ record is when the policy plays those roles:
   quest that decides the game; a fail count a team could not produce is all but ruled out;
 * teams: an Evil Leader picks as a Servant in his seat would (but puts a mate on a quest needing two
   fails); a Good Leader is on his own team;
-* votes: the policy's Evil votes as a Servant in its seat would (its votes tell nothing), except that
-  it approves a team it is on that can fail the quest deciding the game (``decisive``); Merlin votes as
-  a Servant would, except that ``GUIDE`` of the time (always once Evil has two fails) he rejects a team
-  with Evil he is not on. How a Servant votes is read off the table: the share of the other voters off
-  the team who rejected it;
+* votes: the policy's Evil votes as the Good seats have (its votes tell nothing), except that it
+  approves a team it is on that can fail the quest deciding the game (``decisive``); Merlin votes as a
+  Servant would, except that ``GUIDE`` of the time he rejects a team with Evil he is on (not as its
+  Leader), and once Evil has two fails he rejects every team with Evil and approves every one without.
+  How a Servant votes is read off the table: the share of the other voters like him (on the team, or
+  off it; not the Leader) who voted so;
 * Percival's two thumbs (one is Morgana when she is in play; Merlin is one of them).
 
 :func:`merlin_odds` is also the Assassin's reading: for each Good seat, the log-likelihood ratio of its
@@ -35,8 +36,8 @@ View = Mapping[str, Any]  # a seat's view (``engine.view``: a ``SeatView``), onl
 
 EVIL_FAILS = 0.85  # how often the policy's Evil fails a quest it need not (``decide``'s ``fail_rate``)
 FIRST_QUEST_FAILS = 0.3  # ... on the first quest, as a share of that (a fail there shows a spy for little)
-GUIDE = 0.35  # how often Merlin lets what he knows decide a vote off the team or a team he leads (always once
-# Evil has two fails)
+GUIDE = 0.1  # how often Merlin rejects a team he is on with an Evil player he saw (always once Evil has two
+# fails: then he also approves a team without Evil he is off, and leads one; before, he leads as a Servant)
 IMPOSSIBLE = 0.02  # a fail count the team could not produce (special cards, switched Lancelots...)
 SLIP = 0.05  # the least likelihood of a vote against the policy's rule (a human seat may differ)
 LOG_SLIP = log(SLIP)
@@ -121,11 +122,12 @@ def _quest_odds(view: View) -> list[tuple[int, list[float]]]:
 @dataclass(frozen=True)
 class Record:
     """The public record, read for the roles' likelihoods. Per proposal with votes: its team, and per seat
-    the log-likelihood ratio of its vote as Merlin against as a Servant if the team holds Evil (``dirty``;
-    on a clean team Merlin votes as a Servant); on a decisive proposal, per member, of its vote as Evil
+    the log-likelihood ratio of its vote as Merlin against as a Servant if the team holds Evil (``dirty``)
+    and if it does not (``clean``); on a decisive proposal, per member, of its vote as Evil
     against as a Servant if the team can fail its quest (``decisive``). Per proposal: who led what."""
     teams: list[int]
     dirty: list[list[float]]
+    clean: list[list[float]]
     decisive: list[tuple[int, int, list[float]]]  # (proposal, fails needed, per seat)
     leaders: list[tuple[int, int, int, float]]  # every proposal: (team, Leader, fails needed, Merlin's GUIDE then)
 
@@ -140,28 +142,34 @@ def read_record(view: View) -> Record:
     n = int(view["players"])
     teams: list[int] = []
     dirty: list[list[float]] = []
+    clean: list[list[float]] = []
     deciding: list[tuple[int, int, list[float]]] = []
     leaders: list[tuple[int, int, int, float]] = []
     index: dict[int, int] = {}
     for p in view.get("proposals") or []:
         index[p["round"]] = index.get(p["round"], -1) + 1
         passed, failed = _score_before(view, p["round"])
-        guide = 1.0 - SLIP if failed >= 2 else GUIDE
-        leaders.append((_mask(p["team"]), int(p["leader"]), fails_needed(view, p["quest"]), guide))
+        late = failed >= 2  # Merlin guides every move (read as all but every move: a human seat may differ)
+        leaders.append((_mask(p["team"]), int(p["leader"]), fails_needed(view, p["quest"]),
+                        1 - SLIP if late else 0.0))
         votes = (p.get("votes") or "")[:n]
         if not votes:
             continue
         team = set(p["team"])
         fifth = index[p["round"]] >= 4
-        off = [s for s, x in enumerate(votes) if x in "AR" and s not in team and s != p["leader"]]
         d = [0.0] * n
-        if not fifth:
-            for s in off:
-                reject = _share([votes[t] for t in off if t != s], "R")
-                d[s] = log((guide + (1 - guide) * reject) / reject) if votes[s] == "R" else log(1 - guide)
+        c = [0.0] * n
+        if not fifth:  # Merlin rejects a team with Evil he is on; late, approves one without he is off
+            for on_team, row, letter, g in ((True, d, "R", 1 - SLIP if late else GUIDE),
+                                            (False, c, "A", 1 - SLIP if late else 0.0)):
+                like = [s for s, x in enumerate(votes) if x in "AR" and (s in team) == on_team and s != p["leader"]]
+                for s in like:
+                    share = _share([votes[t] for t in like if t != s], letter)
+                    row[s] = log((g + (1 - g) * share) / share) if votes[s] == letter else log(1 - g)
         k = len(teams)
         teams.append(_mask(team))
         dirty.append(d)
+        clean.append(c)
         if decisive(passed, failed) and not fifth:  # an Evil member approves a team that can fail
             on = [votes[s] for s in team if s < len(votes) and votes[s] in "AR"]
             yes = _share(on, "A")
@@ -170,7 +178,7 @@ def read_record(view: View) -> Record:
                 if s < len(votes) and votes[s] in "AR":
                     evil_yes[s] = -log(yes) if votes[s] == "A" else LOG_SLIP
             deciding.append((k, fails_needed(view, p["quest"]), evil_yes))
-    return Record(teams, dirty, deciding, leaders)
+    return Record(teams, dirty, clean, deciding, leaders)
 
 
 def merlin_odds(record: Record, evil: int, seats: Sequence[int], *, teams: bool = False) -> dict[int, float]:
@@ -179,10 +187,10 @@ def merlin_odds(record: Record, evil: int, seats: Sequence[int], *, teams: bool 
     guides; a Servant's, taken as half the time). Good's belief leaves the teams out: every Leader picks
     the seats he trusts, and reading each team as perhaps Merlin's makes the table trust the same few."""
     out = {s: 0.0 for s in seats}
-    for team, row in zip(record.teams, record.dirty, strict=True):
-        if team & evil:
-            for s in seats:
-                out[s] += row[s]
+    for team, dirty, clean in zip(record.teams, record.dirty, record.clean, strict=True):
+        row = dirty if team & evil else clean
+        for s in seats:
+            out[s] += row[s]
     if teams:
         for team, leader, _, guide in record.leaders:
             if leader in out:

@@ -22,6 +22,7 @@ View = Mapping[str, Any]  # a seat's view (``engine.view``: a ``SeatView``), onl
 Prompt = dict[str, Any]
 
 APPROVE_RATIO = 0.85  # Good approves a team at least this likely to be clean, relative to the best team
+SERVANT_VOTES = 0.5  # how many of the table's votes Evil's own Servant reading counts for when it votes
 
 
 def evil_side(view: View) -> bool:
@@ -45,13 +46,11 @@ def score(view: View) -> tuple[int, int]:
     return sum(r is True for r in results), sum(r is False for r in results)
 
 
-def _guides(view: View, rng: random.Random) -> bool:
-    """Whether Merlin lets what he knows decide this move (``GUIDE`` of the time; always once Evil has two
-    fails); otherwise he moves on the public record alone, as a Servant in his seat would."""
-    if not _merlin(view):
-        return False
+def _guides(view: View, rng: random.Random, early: float) -> bool:
+    """Whether Merlin lets what he knows decide this move: ``early`` of the time, always once Evil has two
+    fails; otherwise he moves on the public record alone, as a Servant in his seat would."""
     draw = rng.random()  # (drawn either way: a game replays the same whether Evil has two fails or not)
-    return score(view)[1] >= 2 or draw < GUIDE
+    return score(view)[1] >= 2 or draw < early
 
 
 def public_record(view: View) -> View:
@@ -75,7 +74,7 @@ def _size(prompt: Prompt, quest: int | None) -> int:
 
 def propose(view: View, prompt: Prompt, rng: random.Random) -> Action:
     """Itself and the seats a Servant in its seat would trust most; Evil puts a mate on when the quest
-    needs two fails; Merlin, when he guides, leaves off the Evil players he saw."""
+    needs two fails; Merlin, once Evil has two fails, leaves off the Evil players he saw."""
     me = view["you"]["seat"]
     quest = rng.choice(prompt["quests"]) if prompt.get("quests") else None
     size = _size(prompt, quest)
@@ -90,7 +89,7 @@ def propose(view: View, prompt: Prompt, rng: random.Random) -> Action:
             others = mates[:need - 1] + [s for s in others if s not in mates[:need - 1]]
     elif _merlin(view):
         evil, _ = known(view)
-        guides = _guides(view, rng)
+        guides = _guides(view, rng, 0.0)
         p = _public_suspicion(view)
         others = sorted(targets, key=lambda s: (guides and s in evil, p[s], rng.random()))
     else:
@@ -116,13 +115,14 @@ def as_servant(view: View) -> View:
 def _good_vote(view: View, team: list[int], rng: random.Random) -> bool:
     """Good approves a team about as likely to be clean as the best it could pick (always the fifth team:
     its rejection hands Evil the game), never one with a player it knows to be Evil; its own, always.
-    Merlin votes so on the public record, except when he guides a vote off a team with an Evil player he
-    saw (``_guides``): then he rejects it; once Evil has two fails, he votes on all he knows."""
+    Merlin votes so on the public record, except that ``GUIDE`` of the time (``_guides``) he rejects a team
+    he is on (not as its Leader) with an Evil player he saw; once Evil has two fails, he votes on all he
+    knows."""
     me = view["you"]["seat"]
     fifth = int(view.get("vote_track") or 0) >= 4
     if _merlin(view) and score(view)[1] < 2:
         evil, _ = known(view)
-        if not fifth and me not in team and set(team) & evil and view.get("leader") != me and _guides(view, rng):
+        if not fifth and me in team and set(team) & evil and view.get("leader") != me and _guides(view, rng, GUIDE):
             return False
         view = public_record(view)
     evil, _ = known(view)
@@ -139,9 +139,28 @@ def _good_vote(view: View, team: list[int], rng: random.Random) -> bool:
     return _clean(p, team) >= APPROVE_RATIO * best
 
 
+def _table_votes(view: View, on: bool, evil: set[int]) -> tuple[int, int]:
+    """(approvals, votes) of the Good seats (as far as ``evil`` tells) on the earlier proposals, on the team
+    (``on``) or off it; but not a Leader's vote, nor any on a round's fifth team."""
+    yes = votes = 0
+    index: dict[int, int] = {}
+    for p in view.get("proposals") or []:
+        index[p["round"]] = index.get(p["round"], -1) + 1
+        if index[p["round"]] >= 4:
+            continue
+        for s, x in enumerate((p.get("votes") or "")[:int(view["players"])]):
+            if x in "AR" and s not in evil and s != p["leader"] and (s in p["team"]) == on:
+                votes += 1
+                yes += x == "A"
+    return yes, votes
+
+
 def vote(view: View, prompt: Prompt, rng: random.Random) -> Action:
-    """Good: ``_good_vote``. Evil votes as a Servant in its seat would on the same record (its votes tell
-    nothing), except that it approves a team it is on that can fail the quest deciding the game."""
+    """Good: ``_good_vote``. Evil votes as the Good seats at the table have (its votes tell nothing): it
+    approves a team (not the fifth, not its own) as often as they approved on the earlier proposals, on
+    the team or off it as it is now, its vote as a Servant in its seat counting as ``SERVANT_VOTES`` of
+    theirs (all of it on a bare record); and it approves a team it is on that can fail the quest deciding
+    the game."""
     me = view["you"]["seat"]
     team = list((prompt.get("info") or {}).get("team") or view.get("team") or [])
     if not evil_side(view):
@@ -149,6 +168,9 @@ def vote(view: View, prompt: Prompt, rng: random.Random) -> Action:
     else:
         evil, _ = known(view)
         approve = _good_vote(as_servant(view), team, rng)
+        if int(view.get("vote_track") or 0) < 4 and view.get("leader") != me:
+            yes, votes = _table_votes(view, me in team, evil)
+            approve = rng.random() < (yes + SERVANT_VOTES * approve) / (votes + SERVANT_VOTES)
         if me in team and decisive(*score(view)) and len(set(team) & evil) >= fails_needed(view, _quest(view)):
             approve = True
     return Action(seat=me, kind="vote", choice="approve" if approve else "reject")
