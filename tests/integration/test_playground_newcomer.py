@@ -218,13 +218,20 @@ def test_simulated_players_decide_from_their_own_seats_view_only_and_play_for_th
     pg.worker.call(lambda: set_settings(__import__("app").service().repo, GROUP_ID, theme, roles, options))
     pg.simulated.driver.start_at = len(seats)
     pg.fake.touch()
-    assert wait_for(pg, lambda: any("Game over" in t for t in pg.fake.texts(GROUP_ID))), pg.fake.texts(GROUP_ID)[-2:]
+
+    def over() -> int:
+        return sum("Game over" in t for t in pg.fake.texts(GROUP_ID))
+
+    for _ in range(3):  # a game may end before any quest (No Confidence on the first round's fifth team, a fifth
+        # rejection: Evil wins), about 1 game in 6 of this set-up: then another game, on the same page
+        ended = over()
+        assert wait_for(pg, lambda ended=ended: over() > ended), pg.fake.texts(GROUP_ID)[-2:]
+        if any(a.kind == "play" for _, _, a in decided):
+            break
+        pg.send(seats[0].user_id, GROUP_ID, "/newgame")
+        pg.fake.touch()
     seat_of = {s.user_id: i for i, s in enumerate(seats)}
-    kinds = {a.kind for _, _, a in decided}
-    assert decided and kinds >= {"propose", "vote", "give_excalibur"}
-    # quest cards were played, unless the game ended before any quest: No Confidence on the first round's fifth
-    # team (a rejection: the fifth, Evil wins), about 1 game in 6 of this set-up
-    assert "play" in kinds or any(a.kind == "plot_no_confidence" and a.choice == "play" for _, _, a in decided)
+    assert decided and {a.kind for _, _, a in decided} >= {"propose", "vote", "play", "give_excalibur"}
     harms = []
     for user, view, action in decided:
         assert view["you"]["seat"] == seat_of[user] == action.seat  # its own seat's view, nobody else's

@@ -24,7 +24,7 @@ votes (and teams) as Merlin against as a Servant, given the Evil seats.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from math import exp, log
@@ -77,6 +77,14 @@ def _score_before(view: View, round_: int) -> tuple[int, int]:
     """(quests passed, quests failed) before round ``round_``."""
     done = [q.get("success") for q in view.get("quests") or [] if q["round"] < round_]
     return done.count(True), done.count(False)
+
+
+def numbered(view: View) -> Iterator[tuple[int, Mapping[str, Any]]]:
+    """The view's proposals, each with its number in its round (0 for the first; 4 for the fifth)."""
+    index: dict[int, int] = {}
+    for p in view.get("proposals") or []:
+        index[p["round"]] = index.get(p["round"], -1) + 1
+        yield index[p["round"]], p
 
 
 def decisive(passed: int, failed: int) -> bool:
@@ -145,9 +153,7 @@ def read_record(view: View) -> Record:
     clean: list[list[float]] = []
     deciding: list[tuple[int, int, list[float]]] = []
     leaders: list[tuple[int, int, int, float]] = []
-    index: dict[int, int] = {}
-    for p in view.get("proposals") or []:
-        index[p["round"]] = index.get(p["round"], -1) + 1
+    for number, p in numbered(view):
         passed, failed = _score_before(view, p["round"])
         late = failed >= 2  # Merlin guides every move (read as all but every move: a human seat may differ)
         leaders.append((_mask(p["team"]), int(p["leader"]), fails_needed(view, p["quest"]),
@@ -156,12 +162,12 @@ def read_record(view: View) -> Record:
         if not votes:
             continue
         team = set(p["team"])
-        fifth = index[p["round"]] >= 4
+        fifth = number >= 4
         d = [0.0] * n
         c = [0.0] * n
         if not fifth:  # Merlin rejects a team with Evil he is on; late, approves one without he is off
-            for on_team, row, letter, g in ((True, d, "R", 1 - SLIP if late else GUIDE),
-                                            (False, c, "A", 1 - SLIP if late else 0.0)):
+            guided = [(True, d, "R", 1 - SLIP if late else GUIDE)] + ([(False, c, "A", 1 - SLIP)] if late else [])
+            for on_team, row, letter, g in guided:
                 like = [s for s, x in enumerate(votes) if x in "AR" and (s in team) == on_team and s != p["leader"]]
                 for s in like:
                     share = _share([votes[t] for t in like if t != s], letter)

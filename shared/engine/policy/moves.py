@@ -14,6 +14,7 @@ from .belief import (
     fails_needed,
     known,
     merlin_odds,
+    numbered,
     read_record,
     suspicion,
 )
@@ -143,10 +144,8 @@ def _table_votes(view: View, on: bool, evil: set[int]) -> tuple[int, int]:
     """(approvals, votes) of the Good seats (as far as ``evil`` tells) on the earlier proposals, on the team
     (``on``) or off it; but not a Leader's vote, nor any on a round's fifth team."""
     yes = votes = 0
-    index: dict[int, int] = {}
-    for p in view.get("proposals") or []:
-        index[p["round"]] = index.get(p["round"], -1) + 1
-        if index[p["round"]] >= 4:
+    for number, p in numbered(view):
+        if number >= 4:
             continue
         for s, x in enumerate((p.get("votes") or "")[:int(view["players"])]):
             if x in "AR" and s not in evil and s != p["leader"] and (s in p["team"]) == on:
