@@ -8,6 +8,8 @@ import random
 import pytest
 
 from engine import GameConfig, actors, apply_action, new_game, policy, view
+from engine.policy import moves
+from engine.policy.belief import GUIDE, decisive
 from engine.policy.moves import as_servant, score
 from tests.reliability.support import SETUPS
 from tests.unit.policy_checks import harms_good
@@ -162,38 +164,122 @@ def test_evil_approves_a_team_it_is_on_that_can_fail_the_quest_deciding_the_game
     assert _vote([0, 4, 1], [False, False]) == _vote([0, 4, 1], [False, False], role="servant", side="good")
 
 
-def test_merlin_rejects_some_teams_with_evil_he_saw_and_votes_on_others_as_a_servant_would():
-    """Until Evil has two fails, Merlin votes as a Servant in his seat would, but rejects a team he is on (not
-    as its Leader, not the fifth) with an Evil player he saw ``GUIDE`` of the time where that Servant would
-    approve it: every such vote of Merlin in seeded self-play games, asked again with 40 draws."""
-    from engine.policy import moves
-    from engine.policy.belief import GUIDE
-    guided = same = 0
-    rejects = []
-    for seed in range(30):
-        state, _ = new_game(GameConfig(players=7, roles=("merlin", "assassin")), seed)
+def _decisions(players: int, seeds: range):
+    """Every decision of seeded self-play games (base set-up): (the seat's view, its prompt); each game goes
+    on with the policy's answer, whatever the caller asks the policy meanwhile."""
+    for seed in seeds:
+        state, _ = new_game(GameConfig(players=players, roles=("merlin", "assassin")), seed)
         rng = random.Random(seed)
         while not state.over:
-            seat = rng.choice(actors(state))
-            v = view(state, seat)
-            prompt = v["you"]["prompts"][0]
-            team = set(v.get("team") or [])
-            if prompt["kind"] == "vote" and v["you"]["role"] == "merlin" and v["leader"] != seat and \
-                    v["vote_track"] < 4 and score(v)[1] < 2:
-                evil, _ = policy.known(v)
-                seen = moves.public_record(v)  # (what a Servant in his seat knows)
-                servant = {**seen, "you": {**seen["you"], "role": "servant"}}
-                mine = [policy.decide(v, random.Random(d), prompt=prompt).choice for d in range(40)]
-                theirs = [policy.decide(servant, random.Random(d), prompt=prompt).choice for d in range(40)]
-                if seat in team and team & evil and set(theirs) == {"approve"}:
-                    rejects.append(mine.count("reject") / 40)
-                    guided += 1
-                else:  # off the team, a team without Evil, or one the Servant rejects anyway
-                    assert mine == theirs
-                    same += 1
+            v = view(state, rng.choice(actors(state)))
+            yield v, v["you"]["prompts"][0]
             state, _ = apply_action(state, policy.decide(v, rng))
+
+
+def _servant_in_his_seat(v: dict) -> dict:
+    """Merlin's view as a Servant in his seat would have it: the public record."""
+    seen = moves.public_record(v)
+    return {**seen, "you": {**seen["you"], "role": "servant"}}
+
+
+def _merlin_votes(players: int, seeds: range, late: bool):
+    """Every vote of Merlin in seeded self-play games (not as the Leader, not on a round's fifth team), before
+    Evil's second fail or after it (``late``): (his view, the Evil seats he saw, his answers and a Servant's
+    in his seat, each with 40 draws)."""
+    for v, prompt in _decisions(players, seeds):
+        if prompt["kind"] == "vote" and v["you"]["role"] == "merlin" and v["leader"] != v["you"]["seat"] and \
+                v["vote_track"] < 4 and (score(v)[1] >= 2) == late:
+            evil, _ = policy.known(v)
+            mine = [policy.decide(v, random.Random(d), prompt=prompt).choice for d in range(40)]
+            theirs = [policy.decide(_servant_in_his_seat(v), random.Random(d), prompt=prompt).choice
+                      for d in range(40)]
+            yield v, evil, mine, theirs
+
+
+def test_merlin_rejects_some_teams_with_evil_he_is_on_and_votes_on_others_as_a_servant_would():
+    """From three Evil players (7 here), until Evil has two fails, Merlin votes as a Servant in his seat would,
+    but rejects a team he is on (not as its Leader, not the fifth) with an Evil player he saw ``GUIDE`` of
+    the time where that Servant would approve it."""
+    guided = same = 0
+    rejects = []
+    for v, evil, mine, theirs in _merlin_votes(7, range(30), late=False):
+        team = set(v["team"])
+        if v["you"]["seat"] in team and team & evil and set(theirs) == {"approve"}:
+            rejects.append(mine.count("reject") / 40)
+            guided += 1
+        else:  # off the team, a team without Evil, or one the Servant rejects anyway
+            assert mine == theirs
+            same += 1
     assert same and guided >= 10
     assert abs(sum(rejects) / len(rejects) - GUIDE) < 0.06
+
+
+def test_at_five_players_merlin_votes_as_a_servant_until_evil_has_two_fails():
+    """With two Evil players (5 and 6 at the table), Merlin's early rejections of teams he was on passed no
+    more quests and showed him to the Assassin: until Evil's second fail he votes as a Servant in his seat."""
+    compared = dirty = 0
+    for v, evil, mine, theirs in _merlin_votes(5, range(30), late=False):
+        assert mine == theirs
+        compared += 1
+        dirty += bool(v["you"]["seat"] in v["team"] and set(v["team"]) & evil and set(theirs) == {"approve"})
+    assert compared > 50 and dirty >= 5  # (teams with Evil he was on, which the Servant approved, among them)
+
+
+@pytest.mark.parametrize("players", [5, 7])
+def test_once_evil_has_two_fails_merlin_rejects_every_team_with_evil_and_otherwise_votes_as_a_servant(players):
+    """Once Evil is one fail from winning, Merlin never approves a team with an Evil player he saw (but the
+    fifth), approves a team he is on without one, and votes on a team without Evil he is off as a Servant in
+    his seat would (approving those teams showed him to an Assassin that reads votes, and passed no more
+    quests)."""
+    kinds = {"dirty": 0, "on clean": 0, "off clean": 0}
+    for v, evil, mine, theirs in _merlin_votes(players, range(40), late=True):
+        team = set(v["team"])
+        if team & evil:
+            assert set(mine) == {"reject"}
+            kinds["dirty"] += 1
+        elif v["you"]["seat"] in team:
+            assert set(mine) == {"approve"}
+            kinds["on clean"] += 1
+        else:
+            assert mine == theirs
+            kinds["off clean"] += 1
+    assert kinds["dirty"] >= 5 and kinds["on clean"] >= 5 and kinds["off clean"] >= 1, kinds
+
+
+@pytest.mark.parametrize("players", [5, 7])
+def test_merlin_leads_as_a_servant_in_his_seat_would(players):
+    """Merlin's teams show nothing he saw: every proposal of his is the one a Servant in his seat would make
+    on the public record (the same draws), after Evil's second fail too."""
+    compared = late = 0
+    for v, prompt in _decisions(players, range(20)):
+        if prompt["kind"] == "propose" and v["you"]["role"] == "merlin":
+            assert policy.decide(v, random.Random(compared)) == policy.decide(_servant_in_his_seat(v),
+                                                                              random.Random(compared))
+            compared += 1
+            late += score(v)[1] >= 2
+    assert compared > 10 and late >= 2
+
+
+def test_on_a_quest_deciding_the_game_good_approves_only_a_team_about_as_clean_as_its_best():
+    """A Servant approves a team at least ``APPROVE_RATIO`` as likely to be clean as the best it could pick;
+    on a quest that decides the game, only one at least ``APPROVE_DECIDING`` as likely: every Servant vote
+    of seeded 5-player self-play games on a team between the two (not its Leader's, not the fifth)."""
+    def clean(p: list[float], seats) -> float:
+        out = 1.0
+        for s in seats:
+            out *= 1.0 - p[s]
+        return out
+
+    seen: dict[bool, set[str]] = {True: set(), False: set()}
+    for v, prompt in _decisions(5, range(60)):
+        seat = v["you"]["seat"]
+        if prompt["kind"] == "vote" and v["you"]["role"] == "servant" and v["leader"] != seat and \
+                v["vote_track"] < 4 and v["leader"] in v["team"]:
+            p = policy.suspicion(v)
+            best = clean(p, sorted((s for s in range(5) if s != seat), key=lambda s: p[s])[:len(v["team"]) - 1])
+            if moves.APPROVE_RATIO * best <= clean(p, v["team"]) < moves.APPROVE_DECIDING * best:
+                seen[decisive(*score(v))].add(policy.decide(v, random.Random(0), prompt=prompt).choice)
+    assert seen == {True: {"reject"}, False: {"approve"}}
 
 
 def test_a_leader_off_his_own_team_is_suspect_and_his_team_rejected():
@@ -223,15 +309,19 @@ def test_a_lone_rejection_of_a_team_makes_its_members_suspect():
 
 
 def test_the_assassin_names_the_seat_whose_votes_read_as_merlin():
-    """Seat 3 rejected a team with Evil (seat 4) it was on, which seat 0, on it too, approved; seat 1 rejected
-    more teams with Evil, but only off them, where everyone off them did: as Merlin, against as a Servant,
-    seat 3's record is the likelier (a count of rejected Evil teams would name seat 1)."""
-    proposals = [{"round": r, "quest": 0, "leader": leader, "team": team, "votes": votes, "approved": False}
-                 for r, leader, team, votes in ((1, 4, [0, 3, 4], "ARARA"), (1, 2, [0, 1, 2], "AAARA"),
-                                                (1, 0, [0, 4], "ARRRA"), (2, 4, [0, 4], "ARARA"))]
+    """Once Evil has two fails, seat 3 rejected a team with Evil (seat 4) it was on, which seat 0, on it too,
+    approved; seat 1 rejected more teams with Evil, but only off them, where everyone off them did: as
+    Merlin, against as a Servant, seat 3's record is the likelier (a count of rejected Evil teams would
+    name seat 1)."""
+    proposals = [{"round": r, "quest": 2, "leader": leader, "team": team, "votes": votes, "approved": False}
+                 for r, leader, team, votes in ((3, 4, [0, 3, 4], "ARARA"), (3, 2, [0, 1, 2], "AAARA"),
+                                                (3, 0, [0, 4], "ARRRA"), (4, 4, [0, 4], "ARARA"))]
+    quests = [{"round": r, "quest": r - 1, "team": [2, 4], "fails": 1, "fails_needed": 1, "success": False}
+              for r in (1, 2)]
     v = {"you": {"seat": 2, "side": "evil", "role": "assassin", "knowledge": [
         {"seat": 4, "label": "evil", "source": "reveal"}], "prompts": []}, "players": 5,
-         "roles_in_play": ["assassin", "merlin"], "proposals": proposals, "quests": [],
-         "track": [{"quest": i, "result": i < 3 or None, "fails_needed": 1} for i in range(5)]}
+         "roles_in_play": ["assassin", "merlin"], "proposals": proposals, "quests": quests,
+         "track": [{"quest": i, "result": [False, False, True, True, True][i], "fails_needed": 1}
+                   for i in range(5)]}
     prompt = {"kind": "assassinate", "seat": 2, "pick": 1, "targets": [0, 1, 3]}
     assert {policy.decide(v, random.Random(k), prompt=prompt).targets for k in range(20)} == {(3,)}

@@ -36,7 +36,7 @@ GAMES = {  # the options, and the games played: (seed, the seat typed), chosen f
          "good_sorcerer,evil_sorcerer,revealer", "--senior-junior-messengers", "--sorcerer-hidden"], [(4, 1), (4, 9)]),
     "rogues, trickster, untrustworthy servant, troublemaker, lady": (
         ["--players", "9", "--roles", "merlin,assassin,untrustworthy_servant,trickster,good_rogue,evil_rogue,troublemaker",
-         "--lady"], [(2, 1), (6, 6)]),
+         "--lady"], [(2, 1), (2, 6), (6, 6)]),
     "the resistance with plot cards and targeting": (
         ["--theme", "resistance", "--players", "6", "--plot-cards", "--targeting"], [(6, 1), (6, 3)]),
 }

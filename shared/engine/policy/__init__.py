@@ -8,14 +8,15 @@ what its seat does not know. It plays for its side (``moves``), on what it belie
   every Good seat as Merlin, by how likely the public record is when the policy plays those roles:
   the quests' fail counts, the Leaders' teams, the votes (read against the table's own votes, as Merlin
   against as a Servant), Percival's thumbs and the seat's knowledge (Lady of the Lake...);
-* Good puts itself and the least suspect seats on teams, approves teams about as clean as the best it
-  could pick, never one with a player it knows to be Evil or one its Leader left himself off (but the
-  fifth team of a round: its rejection hands Evil the game), plays a card counting as Success, turns a
-  card with Excalibur only on a player it knows (or all but knows) to be Evil, looks with the Lady at
-  the seat it is least sure of, and overrules an approved team with No Confidence only when it knows
-  an Evil player is on it (never as the fifth rejection). Merlin leads and votes as a Servant in his
-  seat would, but some of the time (``belief.GUIDE``) rejects a team he is on with an Evil player he
-  saw; once Evil has two fails, he leads and votes on all he knows;
+* Good puts itself and the least suspect seats on teams, approves teams nearly as clean as the best it
+  could pick (on a quest deciding the game, only about as clean), never one with a player it knows to be
+  Evil or one its Leader left himself off (but the fifth team of a round: its rejection hands Evil the
+  game), plays a card counting as Success, turns a card with Excalibur only on a player it knows (or all
+  but knows) to be Evil, looks with the Lady at the seat it is least sure of, and overrules an approved
+  team with No Confidence only when it knows an Evil player is on it (never as the fifth rejection).
+  Merlin leads and votes as a Servant in his seat would, but from three Evil players he rejects a team
+  he is on with an Evil player he saw some of the time (``belief.GUIDE``); once Evil has two fails, he
+  rejects every team with Evil and approves a team he is on without;
 * Evil hides: it leads as a Servant in its seat would on the same record (a mate on the team when two
   fails are needed), votes as the Good seats at the table have voted, on the team or off it (its own
   team approved when that quest decides the game), fails quests

@@ -13,14 +13,14 @@ record is when the policy plays those roles:
   fails); a Good Leader is on his own team;
 * votes: the policy's Evil votes as the Good seats have (its votes tell nothing), except that it
   approves a team it is on that can fail the quest deciding the game (``decisive``); Merlin votes as a
-  Servant would, except that ``GUIDE`` of the time he rejects a team with Evil he is on (not as its
-  Leader), and once Evil has two fails he rejects every team with Evil and approves every one without.
-  How a Servant votes is read off the table: the share of the other voters like him (on the team, or
-  off it; not the Leader) who voted so;
+  Servant would, except that he rejects a team with Evil he is on (not as its Leader): ``guide`` of the
+  time, every time once Evil has two fails (then he rejects those he is off too, where the Good seats
+  reject almost every team anyway: not read). How a Servant on the team votes is read off the table:
+  the share of the other members (not the Leader) who voted so;
 * Percival's two thumbs (one is Morgana when she is in play; Merlin is one of them).
 
 :func:`merlin_odds` is also the Assassin's reading: for each Good seat, the log-likelihood ratio of its
-votes (and teams) as Merlin against as a Servant, given the Evil seats.
+votes as Merlin against as a Servant, given the Evil seats.
 """
 from __future__ import annotations
 
@@ -36,8 +36,9 @@ View = Mapping[str, Any]  # a seat's view (``engine.view``: a ``SeatView``), onl
 
 EVIL_FAILS = 0.85  # how often the policy's Evil fails a quest it need not (``decide``'s ``fail_rate``)
 FIRST_QUEST_FAILS = 0.3  # ... on the first quest, as a share of that (a fail there shows a spy for little)
-GUIDE = 0.1  # how often Merlin rejects a team he is on with an Evil player he saw (always once Evil has two
-# fails: then he also approves a team without Evil he is off, and leads one; before, he leads as a Servant)
+GUIDE = 0.1  # how often Merlin rejects a team he is on with an Evil player he saw, from three Evil players
+# (at five and six players, never: there it passed no more quests and showed him); always once Evil has
+# two fails
 IMPOSSIBLE = 0.02  # a fail count the team could not produce (special cards, switched Lancelots...)
 SLIP = 0.05  # the least likelihood of a vote against the policy's rule (a human seat may differ)
 LOG_SLIP = log(SLIP)
@@ -87,6 +88,11 @@ def numbered(view: View) -> Iterator[tuple[int, Mapping[str, Any]]]:
         yield index[p["round"]], p
 
 
+def guide(view: View) -> float:
+    """How often Merlin rejects a team with Evil he is on, before Evil has two fails (``GUIDE``)."""
+    return GUIDE if evil_total(view) >= 3 else 0.0
+
+
 def decisive(passed: int, failed: int) -> bool:
     """Whether the quest to come decides the game (one side is one quest from winning)."""
     return passed >= 2 or failed >= 2
@@ -130,14 +136,13 @@ def _quest_odds(view: View) -> list[tuple[int, list[float]]]:
 @dataclass(frozen=True)
 class Record:
     """The public record, read for the roles' likelihoods. Per proposal with votes: its team, and per seat
-    the log-likelihood ratio of its vote as Merlin against as a Servant if the team holds Evil (``dirty``)
-    and if it does not (``clean``); on a decisive proposal, per member, of its vote as Evil
-    against as a Servant if the team can fail its quest (``decisive``). Per proposal: who led what."""
+    the log-likelihood ratio of its vote as Merlin against as a Servant if the team holds Evil (``dirty``);
+    on a decisive proposal, per member, of its vote as Evil against as a Servant if the team can fail its
+    quest (``decisive``). Per proposal: who led what."""
     teams: list[int]
     dirty: list[list[float]]
-    clean: list[list[float]]
     decisive: list[tuple[int, int, list[float]]]  # (proposal, fails needed, per seat)
-    leaders: list[tuple[int, int, int, float]]  # every proposal: (team, Leader, fails needed, Merlin's GUIDE then)
+    leaders: list[tuple[int, int, int]]  # every proposal: (team, Leader, fails needed)
 
 
 def _share(letters: Sequence[str], letter: str) -> float:
@@ -150,32 +155,28 @@ def read_record(view: View) -> Record:
     n = int(view["players"])
     teams: list[int] = []
     dirty: list[list[float]] = []
-    clean: list[list[float]] = []
     deciding: list[tuple[int, int, list[float]]] = []
-    leaders: list[tuple[int, int, int, float]] = []
+    leaders: list[tuple[int, int, int]] = []
+    early = guide(view)
     for number, p in numbered(view):
         passed, failed = _score_before(view, p["round"])
-        late = failed >= 2  # Merlin guides every move (read as all but every move: a human seat may differ)
-        leaders.append((_mask(p["team"]), int(p["leader"]), fails_needed(view, p["quest"]),
-                        1 - SLIP if late else 0.0))
+        leaders.append((_mask(p["team"]), int(p["leader"]), fails_needed(view, p["quest"])))
         votes = (p.get("votes") or "")[:n]
         if not votes:
             continue
         team = set(p["team"])
         fifth = number >= 4
         d = [0.0] * n
-        c = [0.0] * n
-        if not fifth:  # Merlin rejects a team with Evil he is on; late, approves one without he is off
-            guided = [(True, d, "R", 1 - SLIP if late else GUIDE)] + ([(False, c, "A", 1 - SLIP)] if late else [])
-            for on_team, row, letter, g in guided:
-                like = [s for s, x in enumerate(votes) if x in "AR" and (s in team) == on_team and s != p["leader"]]
-                for s in like:
-                    share = _share([votes[t] for t in like if t != s], letter)
-                    row[s] = log((g + (1 - g) * share) / share) if votes[s] == letter else log(1 - g)
+        if not fifth:  # Merlin rejects a team with Evil he is on (read as all but always once Evil has two
+            # fails: a human seat may differ)
+            g = 1 - SLIP if failed >= 2 else early
+            members = [s for s in team if s < len(votes) and votes[s] in "AR" and s != p["leader"]]
+            for s in members:
+                share = _share([votes[t] for t in members if t != s], "R")
+                d[s] = log((g + (1 - g) * share) / share) if votes[s] == "R" else log(1 - g)
         k = len(teams)
         teams.append(_mask(team))
         dirty.append(d)
-        clean.append(c)
         if decisive(passed, failed) and not fifth:  # an Evil member approves a team that can fail
             on = [votes[s] for s in team if s < len(votes) and votes[s] in "AR"]
             yes = _share(on, "A")
@@ -184,23 +185,17 @@ def read_record(view: View) -> Record:
                 if s < len(votes) and votes[s] in "AR":
                     evil_yes[s] = -log(yes) if votes[s] == "A" else LOG_SLIP
             deciding.append((k, fails_needed(view, p["quest"]), evil_yes))
-    return Record(teams, dirty, clean, deciding, leaders)
+    return Record(teams, dirty, deciding, leaders)
 
 
-def merlin_odds(record: Record, evil: int, seats: Sequence[int], *, teams: bool = False) -> dict[int, float]:
+def merlin_odds(record: Record, evil: int, seats: Sequence[int]) -> dict[int, float]:
     """For each of ``seats``, the log-likelihood ratio of its votes as Merlin against as a Servant, when the
-    Evil seats are the bits of ``evil``; with ``teams``, of the teams it led too (Merlin's is clean when he
-    guides; a Servant's, taken as half the time). Good's belief leaves the teams out: every Leader picks
-    the seats he trusts, and reading each team as perhaps Merlin's makes the table trust the same few."""
+    Evil seats are the bits of ``evil`` (only its votes on teams with Evil say anything)."""
     out = {s: 0.0 for s in seats}
-    for team, dirty, clean in zip(record.teams, record.dirty, record.clean, strict=True):
-        row = dirty if team & evil else clean
-        for s in seats:
-            out[s] += row[s]
-    if teams:
-        for team, leader, _, guide in record.leaders:
-            if leader in out:
-                out[leader] += log(1 - guide) if team & evil else log(1 + guide)
+    for team, dirty in zip(record.teams, record.dirty, strict=True):
+        if team & evil:
+            for s in seats:
+                out[s] += dirty[s]
     return out
 
 
@@ -209,7 +204,7 @@ def _evil_odds(record: Record, evil: int) -> float:
     ``evil``: an Evil Leader picks a team as a Servant in his seat would, but puts a mate on it when the
     quest needs two fails; a Good Leader is on his own team."""
     total = 0.0
-    for team, leader, need, _ in record.leaders:
+    for team, leader, need in record.leaders:
         if evil >> leader & 1:
             if need >= 2 and (team & evil).bit_count() < min(need, evil.bit_count()):
                 total += LOG_SLIP

@@ -9,9 +9,9 @@ from ..cards import CARDS
 from ..models import Action
 from .belief import (
     FIRST_QUEST_FAILS,
-    GUIDE,
     decisive,
     fails_needed,
+    guide,
     known,
     merlin_odds,
     numbered,
@@ -23,6 +23,7 @@ View = Mapping[str, Any]  # a seat's view (``engine.view``: a ``SeatView``), onl
 Prompt = dict[str, Any]
 
 APPROVE_RATIO = 0.85  # Good approves a team at least this likely to be clean, relative to the best team
+APPROVE_DECIDING = 0.99  # ... on a quest that decides the game: only a team about as clean as its best
 SERVANT_VOTES = 0.5  # how many of the table's votes Evil's own Servant reading counts for when it votes
 
 
@@ -47,13 +48,6 @@ def score(view: View) -> tuple[int, int]:
     return sum(r is True for r in results), sum(r is False for r in results)
 
 
-def _guides(view: View, rng: random.Random, early: float) -> bool:
-    """Whether Merlin lets what he knows decide this move: ``early`` of the time, always once Evil has two
-    fails; otherwise he moves on the public record alone, as a Servant in his seat would."""
-    draw = rng.random()  # (drawn either way: a game replays the same whether Evil has two fails or not)
-    return score(view)[1] >= 2 or draw < early
-
-
 def public_record(view: View) -> View:
     """The view without what the seat saw at the Reveal (Merlin's disguise: he acts as if he had not
     seen the Evil players)."""
@@ -74,8 +68,8 @@ def _size(prompt: Prompt, quest: int | None) -> int:
 
 
 def propose(view: View, prompt: Prompt, rng: random.Random) -> Action:
-    """Itself and the seats a Servant in its seat would trust most; Evil puts a mate on when the quest
-    needs two fails; Merlin, once Evil has two fails, leaves off the Evil players he saw."""
+    """Itself and the seats a Servant in its seat would trust most (Merlin too: a team he leads shows
+    nothing he saw); Evil puts a mate on when the quest needs two fails."""
     me = view["you"]["seat"]
     quest = rng.choice(prompt["quests"]) if prompt.get("quests") else None
     size = _size(prompt, quest)
@@ -88,13 +82,8 @@ def propose(view: View, prompt: Prompt, rng: random.Random) -> Action:
         if need >= 2:
             mates = [s for s in others if s in evil]
             others = mates[:need - 1] + [s for s in others if s not in mates[:need - 1]]
-    elif _merlin(view):
-        evil, _ = known(view)
-        guides = _guides(view, rng, 0.0)
-        p = _public_suspicion(view)
-        others = sorted(targets, key=lambda s: (guides and s in evil, p[s], rng.random()))
     else:
-        p = suspicion(view)
+        p = _public_suspicion(view) if _merlin(view) else suspicion(view)
         others = sorted(targets, key=lambda s: (p[s], rng.random()))
     team = ([me] if me in (prompt.get("targets") or []) else []) + others
     return Action(seat=me, kind=prompt["kind"], targets=tuple(sorted(team[:size])), quest=quest)
@@ -114,18 +103,22 @@ def as_servant(view: View) -> View:
 
 
 def _good_vote(view: View, team: list[int], rng: random.Random) -> bool:
-    """Good approves a team about as likely to be clean as the best it could pick (always the fifth team:
-    its rejection hands Evil the game), never one with a player it knows to be Evil; its own, always.
-    Merlin votes so on the public record, except that ``GUIDE`` of the time (``_guides``) he rejects a team
-    he is on (not as its Leader) with an Evil player he saw; once Evil has two fails, he votes on all he
-    knows."""
+    """Good approves a team about as likely to be clean as the best it could pick (``APPROVE_RATIO`` of it;
+    on a quest deciding the game, ``APPROVE_DECIDING``), always the fifth team (its rejection hands Evil
+    the game), never one with a player it knows to be Evil; its own, always. Merlin votes so on the public
+    record, except that he rejects a team (not the fifth) with an Evil player he saw: one he is on (not as
+    its Leader) ``belief.guide`` of the time; any, once Evil has two fails (then he also approves a team
+    he is on without Evil)."""
     me = view["you"]["seat"]
     fifth = int(view.get("vote_track") or 0) >= 4
-    if _merlin(view) and score(view)[1] < 2:
+    if _merlin(view):
         evil, _ = known(view)
-        if not fifth and me in team and set(team) & evil and view.get("leader") != me and _guides(view, rng, GUIDE):
+        late = score(view)[1] >= 2
+        member = me in team and view.get("leader") != me
+        if not fifth and set(team) & evil and (late or member and rng.random() < guide(view)):
             return False
-        view = public_record(view)
+        if not (late and member):
+            view = public_record(view)
     evil, _ = known(view)
     if fifth:
         return True
@@ -137,7 +130,7 @@ def _good_vote(view: View, team: list[int], rng: random.Random) -> bool:
     p = suspicion(view)
     others = sorted(s for s in range(int(view["players"])) if s != me)
     best = _clean(p, sorted(others, key=lambda s: p[s])[:max(0, len(team) - 1)])
-    return _clean(p, team) >= APPROVE_RATIO * best
+    return _clean(p, team) >= (APPROVE_DECIDING if decisive(*score(view)) else APPROVE_RATIO) * best
 
 
 def _table_votes(view: View, on: bool, evil: set[int]) -> tuple[int, int]:
@@ -225,7 +218,7 @@ def assassinate(view: View, prompt: Prompt, rng: random.Random) -> Action:
     me = view["you"]["seat"]
     evil, _ = known(view)
     targets = [s for s in prompt.get("targets") or [] if s != me] or list(prompt.get("targets") or [])
-    odds = merlin_odds(read_record(view), sum(1 << s for s in evil), targets, teams=True)
+    odds = merlin_odds(read_record(view), sum(1 << s for s in evil), targets)
     ranked = sorted(targets, key=lambda s: -(odds[s] + rng.random() * 1e-6))
     pick = int(prompt.get("pick") or 1)
     return Action(seat=me, kind=prompt["kind"], targets=tuple(sorted(ranked[:pick])))
