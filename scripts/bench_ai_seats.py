@@ -6,6 +6,7 @@
     .venv/bin/python scripts/bench_ai_seats.py --previous <commit>  # "previous" = the policy at <commit>
     .venv/bin/python scripts/bench_ai_seats.py --exploit         # exploiters vs the policy: 1,000 games each
     .venv/bin/python scripts/bench_ai_seats.py --exploit --quick --only 5p  # 20 games each, 5 players
+    .venv/bin/python scripts/bench_ai_seats.py --exploit --exploiters assassin_reads_votes  # self-play and it
     .venv/bin/python scripts/bench_ai_seats.py --cost            # CPU per decision at 10 players, now and previous
 
 Set-ups: 5, 7 and 10 players; base (Merlin + Assassin), base + Lady of the Lake, and Big Box
@@ -206,9 +207,11 @@ def jobs(names: list[str], games: int, chunk: int = 250,
             for lo in range(0, games, chunk)]
 
 
-def exploit_matchups() -> tuple[tuple[str, str], ...]:
-    """Self-play, then each exploiter (Good side, Evil side) against the policy on the other side."""
-    return (SELF, *((name, "policy") if e.side == "good" else ("policy", name) for name, e in EXPLOITERS.items()))
+def exploit_matchups(only: str = "") -> tuple[tuple[str, str], ...]:
+    """Self-play, then each exploiter (Good side, Evil side) against the policy on the other side (those
+    named in ``only``, comma-separated, when given)."""
+    chosen = [name for name in EXPLOITERS if not only or name in only.split(",")]
+    return (SELF, *((name, "policy") if EXPLOITERS[name].side == "good" else ("policy", name) for name in chosen))
 
 
 def side_wins(t: Tally, side: str) -> int:
@@ -282,11 +285,15 @@ def run(work: list[tuple[str, str, str, int, int]], results: dict[tuple[str, str
 def exploit(args: argparse.Namespace) -> None:
     games = 20 if args.quick else args.games or 1000
     names = [n for n in EXPLOIT_SETUPS if args.only in n]
-    matchups = exploit_matchups()
+    unknown = set(args.exploiters.split(",")) - set(EXPLOITERS) if args.exploiters else set()
+    if unknown:
+        raise SystemExit(f"unknown exploiters: {', '.join(sorted(unknown))} (known: {', '.join(EXPLOITERS)})")
+    matchups = exploit_matchups(args.exploiters)
     results = {(n, g, e): Tally() for n in names for g, e in matchups}
     run(jobs(names, games, chunk=100, matchups=matchups), results, args.jobs, None)
     print(f"{games} seeded games per row (seeds 0..{games - 1}); gain = the exploiter's side's win rate minus "
-          f"that side's in self-play (policy against policy), in points\n")
+          f"that side's in self-play (policy against policy), in points"
+          + (f"; only {args.exploiters} of the {len(EXPLOITERS)} exploiters\n" if args.exploiters else "\n"))
     for name in names:
         t = results[name, *SELF]
         print(f"- self-play {name}: Good wins {t.row()['good']} %, Merlin hit {t.row()['hit']} %")
@@ -356,6 +363,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--only", default="", help="set-ups whose name contains this text")
     parser.add_argument("--json", help="also write the rows as JSON to this file")
     parser.add_argument("--exploit", action="store_true", help="the exploiters of scripts/exploiters.py (issue 39)")
+    parser.add_argument("--exploiters", default="", help="with --exploit: only these (comma-separated names)")
     parser.add_argument("--cost", action="store_true", help="CPU per decision at 10 players, now and previous")
     args = parser.parse_args(argv)
     if args.exploit:
