@@ -43,7 +43,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from multiprocessing import Pool
 from pathlib import Path
@@ -207,10 +207,10 @@ def jobs(names: list[str], games: int, chunk: int = 250,
             for lo in range(0, games, chunk)]
 
 
-def exploit_matchups(only: str = "") -> tuple[tuple[str, str], ...]:
-    """Self-play, then each exploiter (Good side, Evil side) against the policy on the other side (those
-    named in ``only``, comma-separated, when given)."""
-    chosen = [name for name in EXPLOITERS if not only or name in only.split(",")]
+def exploit_matchups(only: Sequence[str] = ()) -> tuple[tuple[str, str], ...]:
+    """Self-play, then each exploiter (Good side, Evil side) against the policy on the other side (only
+    those named in ``only``, when given)."""
+    chosen = [name for name in EXPLOITERS if not only or name in only]
     return (SELF, *((name, "policy") if EXPLOITERS[name].side == "good" else ("policy", name) for name in chosen))
 
 
@@ -285,10 +285,10 @@ def run(work: list[tuple[str, str, str, int, int]], results: dict[tuple[str, str
 def exploit(args: argparse.Namespace) -> None:
     games = 20 if args.quick else args.games or 1000
     names = [n for n in EXPLOIT_SETUPS if args.only in n]
-    unknown = set(args.exploiters.split(",")) - set(EXPLOITERS) if args.exploiters else set()
-    if unknown:
+    only = args.exploiters.split(",") if args.exploiters else []
+    if unknown := set(only) - set(EXPLOITERS):
         raise SystemExit(f"unknown exploiters: {', '.join(sorted(unknown))} (known: {', '.join(EXPLOITERS)})")
-    matchups = exploit_matchups(args.exploiters)
+    matchups = exploit_matchups(only)
     results = {(n, g, e): Tally() for n in names for g, e in matchups}
     run(jobs(names, games, chunk=100, matchups=matchups), results, args.jobs, None)
     print(f"{games} seeded games per row (seeds 0..{games - 1}); gain = the exploiter's side's win rate minus "

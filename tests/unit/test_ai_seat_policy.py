@@ -264,20 +264,14 @@ def test_on_a_quest_deciding_the_game_good_approves_only_a_team_about_as_clean_a
     """A Servant approves a team at least ``APPROVE_RATIO`` as likely to be clean as the best it could pick;
     on a quest that decides the game, only one at least ``APPROVE_DECIDING`` as likely: every Servant vote
     of seeded 5-player self-play games on a team between the two (not its Leader's, not the fifth)."""
-    def clean(p: list[float], seats) -> float:
-        out = 1.0
-        for s in seats:
-            out *= 1.0 - p[s]
-        return out
-
     seen: dict[bool, set[str]] = {True: set(), False: set()}
     for v, prompt in _decisions(5, range(60)):
         seat = v["you"]["seat"]
         if prompt["kind"] == "vote" and v["you"]["role"] == "servant" and v["leader"] != seat and \
                 v["vote_track"] < 4 and v["leader"] in v["team"]:
             p = policy.suspicion(v)
-            best = clean(p, sorted((s for s in range(5) if s != seat), key=lambda s: p[s])[:len(v["team"]) - 1])
-            if moves.APPROVE_RATIO * best <= clean(p, v["team"]) < moves.APPROVE_DECIDING * best:
+            best = moves._clean(p, sorted((s for s in range(5) if s != seat), key=lambda s: p[s])[:len(v["team"]) - 1])
+            if moves.APPROVE_RATIO * best <= moves._clean(p, v["team"]) < moves.APPROVE_DECIDING * best:
                 seen[decisive(*score(v))].add(policy.decide(v, random.Random(0), prompt=prompt).choice)
     assert seen == {True: {"reject"}, False: {"approve"}}
 

@@ -112,7 +112,7 @@ def test_the_panel_has_the_issue_s_exploiters_on_their_sides():
     for name, e in EXPLOITERS.items():
         assert ((name, "policy") if e.side == "good" else ("policy", name)) in exploit_matchups()
     # --exploiters: self-play and the named ones only
-    assert exploit_matchups("assassin_reads_votes,good_only_own_teams") == (
+    assert exploit_matchups(["assassin_reads_votes", "good_only_own_teams"]) == (
         SELF, ("policy", "assassin_reads_votes"), ("good_only_own_teams", "policy"))
 
 

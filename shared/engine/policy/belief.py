@@ -167,9 +167,9 @@ def read_record(view: View) -> Record:
         team = set(p["team"])
         fifth = number >= 4
         d = [0.0] * n
-        if not fifth:  # Merlin rejects a team with Evil he is on (read as all but always once Evil has two
-            # fails: a human seat may differ)
-            g = 1 - SLIP if failed >= 2 else early
+        g = 1 - SLIP if failed >= 2 else early  # Merlin rejects a team with Evil he is on (read as all but
+        # always once Evil has two fails: a human seat may differ)
+        if g and not fifth:
             members = [s for s in team if s < len(votes) and votes[s] in "AR" and s != p["leader"]]
             for s in members:
                 share = _share([votes[t] for t in members if t != s], "R")

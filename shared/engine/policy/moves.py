@@ -56,10 +56,6 @@ def public_record(view: View) -> View:
     return {**view, "you": you}
 
 
-def _public_suspicion(view: View) -> list[float]:
-    return suspicion(public_record(view))
-
-
 def _size(prompt: Prompt, quest: int | None) -> int:
     sizes = (prompt.get("info") or {}).get("sizes")
     if quest is not None and sizes:
@@ -83,7 +79,7 @@ def propose(view: View, prompt: Prompt, rng: random.Random) -> Action:
             mates = [s for s in others if s in evil]
             others = mates[:need - 1] + [s for s in others if s not in mates[:need - 1]]
     else:
-        p = _public_suspicion(view) if _merlin(view) else suspicion(view)
+        p = suspicion(public_record(view) if _merlin(view) else view)
         others = sorted(targets, key=lambda s: (p[s], rng.random()))
     team = ([me] if me in (prompt.get("targets") or []) else []) + others
     return Action(seat=me, kind=prompt["kind"], targets=tuple(sorted(team[:size])), quest=quest)
@@ -115,7 +111,7 @@ def _good_vote(view: View, team: list[int], rng: random.Random) -> bool:
         evil, _ = known(view)
         late = score(view)[1] >= 2
         member = me in team and view.get("leader") != me
-        if not fifth and set(team) & evil and (late or member and rng.random() < guide(view)):
+        if not fifth and set(team) & evil and (late or (member and rng.random() < guide(view))):
             return False
         if not (late and member):
             view = public_record(view)
