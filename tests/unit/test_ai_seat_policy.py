@@ -8,8 +8,8 @@ import random
 import pytest
 
 from engine import GameConfig, actors, apply_action, new_game, policy, view
-from engine.policy import moves
-from engine.policy.belief import GUIDE, decisive
+from engine.policy import belief, moves
+from engine.policy.belief import GUIDE, decisive, fails_needed, public_hypotheses, servant
 from engine.policy.moves import as_servant, score
 from tests.reliability.support import SETUPS
 from tests.unit.policy_checks import harms_good
@@ -228,9 +228,10 @@ def test_at_five_players_merlin_votes_as_a_servant_until_evil_has_two_fails():
 @pytest.mark.parametrize("players", [5, 7])
 def test_once_evil_has_two_fails_merlin_rejects_every_team_with_evil_and_otherwise_votes_as_a_servant(players):
     """Once Evil is one fail from winning, Merlin never approves a team with an Evil player he saw (but the
-    fifth), approves a team he is on without one, and votes on a team without Evil he is off as a Servant in
-    his seat would (approving those teams showed him to an Assassin that reads votes, and passed no more
-    quests)."""
+    fifth) and votes on a team without Evil he is off as a Servant in his seat would (approving those
+    teams showed him to an Assassin that reads votes, and passed no more quests). A team without Evil he
+    is on he approves with two Evil players (5 here: his vote is one of five), and votes on as a Servant
+    from three (7 here: there his approvals passed no more quests and showed him)."""
     kinds = {"dirty": 0, "on clean": 0, "off clean": 0}
     for v, evil, mine, theirs in _merlin_votes(players, range(40), late=True):
         team = set(v["team"])
@@ -238,7 +239,7 @@ def test_once_evil_has_two_fails_merlin_rejects_every_team_with_evil_and_otherwi
             assert set(mine) == {"reject"}
             kinds["dirty"] += 1
         elif v["you"]["seat"] in team:
-            assert set(mine) == {"approve"}
+            assert set(mine) == ({"approve"} if players < 7 else set(theirs))
             kinds["on clean"] += 1
         else:
             assert mine == theirs
@@ -319,3 +320,71 @@ def test_the_assassin_names_the_seat_whose_votes_read_as_merlin():
                    for i in range(5)]}
     prompt = {"kind": "assassinate", "seat": 2, "pick": 1, "targets": [0, 1, 3]}
     assert {policy.decide(v, random.Random(k), prompt=prompt).targets for k in range(20)} == {(3,)}
+
+
+@pytest.mark.parametrize("players", [5, 7])
+def test_once_a_failed_quest_gives_evil_the_game_good_approves_only_a_team_more_likely_safe_than_not(players):
+    """Once Evil has two fails, a Servant rejects a team (not its own as Leader, not the fifth) less likely
+    than ``LAST_STAND`` to hold too few Evil players to fail its quest, even one about as clean as the best
+    it could pick (which it approved before): every such Servant vote of seeded self-play games."""
+    strict = rejected = 0
+    for v, prompt in _decisions(players, range(40)):
+        seat, team = v["you"]["seat"], v["team"]
+        if prompt["kind"] != "vote" or v["you"]["role"] != "servant" or v["leader"] == seat or \
+                v["vote_track"] >= 4 or score(v)[1] < 2:
+            continue
+        p = policy.suspicion(v)
+        if moves._safe(p, team, fails_needed(v, v["quest"])) < moves.LAST_STAND:
+            assert policy.decide(v, random.Random(0), prompt=prompt).choice == "reject"
+            rejected += 1
+            best = moves._clean(p, sorted((s for s in range(players) if s != seat), key=lambda s: p[s])[:len(team) - 1])
+            strict += moves._clean(p, team) >= moves.APPROVE_DECIDING * best
+    assert rejected >= 10 and strict >= 3, (rejected, strict)
+
+
+def test_how_likely_a_team_is_safe():
+    """``moves._safe``: how likely fewer of its members than the quest's fails needed are Evil."""
+    p = [0.5, 0.5, 0.2, 0.0]
+    assert moves._safe(p, [0, 1], 1) == pytest.approx(0.25) == moves._clean(p, [0, 1])
+    assert moves._safe(p, [0, 1], 2) == pytest.approx(0.75)
+    assert moves._safe(p, [0, 1, 2], 2) == pytest.approx(1 - 0.5 * 0.5 * 0.8 - 2 * 0.5 * 0.5 * 0.2 - 0.5 * 0.5 * 0.2)
+    assert moves._safe(p, [3], 1) == 1.0 and moves._safe(p, [], 1) == 1.0
+
+
+def test_the_assassins_model_of_a_servant_is_the_servants_own_belief():
+    """The Assassin reads each Good seat's votes against a Servant's in that seat: ``belief.servant`` on
+    ``public_hypotheses`` (the record weighed once for every seat) is the belief of the Servant in it, with
+    Merlin in play or not."""
+    compared = 0
+    for v, prompt in _decisions(7, range(6)):
+        if prompt["kind"] == "vote" and v["you"]["role"] == "servant":
+            seat = v["you"]["seat"]
+            assert servant(public_hypotheses(v), 7, seat) == pytest.approx(policy.suspicion(v))
+            no_merlin = {**v, "roles_in_play": ["assassin"]}
+            assert servant(public_hypotheses(no_merlin), 7, seat) == pytest.approx(policy.suspicion(no_merlin))
+            compared += 1
+    assert compared > 20
+
+
+@pytest.mark.parametrize(("votes", "merlin"), [("ARAAR", 3), ("AAARR", 1)])
+def test_the_assassin_names_the_seat_that_approved_a_clean_team_a_servant_in_it_would_have_rejected(votes, merlin):
+    """Five players, Evil seats 2 (the Assassin) and 4, both fails on teams with one of {0, 2} and one of
+    {1, 3, 4}: a Servant in seat 1 or 3 then thinks team [0, 1, 3] more likely to fail than not and rejects
+    it. The one of them who approved it (the team is clean) voted as Merlin would, not as a Servant: the
+    Assassin names him (a reading of the votes alone says nothing of a team without Evil)."""
+    quests = [{"round": r + 1, "quest": r, "team": team, "fails": 1, "fails_needed": 1, "success": False}
+              for r, team in enumerate(([0, 2], [1, 3, 4]))]
+    proposals = [{"round": r + 1, "quest": r, "leader": leader, "team": team, "votes": v, "approved": v == "AAAAA"}
+                 for r, leader, team, v in ((0, 0, [0, 2], "AAAAA"), (1, 1, [1, 3, 4], "AAAAA"),
+                                            (2, 0, [0, 1, 3], votes))]
+    v = {"you": {"seat": 2, "side": "evil", "role": "assassin", "knowledge": [
+        {"seat": 4, "label": "evil", "source": "reveal"}], "prompts": []}, "players": 5,
+         "roles_in_play": ["assassin", "merlin"], "proposals": proposals, "quests": quests,
+         "track": [{"quest": i, "result": [False, False, None, None, None][i], "fails_needed": 1}
+                   for i in range(5)]}
+    for seat in (1, 3):
+        then = belief.moment(v, 2, seat)
+        assert policy.decide(then, random.Random(0), prompt={"kind": "vote", "info": {"team": [0, 1, 3]}}
+                             ).choice == "reject"
+    prompt = {"kind": "assassinate", "seat": 2, "pick": 1, "targets": [0, 1, 3]}
+    assert {policy.decide(v, random.Random(k), prompt=prompt).targets for k in range(20)} == {(merlin,)}

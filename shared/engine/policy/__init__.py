@@ -14,16 +14,18 @@ what its seat does not know. It plays for its side (``moves``), on what it belie
   game), plays a card counting as Success, turns a card with Excalibur only on a player it knows (or all
   but knows) to be Evil, looks with the Lady at the seat it is least sure of, and overrules an approved
   team with No Confidence only when it knows an Evil player is on it (never as the fifth rejection).
+  Once a failed quest gives Evil the game, Good approves only a team it thinks more likely safe than
+  not (``moves.LAST_STAND``).
   Merlin leads and votes as a Servant in his seat would, but from three Evil players he rejects a team
   he is on with an Evil player he saw some of the time (``belief.GUIDE``); once Evil has two fails, he
-  rejects every team with Evil and approves a team he is on without;
+  rejects every team with Evil and, with two Evil players, approves a team he is on without;
 * Evil hides: it leads as a Servant in its seat would on the same record (a mate on the team when two
   fails are needed), votes as the Good seats at the table have voted, on the team or off it (its own
   team approved when that quest decides the game), fails quests
   (seldom the first; only one of the known mates on a team does, unless two fails are needed; always
   when the quest decides the game), turns a Good card with Excalibur, overrules teams without Evil
   (always the fifth), and assassinates the Good seat whose votes read most as Merlin's against as a
-  Servant's (``belief.merlin_odds``).
+  Servant's (``belief.merlin_odds``; after Evil's second fail, against the policy's Servant in that seat).
 
 Any other prompt a plug-in adds gets a legal answer (sparing the seat itself where it can).
 :func:`ai_seat_move` and :func:`play_to_end` (``drive``) run the policy on a game state, seat by seat,

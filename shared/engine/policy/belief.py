@@ -20,11 +20,15 @@ record is when the policy plays those roles:
 * Percival's two thumbs (one is Morgana when she is in play; Merlin is one of them).
 
 :func:`merlin_odds` is also the Assassin's reading: for each Good seat, the log-likelihood ratio of its
-votes as Merlin against as a Servant, given the Evil seats.
+votes as Merlin against as a Servant, given the Evil seats. The Assassin reads the votes after Evil's
+second fail against the policy's own Servant in each seat (:func:`read_record` with ``rejects``): what
+that Servant believed then (:func:`public_hypotheses` weighs the record once for every seat,
+:func:`servant` reads one seat's belief off it, :func:`moment` is the view of that time); at five and six
+players, there, Merlin's approval of a clean team he is on (which a doubting Servant rejects) reads too.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from math import exp, log
@@ -43,6 +47,8 @@ IMPOSSIBLE = 0.02  # a fail count the team could not produce (special cards, swi
 SLIP = 0.05  # the least likelihood of a vote against the policy's rule (a human seat may differ)
 LOG_SLIP = log(SLIP)
 PRIOR = 0.25  # how much a share of votes is pulled towards a half (few voters say little)
+TABLE = 0.5  # the Assassin's reading of a Servant's vote once Evil has two fails: this much the table's
+# votes (a human seat), the rest the policy's Servant rule
 
 
 def known(view: View) -> tuple[set[int], set[int]]:
@@ -88,9 +94,14 @@ def numbered(view: View) -> Iterator[tuple[int, Mapping[str, Any]]]:
         yield index[p["round"]], p
 
 
+def crowded(view: View) -> bool:
+    """Whether the table has three Evil players or more (seven seats or more): one vote is one of many."""
+    return evil_total(view) >= 3
+
+
 def guide(view: View) -> float:
     """How often Merlin rejects a team with Evil he is on, before Evil has two fails (``GUIDE``)."""
-    return GUIDE if evil_total(view) >= 3 else 0.0
+    return GUIDE if crowded(view) else 0.0
 
 
 def decisive(passed: int, failed: int) -> bool:
@@ -135,13 +146,14 @@ def _quest_odds(view: View) -> list[tuple[int, list[float]]]:
 
 @dataclass(frozen=True)
 class Record:
-    """The public record, read for the roles' likelihoods. Per proposal with votes: its team, and per seat
-    the log-likelihood ratio of its vote as Merlin against as a Servant if the team holds Evil (``dirty``);
-    on a decisive proposal, per member, of its vote as Evil against as a Servant if the team can fail its
-    quest (``decisive``). Per proposal: who led what."""
-    teams: list[int]
-    dirty: list[list[float]]
-    decisive: list[tuple[int, int, list[float]]]  # (proposal, fails needed, per seat)
+    """The public record, read for the roles' likelihoods. ``votes``: per proposal whose votes say anything
+    of Merlin, its team and per seat the log-likelihood ratio of its vote as Merlin against as a Servant if
+    the team holds Evil, and if it is clean (only in the Assassin's reading, ``read_record`` with
+    ``rejects``: Merlin approves a clean team he is on once Evil has two fails). ``decisive``: per decisive
+    proposal, its team, the fails it needs and per member the ratio of its vote as Evil against as a
+    Servant if the team can fail its quest. ``leaders``: per proposal, who led what."""
+    votes: list[tuple[int, list[float], list[float]]]  # (team, if it holds Evil, if it is clean)
+    decisive: list[tuple[int, int, list[float]]]  # (team, fails needed, per seat)
     leaders: list[tuple[int, int, int]]  # every proposal: (team, Leader, fails needed)
 
 
@@ -150,15 +162,30 @@ def _share(letters: Sequence[str], letter: str) -> float:
     return (sum(x == letter for x in letters) + PRIOR) / (len(letters) + 2 * PRIOR)
 
 
-def read_record(view: View) -> Record:
-    """The view's proposals and votes, read (see :class:`Record`)."""
+def moment(view: View, k: int, seat: int) -> View:
+    """The view a Servant in ``seat`` had when the view's ``k``-th proposal was put to the vote."""
+    proposals = list(view.get("proposals") or [])
+    p = proposals[k]
+    done = {q["quest"]: q["success"] for q in view.get("quests") or [] if q["round"] < p["round"]}
+    return {**view, "round": p["round"], "leader": p["leader"], "team": list(p["team"]), "quest": p["quest"],
+            "vote_track": sum(q["round"] == p["round"] for q in proposals[:k]), "proposals": proposals[:k],
+            "quests": [q for q in view.get("quests") or [] if q["round"] < p["round"]],
+            "track": [{**t, "result": done.get(t["quest"])} for t in view.get("track") or []],
+            "you": {"seat": seat, "side": "good", "role": "servant", "knowledge": []}}
+
+
+def read_record(view: View, rejects: Callable[[int, int], bool] | None = None) -> Record:
+    """The view's proposals and votes, read (see :class:`Record`). With ``rejects`` (whether a Servant in
+    a seat would reject the ``k``-th proposal: the Assassin's reading), a seat's vote on a team it is on
+    once Evil has two fails is weighed against that (``TABLE``) rather than against the table's votes
+    alone, on a clean team too."""
     n = int(view["players"])
-    teams: list[int] = []
-    dirty: list[list[float]] = []
+    rows: list[tuple[int, list[float], list[float]]] = []
     deciding: list[tuple[int, int, list[float]]] = []
     leaders: list[tuple[int, int, int]] = []
     early = guide(view)
-    for number, p in numbered(view):
+    approves = rejects is not None and not crowded(view)  # Merlin's approval of a clean team he is on
+    for index, (number, p) in enumerate(numbered(view)):
         passed, failed = _score_before(view, p["round"])
         leaders.append((_mask(p["team"]), int(p["leader"]), fails_needed(view, p["quest"])))
         votes = (p.get("votes") or "")[:n]
@@ -166,17 +193,20 @@ def read_record(view: View) -> Record:
             continue
         team = set(p["team"])
         fifth = number >= 4
-        d = [0.0] * n
+        d, c = [0.0] * n, [0.0] * n
         g = 1 - SLIP if failed >= 2 else early  # Merlin rejects a team with Evil he is on (read as all but
         # always once Evil has two fails: a human seat may differ)
         if g and not fifth:
             members = [s for s in team if s < len(votes) and votes[s] in "AR" and s != p["leader"]]
             for s in members:
-                share = _share([votes[t] for t in members if t != s], "R")
-                d[s] = log((g + (1 - g) * share) / share) if votes[s] == "R" else log(1 - g)
-        k = len(teams)
-        teams.append(_mask(team))
-        dirty.append(d)
+                no = _share([votes[t] for t in members if t != s], "R")  # how likely a Servant there rejects
+                if rejects is not None and failed >= 2 and (approves or votes[s] == "R"):
+                    no = TABLE * no + (1 - TABLE) * (1 - SLIP if rejects(index, s) else SLIP)
+                    if approves:
+                        c[s] = log(SLIP / no) if votes[s] == "R" else log((1 - SLIP) / (1 - no))
+                d[s] = log((g + (1 - g) * no) / no) if votes[s] == "R" else log(1 - g)
+        if any(d) or any(c):
+            rows.append((_mask(team), d, c))
         if decisive(passed, failed) and not fifth:  # an Evil member approves a team that can fail
             on = [votes[s] for s in team if s < len(votes) and votes[s] in "AR"]
             yes = _share(on, "A")
@@ -184,18 +214,18 @@ def read_record(view: View) -> Record:
             for s in team:
                 if s < len(votes) and votes[s] in "AR":
                     evil_yes[s] = -log(yes) if votes[s] == "A" else LOG_SLIP
-            deciding.append((k, fails_needed(view, p["quest"]), evil_yes))
-    return Record(teams, dirty, deciding, leaders)
+            deciding.append((_mask(team), fails_needed(view, p["quest"]), evil_yes))
+    return Record(rows, deciding, leaders)
 
 
 def merlin_odds(record: Record, evil: int, seats: Sequence[int]) -> dict[int, float]:
     """For each of ``seats``, the log-likelihood ratio of its votes as Merlin against as a Servant, when the
-    Evil seats are the bits of ``evil`` (only its votes on teams with Evil say anything)."""
+    Evil seats are the bits of ``evil``."""
     out = {s: 0.0 for s in seats}
-    for team, dirty in zip(record.teams, record.dirty, strict=True):
-        if team & evil:
-            for s in seats:
-                out[s] += dirty[s]
+    for team, dirty, clean in record.votes:
+        row = dirty if team & evil else clean
+        for s in seats:
+            out[s] += row[s]
     return out
 
 
@@ -210,8 +240,8 @@ def _evil_odds(record: Record, evil: int) -> float:
                 total += LOG_SLIP
         elif not team >> leader & 1:  # a Good Leader is on his own team
             total += LOG_SLIP
-    for k, need, row in record.decisive:
-        if (record.teams[k] & evil).bit_count() >= need:
+    for team, need, row in record.decisive:
+        if (team & evil).bit_count() >= need:
             for s in range(len(row)):
                 if evil >> s & 1:
                     total += row[s]
@@ -233,21 +263,23 @@ def _merlins(view: View, n: int, thumbs: list[int]) -> int:
     return ((1 << n) - 1) & ~(1 << int(view["you"]["seat"]))
 
 
-def suspicion(view: View) -> list[float]:
-    """For every seat, the probability that it is Evil, as this seat's view suggests."""
+Hypothesis = tuple[int, float, dict[int, float]]  # Evil seats (bits), log-likelihood, Merlin's per seat
+
+
+def _hypotheses(view: View, evil: set[int], unknown: list[int], may_be_merlin: int) -> list[Hypothesis]:
+    """Every way of completing the Evil side ``evil`` with seats of ``unknown`` (the usual number of Evil
+    players), with the log-likelihood of the public record for it but its votes as Merlin's, and for each
+    seat of ``may_be_merlin`` outside it the log-likelihood ratio of those as Merlin (see :func:`suspicion`)."""
     n = int(view["players"])
-    me = view["you"]["seat"]
-    evil, good = known(view)
-    unknown = [s for s in range(n) if s not in evil and s not in good]
     missing = max(0, min(len(unknown), evil_total(view) - len(evil)))
     quests = _quest_odds(view)
     thumbs = _thumbs(view)
     pair = _mask(thumbs) if len(thumbs) == 2 and "morgana" in (view.get("roles_in_play") or []) else 0
     record = read_record(view)
-    may_be_merlin = _merlins(view, n, thumbs) & ~_mask(evil)
     base = _mask(evil)
     impossible = log(IMPOSSIBLE)
-    hypotheses: list[tuple[int, float]] = []
+    candidates = [s for s in range(n) if may_be_merlin >> s & 1]
+    hypotheses: list[Hypothesis] = []
     for extra in combinations(unknown, missing):
         m = base | _mask(extra)
         loglik = 0.0
@@ -256,24 +288,62 @@ def suspicion(view: View) -> list[float]:
         if pair and (pair & m).bit_count() != 1:
             loglik += impossible
         loglik += _evil_odds(record, m)
-        merlins = [s for s in range(n) if may_be_merlin >> s & 1 and not m >> s & 1]
-        if merlins:
-            as_merlin = merlin_odds(record, m, merlins).values()
-            top = max(as_merlin)
-            loglik += top + log(sum(exp(x - top) for x in as_merlin) / len(merlins))
-        hypotheses.append((m, loglik))
-    out = [1.0 if s in evil else 0.0 for s in range(n)]
-    if hypotheses:
-        top = max(ll for _, ll in hypotheses)
-        totals = [0.0] * n
-        mass = 0.0
-        for m, ll in hypotheses:
-            w = exp(ll - top)
-            mass += w
-            for s in unknown:
-                if m >> s & 1:
-                    totals[s] += w
-        for s in unknown:
-            out[s] = totals[s] / mass
-    out[me] = 1.0 if me in evil else 0.0
+        merlins = [s for s in candidates if not m >> s & 1]
+        hypotheses.append((m, loglik, merlin_odds(record, m, merlins)))
+    return hypotheses
+
+
+def _marginals(hypotheses: Sequence[Hypothesis], n: int, seat: int | None = None) -> list[float] | None:
+    """For every seat, the share of the hypotheses' weight in which it is Evil, each weighed with any of
+    its Merlin seats as Merlin; given that ``seat`` is neither Evil nor Merlin, when given. None if no
+    hypothesis is left."""
+    skip = 0 if seat is None else 1 << seat
+    kept = []
+    for m, loglik, as_merlin in hypotheses:
+        if m & skip:
+            continue
+        odds = [x for s, x in as_merlin.items() if s != seat]
+        if odds:
+            top = max(odds)
+            loglik += top + log(sum(exp(x - top) for x in odds) / len(odds))
+        kept.append((m, loglik))
+    if not kept:
+        return None
+    top = max(ll for _, ll in kept)
+    totals = [0.0] * n
+    mass = 0.0
+    for m, ll in kept:
+        w = exp(ll - top)
+        mass += w
+        for s in range(n):
+            if m >> s & 1:
+                totals[s] += w
+    return [t / mass for t in totals]
+
+
+def suspicion(view: View) -> list[float]:
+    """For every seat, the probability that it is Evil, as this seat's view suggests."""
+    n = int(view["players"])
+    evil, good = known(view)
+    unknown = [s for s in range(n) if s not in evil and s not in good]
+    may_be_merlin = _merlins(view, n, _thumbs(view)) & ~_mask(evil)
+    out = _marginals(_hypotheses(view, evil, unknown, may_be_merlin), n) or [float(s in evil) for s in range(n)]
+    for s in range(n):
+        if s in evil or s in good:
+            out[s] = float(s in evil)
     return out
+
+
+def public_hypotheses(view: View) -> list[Hypothesis]:
+    """Every way of seating the Evil side on the public record, as :func:`suspicion` weighs it for a seat
+    that knows nothing (any seat may be Merlin); :func:`servant` reads it for one seat."""
+    n = int(view["players"])
+    may_be_merlin = (1 << n) - 1 if "merlin" in (view.get("roles_in_play") or []) else 0
+    return _hypotheses(view, set(), list(range(n)), may_be_merlin)
+
+
+def servant(hypotheses: Sequence[Hypothesis], n: int, seat: int) -> list[float]:
+    """What a Servant in ``seat`` believes (:func:`suspicion`), from :func:`public_hypotheses`."""
+    p = _marginals(hypotheses, n, seat) or [0.0] * n
+    p[seat] = 0.0
+    return p

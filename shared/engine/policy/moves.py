@@ -9,13 +9,18 @@ from ..cards import CARDS
 from ..models import Action
 from .belief import (
     FIRST_QUEST_FAILS,
+    Hypothesis,
+    crowded,
     decisive,
     fails_needed,
     guide,
     known,
     merlin_odds,
+    moment,
     numbered,
+    public_hypotheses,
     read_record,
+    servant,
     suspicion,
 )
 
@@ -24,6 +29,8 @@ Prompt = dict[str, Any]
 
 APPROVE_RATIO = 0.85  # Good approves a team at least this likely to be clean, relative to the best team
 APPROVE_DECIDING = 0.99  # ... on a quest that decides the game: only a team about as clean as its best
+LAST_STAND = 0.5  # once a failed quest gives Evil the game, Good approves only a team at least this likely
+# to hold too few Evil players to fail it (more likely safe than not)
 SERVANT_VOTES = 0.5  # how many of the table's votes Evil's own Servant reading counts for when it votes
 
 
@@ -92,19 +99,30 @@ def _clean(p: list[float], seats: Any) -> float:
     return out
 
 
+def _safe(p: list[float], seats: Any, need: int) -> float:
+    """How likely fewer than ``need`` of ``seats`` are Evil (each seat Evil with ``p``, independently)."""
+    dist = [1.0]  # dist[k]: the probability that k of the seats so far are Evil
+    for s in seats:
+        dist = [(dist[k] if k < len(dist) else 0.0) * (1.0 - p[s]) + (dist[k - 1] * p[s] if k else 0.0)
+                for k in range(len(dist) + 1)]
+    return sum(dist[:need])
+
+
 def as_servant(view: View) -> View:
     """The view a Servant in this seat would have: the public table, no knowledge, the Good side."""
     you = {**view["you"], "side": "good", "role": "servant", "knowledge": []}
     return {**view, "you": you}
 
 
-def _good_vote(view: View, team: list[int], rng: random.Random) -> bool:
+def _good_vote(view: View, team: list[int], rng: random.Random, p: list[float] | None = None) -> bool:
     """Good approves a team about as likely to be clean as the best it could pick (``APPROVE_RATIO`` of it;
     on a quest deciding the game, ``APPROVE_DECIDING``), always the fifth team (its rejection hands Evil
-    the game), never one with a player it knows to be Evil; its own, always. Merlin votes so on the public
-    record, except that he rejects a team (not the fifth) with an Evil player he saw: one he is on (not as
-    its Leader) ``belief.guide`` of the time; any, once Evil has two fails (then he also approves a team
-    he is on without Evil)."""
+    the game), never one with a player it knows to be Evil; its own, always; once a failed quest gives
+    Evil the game, only a team it thinks more likely safe than not (``LAST_STAND``). Merlin votes so on
+    the public record, except that he rejects a team (not the fifth) with an Evil player he saw: one he is
+    on (not as its Leader) ``belief.guide`` of the time; any, once Evil has two fails (then, with two Evil
+    players, he also approves a team he is on without Evil: from three, one vote of many, that passed no
+    more quests and showed him). ``p``: the seat's belief, when the caller has it (the Assassin's model)."""
     me = view["you"]["seat"]
     fifth = int(view.get("vote_track") or 0) >= 4
     if _merlin(view):
@@ -113,7 +131,7 @@ def _good_vote(view: View, team: list[int], rng: random.Random) -> bool:
         member = me in team and view.get("leader") != me
         if not fifth and set(team) & evil and (late or (member and rng.random() < guide(view))):
             return False
-        if not (late and member):
+        if not (late and member) or crowded(view):
             view = public_record(view)
     evil, _ = known(view)
     if fifth:
@@ -123,7 +141,9 @@ def _good_vote(view: View, team: list[int], rng: random.Random) -> bool:
         return False
     if leader == me:
         return True
-    p = suspicion(view)
+    p = suspicion(view) if p is None else p
+    if score(view)[1] >= 2 and _safe(p, team, fails_needed(view, _quest(view))) < LAST_STAND:
+        return False
     others = sorted(s for s in range(int(view["players"])) if s != me)
     best = _clean(p, sorted(others, key=lambda s: p[s])[:max(0, len(team) - 1)])
     return _clean(p, team) >= (APPROVE_DECIDING if decisive(*score(view)) else APPROVE_RATIO) * best
@@ -210,11 +230,25 @@ def excalibur(view: View, prompt: Prompt, rng: random.Random) -> Action:
 
 def assassinate(view: View, prompt: Prompt, rng: random.Random) -> Action:
     """The Good seat whose votes read most as Merlin's against as a Servant's (``belief.merlin_odds``), given
-    the Evil players this seat knows."""
+    the Evil players this seat knows: once Evil has two fails, against what the policy's Servant in that
+    seat would have voted (``belief.TABLE`` of the reading still the table's votes: people differ)."""
     me = view["you"]["seat"]
     evil, _ = known(view)
     targets = [s for s in prompt.get("targets") or [] if s != me] or list(prompt.get("targets") or [])
-    odds = merlin_odds(read_record(view), sum(1 << s for s in evil), targets)
+    proposals = view.get("proposals") or []
+    n = int(view["players"])
+    tables: dict[int, list[Hypothesis]] = {}  # per proposal, the public record's hypotheses then
+
+    def rejects(k: int, seat: int) -> bool:
+        """Whether a Servant in ``seat`` would have rejected proposal ``k``."""
+        team = list(proposals[k]["team"])
+        if seat in evil or (crowded(view) and not set(team) & evil):  # (there, read on a team with Evil only)
+            return False
+        then = moment(view, k, seat)
+        if k not in tables:
+            tables[k] = public_hypotheses(then)
+        return not _good_vote(then, team, rng, servant(tables[k], n, seat))
+    odds = merlin_odds(read_record(view, rejects), sum(1 << s for s in evil), targets)
     ranked = sorted(targets, key=lambda s: -(odds[s] + rng.random() * 1e-6))
     pick = int(prompt.get("pick") or 1)
     return Action(seat=me, kind=prompt["kind"], targets=tuple(sorted(ranked[:pick])))
