@@ -9,7 +9,7 @@ import pytest
 
 from engine import GameConfig, actors, apply_action, new_game, policy, view
 from engine.policy import belief, moves
-from engine.policy.belief import GUIDE, decisive, fails_needed, public_hypotheses, servant
+from engine.policy.belief import GUIDE, decisive, fails_needed, servant
 from engine.policy.moves import as_servant, score
 from tests.reliability.support import SETUPS
 from tests.unit.policy_checks import harms_good
@@ -351,18 +351,24 @@ def test_how_likely_a_team_is_safe():
     assert moves._safe(p, [3], 1) == 1.0 and moves._safe(p, [], 1) == 1.0
 
 
-def test_the_assassins_model_of_a_servant_is_the_servants_own_belief():
+@pytest.mark.parametrize("roles", [["assassin", "merlin"], ["assassin"]])
+def test_the_assassins_model_of_a_servant_is_the_servants_own_belief(roles):
     """The Assassin reads each Good seat's votes against a Servant's in that seat: ``belief.servant`` on
-    ``public_hypotheses`` (the record weighed once for every seat) is the belief of the Servant in it, with
-    Merlin in play or not."""
+    ``Moments.at(k)`` (the record of the ``k``-th proposal's time, weighed once for every seat, each sum
+    carried on from the moment before) is the belief of a Servant in that seat then (``belief.moment``),
+    with Merlin in play or not; and the moments carried on are the ones weighed afresh, number for number."""
     compared = 0
-    for v, prompt in _decisions(7, range(6)):
-        if prompt["kind"] == "vote" and v["you"]["role"] == "servant":
-            seat = v["you"]["seat"]
-            assert servant(public_hypotheses(v), 7, seat) == pytest.approx(policy.suspicion(v))
-            no_merlin = {**v, "roles_in_play": ["assassin"]}
-            assert servant(public_hypotheses(no_merlin), 7, seat) == pytest.approx(policy.suspicion(no_merlin))
-            compared += 1
+    for seed in range(3):
+        state, _ = new_game(GameConfig(players=7, roles=("merlin", "assassin")), seed)
+        v = {**view(policy.play_to_end(state, random.Random(seed)), 0), "roles_in_play": roles}
+        moments = belief.Moments(v)
+        for k in range(0, len(v["proposals"]), 3):
+            table = moments.at(k)
+            assert table == belief._hypotheses(belief.moment(v, k, 0), set(), list(range(7)),
+                                               (1 << 7) - 1 if "merlin" in roles else 0)
+            for seat in (1, 4):
+                assert servant(table, 7, seat) == pytest.approx(policy.suspicion(belief.moment(v, k, seat)))
+                compared += 1
     assert compared > 20
 
 

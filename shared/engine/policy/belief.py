@@ -22,7 +22,7 @@ record is when the policy plays those roles:
 :func:`merlin_odds` is also the Assassin's reading: for each Good seat, the log-likelihood ratio of its
 votes as Merlin against as a Servant, given the Evil seats. The Assassin reads the votes after Evil's
 second fail against the policy's own Servant in each seat (:func:`read_record` with ``rejects``): what
-that Servant believed then (:func:`public_hypotheses` weighs the record once for every seat,
+that Servant believed then (:class:`Moments` weighs the record once for every seat,
 :func:`servant` reads one seat's belief off it, :func:`moment` is the view of that time); at five and six
 players, there, Merlin's approval of a clean team he is on (which a doubting Servant rejects) reads too.
 """
@@ -229,23 +229,34 @@ def merlin_odds(record: Record, evil: int, seats: Sequence[int]) -> dict[int, fl
     return out
 
 
-def _evil_odds(record: Record, evil: int) -> float:
-    """The log-likelihood ratio of the proposals and decisive votes when the Evil seats are the bits of
-    ``evil``: an Evil Leader picks a team as a Servant in his seat would, but puts a mate on it when the
-    quest needs two fails; a Good Leader is on his own team."""
-    total = 0.0
-    for team, leader, need in record.leaders:
-        if evil >> leader & 1:
-            if need >= 2 and (team & evil).bit_count() < min(need, evil.bit_count()):
-                total += LOG_SLIP
-        elif not team >> leader & 1:  # a Good Leader is on his own team
-            total += LOG_SLIP
+def _odd_lead(team: int, leader: int, need: int, evil: int) -> bool:
+    """Whether a lead goes against the policy when the Evil seats are the bits of ``evil``: an Evil Leader
+    picks a team as a Servant in his seat would, but puts a mate on it when the quest needs two fails; a
+    Good Leader is on his own team."""
+    if evil >> leader & 1:
+        return need >= 2 and (team & evil).bit_count() < min(need, evil.bit_count())
+    return not team >> leader & 1
+
+
+def _decisive_odds(total: float, record: Record, evil: int) -> float:
+    """``total`` plus the log-likelihood ratio of the decisive votes when the Evil seats are the bits of
+    ``evil``."""
     for team, need, row in record.decisive:
         if (team & evil).bit_count() >= need:
             for s in range(len(row)):
                 if evil >> s & 1:
                     total += row[s]
     return total
+
+
+def _evil_odds(record: Record, evil: int) -> float:
+    """The log-likelihood ratio of the proposals (``_odd_lead``) and decisive votes when the Evil seats are
+    the bits of ``evil``."""
+    total = 0.0
+    for team, leader, need in record.leaders:
+        if _odd_lead(team, leader, need, evil):
+            total += LOG_SLIP
+    return _decisive_odds(total, record, evil)
 
 
 def _thumbs(view: View) -> list[int]:
@@ -334,16 +345,47 @@ def suspicion(view: View) -> list[float]:
     return out
 
 
-def public_hypotheses(view: View) -> list[Hypothesis]:
-    """Every way of seating the Evil side on the public record, as :func:`suspicion` weighs it for a seat
-    that knows nothing (any seat may be Merlin); :func:`servant` reads it for one seat."""
-    n = int(view["players"])
-    may_be_merlin = (1 << n) - 1 if "merlin" in (view.get("roles_in_play") or []) else 0
-    return _hypotheses(view, set(), list(range(n)), may_be_merlin)
+class Moments:
+    """Every way of seating the Evil side on the record of each moment of the view (:func:`moment`), as
+    :func:`suspicion` weighs it for a seat that knows nothing (any seat may be Merlin); :func:`servant`
+    reads one seat's belief off it. Asked for proposals in increasing order (``at``), it carries each sum on
+    from the moment before (each moment's record is a prefix of the next's), in the same order: the same
+    numbers as afresh, for about one moment's work in all."""
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        self.n = int(view["players"])
+        self.merlin = "merlin" in (view.get("roles_in_play") or [])
+        self.masks = [_mask(extra) for extra in combinations(range(self.n), min(self.n, evil_total(view)))]
+        self.quest_sums, self.lead_sums = [0.0] * len(self.masks), [0.0] * len(self.masks)
+        self.merlin_sums = [[0.0] * self.n for _ in self.masks]  # per seating, per seat: its votes as Merlin's
+        self.done = (0, 0, 0)  # the quests, leads and vote rows summed so far
+
+    def at(self, k: int) -> list[Hypothesis]:
+        """The hypotheses when the view's ``k``-th proposal was put to the vote (``k`` never below the last)."""
+        n, (quests_done, leads_done, rows_done) = self.n, self.done
+        then = moment(self.view, k, 0)
+        quests, record = _quest_odds(then), read_record(then)
+        table: list[Hypothesis] = []
+        for i, m in enumerate(self.masks):
+            for team, fail_odds in quests[quests_done:]:
+                self.quest_sums[i] += fail_odds[(team & m).bit_count()]
+            for team, leader, need in record.leaders[leads_done:]:
+                if _odd_lead(team, leader, need, m):
+                    self.lead_sums[i] += LOG_SLIP
+            sums = self.merlin_sums[i]
+            for team, dirty, clean in record.votes[rows_done:]:
+                row = dirty if team & m else clean
+                for s in range(n):
+                    sums[s] += row[s]
+            loglik = self.quest_sums[i] + _decisive_odds(self.lead_sums[i], record, m)
+            table.append((m, loglik, {s: sums[s] for s in range(n) if self.merlin and not m >> s & 1}))
+        self.done = (len(quests), len(record.leaders), len(record.votes))
+        return table
 
 
 def servant(hypotheses: Sequence[Hypothesis], n: int, seat: int) -> list[float]:
-    """What a Servant in ``seat`` believes (:func:`suspicion`), from :func:`public_hypotheses`."""
+    """What a Servant in ``seat`` believes (:func:`suspicion`), from one moment's :class:`Moments`."""
     p = _marginals(hypotheses, n, seat) or [0.0] * n
     p[seat] = 0.0
     return p

@@ -10,6 +10,7 @@ from ..models import Action
 from .belief import (
     FIRST_QUEST_FAILS,
     Hypothesis,
+    Moments,
     crowded,
     decisive,
     fails_needed,
@@ -18,7 +19,6 @@ from .belief import (
     merlin_odds,
     moment,
     numbered,
-    public_hypotheses,
     read_record,
     servant,
     suspicion,
@@ -237,17 +237,17 @@ def assassinate(view: View, prompt: Prompt, rng: random.Random) -> Action:
     targets = [s for s in prompt.get("targets") or [] if s != me] or list(prompt.get("targets") or [])
     proposals = view.get("proposals") or []
     n = int(view["players"])
-    tables: dict[int, list[Hypothesis]] = {}  # per proposal, the public record's hypotheses then
+    moments = Moments(view)
+    tables: dict[int, list[Hypothesis]] = {}  # per proposal, the hypotheses then (asked in increasing order)
 
     def rejects(k: int, seat: int) -> bool:
         """Whether a Servant in ``seat`` would have rejected proposal ``k``."""
         team = list(proposals[k]["team"])
         if seat in evil or (crowded(view) and not set(team) & evil):  # (there, read on a team with Evil only)
             return False
-        then = moment(view, k, seat)
         if k not in tables:
-            tables[k] = public_hypotheses(then)
-        return not _good_vote(then, team, rng, servant(tables[k], n, seat))
+            tables[k] = moments.at(k)
+        return not _good_vote(moment(view, k, seat), team, rng, servant(tables[k], n, seat))
     odds = merlin_odds(read_record(view, rejects), sum(1 << s for s in evil), targets)
     ranked = sorted(targets, key=lambda s: -(odds[s] + rng.random() * 1e-6))
     pick = int(prompt.get("pick") or 1)
