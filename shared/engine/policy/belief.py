@@ -318,12 +318,18 @@ def _marginals(hypotheses: Sequence[Hypothesis], n: int, seat: int | None = None
             top = max(odds)
             loglik += top + log(sum(exp(x - top) for x in odds) / len(odds))
         kept.append((m, loglik))
-    if not kept:
+    return weigh(kept, n)
+
+
+def weigh(weighted: Sequence[tuple[int, float]], n: int) -> list[float] | None:
+    """For every seat, the share of the weight of ``weighted`` (Evil seats as bits, log-likelihood) in which
+    it is Evil; None if there is none."""
+    if not weighted:
         return None
-    top = max(ll for _, ll in kept)
+    top = max(ll for _, ll in weighted)
     totals = [0.0] * n
     mass = 0.0
-    for m, ll in kept:
+    for m, ll in weighted:
         w = exp(ll - top)
         mass += w
         for s in range(n):
